@@ -1,0 +1,2 @@
+// Public surface of src/wire/hpack, re-exported by src/wire/index.ts.
+export {};

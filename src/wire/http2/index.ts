@@ -1,0 +1,2 @@
+// Public surface of src/wire/http2, re-exported by src/wire/index.ts.
+export {};
