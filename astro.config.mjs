@@ -1,0 +1,32 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import starlight from '@astrojs/starlight';
+import react from '@astrojs/react';
+import { roundtripAliases } from './aliases.mjs';
+import { playgroundIntegration } from './src/playground/build/integration.mjs';
+
+export default defineConfig({
+  // Used for canonical URLs and the sitemap; local serving works the same whatever it says.
+  site: 'https://roundtrip.dev',
+  // Starlight reads `<srcDir>/content/docs`: '.' keeps the docs in top-level content/docs with the stock loaders.
+  srcDir: '.',
+  integrations: [
+    starlight({
+      title: 'Roundtrip',
+      description: 'Learn how HTTP and data fetching really work, by watching them work.',
+      logo: { src: './public/favicon.svg', replacesTitle: false },
+      favicon: '/favicon.svg',
+      lastUpdated: false,
+      sidebar: [
+        { label: 'HTTP', items: [{ autogenerate: { directory: 'http' } }] },
+        { label: 'Query library', items: [{ autogenerate: { directory: 'query' } }] },
+      ],
+      customCss: ['./src/components/styles/site.css'],
+    }),
+    react(),
+    playgroundIntegration(),
+  ],
+  vite: {
+    resolve: { alias: roundtripAliases },
+  },
+});

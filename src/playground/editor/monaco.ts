@@ -1,0 +1,79 @@
+/**
+ * Monaco, loaded only when a reader starts editing (never during SSR, never before interaction).
+ *
+ * Monaco 0.57's ESM layout: the editor API, the TypeScript grammar and the TypeScript language service are
+ * separate imports, and the workers come through `self.MonacoEnvironment.getWorker`.
+ */
+import * as monaco from 'monaco-editor/editor/editor.api';
+import 'monaco-editor/languages/definitions/typescript/register';
+import { typescriptDefaults, ModuleKind, ModuleResolutionKind, ScriptTarget, JsxEmit } from 'monaco-editor/languages/features/typescript/register';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string) {
+    return label === 'typescript' || label === 'javascript' ? new TsWorker() : new EditorWorker();
+  },
+};
+
+typescriptDefaults.setCompilerOptions({
+  target: ScriptTarget.ESNext,
+  module: ModuleKind.ESNext,
+  moduleResolution: ModuleResolutionKind.NodeJs,
+  jsx: JsxEmit.ReactJSX,
+  strict: true,
+  allowNonTsExtensions: true,
+});
+
+export interface EditorHandle {
+  getValue(): string;
+  setValue(code: string): void;
+  focus(): void;
+  dispose(): void;
+}
+
+export interface CreateEditorOptions {
+  code: string;
+  /** 1-based snippet line to reveal, e.g. after an error. */
+  onChange(code: string): void;
+  onRun(): void;
+  onEscape(): void;
+  label: string;
+}
+
+const siteTheme = () => (document.documentElement.dataset.theme === 'light' ? 'vs' : 'vs-dark');
+
+let modelCount = 0;
+
+export function createEditor(container: HTMLElement, options: CreateEditorOptions): EditorHandle {
+  const model = monaco.editor.createModel(options.code, 'typescript', monaco.Uri.parse(`file:///snippet-${++modelCount}.ts`));
+  const editor = monaco.editor.create(container, {
+    model,
+    theme: siteTheme(),
+    automaticLayout: true,
+    minimap: { enabled: false },
+    scrollBeyondLastLine: false,
+    fontSize: 14,
+    lineNumbersMinChars: 3,
+    tabSize: 2,
+    ariaLabel: options.label,
+    // Tab inserts indentation; Ctrl+M (Monaco's toggle) or Esc lets Tab move focus instead.
+    tabFocusMode: false,
+  });
+  const themeObserver = new MutationObserver(() => monaco.editor.setTheme(siteTheme()));
+  themeObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  const changes = model.onDidChangeContent(() => options.onChange(model.getValue()));
+  editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => options.onRun());
+  editor.addCommand(monaco.KeyCode.Escape, () => options.onEscape(), '!suggestWidgetVisible && !findWidgetVisible');
+  return {
+    getValue: () => model.getValue(),
+    setValue: (code) => model.setValue(code),
+    focus: () => editor.focus(),
+    dispose: () => {
+      themeObserver.disconnect();
+      changes.dispose();
+      editor.dispose();
+      model.dispose();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { formatArgs, formatValue } from './format';
+
+describe('console formatting', () => {
+  it('prints top-level strings bare and nested strings quoted', () => {
+    expect(formatArgs(['status', 200, { ok: true, text: 'OK' }])).toBe('status 200 { ok: true, text: "OK" }');
+  });
+  it('shows the values a console shows', () => {
+    expect(formatValue([1, 'a', null, undefined, 10n, -0])).toBe('[1, "a", null, undefined, 10n, -0]');
+    expect(formatValue(new Map([['k', [1]]]))).toBe('Map(1) { "k" => [1] }');
+    expect(formatValue(new Set())).toBe('Set(0) {}');
+    expect(formatValue(new TypeError('bad'))).toBe('TypeError: bad');
+    expect(formatValue(function named() {})).toBe('[Function: named]');
+    expect(formatValue({ 'content-type': 'text/plain' })).toBe('{ "content-type": "text/plain" }');
+    expect(formatValue(new Uint8Array([1, 2]))).toBe('Uint8Array(2) [1, 2]');
+  });
+  it('survives cycles and caps depth, length and size', () => {
+    const a: Record<string, unknown> = { name: 'a' };
+    a.self = a;
+    expect(formatValue(a)).toBe('{ name: "a", self: [Circular] }');
+    expect(formatValue({ a: { b: { c: { d: { e: 1 } } } } })).toBe('{ a: { b: { c: { d: [Object] } } } }');
+    expect(formatValue(Array.from({ length: 60 }, (_, i) => i))).toContain('… 10 more');
+    const big = formatArgs(['x'.repeat(20_000)]);
+    expect(big.length).toBeLessThan(10_100);
+    expect(big).toContain('10000 more characters');
+  });
+  it('shows repeated (non-cyclic) references in full', () => {
+    const shared = { x: 1 };
+    expect(formatValue([shared, shared])).toBe('[{ x: 1 }, { x: 1 }]');
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * The host side of the sandbox: owns one iframe, does the handshake, runs code and streams back what happened.
+ *
+ * While a run is in flight the sandbox sends a heartbeat. A run whose sandbox falls silent for `stallMs`
+ * (an infinite loop or runaway recursion blocks its thread) gets its iframe thrown away and replaced, so the
+ * next run starts clean, and the reader is told why. A run that is merely waiting (timers, promises) keeps
+ * beating and is left alone.
+ */
+import { HEARTBEAT_MS, parseSandboxMessage, SANDBOX_PROTOCOL_VERSION, type HostToSandbox, type SandboxToHost } from './protocol';
+
+export type RunEvent =
+  | Exclude<SandboxToHost, { type: 'hello' } | { type: 'alive' }>
+  | { type: 'timeout'; runId: number; message: string };
+
+export interface SandboxHostOptions {
+  /** URL of the sandbox page. */
+  src: string;
+  /** Element the (invisible) iframe is attached to. */
+  container: HTMLElement;
+  /** How long the sandbox may stop answering before the run is stopped. */
+  stallMs?: number;
+}
+
+export class SandboxHost {
+  #options: Required<SandboxHostOptions>;
+  #iframe: HTMLIFrameElement | undefined;
+  #port: Promise<MessagePort> | undefined;
+  #nextRunId = 1;
+
+  constructor(options: SandboxHostOptions) {
+    this.#options = { stallMs: 2000, ...options };
+  }
+
+  #connect(): Promise<MessagePort> {
+    if (this.#port) return this.#port;
+    const iframe = document.createElement('iframe');
+    // allow-scripts only: no allow-same-origin, so the snippet runs with an opaque origin.
+    iframe.setAttribute('sandbox', 'allow-scripts');
+    iframe.setAttribute('title', 'Playground sandbox');
+    iframe.setAttribute('aria-hidden', 'true');
+    iframe.tabIndex = -1;
+    iframe.className = 'rt-sandbox-frame';
+    iframe.src = this.#options.src;
+    this.#iframe = iframe;
+    this.#port = new Promise<MessagePort>((resolve) => {
+      const onHello = (event: MessageEvent) => {
+        if (event.source !== iframe.contentWindow || event.origin !== 'null') return;
+        if (parseSandboxMessage(event.data)?.type !== 'hello') return;
+        window.removeEventListener('message', onHello);
+        const channel = new MessageChannel();
+        const connect: HostToSandbox = { v: SANDBOX_PROTOCOL_VERSION, type: 'connect' };
+        // An opaque origin cannot be named as a target; the message carries only the port.
+        iframe.contentWindow?.postMessage(connect, '*', [channel.port2]);
+        resolve(channel.port1);
+      };
+      window.addEventListener('message', onHello);
+    });
+    this.#options.container.append(iframe);
+    return this.#port;
+  }
+
+  /** Drops the iframe (and whatever runs in it); the next run makes a new one. */
+  reset(): void {
+    void this.#port?.then((port) => port.close());
+    this.#iframe?.remove();
+    this.#iframe = undefined;
+    this.#port = undefined;
+  }
+
+  /** Runs `code`; `onEvent` receives console output, then exactly one of done, error or timeout. */
+  async run(code: string, onEvent: (event: RunEvent) => void): Promise<void> {
+    const port = await this.#connect();
+    const runId = this.#nextRunId++;
+    await new Promise<void>((resolve) => {
+      let lastHeard = performance.now();
+      const finish = (event: RunEvent) => {
+        clearInterval(watchdog);
+        port.removeEventListener('message', onMessage);
+        onEvent(event);
+        resolve();
+      };
+      const onMessage = (e: MessageEvent) => {
+        const msg = parseSandboxMessage(e.data);
+        if (!msg || msg.type === 'hello' || msg.runId !== runId) return;
+        lastHeard = performance.now();
+        if (msg.type === 'alive') return;
+        if (msg.type === 'console') onEvent(msg);
+        else finish(msg);
+      };
+      const watchdog = setInterval(() => {
+        if (performance.now() - lastHeard < this.#options.stallMs) return;
+        this.reset();
+        const seconds = this.#options.stallMs / 1000;
+        finish({
+          type: 'timeout',
+          runId,
+          message: `Stopped: the snippet blocked for more than ${seconds} s without yielding (an infinite loop or runaway recursion?). The next run starts fresh.`,
+        });
+      }, HEARTBEAT_MS);
+      port.addEventListener('message', onMessage);
+      port.start();
+      const message: HostToSandbox = { v: SANDBOX_PROTOCOL_VERSION, type: 'run', runId, code };
+      port.postMessage(message);
+    });
+  }
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { decodeShareState, encodeShareState, SHARE_FORMAT_VERSION } from './codec';
+import { fromBase64Url, toBase64Url } from './base64url';
+import { formatShareHash, readShareHash } from './hash';
+
+describe('base64url', () => {
+  it('round-trips any bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        expect(fromBase64Url(toBase64Url(bytes))).toEqual(bytes);
+      }),
+    );
+  });
+  it('matches the platform encoder with the URL alphabet and no padding', () => {
+    const bytes = new Uint8Array([251, 255, 191, 0, 1, 2, 3]);
+    const platform = Buffer.from(bytes).toString('base64url');
+    expect(toBase64Url(bytes)).toBe(platform);
+  });
+  it('rejects characters outside the alphabet', () => {
+    expect(fromBase64Url('ab+c')).toBeNull();
+    expect(fromBase64Url('abcde')).toBeNull();
+  });
+});
+
+describe('share codec', () => {
+  it('round-trips state, keeping only what is set', async () => {
+    const state = { code: 'console.log("héllo ✓")\n', options: { retry: 2 }, seed: 42, view: 'timeline' };
+    const encoded = await encodeShareState(state);
+    expect(encoded.startsWith(`${SHARE_FORMAT_VERSION}.`)).toBe(true);
+    expect(await decodeShareState(encoded)).toEqual({ ok: true, state, version: 1 });
+    const bare = await decodeShareState(await encodeShareState({ code: 'x', options: {} }));
+    expect(bare).toEqual({ ok: true, state: { code: 'x' }, version: 1 });
+  });
+
+  it('round-trips arbitrary code', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 200 }), async (code) => {
+        const decoded = await decodeShareState(await encodeShareState({ code }));
+        expect(decoded.ok && decoded.state.code).toBe(code);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('compresses repetitive code', async () => {
+    const code = 'const q = useQuery({ queryKey: ["todos"], queryFn });\n'.repeat(40);
+    expect((await encodeShareState({ code })).length).toBeLessThan(code.length / 10);
+  });
+
+  it('names the problem with a damaged or foreign link', async () => {
+    const good = await encodeShareState({ code: 'console.log(1)' });
+    expect(await decodeShareState('hello')).toMatchObject({ ok: false, code: 'malformed' });
+    expect(await decodeShareState('99.' + good.slice(2))).toMatchObject({ ok: false, code: 'unknown-version' });
+    expect(await decodeShareState(good.slice(0, good.length - 6))).toMatchObject({ ok: false, code: 'corrupt' });
+    expect(await decodeShareState('1.')).toMatchObject({ ok: false, code: 'corrupt' });
+    const notState = `1.${toBase64Url(await compress(JSON.stringify([1, 2])))}`;
+    expect(await decodeShareState(notState)).toMatchObject({ ok: false, code: 'invalid' });
+    const badSeed = `1.${toBase64Url(await compress(JSON.stringify({ code: '', seed: 'x' })))}`;
+    expect(await decodeShareState(badSeed)).toMatchObject({ ok: false, code: 'invalid', message: expect.stringContaining('seed') });
+  });
+});
+
+describe('share hash', () => {
+  it('reads what it writes and ignores ordinary anchors', () => {
+    const hash = formatShareHash({ id: 'hello-wire', encoded: '1.abc-_' });
+    expect(readShareHash(hash)).toEqual({ id: 'hello-wire', encoded: '1.abc-_' });
+    expect(readShareHash('#try-it')).toBeNull();
+    expect(readShareHash('')).toBeNull();
+  });
+});
+
+async function compress(text: string): Promise<Uint8Array> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
