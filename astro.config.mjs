@@ -4,6 +4,7 @@ import starlight from '@astrojs/starlight';
 import react from '@astrojs/react';
 import { roundtripAliases } from './aliases.mjs';
 import { playgroundIntegration } from './src/playground/build/integration.mjs';
+import { searchOnIntent } from './src/components/build/search-on-intent.mjs';
 
 export default defineConfig({
   // Used for canonical URLs and the sitemap; local serving works the same whatever it says.
@@ -28,5 +29,6 @@ export default defineConfig({
   ],
   vite: {
     resolve: { alias: roundtripAliases },
+    plugins: [searchOnIntent()],
   },
 });

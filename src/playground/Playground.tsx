@@ -74,12 +74,15 @@ export default function Playground({ id, title, code: originalCode, children }: 
     setRunning(false);
   }, [append]);
 
+  const editorLoading = useRef(false);
   const startEditing = useCallback(async () => {
     if (editorRef.current) {
       editorRef.current.focus();
       return;
     }
-    if (editorState !== 'static' || !editorBoxRef.current) return;
+    // A ref, not state: the click that woke the island and its replay must not load two editors.
+    if (editorLoading.current || !editorBoxRef.current) return;
+    editorLoading.current = true;
     setEditorState('loading');
     const { createEditor } = await import('./editor/monaco');
     editorRef.current = createEditor(editorBoxRef.current, {
@@ -91,7 +94,7 @@ export default function Playground({ id, title, code: originalCode, children }: 
     });
     setEditorState('monaco');
     editorRef.current.focus();
-  }, [editorState, run, title]);
+  }, [run, title]);
 
   const share = useCallback(async () => {
     const encoded = await encodeShareState({ code: codeRef.current });

@@ -1,0 +1,39 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Collects console errors and uncaught exceptions on a page, so a test can assert there were none. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console.error: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));
+  return errors;
+}
+
+export function playground(page: Page, id: string) {
+  const root = page.locator(`[data-playground-id="${id}"]`);
+  return {
+    root,
+    run: root.getByRole('button', { name: 'Run', exact: true }),
+    edit: root.getByRole('button', { name: 'Edit', exact: true }),
+    share: root.getByRole('button', { name: 'Share', exact: true }),
+    output: root.getByRole('log'),
+    staticCode: root.locator('.rt-code'),
+    editor: root.locator('.rt-editor .monaco-editor'),
+    /** Replaces the whole snippet through Monaco, the way a reader would with select-all and paste. */
+    async replaceCode(code: string) {
+      await this.edit.click();
+      await expect(this.editor).toBeVisible();
+      await this.typeInEditor(code);
+    },
+    /** Selects everything in the (already open) editor and pastes `code` over it. */
+    async typeInEditor(code: string) {
+      await this.root.locator('.rt-editor .view-lines').click();
+      await page.keyboard.press('ControlOrMeta+A');
+      // Paste, as a reader would: typed newlines would trigger auto-indent and auto-closing brackets.
+      await page.evaluate((text) => navigator.clipboard.writeText(text), code);
+      await page.keyboard.press('ControlOrMeta+V');
+      await expect(this.root.locator('.rt-editor .view-lines')).toContainText(code.split('\n')[0]!.slice(0, 20).replace(/ /g, '\u00a0'));
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { expect, test } from '@playwright/test';
+import { collectPageErrors, playground } from './helpers';
+
+const PAGE = '/http/overview/';
+
+test('a docs page loads no Monaco, React island code or sandbox before interaction', async ({ page }) => {
+  const requested: string[] = [];
+  page.on('request', (req) => requested.push(req.url()));
+  await page.goto(PAGE);
+  await expect(playground(page, 'hello-wire').staticCode).toContainText("from 'roundtrip/wire'");
+  await page.waitForLoadState('networkidle');
+  expect(requested.filter((u) => /monaco|editor\.api|ts\.worker|editor\.worker/i.test(u))).toEqual([]);
+  expect(requested.filter((u) => u.includes('/sandbox/'))).toEqual([]);
+  await expect(page.locator('iframe')).toHaveCount(0);
+});
+
+test('edit, run and see the console output', async ({ page }) => {
+  const errors = collectPageErrors(page);
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-wire');
+  await pg.replaceCode("import { WIRE_VERSION } from 'roundtrip/wire';\nconst n: number = 6 * 7;\nconsole.log('answer', n, WIRE_VERSION.length > 0);\n");
+  await pg.run.click();
+  await expect(pg.output).toContainText('answer 42 true');
+  await expect(pg.output).toContainText(/Finished in \d+ ms/);
+  expect(errors).toEqual([]);
+});
+
+test('Ctrl+Enter in the editor runs the snippet', async ({ page }) => {
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-wire');
+  await pg.replaceCode("console.log('from the keyboard')");
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(pg.output).toContainText('from the keyboard');
+});
+
+test('the first click on Run both wakes the playground and runs it', async ({ page }) => {
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-wire');
+  await pg.run.click();
+  await expect(pg.output).toContainText('roundtrip/wire 0.1.0');
+});
+
+test('runtime and syntax errors point at the snippet line', async ({ page }) => {
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-wire');
+  await pg.replaceCode("const a = 1;\nconst b: any = undefined;\nb.crash();\n");
+  await pg.run.click();
+  await expect(pg.output).toContainText(/Error \(line 3, column \d+\): TypeError/);
+  await pg.typeInEditor('const x = ;');
+  await pg.run.click();
+  await expect(pg.output).toContainText('Syntax error (line 1, column 11)');
+});
+
+test('share, then open the link in a fresh browser context: same code, not run until asked', async ({ page, browser, baseURL }) => {
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-wire');
+  const code = "// shared ✓\nconsole.log('shared run', 1 + 1);\n";
+  await pg.replaceCode(code);
+  await pg.share.click();
+  await expect(pg.root.getByRole('status').last()).toContainText(/Link copied|address bar/);
+  const url = page.url();
+  expect(url).toContain('#pg=hello-wire&s=1.');
+
+  const fresh = await browser.newContext({ baseURL });
+  const other = await fresh.newPage();
+  const errors = collectPageErrors(other);
+  await other.goto(url);
+  const opened = playground(other, 'hello-wire');
+  await expect.poll(() => opened.staticCode.innerText()).toBe(code);
+  await expect(opened.root).toContainText('Opened from a shared link');
+  await expect(opened.output).toContainText('Console output appears here.');
+  await opened.run.click();
+  await expect(opened.output).toContainText('shared run 2');
+  expect(errors).toEqual([]);
+  await fresh.close();
+});
+
+test('a damaged or future-version link shows a message and the original snippet', async ({ page }) => {
+  for (const hash of ['#pg=hello-wire&s=1.AAAA-not-deflate', '#pg=hello-wire&s=7.abc']) {
+    await page.goto(`${PAGE}${hash}`);
+    const pg = playground(page, 'hello-wire');
+    await expect(pg.root.getByRole('status').first()).toContainText(/damaged|newer Roundtrip/);
+    await expect(pg.staticCode).toContainText("from 'roundtrip/wire'");
+    await pg.run.click();
+    await expect(pg.output).toContainText('roundtrip/wire 0.1.0');
+  }
+});
+
+test("the snippet cannot read the parent page's cookies, storage or DOM", async ({ page }) => {
+  await page.goto(PAGE);
+  await page.evaluate(() => {
+    document.cookie = 'secret=cookie-value; path=/';
+    localStorage.setItem('secret', 'storage-value');
+  });
+  const pg = playground(page, 'hello-wire');
+  await pg.replaceCode(
+    [
+      'const attempt = (name: string, read: () => unknown) => {',
+      '  try { console.log(name, "read:", String(read())); } catch (e) { console.log(name, "blocked:", (e as Error).name); }',
+      '};',
+      'attempt("cookie", () => document.cookie);',
+      'attempt("localStorage", () => localStorage.getItem("secret"));',
+      'attempt("parent DOM", () => window.parent.document.title);',
+      'attempt("top location", () => window.top!.location.href);',
+    ].join('\n'),
+  );
+  await pg.run.click();
+  await expect(pg.output).toContainText('top location');
+  const text = await pg.output.innerText();
+  expect(text).not.toContain('cookie-value');
+  expect(text).not.toContain('storage-value');
+  expect(text).toContain('localStorage blocked: SecurityError');
+  expect(text).toContain('parent DOM blocked: SecurityError');
+  expect(text).toContain('top location blocked: SecurityError');
+  expect(await page.locator('iframe').getAttribute('sandbox')).toBe('allow-scripts');
+});
+
+test('an infinite loop is stopped, the page stays responsive and the next run works', async ({ page }) => {
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-wire');
+  await pg.replaceCode('while (true) {}');
+  await pg.run.click();
+  await expect(pg.output).toContainText('Stopped: the snippet blocked', { timeout: 10_000 });
+  await pg.typeInEditor("console.log('alive again')");
+  await pg.run.click();
+  await expect(pg.output).toContainText('alive again');
+});
