@@ -125,3 +125,15 @@ test('an infinite loop is stopped, the page stays responsive and the next run wo
   await pg.run.click();
   await expect(pg.output).toContainText('alive again');
 });
+
+test('the editor knows the real types of roundtrip/wire', async ({ page }) => {
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-wire');
+  await pg.replaceCode("import { WIRE_VERSION, WireError } from 'roundtrip/wire';\nconst n: number = WIRE_VERSION;\nconst e = new WireError({ code: 'X', message: 'm' });\n");
+  // F8 opens the first problem: a type error on line 2 (so the import resolved), not "Cannot find module".
+  await expect(async () => {
+    await page.keyboard.press('F8');
+    await expect(pg.root.locator('.marker-widget')).toContainText(/is not assignable to type 'number'/, { timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(pg.root.locator('.marker-widget')).not.toContainText('Cannot find module');
+});

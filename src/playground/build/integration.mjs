@@ -4,13 +4,15 @@
  * - registers the `client:interaction` directive;
  * - builds the sandbox runtime (src/playground/sandbox/runtime.ts) as one classic script at /sandbox/runtime.js:
  *   on demand in `astro dev`, into the output folder on `astro build`;
- * - keeps Monaco's CSS inside Monaco's lazy chunk (see monacoCssInline below).
+ * - keeps Monaco's CSS inside Monaco's lazy chunk (see monacoCssInline below);
+ * - serves the libraries' generated declaration files to the editor (types-plugin.mjs).
  */
 import { fileURLToPath } from 'node:url';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { roundtripAliases } from '../../../aliases.mjs';
+import { roundtripTypes } from './types-plugin.mjs';
 
 const RUNTIME_ENTRY = fileURLToPath(new URL('../sandbox/runtime.ts', import.meta.url));
 const RUNTIME_PATH = '/sandbox/runtime.js';
@@ -91,7 +93,7 @@ export function playgroundIntegration() {
           name: 'interaction',
           entrypoint: fileURLToPath(new URL('./interaction-directive.ts', import.meta.url)),
         });
-        updateConfig({ vite: { plugins: [monacoCssInline()], worker: { format: 'es' } } });
+        updateConfig({ vite: { plugins: [monacoCssInline(), roundtripTypes()], worker: { format: 'es' } } });
       },
       'astro:server:setup': ({ server }) => {
         /** @type {Promise<string> | undefined} */

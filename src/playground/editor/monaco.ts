@@ -9,6 +9,7 @@ import 'monaco-editor/languages/definitions/typescript/register';
 import { typescriptDefaults, ModuleKind, ModuleResolutionKind, ScriptTarget, JsxEmit } from 'monaco-editor/languages/features/typescript/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
+import roundtripTypes from 'virtual:roundtrip-types';
 
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string) {
@@ -24,6 +25,8 @@ typescriptDefaults.setCompilerOptions({
   strict: true,
   allowNonTsExtensions: true,
 });
+// The real declarations of roundtrip/wire, /query and /react, generated at build time (types-plugin.mjs).
+typescriptDefaults.setExtraLibs(Object.entries(roundtripTypes).map(([filePath, content]) => ({ filePath, content })));
 
 export interface EditorHandle {
   getValue(): string;

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs build module without declarations
+import { generateDeclarations } from './types-plugin.mjs';
+
+describe('generated declarations for the editor', () => {
+  it('lay out each library as a package entry with its real exported API', () => {
+    const files = generateDeclarations() as Record<string, string>;
+    for (const entry of ['wire', 'query', 'react']) {
+      expect(files[`file:///node_modules/roundtrip/${entry}/index.d.ts`]).toBe(`export * from '../src/${entry}/index';\n`);
+      expect(files[`file:///node_modules/roundtrip/src/${entry}/index.d.ts`]).toBeDefined();
+    }
+    expect(files['file:///node_modules/roundtrip/src/wire/index.d.ts']).toContain('WIRE_VERSION');
+    expect(files['file:///node_modules/roundtrip/src/wire/errors.d.ts']).toContain('class WireError');
+    expect(Object.keys(files).some((f) => /\.test\.d\.ts$/.test(f))).toBe(false);
+  }, 60_000);
+});
