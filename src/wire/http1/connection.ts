@@ -1,0 +1,320 @@
+/**
+ * Http1Connection: one HTTP/1.x connection, sans-I/O (STYLE.md practice 3). Bytes in with receiveData /
+ * receiveEof, events out with nextEvent, events in with send, bytes out as send's return value. Every state
+ * change goes through the tables of state.ts, and each row that fires is kept for takeTransitions().
+ *
+ * The connection owns what the reader and writer cannot know alone: which request a response answers
+ * (HEAD and CONNECT change framing), whether the connection persists, and the order of pipelined requests.
+ */
+import { WireError } from '../errors';
+import { isIdempotentMethod } from '../data/methods';
+import { localError } from './codes';
+import {
+  type Http1Event, type Http1Version, type RequestEvent, type ResponseEvent, fieldValues,
+} from './events';
+import { isPersistent } from './framing';
+import { Http1Reader, PAUSED, type ReadStep, type ReaderOptions } from './reader';
+import {
+  type FiredTransition, type Http1Guard, type Http1Role, type Http1State, type SettleCondition,
+  SETTLE_RULES, findTransition,
+} from './state';
+import { Http1Writer } from './writer';
+
+export interface Http1ConnectionOptions extends ReaderOptions {
+  /** Our role: a 'client' sends requests and reads responses; a 'server' the other way round. */
+  readonly role: Http1Role;
+  /** Let a client send its next request before the response arrives (RFC 9112 §9.3.2). Default true. */
+  readonly pipelining?: boolean;
+}
+
+/** A request sent or received whose final response has not been completed yet. */
+interface Outstanding {
+  readonly method: string;
+  readonly version: Http1Version;
+  readonly persistent: boolean;
+  readonly upgrade: boolean;
+}
+
+const other = (r: Http1Role): Http1Role => (r === 'client' ? 'server' : 'client');
+
+export class Http1Connection {
+  readonly ourRole: Http1Role;
+  readonly theirRole: Http1Role;
+  private readonly st: Record<Http1Role, Http1State> = { client: 'IDLE', server: 'IDLE' };
+  private readonly reader: Http1Reader;
+  private readonly writer = new Http1Writer();
+  private readonly pipelining: boolean;
+  private readonly outstanding: Outstanding[] = [];
+  private fired: FiredTransition[] = [];
+  private closeAfterRequest = false;
+  private closeAfterResponse = false;
+  private persistenceConfirmed = false;
+  private switchProposal: 'none' | 'pending' | 'accepted' | 'declined' = 'none';
+  private lastRequest: Outstanding | undefined;
+  private error: WireError | undefined;
+
+  constructor(opts: Http1ConnectionOptions) {
+    this.ourRole = opts.role;
+    this.theirRole = other(opts.role);
+    this.reader = new Http1Reader(opts.role === 'server' ? 'request' : 'response', opts);
+    this.pipelining = opts.pipelining ?? true;
+  }
+
+  get states(): Readonly<Record<Http1Role, Http1State>> {
+    return { ...this.st };
+  }
+
+  get ourState(): Http1State {
+    return this.st[this.ourRole];
+  }
+
+  get theirState(): Http1State {
+    return this.st[this.theirRole];
+  }
+
+  /** What lenient mode tolerated in the peer's bytes so far. */
+  get tolerated() {
+    return this.reader.tolerated;
+  }
+
+  /** Number of requests waiting for (the end of) their response. */
+  get pendingRequests(): number {
+    return this.outstanding.length;
+  }
+
+  /** The transitions that fired since the last call, oldest first. */
+  takeTransitions(): FiredTransition[] {
+    const out = this.fired;
+    this.fired = [];
+    return out;
+  }
+
+  receiveData(data: Uint8Array): void {
+    this.reader.feed(data);
+  }
+
+  receiveEof(): void {
+    this.reader.feedEof();
+  }
+
+  /** After SWITCHED_PROTOCOL: the received bytes that belong to the new protocol. */
+  takeTrailingData(): Uint8Array {
+    return this.reader.switchProtocols();
+  }
+
+  /** The next event from the peer, 'need-data', 'paused', or the error that ended the connection. */
+  nextEvent(): ReadStep {
+    const them = this.theirRole;
+    if (this.st[them] === 'ERROR') return { type: 'error', error: this.error! };
+    const wait = this.mustWait();
+    if (wait) return wait;
+    const head = this.outstanding[0];
+    const step = this.reader.next(head ? { method: head.method, version: head.version } : {});
+    if (step.type === 'need-data' || step.type === 'paused') return step;
+    if (step.type === 'error') return this.fail(them, step.error);
+    try {
+      this.apply(step, them);
+    } catch (e) {
+      if (!(e instanceof WireError)) throw e;
+      return this.fail(them, e);
+    }
+    return step;
+  }
+
+  /** Reasons not to read yet (RFC 9110 §7.8: after a proposed switch, the next bytes may not be HTTP/1). */
+  private mustWait(): ReadStep | undefined {
+    const them = this.st[this.theirRole];
+    if (them === 'SWITCHED_PROTOCOL' || them === 'MIGHT_SWITCH_PROTOCOL') return PAUSED;
+    if (this.theirRole === 'client') {
+      // A request after one that must be answered first (non-idempotent, 1.0 keep-alive, ...) waits its turn.
+      if (them === 'DONE') return PAUSED;
+      if (them === 'MUST_CLOSE' || them === 'CLOSED') return this.afterClose();
+    }
+    // A response with no request outstanding is allowed by the table (server IDLE -> SEND_BODY): a 408 or 400
+    // on an idle connection. It is read with no method known.
+    return undefined;
+  }
+
+  /** Bytes after the client's last request: ignore line breaks, flag anything else (RFC 9112 §9.6). */
+  private afterClose(): ReadStep | undefined {
+    const buf = this.reader.buffer;
+    while (buf.length > 0 && (buf.at(buf.offset) === 0x0d || buf.at(buf.offset) === 0x0a)) buf.consume(1);
+    if (buf.length === 0) return undefined;
+    // Requests pipelined before the client learned that the server closes are nobody's fault: drop them.
+    if (!this.closeAfterRequest) {
+      buf.consume(buf.length);
+      return undefined;
+    }
+    try {
+      this.reader.ctx.violation('data-after-close', buf.offset, 'The client sent more after its last request (RFC 9112 §9.6); those bytes are ignored.');
+    } catch (e) {
+      return this.fail(this.theirRole, e as WireError);
+    }
+    buf.consume(buf.length);
+    return undefined;
+  }
+
+  private fail(role: Http1Role, error: WireError): ReadStep {
+    this.error = error;
+    this.fired.push({ kind: 'error', role, from: this.st[role], to: 'ERROR', code: error.code });
+    this.st[role] = 'ERROR';
+    return { type: 'error', error };
+  }
+
+  /** Send one event; returns the bytes to write. Throws a local WireError when the event is not allowed. */
+  send(event: Http1Event): Uint8Array {
+    const us = this.ourRole;
+    if (this.st[us] === 'ERROR') throw localError('connection-error', 'This connection already failed; open a new one.');
+    try {
+      const bytes = this.encode(event);
+      this.apply(event, us);
+      return bytes;
+    } catch (e) {
+      if (e instanceof WireError) {
+        this.error = e;
+        this.fired.push({ kind: 'error', role: us, from: this.st[us], to: 'ERROR', code: e.code });
+        this.st[us] = 'ERROR';
+      }
+      throw e;
+    }
+  }
+
+  private encode(event: Http1Event): Uint8Array {
+    // Check the table first: bytes for an event the state forbids must never be produced.
+    this.rowFor(event, this.ourRole);
+    switch (event.type) {
+      case 'request':
+        return this.writer.head(event);
+      case 'informational':
+        return this.writer.head(event);
+      case 'response':
+        return this.writer.head(event, this.outstanding[0]?.method);
+      case 'data':
+        return this.writer.data(event.data);
+      case 'end-of-message':
+        return this.writer.end(event);
+      case 'connection-closed':
+        return new Uint8Array(0);
+    }
+  }
+
+  private guards(event: Http1Event): Set<Http1Guard> {
+    const g = new Set<Http1Guard>();
+    const head = this.outstanding[0];
+    if (event.type === 'informational' && event.status === 101 && head?.upgrade) g.add('upgrade-accepted');
+    if (event.type === 'response' && head?.method === 'CONNECT' && event.status < 300) g.add('connect-accepted');
+    return g;
+  }
+
+  /** The rows the event fires: the sender's own, plus the server's on a client request. */
+  private rowFor(event: Http1Event, by: Http1Role) {
+    const own = findTransition(by, this.st[by], event.type, by, this.guards(event));
+    if (!own) {
+      const msg = `A ${event.type} event is not allowed while the ${by} is in ${this.st[by]} (see the HTTP/1 state table).`;
+      if (by === this.ourRole) throw localError('illegal-event', msg);
+      return this.reader.ctx.fail(event.type === 'response' || event.type === 'informational' ? 'unexpected-response' : 'incomplete-message', this.reader.offset, msg);
+    }
+    return own;
+  }
+
+  private move(role: Http1Role, row: NonNullable<ReturnType<typeof findTransition>>): void {
+    this.fired.push({ kind: 'event', role, from: this.st[role], to: row.to, row });
+    this.st[role] = row.to;
+  }
+
+  /** One event, sent by `by`: bookkeeping, table rows, then the settle rules. */
+  private apply(event: Http1Event, by: Http1Role): void {
+    const row = this.rowFor(event, by);
+    switch (event.type) {
+      case 'request': {
+        const req = requestFacts(event);
+        this.outstanding.push(req);
+        this.lastRequest = req;
+        if (!req.persistent) this.closeAfterRequest = true;
+        if (req.upgrade || req.method === 'CONNECT') this.switchProposal = 'pending';
+        const serverRow = findTransition('server', this.st.server, 'request', 'client');
+        if (!serverRow) throw localError('illegal-event', `The server cannot take a request while in ${this.st.server}.`);
+        this.move(by, row);
+        this.move('server', serverRow);
+        break;
+      }
+      case 'informational':
+        // RFC 9110 §15.2.2: 101 only answers an Upgrade; after it the bytes are no longer HTTP/1, so a 101
+        // nobody asked for cannot be followed and ends the connection.
+        if (event.status === 101 && row.guard !== 'upgrade-accepted') {
+          const msg = 'A 101 (Switching Protocols) answered a request that carried no Upgrade (RFC 9110 §15.2.2).';
+          if (by === this.ourRole) throw localError('illegal-event', msg);
+          this.reader.ctx.fail('unexpected-response', this.reader.offset, msg);
+        }
+        if (row.guard === 'upgrade-accepted') this.switchProposal = 'accepted';
+        this.move(by, row);
+        break;
+      case 'response':
+        this.onFinalResponse(event, row.guard);
+        this.move(by, row);
+        break;
+      case 'end-of-message':
+        if (by === 'server') this.outstanding.shift();
+        this.move(by, row);
+        break;
+      default:
+        this.move(by, row);
+    }
+    this.settle();
+  }
+
+  private onFinalResponse(event: ResponseEvent, guard: Http1Guard | undefined): void {
+    const head = this.outstanding[0];
+    const framing = this.ourRole === 'server' ? this.writer.currentFraming : this.reader.meta?.framing;
+    const persistent = isPersistent(event.version, event.headers) && framing?.kind !== 'close' && (head?.persistent ?? true);
+    if (!persistent) this.closeAfterResponse = true;
+    else this.persistenceConfirmed = true;
+    if (this.switchProposal === 'pending') this.switchProposal = guard === 'connect-accepted' ? 'accepted' : 'declined';
+  }
+
+  private holds(role: Http1Role, when: SettleCondition): boolean {
+    switch (when) {
+      case 'switch-pending':
+        return this.switchProposal === 'pending';
+      case 'server-switched':
+        return this.st.server === 'SWITCHED_PROTOCOL';
+      case 'switch-declined':
+        return this.switchProposal === 'declined';
+      case 'client-must-close':
+        return this.closeAfterRequest || this.closeAfterResponse;
+      case 'server-must-close':
+        return this.closeAfterResponse;
+      case 'peer-closed':
+        return this.st[other(role)] === 'CLOSED';
+      case 'may-pipeline': {
+        const r = this.lastRequest;
+        return this.pipelining && r !== undefined && r.persistent && isIdempotentMethod(r.method) && (r.version === '1.1' || this.persistenceConfirmed);
+      }
+      case 'all-answered':
+        return this.outstanding.length === 0;
+      case 'always':
+        return true;
+      case 'request-queued':
+        return this.outstanding.length > 0;
+    }
+  }
+
+  private settle(): void {
+    // Each rule moves a state forward, and no rule undoes another, so this terminates; the bound is a seatbelt.
+    for (let guard = 0; guard < 32; guard++) {
+      const r = SETTLE_RULES.find((x) => x.from.includes(this.st[x.role]) && this.holds(x.role, x.when));
+      if (!r) return;
+      this.fired.push({ kind: 'settle', role: r.role, from: this.st[r.role], to: r.to, rule: r });
+      this.st[r.role] = r.to;
+      if (r.id === 'client-switch-declined') this.switchProposal = 'none';
+    }
+  }
+}
+
+const requestFacts = (req: RequestEvent): Outstanding => ({
+  method: req.method,
+  version: req.version,
+  persistent: isPersistent(req.version, req.headers),
+  upgrade: fieldValues(req.headers, 'upgrade').length > 0,
+});
+

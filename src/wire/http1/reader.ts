@@ -1,0 +1,296 @@
+/**
+ * Http1Reader: the receiving half of an HTTP/1 engine, for one direction of one connection. Feed it bytes
+ * (and EOF); `next()` returns the next event, 'need-data', 'paused' (the connection switched protocols), or
+ * the error that stopped it. No I/O, no clocks: the same bytes always give the same events, whether they
+ * arrive whole or one at a time.
+ *
+ * It knows message syntax and framing. It does not know connection state: whether another message may follow,
+ * which request a response answers, or whether an Upgrade was accepted are the connection's business
+ * (connection.ts), which passes what it knows in as `ResponseContext`.
+ */
+import { ParseContext, type Tolerated } from './codes';
+import { WireError } from '../errors';
+import { ChunkedDecoder } from './chunked';
+import {
+  type Http1Event, type Http1Version, type Header, type EndOfMessageEvent, dataEvent,
+} from './events';
+
+const END: EndOfMessageEvent = Object.freeze({ type: 'end-of-message', trailers: Object.freeze([]) });
+import { type BodyFraming, persistentBy, requestFraming, responseFraming } from './framing';
+import { type RequestLine, type StatusLine, parseFields, parseRequestLine, parseStatusLine, contentEnd } from './head';
+import { ReceiveBuffer } from './receive-buffer';
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+export interface ReaderOptions {
+  /** Reject every ambiguity (default). false: repair what RFC 9112 allows and report it in `tolerated`. */
+  readonly strict?: boolean;
+  /** Largest header (and trailer) section, start line included. Node and h11 both default to 16 KiB. */
+  readonly maxHeaderBytes?: number;
+  /** Largest chunk-size line, extensions included (llhttp's CVE-2024-22019 fix bounds these too). */
+  readonly maxChunkLineBytes?: number;
+}
+
+export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
+export const DEFAULT_MAX_CHUNK_LINE_BYTES = 4096;
+
+/** What the connection knows about the request a response answers. */
+export interface ResponseContext {
+  /** Method of the request; 'HEAD' and 'CONNECT' change the framing (RFC 9112 §6.3 steps 1-2). */
+  readonly method?: string;
+  /** The request was HTTP/0.9: the response is the bare body up to EOF. */
+  readonly version?: Http1Version;
+}
+
+export type NeedData = { readonly type: 'need-data' };
+export type Paused = { readonly type: 'paused' };
+export type ReadError = { readonly type: 'error'; readonly error: WireError };
+export type ReadStep = Http1Event | NeedData | Paused | ReadError;
+
+export const NEED_DATA: NeedData = Object.freeze({ type: 'need-data' });
+export const PAUSED: Paused = Object.freeze({ type: 'paused' });
+
+/** Facts about the message whose head was read last. */
+export interface HeadMeta {
+  readonly framing: BodyFraming;
+  /** RFC 9112 §9.3: may another message follow on this connection, as far as this message is concerned? */
+  readonly persistent: boolean;
+  /** A request that asks to leave HTTP/1 (CONNECT, or Upgrade): the connection must wait for the answer. */
+  readonly proposesSwitch: boolean;
+  /** Stream offset where the message started. */
+  readonly offset: number;
+}
+
+type Phase = 'head' | 'body' | 'switched' | 'closed' | 'error';
+
+export class Http1Reader {
+  readonly buffer = new ReceiveBuffer();
+  readonly ctx: ParseContext;
+  private readonly maxHead: number;
+  private readonly maxChunkLine: number;
+  private phase: Phase = 'head';
+  private eof = false;
+  private error: WireError | undefined;
+  private framing: BodyFraming = { kind: 'none' };
+  private remaining = 0;
+  private chunked: ChunkedDecoder | undefined;
+  /** A start line parsed before the rest of its head arrived (so lenient reports are not repeated). */
+  private pendingStart: { line: RequestLine | StatusLine; end: number } | undefined;
+  meta: HeadMeta | undefined;
+
+  constructor(
+    readonly reads: 'request' | 'response',
+    opts: ReaderOptions = {},
+  ) {
+    this.ctx = new ParseContext(opts.strict ?? true, reads, (at) => this.buffer.locate(at));
+    this.maxHead = opts.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
+    this.maxChunkLine = opts.maxChunkLineBytes ?? DEFAULT_MAX_CHUNK_LINE_BYTES;
+  }
+
+  get tolerated(): readonly Tolerated[] {
+    return this.ctx.tolerated;
+  }
+
+  /** Stream offset of the next unread byte. */
+  get offset(): number {
+    return this.buffer.offset;
+  }
+
+  get atEof(): boolean {
+    return this.eof;
+  }
+
+  feed(data: Uint8Array): void {
+    if (this.eof && data.length > 0) throw new WireError({ code: 'data-after-eof', side: 'local', message: 'Bytes were fed after EOF; a closed connection receives nothing more.' });
+    this.buffer.append(data);
+  }
+
+  feedEof(): void {
+    this.eof = true;
+  }
+
+  /** Stop reading HTTP/1: the bytes left over belong to the protocol switched to (RFC 9110 §7.8). */
+  switchProtocols(): Uint8Array {
+    this.phase = 'switched';
+    return this.buffer.rest();
+  }
+
+  next(response: ResponseContext = {}): ReadStep {
+    if (this.phase === 'error') return { type: 'error', error: this.error! };
+    try {
+      return this.step(response);
+    } catch (e) {
+      if (!(e instanceof WireError)) throw e;
+      this.phase = 'error';
+      this.error = e;
+      return { type: 'error', error: e };
+    }
+  }
+
+  private step(response: ResponseContext): ReadStep {
+    switch (this.phase) {
+      case 'head':
+        return this.readHead(response);
+      case 'body':
+        return this.readBody();
+      case 'switched':
+        return PAUSED;
+      case 'closed':
+        return { type: 'connection-closed' };
+      case 'error':
+        return { type: 'error', error: this.error! };
+    }
+  }
+
+  private incomplete(what: string): never {
+    const at = this.buffer.offset + this.buffer.length;
+    return this.ctx.fail('incomplete-message', at, `The connection closed in the middle of ${what} (RFC 9112 §8); the message is incomplete.`);
+  }
+
+  private tooLarge(start: number): never {
+    return this.ctx.fail('header-section-too-large', start + this.maxHead, `The header section is larger than ${this.maxHead} bytes; a server answers 431 (RFC 6585 §5).`);
+  }
+
+  private readHead(response: ResponseContext): ReadStep {
+    const buf = this.buffer;
+    if (this.reads === 'response' && response.version === '0.9') return this.http09Response();
+    if (this.reads === 'request' && this.pendingStart === undefined && !this.skipEmptyLines()) return this.waitOrEof('a request');
+    if (buf.length === 0) {
+      if (!this.eof) return NEED_DATA;
+      this.phase = 'closed';
+      return { type: 'connection-closed' };
+    }
+    const start = buf.offset;
+    // 1. The start line. Parsed as soon as it is complete: an HTTP/0.9 request is nothing else.
+    if (this.pendingStart === undefined) {
+      const lf = buf.indexOfLF(start);
+      if ((lf < 0 ? buf.length : lf - start) > this.maxHead) this.tooLarge(start);
+      if (lf < 0) return this.waitOrEof(this.reads === 'request' ? 'a request line' : 'a status line');
+      const toStream = start - buf.rawStart;
+      const le = contentEnd(buf.raw, buf.rawStart, lf - toStream, this.ctx, toStream);
+      const line =
+        this.reads === 'request'
+          ? parseRequestLine(buf.raw, buf.rawStart, le, this.ctx, toStream, buf)
+          : parseStatusLine(buf.raw, buf.rawStart, le, this.ctx, toStream, buf);
+      if (line.version === '0.9') {
+        buf.consume(lf - start + 1);
+        const req = line as RequestLine;
+        this.beginBody({ kind: 'none' }, { framing: { kind: 'none' }, persistent: false, proposesSwitch: false, offset: start });
+        return { type: 'request', method: req.method, target: req.target, version: '0.9', headers: [] };
+      }
+      this.pendingStart = { line, end: lf };
+    }
+    // 2. The rest of the header section, up to the blank line.
+    const end = buf.findSectionEnd(this.pendingStart.end);
+    if ((end < 0 ? buf.length : end - start) > this.maxHead) this.tooLarge(start);
+    if (end < 0) return this.waitOrEof('a header section');
+    const toStream = start - buf.rawStart;
+    const { line, end: startLineLF } = this.pendingStart;
+    this.pendingStart = undefined;
+    const { headers, facts } = parseFields(
+      buf.raw, startLineLF + 1 - toStream, end - toStream, this.ctx, toStream, buf,
+      buf.lineEnds, buf.lineCount > 0 && buf.lineEnds[0] === startLineLF ? buf.lineCount : 0, 1,
+    );
+    // Events from the parser are readonly by type, not frozen: Object.freeze on every event and header list
+    // cost a quarter of parse time. The builders in events.ts (what we send) still freeze.
+    const frozen: readonly Header[] = headers;
+    const version = line.version;
+    const faultyTE = version === '1.0' && facts.transferEncoding.length > 0;
+    if ('method' in line) {
+      const framing = requestFraming({ version, facts, offset: start }, this.ctx);
+      const proposesSwitch = line.method === 'CONNECT' || facts.upgrade;
+      buf.consume(end - start);
+      this.beginBody(framing, { framing, persistent: persistentBy(version, facts.connection) && !faultyTE, proposesSwitch, offset: start });
+      return { type: 'request', method: line.method, target: line.target, version, headers: frozen };
+    }
+    const framing = responseFraming({ version, facts, offset: start, status: line.status }, response.method, this.ctx);
+    buf.consume(end - start);
+    const persistent = persistentBy(version, facts.connection) && !faultyTE && framing.kind !== 'close';
+    const meta: HeadMeta = { framing, persistent, proposesSwitch: false, offset: start };
+    if (line.status < 200) {
+      this.meta = meta;
+      // RFC 9110 §15.2.2: after 101 the bytes that follow belong to the new protocol.
+      if (line.status === 101) this.phase = 'switched';
+      return { type: 'informational', version, status: line.status, reason: line.reason, headers: frozen };
+    }
+    this.beginBody(framing, meta);
+    return { type: 'response', version, status: line.status, reason: line.reason, headers: frozen };
+  }
+
+  private waitOrEof(what: string): ReadStep {
+    if (this.eof) {
+      if (this.buffer.length === 0 && this.pendingStart === undefined) {
+        this.phase = 'closed';
+        return { type: 'connection-closed' };
+      }
+      this.incomplete(what);
+    }
+    return NEED_DATA;
+  }
+
+  /**
+   * RFC 9112 §2.2: a server SHOULD ignore at least one empty line received before the request-line (some old
+   * clients send a CRLF after a POST body). Returns false when it cannot tell yet.
+   */
+  private skipEmptyLines(): boolean {
+    const buf = this.buffer;
+    while (buf.length > 0) {
+      const first = buf.at(buf.offset);
+      if (first === LF) {
+        this.ctx.violation('bare-lf', buf.offset, 'Found a bare LF before the request line (RFC 9112 §2.2); send CRLF.');
+        buf.consume(1);
+      } else if (first === CR) {
+        if (buf.length < 2) return this.eof;
+        if (buf.at(buf.offset + 1) !== LF) return true;
+        buf.consume(2);
+      } else return true;
+    }
+    return true;
+  }
+
+  private http09Response(): ReadStep {
+    // A 0.9 response has no status line or headers: status 200 is synthesized, as browsers do.
+    const meta: HeadMeta = { framing: { kind: 'close' }, persistent: false, proposesSwitch: false, offset: this.buffer.offset };
+    this.beginBody(meta.framing, meta);
+    return Object.freeze({ type: 'response', version: '0.9', status: 200, reason: 'OK', headers: Object.freeze([] as Header[]) });
+  }
+
+  private beginBody(framing: BodyFraming, meta: HeadMeta): void {
+    this.meta = meta;
+    this.framing = framing;
+    this.phase = 'body';
+    if (framing.kind === 'content-length') this.remaining = framing.length;
+    if (framing.kind === 'chunked') this.chunked = new ChunkedDecoder(this.ctx, this.maxChunkLine, this.maxHead);
+  }
+
+  private endMessage(eom: EndOfMessageEvent = END): EndOfMessageEvent {
+    this.chunked = undefined;
+    this.phase = this.framing.kind === 'tunnel' ? 'switched' : this.framing.kind === 'close' ? 'closed' : 'head';
+    return eom;
+  }
+
+  private readBody(): ReadStep {
+    const buf = this.buffer;
+    switch (this.framing.kind) {
+      case 'none':
+      case 'tunnel':
+        return this.endMessage();
+      case 'content-length': {
+        if (this.remaining === 0) return this.endMessage();
+        if (buf.length === 0) return this.eof ? this.incomplete('a body') : NEED_DATA;
+        const n = Math.min(this.remaining, buf.length);
+        this.remaining -= n;
+        return dataEvent(buf.take(n));
+      }
+      case 'chunked': {
+        const ev = this.chunked!.next(buf);
+        if (ev === null) return this.eof ? this.incomplete('a chunked body') : NEED_DATA;
+        return ev.type === 'end-of-message' ? this.endMessage(ev) : ev;
+      }
+      case 'close':
+        if (buf.length > 0) return dataEvent(buf.take(buf.length));
+        return this.eof ? this.endMessage() : NEED_DATA;
+    }
+  }
+}
