@@ -1,0 +1,611 @@
+/**
+ * A sans-I/O HTTP/2 connection endpoint (RFC 9113), client or server.
+ *
+ * Three verbs, no sockets, no timers (STYLE practices 3 and 4):
+ * - `receiveData(bytes)` -> `{ events, frames, bytes }`: what happened, and what to send in reply
+ *   (SETTINGS and PING acknowledgements, WINDOW_UPDATEs, RST_STREAM or GOAWAY on errors);
+ * - `initiate()`, `request()`, `sendHeaders()`, `sendData()`, `pushPromise()`, `ping()`, `resetStream()`,
+ *   `goAway()`, `updateSettings()`, `priority()` -> `{ frames, bytes }` to put on the wire.
+ *
+ * What lives here: the preface and SETTINGS exchange (§3.4, §6.5), stream identifiers (§5.1.1),
+ * concurrency limits (§5.1.2), the stream state table (`stream-states.ts`), flow control with automatic
+ * WINDOW_UPDATEs (§5.2, §6.9), CONTINUATION sequences (§6.10), server push and SETTINGS_ENABLE_PUSH
+ * (§6.6, §8.4), GOAWAY (§6.8), field validation (`header-validation.ts`) and HPACK (`../hpack`).
+ *
+ * What does not: priorities are reported but not acted on (RFC 9113 §5.3.2 deprecates the scheme);
+ * there is no SETTINGS timeout (no clocks inside); DATA delivered in a `data` event counts as consumed,
+ * so receive windows are refilled as soon as half of them is used.
+ *
+ * Errors (§5.4): a peer's stream error resets that stream and the connection carries on; a connection
+ * error sends GOAWAY, reports `connection-error`, and leaves the connection terminal: further input is
+ * ignored and send methods throw. Misuse of the API throws a local `Http2Error` and sends nothing.
+ */
+import { HpackDecoder, HpackEncoder, HpackError, type HeaderField, type EncodableField } from '../hpack/index';
+import {
+  CLIENT_PREFACE,
+  DEFAULT_SETTINGS,
+  DEFAULT_WINDOW_SIZE,
+  ERROR_CODES,
+  type ErrorCodeName,
+  FLAGS,
+  type Settings,
+  errorCodeName,
+} from './constants';
+import { Http2Error, connectionError, streamError, usageError } from './errors';
+import { type FieldBlock, FieldBlockAssembler } from './field-block';
+import { event } from './events';
+import { FlowControlWindow } from './flow-control';
+import { encodeFrames, parseFrame } from './frame-codec';
+import {
+  Effects,
+  type ReceiveResult,
+  type SendResult,
+  concat,
+  dataFrames,
+  fieldBlockFrames,
+  goawayFrame,
+  sendResult,
+} from './frame-builders';
+import { SETTING_NAMES, checkLocalSettings, nameOfSetting, settingsFrame } from './settings';
+import type { Frame, FrameOfType, PriorityFields, SettingsParameter } from './frames';
+import { type BlockKind, announcedLength, receivedKind, validateFieldBlock } from './header-validation';
+import { ReceiveBuffer } from './receive-buffer';
+import { type StreamRecord, StreamRegistry } from './stream-registry';
+import { type StreamEvent, type StreamState, transition } from './stream-states';
+
+export type Role = 'client' | 'server';
+
+export interface Http2ConnectionOptions {
+  role: Role;
+  /** Settings we announce in our preface (only non-defaults are sent). */
+  settings?: Partial<Settings>;
+  /** Huffman policy of our HPACK encoder. Default 'auto'. */
+  huffman?: 'auto' | 'always' | 'never';
+}
+
+export type { ReceiveResult, SendResult } from './frame-builders';
+
+/** Largest dynamic table our encoder will use, whatever the peer allows (RFC 7541 §4.2 permits less). */
+const MAX_ENCODER_TABLE = 65_536;
+
+export class Http2Connection {
+  readonly role: Role;
+  /** Our settings as acknowledged by the peer (they bind the peer only once acknowledged). */
+  readonly localSettings: Settings = { ...DEFAULT_SETTINGS };
+  /** The peer's settings, applied on receipt. */
+  readonly remoteSettings: Settings = { ...DEFAULT_SETTINGS };
+  private readonly pendingSettings: Partial<Settings>[] = [];
+  private readonly encoder: HpackEncoder;
+  private readonly decoder = new HpackDecoder();
+  private readonly input = new ReceiveBuffer();
+  private readonly streams: StreamRegistry;
+  private readonly connSend = new FlowControlWindow(DEFAULT_WINDOW_SIZE);
+  private readonly connRecv = new FlowControlWindow(DEFAULT_WINDOW_SIZE);
+  /** Expecting: the client preface (server only), then the peer's first SETTINGS, then anything. */
+  private phase: 'preface' | 'settings' | 'ready';
+  private initiated = false;
+  private readonly blocks = new FieldBlockAssembler();
+  private goawaySent: number | null = null;
+  private goawayReceived: number | null = null;
+  private terminal: Http2Error | null = null;
+
+  constructor(private readonly options: Http2ConnectionOptions) {
+    if (options.role !== 'client' && options.role !== 'server') {
+      throw usageError('PROTOCOL_ERROR', `role: expected 'client' or 'server', got ${String(options.role)}.`);
+    }
+    this.role = options.role;
+    checkLocalSettings(options.settings ?? {}, options.role);
+    this.phase = options.role === 'server' ? 'preface' : 'settings';
+    this.encoder = new HpackEncoder({ huffman: options.huffman ?? 'auto' });
+    this.streams = new StreamRegistry(options.role === 'client', () => ({
+      send: this.remoteSettings.INITIAL_WINDOW_SIZE,
+      recv: this.localSettings.INITIAL_WINDOW_SIZE,
+    }));
+  }
+
+  /** The error that ended the connection, if any. */
+  get error(): Http2Error | null {
+    return this.terminal;
+  }
+
+  get isClosed(): boolean {
+    return this.terminal !== null || this.goawaySent !== null;
+  }
+
+  /** Current state of a stream, including implicit idle/closed for streams never seen or forgotten. */
+  streamState(id: number): StreamState {
+    return this.streams.state(id);
+  }
+
+  /** How many octets of DATA we may send on a stream right now (both windows considered). */
+  sendWindow(streamId: number): number {
+    const rec = this.streams.get(streamId);
+    return Math.max(0, Math.min(this.connSend.size, rec ? rec.send.size : 0));
+  }
+
+  // ---- sending ----------------------------------------------------------------------------------
+
+  /** The connection preface (§3.4): the client magic (client only) and our SETTINGS. Call first. */
+  initiate(): SendResult {
+    this.checkUsable(false);
+    if (this.initiated) throw usageError('PROTOCOL_ERROR', 'initiate() was already called.');
+    this.initiated = true;
+    const settings = this.options.settings ?? {};
+    this.pendingSettings.push({ ...settings });
+    const frames = [settingsFrame(settings, DEFAULT_SETTINGS)];
+    const bytes = encodeFrames(frames);
+    return { frames, bytes: this.role === 'server' ? bytes : concat([CLIENT_PREFACE, bytes]) };
+  }
+
+  /** Client: opens the next stream with a request. */
+  request(headers: readonly EncodableField[], opts: { endStream?: boolean; priority?: PriorityFields } = {}): SendResult & { streamId: number } {
+    if (this.role !== 'client') throw usageError('PROTOCOL_ERROR', 'Only a client sends requests.');
+    const streamId = this.streams.highestLocal === 0 ? 1 : this.streams.highestLocal + 2;
+    return { ...this.sendHeaders(streamId, headers, opts), streamId };
+  }
+
+  /** Sends a field block (request, response, informational or trailers) as HEADERS + CONTINUATION. */
+  sendHeaders(
+    streamId: number,
+    headers: readonly EncodableField[],
+    opts: { endStream?: boolean; priority?: PriorityFields } = {},
+  ): SendResult {
+    this.checkUsable();
+    const state = this.streamState(streamId);
+    const opening = state === 'idle';
+    if (opening) this.checkCanOpen(streamId);
+    const kind = this.sendKind(streamId, state);
+    const problem = validateFieldBlock(headers, kind);
+    if ('error' in problem) throw usageError('PROTOCOL_ERROR', problem.error, streamId);
+    const informational = problem.status !== undefined && problem.status < 200;
+    if (informational && opts.endStream) {
+      throw usageError('PROTOCOL_ERROR', 'A 1xx response cannot end the stream (RFC 9113 §8.1).', streamId);
+    }
+    if (kind === 'trailers' && !opts.endStream) {
+      throw usageError('PROTOCOL_ERROR', 'Trailers must end the stream: pass endStream: true (RFC 9113 §8.1).', streamId);
+    }
+    const endStream = opts.endStream ?? false;
+    const { rec } = this.streams.step(streamId, 'HEADERS', 'send') as { rec: StreamRecord };
+    if (kind === 'response' && !informational) rec.finalSent = true;
+    if (kind === 'request') rec.method = problem.method ?? null;
+    if (endStream) this.streams.step(streamId, 'END_STREAM', 'send');
+    const block = this.encoder.encode(headers);
+    const head = { type: 'HEADERS' as const, endStream, ...(opts.priority ? { priority: opts.priority } : {}) };
+    return sendResult(fieldBlockFrames(block, this.remoteSettings.MAX_FRAME_SIZE, streamId, head));
+  }
+
+  /** Sends DATA, split at the peer's SETTINGS_MAX_FRAME_SIZE; must fit in `sendWindow(streamId)`. */
+  sendData(streamId: number, data: Uint8Array, opts: { endStream?: boolean } = {}): SendResult {
+    this.checkUsable();
+    const check = transition(this.streamState(streamId), 'DATA', 'send');
+    if (!check.ok) throw usageError(check.code, `Cannot send DATA on stream ${streamId} in state ${this.streamState(streamId)}.`, streamId);
+    const rec = this.streams.get(streamId)!;
+    if (data.length > this.sendWindow(streamId)) {
+      throw usageError(
+        'FLOW_CONTROL_ERROR',
+        `${data.length} octets exceed the send window of ${this.sendWindow(streamId)} on stream ${streamId}; wait for a window-update event (RFC 9113 §6.9).`,
+        streamId,
+      );
+    }
+    this.connSend.consume(data.length);
+    rec.send.consume(data.length);
+    const frames = dataFrames(streamId, data, this.remoteSettings.MAX_FRAME_SIZE, opts.endStream ?? false);
+    if (opts.endStream) this.streams.step(streamId, 'END_STREAM', 'send');
+    return sendResult(frames);
+  }
+
+  /** Server: promises a pushed response on `streamId` (§6.6, §8.4); returns the promised stream id. */
+  pushPromise(streamId: number, headers: readonly EncodableField[]): SendResult & { promisedStreamId: number } {
+    this.checkUsable();
+    if (this.role !== 'server') throw usageError('PROTOCOL_ERROR', 'Only a server can push (RFC 9113 §8.4).');
+    if (this.remoteSettings.ENABLE_PUSH === 0) {
+      throw usageError('PROTOCOL_ERROR', 'The client disabled server push with SETTINGS_ENABLE_PUSH = 0 (RFC 9113 §6.5.2).');
+    }
+    const assoc = this.streamState(streamId);
+    if (this.streams.isLocal(streamId) || (assoc !== 'open' && assoc !== 'half_closed_remote')) {
+      throw usageError('PROTOCOL_ERROR', `PUSH_PROMISE must go on an open client stream; stream ${streamId} is ${assoc} (RFC 9113 §6.6).`, streamId);
+    }
+    const problem = validateFieldBlock(headers, 'request');
+    if ('error' in problem) throw usageError('PROTOCOL_ERROR', problem.error, streamId);
+    const promisedStreamId = this.streams.highestLocal === 0 ? 2 : this.streams.highestLocal + 2;
+    this.streams.step(promisedStreamId, 'PUSH_PROMISE', 'send');
+    const block = this.encoder.encode(headers);
+    const frames = fieldBlockFrames(block, this.remoteSettings.MAX_FRAME_SIZE, streamId, { type: 'PUSH_PROMISE', promisedStreamId });
+    return { ...sendResult(frames), promisedStreamId };
+  }
+
+  resetStream(streamId: number, code: ErrorCodeName = 'CANCEL'): SendResult {
+    this.checkUsable();
+    const check = transition(this.streamState(streamId), 'RST_STREAM', 'send');
+    if (!check.ok) throw usageError(check.code, `Cannot reset stream ${streamId} in state ${this.streamState(streamId)}.`, streamId);
+    this.streams.step(streamId, 'RST_STREAM', 'send');
+    this.streams.close(streamId, true);
+    return sendResult([{ type: 'RST_STREAM', streamId, flags: 0, errorCode: ERROR_CODES[code] }]);
+  }
+
+  priority(streamId: number, priority: PriorityFields): SendResult {
+    this.checkUsable();
+    if (priority.dependency === streamId) throw usageError('PROTOCOL_ERROR', 'A stream cannot depend on itself (RFC 9113 §5.3.1).', streamId);
+    return sendResult([{ type: 'PRIORITY', streamId, flags: 0, priority }]);
+  }
+
+  ping(opaqueData: Uint8Array = new Uint8Array(8)): SendResult {
+    this.checkUsable();
+    return sendResult([{ type: 'PING', streamId: 0, flags: 0, opaqueData }]);
+  }
+
+  /** Announces new settings; they bind the peer once it acknowledges them. */
+  updateSettings(settings: Partial<Settings>): SendResult {
+    this.checkUsable();
+    checkLocalSettings(settings, this.role);
+    this.pendingSettings.push({ ...settings });
+    return sendResult([settingsFrame(settings)]);
+  }
+
+  /** Graceful shutdown (§6.8): streams up to the last one the peer opened will still be processed. */
+  goAway(code: ErrorCodeName = 'NO_ERROR', debug = ''): SendResult {
+    this.checkUsable();
+    this.goawaySent = this.streams.highestRemote;
+    return sendResult([goawayFrame(this.streams.highestRemote, code, debug)]);
+  }
+
+  // ---- receiving --------------------------------------------------------------------------------
+
+  receiveData(bytes: Uint8Array): ReceiveResult {
+    const fx = new Effects();
+    if (this.terminal) return fx.toResult();
+    this.input.append(bytes);
+    if (this.phase === 'preface' && !this.readPreface(fx)) return fx.toResult();
+    let offset = 0;
+    const buf = this.input.view();
+    while (!this.terminal) {
+      const r = parseFrame(buf, offset, this.localSettings.MAX_FRAME_SIZE);
+      if (r.kind === 'incomplete') break;
+      if (r.kind === 'error') {
+        const typeCode = buf[offset + 3]!;
+        // A stream-scoped error in a frame that carries a field block would desynchronise HPACK.
+        if (r.error.scope === 'connection' || !r.complete || typeCode === 0x1 || typeCode === 0x5 || typeCode === 0x9) {
+          this.fail(r.error.scope === 'connection' ? r.error : connectionError(r.error.code, r.error.message, r.error.offset), fx);
+        } else {
+          this.resetForError(r.error, fx);
+        }
+      } else if (r.kind === 'ignored') {
+        if (this.blocks.expecting !== null) this.fail(connectionError('PROTOCOL_ERROR', 'Unknown frame type inside a field block (RFC 9113 §5.5).'), fx);
+      } else {
+        fx.received.push(r.frame);
+        this.handle(r.frame, fx);
+      }
+      offset = r.end;
+    }
+    this.input.consume(Math.min(offset, buf.length));
+    return fx.toResult();
+  }
+
+  private readPreface(fx: Effects): boolean {
+    const got = this.input.view();
+    const n = Math.min(got.length, CLIENT_PREFACE.length);
+    for (let i = 0; i < n; i++) {
+      if (got[i] !== CLIENT_PREFACE[i]) {
+        this.fail(connectionError('PROTOCOL_ERROR', 'The client connection preface is wrong (RFC 9113 §3.4).', i), fx);
+        return false;
+      }
+    }
+    if (got.length < CLIENT_PREFACE.length) return false;
+    this.input.consume(CLIENT_PREFACE.length);
+    this.phase = 'settings';
+    return true;
+  }
+
+  private handle(frame: Frame, fx: Effects): void {
+    if (this.phase === 'settings' && (frame.type !== 'SETTINGS' || frame.flags & FLAGS.ACK)) {
+      return this.fail(connectionError('PROTOCOL_ERROR', `Expected SETTINGS as the first frame, got ${frame.type} (RFC 9113 §3.4).`), fx);
+    }
+    const expecting = this.blocks.expecting;
+    if (expecting !== null && (frame.type !== 'CONTINUATION' || frame.streamId !== expecting)) {
+      const message = `Expected CONTINUATION on stream ${expecting}, got ${frame.type} on stream ${frame.streamId} (RFC 9113 §6.10).`;
+      return this.fail(connectionError('PROTOCOL_ERROR', message), fx);
+    }
+    switch (frame.type) {
+      case 'SETTINGS':
+        return this.onSettings(frame, fx);
+      case 'HEADERS':
+        return this.onHeaders(frame, fx);
+      case 'CONTINUATION':
+        return this.onContinuation(frame, fx);
+      case 'PUSH_PROMISE':
+        return this.onPushPromise(frame, fx);
+      case 'DATA':
+        return this.onData(frame, fx);
+      case 'WINDOW_UPDATE':
+        return this.onWindowUpdate(frame, fx);
+      case 'RST_STREAM': {
+        if (this.streamState(frame.streamId) === 'closed') return;
+        if (!this.stepOrFail(frame.streamId, 'RST_STREAM', fx)) return;
+        fx.events.push(event({ type: 'stream-reset', streamId: frame.streamId, errorCode: frame.errorCode, errorName: errorCodeName(frame.errorCode) }));
+        return;
+      }
+      case 'PRIORITY':
+        fx.events.push(event({ type: 'priority', streamId: frame.streamId, priority: frame.priority }));
+        return;
+      case 'PING':
+        if (frame.flags & FLAGS.ACK) {
+          fx.events.push(event({ type: 'ping-ack', opaqueData: frame.opaqueData }));
+        } else {
+          fx.frames.push({ type: 'PING', streamId: 0, flags: FLAGS.ACK, opaqueData: frame.opaqueData });
+          fx.events.push(event({ type: 'ping', opaqueData: frame.opaqueData }));
+        }
+        return;
+      case 'GOAWAY':
+        return this.onGoaway(frame, fx);
+    }
+  }
+
+  private onSettings(frame: FrameOfType<'SETTINGS'>, fx: Effects): void {
+    if (frame.flags & FLAGS.ACK) {
+      const acked = this.pendingSettings.shift();
+      if (!acked) return; // an ACK for nothing: harmless, ignore
+      for (const name of SETTING_NAMES) {
+        const value = acked[name];
+        if (value === undefined) continue;
+        if (name === 'HEADER_TABLE_SIZE') this.decoder.setMaxTableSize(value);
+        if (name === 'MAX_HEADER_LIST_SIZE') this.decoder.setMaxHeaderListSize(value);
+        if (name === 'INITIAL_WINDOW_SIZE') {
+          const delta = value - this.localSettings.INITIAL_WINDOW_SIZE;
+          for (const rec of this.streams.all()) rec.recv.adjust(delta, value);
+        }
+        this.localSettings[name] = value;
+      }
+      fx.events.push(event({ type: 'settings-acknowledged', settings: acked }));
+      return;
+    }
+    const applied: Partial<Settings> = {};
+    const unknown: SettingsParameter[] = [];
+    for (const { id, value } of frame.settings) {
+      const name = nameOfSetting(id);
+      if (!name) {
+        unknown.push({ id, value }); // RFC 9113 §6.5.2: unknown settings are ignored
+        continue;
+      }
+      if (name === 'ENABLE_PUSH' && this.role === 'client' && value === 1) {
+        return this.fail(connectionError('PROTOCOL_ERROR', 'A server sent SETTINGS_ENABLE_PUSH = 1 (RFC 9113 §6.5.2).'), fx);
+      }
+      if (name === 'INITIAL_WINDOW_SIZE') {
+        const delta = value - this.remoteSettings.INITIAL_WINDOW_SIZE;
+        for (const rec of this.streams.all()) {
+          const problem = rec.send.adjust(delta);
+          if (problem) return this.fail(connectionError('FLOW_CONTROL_ERROR', `SETTINGS_INITIAL_WINDOW_SIZE: ${problem} (RFC 9113 §6.9.2).`), fx);
+        }
+      }
+      if (name === 'HEADER_TABLE_SIZE') this.encoder.setMaxTableSize(Math.min(value, MAX_ENCODER_TABLE));
+      this.remoteSettings[name] = value;
+      applied[name] = value;
+    }
+    if (this.phase === 'settings') this.phase = 'ready';
+    fx.frames.push({ type: 'SETTINGS', streamId: 0, flags: FLAGS.ACK, settings: [] });
+    fx.events.push(event({ type: 'settings-received', settings: applied, unknown }));
+  }
+
+  private onHeaders(frame: FrameOfType<'HEADERS'>, fx: Effects): void {
+    const id = frame.streamId;
+    const state = this.streamState(id);
+    if (state === 'idle') {
+      if (this.role === 'client' || this.streams.isLocal(id)) {
+        return this.fail(connectionError('PROTOCOL_ERROR', `HEADERS opening stream ${id}, which the ${this.role === 'client' ? 'server' : 'client'} may not open (RFC 9113 §5.1.1).`), fx);
+      }
+    }
+    // A lower id than one already used, for a stream never opened, is not "closed" but illegal.
+    if (state === 'closed' && !this.streams.isLocal(id) && !this.streams.closedRecentlyOrReset(id)) {
+      return this.fail(connectionError('PROTOCOL_ERROR', `HEADERS on stream ${id}, below stream ${this.streams.highestRemote} already opened (RFC 9113 §5.1.1).`), fx);
+    }
+    const block = this.blocks.start(frame);
+    if (block) this.finishBlock(block, fx);
+  }
+
+  private onPushPromise(frame: FrameOfType<'PUSH_PROMISE'>, fx: Effects): void {
+    if (this.role === 'server') return this.fail(connectionError('PROTOCOL_ERROR', 'A client sent PUSH_PROMISE; only servers push (RFC 9113 §8.4).'), fx);
+    if (this.localSettings.ENABLE_PUSH === 0) {
+      return this.fail(connectionError('PROTOCOL_ERROR', 'PUSH_PROMISE received although we set SETTINGS_ENABLE_PUSH = 0 (RFC 9113 §6.6).'), fx);
+    }
+    const assoc = this.streamState(frame.streamId);
+    if (!this.streams.isLocal(frame.streamId) || (assoc !== 'open' && assoc !== 'half_closed_local')) {
+      return this.fail(connectionError('PROTOCOL_ERROR', `PUSH_PROMISE on stream ${frame.streamId} in state ${assoc} (RFC 9113 §6.6).`), fx);
+    }
+    if (frame.promisedStreamId <= this.streams.highestRemote) {
+      return this.fail(connectionError('PROTOCOL_ERROR', `Promised stream ${frame.promisedStreamId} is not a new stream (RFC 9113 §5.1.1).`), fx);
+    }
+    const block = this.blocks.start(frame);
+    if (block) this.finishBlock(block, fx);
+  }
+
+  private onContinuation(frame: FrameOfType<'CONTINUATION'>, fx: Effects): void {
+    const r = this.blocks.continue(frame);
+    if (r instanceof Http2Error) this.fail(r, fx);
+    else if (r) this.finishBlock(r, fx);
+  }
+
+  /** A complete field block: decode it (always, to keep HPACK in step), then apply it. */
+  private finishBlock(block: FieldBlock, fx: Effects): void {
+    let headers: HeaderField[];
+    try {
+      headers = this.decoder.decode(block.bytes);
+    } catch (err) {
+      if (err instanceof HpackError && err.scope === 'stream') {
+        return this.resetForError(streamError('ENHANCE_YOUR_CALM', block.promisedStreamId ?? block.streamId, err.message), fx);
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      return this.fail(connectionError('COMPRESSION_ERROR', message), fx);
+    }
+    if (block.promisedStreamId !== null) return this.applyPromise(block, headers, fx);
+    const id = block.streamId;
+    if (this.isIgnored(id)) return;
+    const state = this.streamState(id);
+    if (state === 'idle' && this.streams.active(false) >= this.localSettings.MAX_CONCURRENT_STREAMS) {
+      this.streams.skipRemote(id);
+      return this.resetForError(streamError('REFUSED_STREAM', id, `Over our SETTINGS_MAX_CONCURRENT_STREAMS of ${this.localSettings.MAX_CONCURRENT_STREAMS} (RFC 9113 §5.1.2).`), fx);
+    }
+    if (!this.stepOrFail(id, 'HEADERS', fx)) return;
+    const rec = this.streams.get(id)!;
+    const kind = receivedKind(this.role, rec.messageReceived, headers);
+    const check = validateFieldBlock(headers, kind === 'informational' ? 'response' : kind);
+    const malformed =
+      'error' in check
+        ? check.error
+        : kind === 'trailers' && !block.endStream
+          ? 'Trailers without END_STREAM (RFC 9113 §8.1).'
+          : kind === 'informational' && block.endStream
+            ? 'A 1xx response with END_STREAM (RFC 9113 §8.1).'
+            : null;
+    if (malformed) return this.resetForError(streamError('PROTOCOL_ERROR', id, `Malformed field block: ${malformed}`), fx);
+    if (kind === 'request' || kind === 'response') {
+      rec.messageReceived = true;
+      rec.expectedLength = announcedLength(headers, rec.method, 'status' in check ? check.status : undefined);
+    }
+    if (block.endStream && !this.lengthMatches(rec, fx)) return;
+    fx.events.push(event({ type: 'headers', streamId: id, kind, headers, endStream: block.endStream, ...(block.priority ? { priority: block.priority } : {}) }));
+    if (block.endStream) this.stepOrFail(id, 'END_STREAM', fx);
+  }
+
+  private applyPromise(block: FieldBlock, headers: HeaderField[], fx: Effects): void {
+    const promised = block.promisedStreamId!;
+    if (!this.stepOrFail(promised, 'PUSH_PROMISE', fx)) return;
+    const check = validateFieldBlock(headers, 'request');
+    if ('error' in check) return this.resetForError(streamError('PROTOCOL_ERROR', promised, `Malformed promised request: ${check.error}`), fx);
+    fx.events.push(event({ type: 'push-promise', streamId: block.streamId, promisedStreamId: promised, headers }));
+  }
+
+  private onData(frame: FrameOfType<'DATA'>, fx: Effects): void {
+    const id = frame.streamId;
+    const flowLength = frame.data.length + (frame.padding ? frame.padding.length + 1 : 0);
+    // Connection-level flow control counts every DATA frame, even on streams we ignore (§6.9).
+    const problem = this.connRecv.consume(flowLength);
+    if (problem) return this.fail(connectionError('FLOW_CONTROL_ERROR', `Connection window: ${problem} (RFC 9113 §6.9).`), fx);
+    this.refill(this.connRecv, 0, fx);
+    if (this.isIgnored(id)) return;
+    if (!this.stepOrFail(id, 'DATA', fx)) return;
+    const rec = this.streams.get(id)!;
+    const streamProblem = rec.recv.consume(flowLength);
+    if (streamProblem) return this.resetForError(streamError('FLOW_CONTROL_ERROR', id, `Stream ${id} window: ${streamProblem} (RFC 9113 §6.9).`), fx);
+    const endStream = (frame.flags & FLAGS.END_STREAM) !== 0;
+    rec.receivedLength += frame.data.length;
+    const over = rec.expectedLength !== null && rec.receivedLength > rec.expectedLength;
+    if ((over || endStream) && !this.lengthMatches(rec, fx, !over)) return;
+    fx.events.push(event({ type: 'data', streamId: id, data: frame.data, endStream, flowControlledLength: flowLength }));
+    if (endStream) this.stepOrFail(id, 'END_STREAM', fx);
+    else this.refill(rec.recv, id, fx);
+  }
+
+  private onWindowUpdate(frame: FrameOfType<'WINDOW_UPDATE'>, fx: Effects): void {
+    const id = frame.streamId;
+    if (id === 0) {
+      const problem = this.connSend.expand(frame.windowSizeIncrement);
+      if (problem) return this.fail(connectionError('FLOW_CONTROL_ERROR', `Connection window: ${problem} (RFC 9113 §6.9.1).`), fx);
+      fx.events.push(event({ type: 'window-update', streamId: 0, increment: frame.windowSizeIncrement, window: this.connSend.size }));
+      return;
+    }
+    if (this.streamState(id) === 'closed') return;
+    if (!this.stepOrFail(id, 'WINDOW_UPDATE', fx)) return;
+    const rec = this.streams.get(id)!;
+    const problem = rec.send.expand(frame.windowSizeIncrement);
+    if (problem) return this.resetForError(streamError('FLOW_CONTROL_ERROR', id, `Stream ${id} window: ${problem} (RFC 9113 §6.9.1).`), fx);
+    fx.events.push(event({ type: 'window-update', streamId: id, increment: frame.windowSizeIncrement, window: rec.send.size }));
+  }
+
+  private onGoaway(frame: FrameOfType<'GOAWAY'>, fx: Effects): void {
+    this.goawayReceived = frame.lastStreamId;
+    const unprocessed: number[] = [];
+    for (const rec of this.streams.all()) {
+      if (this.streams.isLocal(rec.id) && rec.id > frame.lastStreamId) {
+        unprocessed.push(rec.id);
+        this.streams.close(rec.id, false);
+        fx.events.push(event({ type: 'stream-closed', streamId: rec.id }));
+      }
+    }
+    fx.events.push(
+      event({
+        type: 'goaway',
+        lastStreamId: frame.lastStreamId,
+        errorCode: frame.errorCode,
+        errorName: errorCodeName(frame.errorCode),
+        debugData: frame.debugData,
+        unprocessedStreams: unprocessed,
+      }),
+    );
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  /** Frames for streams we reset, or that arrived after our GOAWAY, are dropped (§5.4.2, §6.8). */
+  private isIgnored(id: number): boolean {
+    if (this.streams.wasResetLocally(id)) return true;
+    return this.goawaySent !== null && !this.streams.isLocal(id) && id > this.goawaySent && this.streams.state(id) === 'idle';
+  }
+
+  /**
+   * RFC 9113 §8.1.1: a message whose DATA does not add up to its content-length is malformed. Checked
+   * when the content overruns the announced length, and at END_STREAM (`complete`) for a shortfall.
+   */
+  private lengthMatches(rec: StreamRecord, fx: Effects, complete = true): boolean {
+    const expected = rec.expectedLength;
+    if (expected === null || (complete ? rec.receivedLength === expected : rec.receivedLength <= expected)) return true;
+    const message = `Malformed message: content-length ${expected}, but ${rec.receivedLength} octets of DATA (RFC 9113 §8.1.1).`;
+    this.resetForError(streamError('PROTOCOL_ERROR', rec.id, message), fx);
+    return false;
+  }
+
+  /** Applies a received event to a stream; on a violation resets the stream or fails the connection. */
+  private stepOrFail(id: number, ev: StreamEvent, fx: Effects): boolean {
+    const r = this.streams.step(id, ev, 'recv');
+    if (!r.ok) {
+      if (r.error.scope === 'connection') this.fail(r.error, fx);
+      else this.resetForError(r.error, fx);
+      return false;
+    }
+    if (r.closed) fx.events.push(event({ type: 'stream-closed', streamId: id }));
+    return true;
+  }
+
+  private refill(window: FlowControlWindow, streamId: number, fx: Effects): void {
+    const increment = window.takeUpdate();
+    if (increment > 0) fx.frames.push({ type: 'WINDOW_UPDATE', streamId, flags: 0, windowSizeIncrement: increment });
+  }
+
+  /** Stream error (§5.4.2): RST_STREAM, the stream is closed, the connection carries on. */
+  private resetForError(error: Http2Error, fx: Effects): void {
+    const id = error.streamId;
+    if (this.streams.close(id, true)) fx.events.push(event({ type: 'stream-closed', streamId: id }));
+    fx.frames.push({ type: 'RST_STREAM', streamId: id, flags: 0, errorCode: error.errorCode });
+    fx.events.push(event({ type: 'stream-error', streamId: id, error }));
+  }
+
+  /** Connection error (§5.4.1): GOAWAY with the last stream we processed, then nothing more. */
+  private fail(error: Http2Error, fx: Effects): void {
+    this.terminal = error;
+    this.blocks.reset();
+    fx.frames.push(goawayFrame(this.streams.highestRemote, error.code, error.message));
+    fx.events.push(event({ type: 'connection-error', error }));
+  }
+
+  private checkUsable(requireInitiated = true): void {
+    if (this.terminal) throw usageError(this.terminal.code, `The connection failed: ${this.terminal.message}`);
+    // RFC 9113 §3.4: the preface (our SETTINGS) is the first thing each side sends.
+    if (requireInitiated && !this.initiated) throw usageError('PROTOCOL_ERROR', 'Call initiate() first: the connection preface goes out before anything else (RFC 9113 §3.4).');
+  }
+
+  private checkCanOpen(id: number): void {
+    if (!this.streams.isLocal(id)) {
+      throw usageError('PROTOCOL_ERROR', `Stream ${id} would be opened by the ${this.role === 'client' ? 'server' : 'client'} (RFC 9113 §5.1.1).`, id);
+    }
+    if (id <= this.streams.highestLocal) throw usageError('PROTOCOL_ERROR', `Stream ${id} is not above stream ${this.streams.highestLocal} (RFC 9113 §5.1.1).`, id);
+    if (this.goawayReceived !== null) throw usageError('REFUSED_STREAM', 'The peer sent GOAWAY: no new streams (RFC 9113 §6.8).', id);
+    if (this.goawaySent !== null) throw usageError('REFUSED_STREAM', 'We sent GOAWAY: no new streams (RFC 9113 §6.8).', id);
+    if (this.streams.active(true) >= this.remoteSettings.MAX_CONCURRENT_STREAMS) {
+      throw usageError('REFUSED_STREAM', `The peer allows ${this.remoteSettings.MAX_CONCURRENT_STREAMS} concurrent streams (RFC 9113 §5.1.2).`, id);
+    }
+  }
+
+  /** What a block we send is: clients send a request then trailers; servers responses then trailers. */
+  private sendKind(id: number, state: StreamState): BlockKind {
+    if (this.role === 'client') return state === 'idle' ? 'request' : 'trailers';
+    return this.streams.get(id)?.finalSent ? 'trailers' : 'response';
+  }
+}
