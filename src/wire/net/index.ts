@@ -1,2 +1,23 @@
 // Public surface of src/wire/net, re-exported by src/wire/index.ts.
-export {};
+export { VirtualClock } from './clock';
+export type { Clock, TimerId } from './clock';
+export { createRandom, hashSeed } from './random';
+export type { Random } from './random';
+export { Link, HEADER_OVERHEAD } from './link';
+export type { LinkOptions, Direction as LinkDirection } from './link';
+export { TcpNetwork, TcpSocket, MSS as TCP_MSS, INITIAL_CWND as TCP_INITIAL_CWND, MIN_RTO as TCP_MIN_RTO } from './tcp';
+export type { NetContext } from './tcp';
+export { TlsStream, TLS_FLIGHTS } from './tls';
+export type { TlsVersion } from './tls';
+export type { ByteStream, CloseInfo as ByteStreamCloseInfo, StreamState as ByteStreamState } from './stream';
+export { CLIENT_CONNECTION_TABLE } from './connection-table';
+export type { ClientConnectionState, ClientConnectionInput, TransitionRow as ClientConnectionTransition } from './connection-table';
+export { ForwardProxy, stripHopByHop } from './proxy';
+export type { ProxyKind, ProxyConfig } from './proxy';
+export type { MessageCodec, WireRequest, WireResponse, HeaderField as WireHeaderField, Decoded as WireDecoded, ResponseContext as WireResponseContext, Http1Version as WireHttp1Version } from './codec';
+export { http1Codec } from './http1-codec';
+export { SIMULATION_OPTIONS, resolveOptions } from './options';
+export type { SimulationOptions, ResolvedSimulationOptions, ProxyOptions, SimHttpVersion, TlsOption } from './options';
+export { createSimulation } from './simulation';
+export type { Simulation, ClientProtocol, ClientProtocolFactory, ProtocolEnv } from './simulation';
+export type { Exchange } from './exchange';

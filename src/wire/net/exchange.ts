@@ -1,0 +1,63 @@
+/**
+ * One fetch in flight: the request as the caller gave it, its progress through the agent, and how to
+ * settle the caller's promise. Internal to the simulator.
+ */
+import type { HeaderField, WireRequest, WireResponse } from './codec';
+
+export interface Exchange {
+  readonly id: string;
+  readonly url: URL;
+  /** Pool key: 'http://host:port' (or the proxy for plain-HTTP requests through one). */
+  readonly origin: string;
+  readonly method: string;
+  /** Header fields from the caller, in order, before the agent adds its own. */
+  readonly headers: readonly HeaderField[];
+  readonly body: Uint8Array;
+  readonly signal: AbortSignal | undefined;
+  readonly startedAt: number;
+  attempts: number;
+  settled: boolean;
+  queuedReported: boolean;
+  dispatchedAt?: number;
+  connectionId?: string;
+  reused?: boolean;
+  sentAt?: number;
+  firstByteAt?: number;
+  /** The request exactly as written on the connection. */
+  wire?: WireRequest;
+  /** True when this request asked for the connection to end after it. */
+  lastOnConnection?: boolean;
+  /** Set up cost of a new connection, known once it is ready. */
+  setup?: { connect: number; ssl: number };
+  serverIPAddress?: string;
+  readonly resolve: (response: Response) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Statuses whose responses have no body in the Fetch standard ("null body status"). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** Builds the real Fetch `Response` the caller receives. */
+export function toFetchResponse(exchange: Exchange, message: WireResponse): Response {
+  const headers = new Headers();
+  for (const h of message.headers) {
+    try {
+      headers.append(h.name, h.value);
+    } catch {
+      // A field the Fetch Headers class refuses (invalid name or value) stays visible in the trace only.
+    }
+  }
+  const status = message.version === '0.9' ? 200 : message.status;
+  const bodyless = exchange.method === 'HEAD' || NULL_BODY.has(status);
+  const response = new Response(bodyless ? null : message.body.slice(), {
+    status: status >= 200 && status <= 599 ? status : 500,
+    statusText: message.version === '0.9' ? '' : message.reason,
+    headers,
+  });
+  Object.defineProperty(response, 'url', { value: exchange.url.href });
+  return response;
+}
+
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}

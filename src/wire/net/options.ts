@@ -1,0 +1,125 @@
+/**
+ * The simulation's options, declared once as a documented schema (STYLE.md practice 12): each entry has
+ * a doc comment, a default and a check that says what was expected. The playground's options panel and
+ * the share-link codec read `SIMULATION_OPTIONS`; `resolveOptions` fills defaults and validates.
+ */
+import { WireError } from '../errors';
+import type { MessageCodec } from './codec';
+import type { MockServer, ServerOptions } from '../server/server';
+
+export type SimHttpVersion = '0.9' | '1.0' | '1.1' | '2' | '3';
+export type TlsOption = 'none' | '1.2' | '1.3';
+
+export interface ProxyOptions {
+  /** 'smart': an RFC 9110 proxy; 'dumb': a blind HTTP/1.0 relay (see net/proxy.ts). Default 'smart'. */
+  readonly kind?: 'smart' | 'dumb';
+  /** Whether the proxy copes with pipelined requests. Default true. */
+  readonly pipelining?: boolean;
+  /** RTT of the proxy-to-origin hop in virtual ms. Default: the same as `rtt`. */
+  readonly rtt?: number;
+  /** The client names keep-alive in Proxy-Connection instead of Connection (1.0 only). Default false. */
+  readonly useProxyConnection?: boolean;
+}
+
+export interface SimulationOptions {
+  /** HTTP version the client speaks. '2' and '3' need a `protocols` entry. */
+  readonly httpVersion?: SimHttpVersion;
+  /** Round-trip time of the client's first hop, virtual ms. */
+  readonly rtt?: number;
+  /** Link bandwidth in bits per second, each direction; Infinity for none. */
+  readonly bandwidth?: number;
+  /** Probability that a data segment is lost, 0-1. */
+  readonly loss?: number;
+  /** Seed for every random choice (loss); same seed, same trace. */
+  readonly seed?: number | string;
+  /** TLS for https: URLs; with anything but 'none' the default base URL is https. */
+  readonly tls?: TlsOption;
+  /** Parallel connections per origin (browsers: 6). */
+  readonly maxConnectionsPerOrigin?: number;
+  /** Reuse connections: opt-in Keep-Alive for 1.0, the default for 1.1 (false sends Connection: close). */
+  readonly keepAlive?: boolean;
+  /** Client closes an idle connection after this many virtual ms. */
+  readonly idleTimeout?: number;
+  /** Pipeline requests on persistent connections: true (depth 6) or the max depth. 1.1 only. */
+  readonly pipelining?: boolean | number;
+  /** Put a proxy between client and server. */
+  readonly proxy?: false | ProxyOptions;
+  /** The origin server: a MockServer, or options to build one. */
+  readonly server?: MockServer | ServerOptions;
+  /** Base for relative URLs given to sim.fetch; its host is where the server listens. */
+  readonly baseUrl?: string;
+  /** More host names the same server answers for (e.g. to show domain sharding). */
+  readonly hosts?: readonly string[];
+  /** 'auto': awaiting sim.fetch moves virtual time; 'manual': the caller steps the clock. */
+  readonly drive?: 'auto' | 'manual';
+  /** Unix ms that virtual time 0 maps to (Date headers, HAR startedDateTime). */
+  readonly epoch?: number;
+  /** The HTTP/1 message engine; defaults to src/wire/http1. */
+  readonly codec?: MessageCodec;
+  /**
+   * Client implementations of other versions, e.g. `{ '2': createHttp2Client }` (see simulation.ts).
+   * Typed loosely here to keep this schema free of the simulation's types.
+   */
+  readonly protocols?: Readonly<Partial<Record<SimHttpVersion, (env: never) => unknown>>>;
+}
+
+interface OptionSpec<T> {
+  readonly doc: string;
+  readonly default: T | ((o: SimulationOptions) => T);
+  /** Returns a description of what was expected, or undefined when the value is fine. */
+  readonly check: (value: unknown) => string | undefined;
+}
+
+const oneOf = (...values: readonly unknown[]) => (v: unknown) =>
+  values.includes(v) ? undefined : `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
+const number = (min: number, max = Infinity, integer = false) => (v: unknown) =>
+  typeof v === 'number' && !Number.isNaN(v) && v >= min && v <= max && (!integer || Number.isInteger(v))
+    ? undefined
+    : `${integer ? 'an integer' : 'a number'} from ${min} to ${max}`;
+const either = (...checks: ((v: unknown) => string | undefined)[]) => (v: unknown) => {
+  const errors = checks.map((c) => c(v));
+  return errors.some((e) => e === undefined) ? undefined : errors.join(' or ');
+};
+const anything = () => undefined;
+
+export const SIMULATION_OPTIONS = {
+  httpVersion: { doc: 'HTTP version the client speaks', default: '1.1', check: oneOf('0.9', '1.0', '1.1', '2', '3') },
+  rtt: { doc: 'Round-trip time, virtual ms', default: 100, check: number(0, 60_000) },
+  bandwidth: { doc: 'Bits per second each way', default: 10_000_000, check: either(oneOf(Infinity), number(1_000)) },
+  loss: { doc: 'Data segment loss probability', default: 0, check: number(0, 1) },
+  seed: { doc: 'Random seed', default: 1, check: (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? undefined : 'a number or a string') },
+  tls: { doc: 'TLS version for https URLs', default: 'none', check: oneOf('none', '1.2', '1.3') },
+  maxConnectionsPerOrigin: { doc: 'Parallel connections per origin', default: 6, check: number(1, 64, true) },
+  keepAlive: { doc: 'Reuse connections', default: (o: SimulationOptions) => (o.httpVersion ?? '1.1') !== '1.0' && o.httpVersion !== '0.9', check: oneOf(true, false) },
+  idleTimeout: { doc: 'Client idle timeout, virtual ms', default: 60_000, check: number(1) },
+  pipelining: { doc: 'Pipelining: false, true (depth 6) or a depth', default: false, check: either(oneOf(true, false), number(1, 100, true)) },
+  proxy: { doc: 'Proxy between client and server', default: false, check: (v: unknown) => (v === false || (typeof v === 'object' && v !== null) ? undefined : 'false or { kind, pipelining, rtt, useProxyConnection }') },
+  server: { doc: 'The mock origin server', default: undefined, check: anything },
+  baseUrl: { doc: 'Base URL for relative fetches', default: (o: SimulationOptions) => ((o.tls ?? 'none') === 'none' ? 'http://api.example' : 'https://api.example'), check: (v: unknown) => (typeof v === 'string' && URL.canParse(v) && /^https?:$/.test(new URL(v).protocol) ? undefined : 'an absolute http: or https: URL') },
+  hosts: { doc: 'Extra host names of the server', default: [] as readonly string[], check: (v: unknown) => (Array.isArray(v) && v.every((h) => typeof h === 'string') ? undefined : 'an array of host names') },
+  drive: { doc: 'Who moves virtual time', default: 'auto', check: oneOf('auto', 'manual') },
+  epoch: { doc: 'Unix ms at virtual time 0', default: Date.UTC(2026, 0, 1), check: number(0) },
+  codec: { doc: 'HTTP/1 message engine', default: undefined, check: anything },
+  protocols: { doc: 'Client implementations of other HTTP versions', default: {}, check: (v: unknown) => (typeof v === 'object' && v !== null ? undefined : 'an object mapping versions to factories') },
+} satisfies { readonly [K in keyof SimulationOptions]-?: OptionSpec<unknown> };
+
+export type ResolvedSimulationOptions = Readonly<Required<Omit<SimulationOptions, 'server' | 'codec'>>> &
+  Pick<SimulationOptions, 'server' | 'codec'>;
+
+export function resolveOptions(options: SimulationOptions = {}): ResolvedSimulationOptions {
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(SIMULATION_OPTIONS) as [keyof SimulationOptions, OptionSpec<unknown>][]) {
+    const given = options[key];
+    const value = given === undefined ? (typeof spec.default === 'function' ? (spec.default as (o: SimulationOptions) => unknown)(options) : spec.default) : given;
+    const problem = given === undefined ? undefined : spec.check(given);
+    if (problem) {
+      throw new WireError({ code: 'invalid-option', side: 'local', message: `createSimulation: option "${key}" must be ${problem}; got ${JSON.stringify(given) ?? String(given)}.` });
+    }
+    out[key] = value;
+  }
+  const resolved = out as ResolvedSimulationOptions;
+  if (resolved.pipelining !== false && resolved.httpVersion !== '1.1') {
+    throw new WireError({ code: 'invalid-option', side: 'local', message: `createSimulation: pipelining needs httpVersion "1.1" (RFC 9112 §9.3.2), got "${resolved.httpVersion}".` });
+  }
+  return resolved;
+}

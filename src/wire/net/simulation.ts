@@ -1,0 +1,401 @@
+/**
+ * createSimulation: a client, a network, an optional proxy and a mock server on one virtual clock, with
+ * a `fetch` that has the real signature and returns a real `Response`.
+ *
+ * How time moves (the choice this file makes):
+ * - Everything runs on `sim.clock`, a VirtualClock; nothing reads real time.
+ * - drive: 'auto' (default). While at least one `sim.fetch` is unsettled, a driver loop alternates
+ *   "let the host run" (awaits handlers' promises, then yields 16 microtasks so caller code that reacts
+ *   to a response can start its next fetch at the same virtual instant) and `clock.step()` (jump to the
+ *   next timer). So `await sim.fetch(url)` just works, and finishes in zero wall-clock time however long
+ *   the virtual round trips are. Time never runs ahead of pending fetches: when the last one settles,
+ *   the loop stops, and idle timers wait for the next fetch.
+ * - drive: 'manual'. Nothing moves on its own; visualizers call `await sim.step()` (one timer),
+ *   `await sim.advance(ms)` or `await sim.run()` (until no fetch is pending).
+ * - If fetches are pending but no timer and no host work is left, nothing can ever happen: they are
+ *   failed with a TypeError and a 'request-failed' event with reason 'stalled'.
+ *
+ * Handlers must not wait on the virtual clock themselves (see server/router.ts); use route latency.
+ *
+ * Extension point for HTTP/2 and HTTP/3: the `protocols` option maps a version to a factory. A factory
+ * receives the network, link, clock and trace and returns a `ClientProtocol` that takes exchanges;
+ * HTTP/1.x is the built-in `Agent`. It is an option, not a global registry, so simulations sharing a page
+ * cannot affect each other. The server side of those versions will plug into server/ the same way.
+ */
+import { WireError } from '../errors';
+import { Trace } from '../trace/trace';
+import type { TraceListener } from '../trace/trace';
+import type { Unsubscribe } from '../trace/subscribable';
+import { toHar, type Har } from '../trace/har';
+import { VirtualClock } from './clock';
+import { createRandom } from './random';
+import { Link } from './link';
+import { TcpNetwork, type NetContext } from './tcp';
+import { Agent, defaultPort } from './agent';
+import { ForwardProxy } from './proxy';
+import { MockServer } from '../server/server';
+import type { HeaderField, Http1Version, MessageCodec } from './codec';
+import { header } from './codec';
+import type { Exchange } from './exchange';
+import { abortReason } from './exchange';
+import { resolveOptions, type ResolvedSimulationOptions, type SimulationOptions, type SimHttpVersion } from './options';
+import { utf8, type ByteStream } from './stream';
+import { TlsStream, type TlsVersion } from './tls';
+import { http1Codec } from './http1-codec';
+
+/** What a client protocol implementation must offer the simulation. */
+export interface ClientProtocol {
+  /** Which pool a URL's requests share (an origin, or a proxy). */
+  keyFor(url: URL): string;
+  submit(exchange: Exchange): void;
+  abort(exchange: Exchange): void;
+}
+
+export interface ProtocolEnv {
+  readonly options: ResolvedSimulationOptions;
+  readonly ctx: NetContext;
+  readonly network: TcpNetwork;
+  /** The client's first hop. */
+  readonly link: Link;
+  readonly codec: MessageCodec;
+  readonly ipFor: (host: string) => string;
+  readonly proxyAddress: string | undefined;
+}
+
+export type ClientProtocolFactory = (env: ProtocolEnv) => ClientProtocol;
+
+const PROXY_ADDRESS = 'proxy.example:3128';
+const PROXY_IP = '198.51.100.1'; // RFC 5737 documentation range (TEST-NET-2)
+const MICROTASK_YIELDS = 16;
+const FETCH_NORMALIZED = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+interface RedirectHop {
+  readonly url: URL;
+  readonly method: string;
+  readonly headers: HeaderField[];
+  readonly body: Uint8Array;
+  readonly signal: AbortSignal | undefined;
+  readonly redirect: RequestRedirect;
+  readonly count: number;
+}
+
+export interface Simulation {
+  readonly options: ResolvedSimulationOptions;
+  readonly clock: VirtualClock;
+  readonly trace: Trace;
+  readonly server: MockServer;
+  /** The simulated network: `listen`/`connect` for engines that bring their own protocol (HTTP/2). */
+  readonly network: TcpNetwork;
+  /** The client's first hop (RTT, bandwidth, loss). */
+  readonly link: Link;
+  /**
+   * Same signature as the global fetch; resolves once the whole response has arrived. Unlike a browser it lets TRACE
+   * and CONNECT through, so lessons can show what those methods do.
+   */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /**
+   * A raw byte stream from the client to "host:port" over the client's link (TLS when `tls` is given):
+   * the socket API that other protocol engines and byte-level playgrounds build on.
+   */
+  connect(address: string, options?: { readonly tls?: TlsVersion }): ByteStream;
+  /** Number of fetches not settled yet. */
+  readonly pending: number;
+  /** Runs one timer (after letting host work finish). False when no timer is left. */
+  step(): Promise<boolean>;
+  /** Moves virtual time forward by `ms`, running timers (and host work) on the way. */
+  advance(ms: number): Promise<void>;
+  /** Drives time until no fetch is pending. */
+  run(): Promise<void>;
+  subscribe(listener: TraceListener): Unsubscribe;
+  /** The trace as HAR 1.2. */
+  har(): Har;
+  /** Stops listening and drops pending timers' effects. */
+  dispose(): void;
+}
+
+
+function headerList(init: HeadersInit | undefined): HeaderField[] {
+  if (!init) return [];
+  if (init instanceof Headers) {
+    const out: HeaderField[] = [];
+    init.forEach((value, name) => out.push({ name, value }));
+    return out;
+  }
+  const pairs = Array.isArray(init) ? init : Object.entries(init);
+  return pairs.map((pair) => {
+    const [name, value] = pair as [string, string];
+    return { name: String(name), value: String(value) };
+  });
+}
+
+function syncBodyBytes(body: BodyInit | null | undefined): { bytes: Uint8Array; type?: string } | undefined {
+  if (body === null || body === undefined) return { bytes: new Uint8Array(0) };
+  if (typeof body === 'string') return { bytes: utf8(body), type: 'text/plain;charset=UTF-8' };
+  if (body instanceof URLSearchParams) return { bytes: utf8(body.toString()), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  if (body instanceof Uint8Array) return { bytes: new Uint8Array(body as Uint8Array) };
+  if (body instanceof ArrayBuffer) return { bytes: new Uint8Array(body.slice(0)) };
+  if (ArrayBuffer.isView(body)) return { bytes: new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)) };
+  return undefined;
+}
+
+async function bodyBytes(body: BodyInit | null | undefined): Promise<{ bytes: Uint8Array; type?: string }> {
+  const sync = syncBodyBytes(body);
+  if (sync) return sync;
+  const response = new Response(body);
+  const type = response.headers.get('content-type') ?? undefined;
+  return { bytes: new Uint8Array(await response.arrayBuffer()), ...(type === undefined ? {} : { type }) };
+}
+
+export function createSimulation(options: SimulationOptions = {}): Simulation {
+  const resolved = resolveOptions(options);
+  const codec = resolved.codec ?? http1Codec;
+  const clock = new VirtualClock();
+  const trace = new Trace(() => clock.now());
+  const counters = new Map<string, number>();
+  const nextId = (prefix: string): string => {
+    const n = (counters.get(prefix) ?? 0) + 1;
+    counters.set(prefix, n);
+    return `${prefix}${n}`;
+  };
+  const ctx: NetContext = { clock, trace, nextId };
+  const network = new TcpNetwork(ctx);
+  const random = createRandom(resolved.seed);
+  const link = new Link({ rtt: resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss }, random.fork('client'));
+  const ips = new Map<string, string>();
+  const ipFor = (host: string): string => {
+    let ip = ips.get(host);
+    if (!ip) {
+      ip = `192.0.2.${10 + ips.size}`; // RFC 5737 TEST-NET-1
+      ips.set(host, ip);
+    }
+    return ip;
+  };
+
+  const hostWork = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>): void => {
+    hostWork.add(work);
+    void work.then(
+      () => hostWork.delete(work),
+      () => hostWork.delete(work),
+    );
+  };
+
+  const server = resolved.server instanceof MockServer ? resolved.server : new MockServer(resolved.server ?? {});
+  const base = new URL(resolved.baseUrl);
+  const stops: (() => void)[] = [];
+  const tlsVersion = resolved.tls === 'none' ? '1.3' : resolved.tls;
+  for (const host of [base.hostname, ...resolved.hosts]) {
+    ipFor(host);
+    const httpPort = base.protocol === 'http:' && base.hostname === host ? defaultPort(base) : '80';
+    const httpsPort = base.protocol === 'https:' && base.hostname === host ? defaultPort(base) : '443';
+    stops.push(server.attach({ network, address: `${host}:${httpPort}`, codec, origin: `http://${host}`, track, epoch: resolved.epoch }));
+    stops.push(server.attach({ network, address: `${host}:${httpsPort}`, codec, origin: `https://${host}`, tls: tlsVersion, track, epoch: resolved.epoch }));
+  }
+  let proxyAddress: string | undefined;
+  if (resolved.proxy) {
+    const p = resolved.proxy;
+    const upstreamLink = new Link({ rtt: p.rtt ?? resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss }, random.fork('upstream'));
+    const proxy = new ForwardProxy({ kind: p.kind ?? 'smart', pipelining: p.pipelining ?? true, network, codec, upstreamLink, name: 'proxy.example' });
+    stops.push(proxy.listen(PROXY_ADDRESS));
+    proxyAddress = PROXY_ADDRESS;
+  }
+
+  const env: ProtocolEnv = { options: resolved, ctx, network, link, codec, ipFor, proxyAddress };
+  const version = resolved.httpVersion;
+  let client: ClientProtocol;
+  if (version === '0.9' || version === '1.0' || version === '1.1') {
+    const depth = resolved.pipelining === true ? 6 : resolved.pipelining === false ? 1 : resolved.pipelining;
+    client = new Agent({
+      version: version as Http1Version,
+      maxConnectionsPerOrigin: resolved.maxConnectionsPerOrigin,
+      keepAlive: resolved.keepAlive,
+      idleTimeout: resolved.idleTimeout,
+      pipelineDepth: depth,
+      tls: tlsVersion,
+      proxy: proxyAddress ? { address: proxyAddress, ip: PROXY_IP, useProxyConnection: resolved.proxy ? resolved.proxy.useProxyConnection === true : false } : undefined,
+      link,
+      network,
+      codec,
+      ctx,
+      ipFor,
+    });
+  } else {
+    const factory = (resolved.protocols as Partial<Record<SimHttpVersion, ClientProtocolFactory>>)[version];
+    if (!factory) {
+      throw new WireError({ code: 'unsupported-version', side: 'local', message: `createSimulation: HTTP/${version} is not built in yet; pass protocols: { '${version}': factory } or use '0.9', '1.0' or '1.1'.` });
+    }
+    client = factory(env);
+  }
+
+  const pending = new Set<Exchange>();
+  let driving = false;
+
+  const settleHost = async (): Promise<void> => {
+    for (let i = 0; i < MICROTASK_YIELDS; i++) {
+      if (hostWork.size > 0) await Promise.allSettled([...hostWork]);
+      await Promise.resolve();
+    }
+  };
+
+  const failStalled = (): void => {
+    for (const ex of [...pending]) {
+      if (ex.settled) continue;
+      ex.settled = true;
+      const message = 'nothing left to happen on the virtual clock: the request can never complete';
+      trace.emit({ type: 'request-failed', requestId: ex.id, reason: 'stalled', message });
+      ex.reject(new TypeError('Failed to fetch', { cause: new Error(message) }));
+    }
+  };
+
+  const run = async (): Promise<void> => {
+    if (driving) return;
+    driving = true;
+    try {
+      do {
+        while (pending.size > 0) {
+          await settleHost();
+          if (pending.size === 0) break;
+          if (!clock.step()) {
+            await settleHost();
+            if (pending.size > 0 && hostWork.size === 0 && clock.pending === 0) failStalled();
+          }
+        }
+        // Let callers' continuations (and redirect hops) run; they may start more fetches to drive.
+        await settleHost();
+      } while (pending.size > 0);
+    } finally {
+      driving = false;
+    }
+  };
+
+
+  const register = (url: URL, method: string, headers: HeaderField[], body: Uint8Array, signal: AbortSignal | undefined): Promise<Response> => {
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    return new Promise<Response>((resolve, reject) => {
+      const exchange: Exchange = {
+        id: nextId('r'),
+        url,
+        origin: client.keyFor(url),
+        method,
+        headers,
+        body,
+        signal,
+        startedAt: clock.now(),
+        attempts: 1,
+        settled: false,
+        queuedReported: false,
+        resolve: (response) => {
+          pending.delete(exchange);
+          resolve(response);
+        },
+        reject: (error) => {
+          pending.delete(exchange);
+          reject(error);
+        },
+      };
+      pending.add(exchange);
+      trace.emit({ type: 'request-started', requestId: exchange.id, method, url: url.href, httpVersion: `HTTP/${version}` });
+      signal?.addEventListener('abort', () => client.abort(exchange), { once: true });
+      client.submit(exchange);
+      if (resolved.drive === 'auto') void run();
+    });
+  };
+
+  /**
+   * Redirects as fetch handles them (Fetch standard, "HTTP-redirect fetch"): 301/302/303/307/308 with a
+   * Location are followed up to 20 times unless `redirect` is 'manual' (the 3xx is returned, as Node's
+   * fetch does) or 'error' (TypeError). 303, and 301/302 after a POST, continue as GET without the body
+   * (RFC 9110 §15.4.2-4). Every hop is a request of its own in the trace.
+   */
+  const follow = (response: Response, hop: RedirectHop): Promise<Response> | Response => {
+    const location = response.headers.get('location');
+    if (!REDIRECTS.has(response.status) || location === null || hop.redirect === 'manual') return response;
+    if (hop.redirect === 'error') return Promise.reject(new TypeError(`Redirect to ${location} refused: redirect mode is "error".`));
+    if (hop.count >= 20) return Promise.reject(new TypeError('Failed to fetch', { cause: new Error('more than 20 redirects') }));
+    const next = new URL(location, hop.url);
+    const toGet = response.status === 303 ? hop.method !== 'HEAD' : hop.method === 'POST' && response.status !== 307 && response.status !== 308;
+    const method = toGet ? 'GET' : hop.method;
+    const dropped = toGet ? /^(content-(type|length|encoding|language|location))$/i : /^$/;
+    const crossOrigin = next.origin !== hop.url.origin;
+    const headers = hop.headers.filter((h) => !dropped.test(h.name) && !(crossOrigin && /^authorization$/i.test(h.name)));
+    const body = toGet ? new Uint8Array(0) : hop.body;
+    return register(next, method, headers, body, hop.signal).then((final) => {
+      const result = follow(final, { ...hop, url: next, method, headers, body, count: hop.count + 1 });
+      return Promise.resolve(result).then((r) => {
+        Object.defineProperty(r, 'redirected', { value: true });
+        return r;
+      });
+    });
+  };
+
+  /**
+   * Registers the request synchronously whenever its body is already bytes or text, so requests start
+   * in call order at the current virtual instant; Blob, FormData and stream bodies are read first.
+   */
+  const start = (input: RequestInfo | URL, init: RequestInit | undefined): Promise<Response> => {
+    try {
+      const request = input instanceof Request ? input : undefined;
+      const signal = init?.signal ?? request?.signal ?? undefined;
+      if (signal?.aborted) return Promise.reject(abortReason(signal));
+      const url = new URL(request ? request.url : String(input), base);
+      let method = init?.method ?? request?.method ?? 'GET';
+      if (FETCH_NORMALIZED.has(method.toUpperCase())) method = method.toUpperCase();
+      const headers = init?.headers !== undefined ? headerList(init.headers) : headerList(request?.headers);
+      const rawBody: BodyInit | null | undefined = init?.body !== undefined ? init.body : request?.body ? request.clone().body : null;
+      if ((method === 'GET' || method === 'HEAD') && rawBody !== null && rawBody !== undefined) {
+        throw new TypeError('Request with GET/HEAD method cannot have body.');
+      }
+      if (version === '0.9' && method !== 'GET') {
+        throw new TypeError(`HTTP/0.9 has only GET; ${method} cannot be sent.`);
+      }
+      const redirect = init?.redirect ?? request?.redirect ?? 'follow';
+      const withBody = ({ bytes, type }: { bytes: Uint8Array; type?: string }): Promise<Response> => {
+        if (type && header(headers, 'content-type') === undefined) headers.push({ name: 'Content-Type', value: type });
+        return register(url, method, headers, bytes, signal).then((response) => follow(response, { url, method, headers, body: bytes, signal, redirect, count: 0 }));
+      };
+      const sync = syncBodyBytes(rawBody);
+      return sync ? withBody(sync) : bodyBytes(rawBody).then(withBody);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
+  return {
+    options: resolved,
+    clock,
+    trace,
+    server,
+    network,
+    link,
+    fetch: (input, init) => start(input, init),
+    connect(address, connectOptions) {
+      const tcp = network.connect(address, { from: 'client', link });
+      return connectOptions?.tls ? new TlsStream(tcp, connectOptions.tls, ctx) : tcp;
+    },
+    get pending() {
+      return pending.size;
+    },
+    async step() {
+      await settleHost();
+      const stepped = clock.step();
+      await settleHost();
+      return stepped;
+    },
+    async advance(ms) {
+      const target = clock.now() + ms;
+      for (let due = clock.nextDue(); due !== undefined && due <= target; due = clock.nextDue()) {
+        await settleHost();
+        clock.step();
+      }
+      await settleHost();
+      clock.advance(target - clock.now());
+    },
+    run,
+    subscribe: (listener) => trace.subscribe(listener),
+    har: () => toHar(trace.events, { epoch: resolved.epoch }),
+    dispose() {
+      for (const stop of stops.splice(0)) stop();
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * TLS as timed flights over any ByteStream (a TCP socket or a CONNECT tunnel), with no cryptography.
+ *
+ * The point is the cost in round trips before the first request byte can leave:
+ * - TLS 1.2 (RFC 5246 §7.3): ClientHello -> ServerHello..ServerHelloDone -> ClientKeyExchange,
+ *   ChangeCipherSpec, Finished -> ChangeCipherSpec, Finished. The client sends data after 2 RTT.
+ * - TLS 1.3 (RFC 8446 §2): ClientHello (with key_share) -> ServerHello..Finished -> Finished. The client
+ *   sends its Finished and its first request together, after 1 RTT.
+ *
+ * The flights travel as real record framing (RFC 8446 §5.1: type, legacy version 0x0303, 16-bit length,
+ * at most 2^14 bytes of payload), so they take bandwidth and suffer loss like any data. Their payloads
+ * are just the message names in ASCII, and application data is NOT encrypted: readers can see in the
+ * trace what TLS would hide. Session resumption and 0-RTT are not modelled.
+ *
+ * The handshake is a table (STYLE.md practice 1): each row says what a side sends when it receives a
+ * given flight, and whether it is then ready for application data. A flight not in the table is a
+ * protocol error and resets the connection.
+ */
+import type { NetContext } from './tcp';
+import type { Side } from '../trace/events';
+import { Signal, type Unsubscribe } from '../trace/subscribable';
+import { asciiBytes, concatBytes, type ByteStream, type CloseInfo, type StreamState } from './stream';
+
+export type TlsVersion = '1.2' | '1.3';
+
+const HANDSHAKE = 22;
+const APPLICATION_DATA = 23;
+const MAX_RECORD = 16384;
+
+interface FlightRow {
+  readonly version: TlsVersion;
+  readonly side: Side;
+  /** The flight received; '' is the start (the client speaks first). */
+  readonly received: string;
+  readonly send?: string;
+  readonly ready: boolean;
+}
+
+export const TLS_FLIGHTS: readonly FlightRow[] = [
+  { version: '1.2', side: 'client', received: '', send: 'ClientHello', ready: false },
+  { version: '1.2', side: 'server', received: 'ClientHello', send: 'ServerHello, Certificate, ServerHelloDone', ready: false },
+  { version: '1.2', side: 'client', received: 'ServerHello, Certificate, ServerHelloDone', send: 'ClientKeyExchange, ChangeCipherSpec, Finished', ready: false },
+  { version: '1.2', side: 'server', received: 'ClientKeyExchange, ChangeCipherSpec, Finished', send: 'ChangeCipherSpec, Finished', ready: true },
+  { version: '1.2', side: 'client', received: 'ChangeCipherSpec, Finished', ready: true },
+  { version: '1.3', side: 'client', received: '', send: 'ClientHello', ready: false },
+  { version: '1.3', side: 'server', received: 'ClientHello', send: 'ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished', ready: false },
+  { version: '1.3', side: 'client', received: 'ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished', send: 'Finished', ready: true },
+  { version: '1.3', side: 'server', received: 'Finished', ready: true },
+];
+
+function record(type: number, payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(5 + payload.length);
+  out[0] = type;
+  out[1] = 0x03;
+  out[2] = 0x03;
+  out[3] = payload.length >> 8;
+  out[4] = payload.length & 0xff;
+  out.set(payload, 5);
+  return out;
+}
+
+export class TlsStream implements ByteStream {
+  readonly side: Side;
+  readonly version: TlsVersion;
+  readonly #inner: ByteStream;
+  readonly #ctx: NetContext;
+  #state: StreamState = 'connecting';
+  #started: number | undefined;
+  #buffer: Uint8Array = new Uint8Array(0);
+  readonly #pending: Uint8Array[] = [];
+  #closeRequested: string | undefined;
+  readonly #opened = new Signal<void>();
+  readonly #data = new Signal<Uint8Array>();
+  readonly #closed = new Signal<CloseInfo>();
+
+  constructor(inner: ByteStream, version: TlsVersion, ctx: NetContext) {
+    this.#inner = inner;
+    this.side = inner.side;
+    this.version = version;
+    this.#ctx = ctx;
+    inner.onData((bytes) => this.#receive(bytes));
+    inner.onClose((info) => {
+      this.#state = 'closed';
+      this.#closed.emit(info);
+    });
+    if (this.side === 'client') {
+      if (inner.state === 'open') this.#step('');
+      else inner.onOpen(() => this.#step(''));
+    }
+  }
+
+  get connectionId(): string {
+    return this.#inner.connectionId;
+  }
+  get state(): StreamState {
+    return this.#state;
+  }
+
+  onOpen(listener: () => void): Unsubscribe {
+    return this.#opened.subscribe(listener);
+  }
+  onData(listener: (bytes: Uint8Array) => void): Unsubscribe {
+    return this.#data.subscribe(listener);
+  }
+  onClose(listener: (info: CloseInfo) => void): Unsubscribe {
+    return this.#closed.subscribe(listener);
+  }
+
+  write(bytes: Uint8Array): void {
+    if (this.#state === 'closed' || this.#closeRequested !== undefined) return;
+    if (this.#state !== 'open') {
+      this.#pending.push(bytes.slice());
+      return;
+    }
+    for (let at = 0; at < bytes.length; at += MAX_RECORD) {
+      this.#inner.write(record(APPLICATION_DATA, bytes.subarray(at, at + MAX_RECORD)));
+    }
+  }
+
+  close(reason?: string): void {
+    if (this.#state === 'open') this.#inner.close(reason);
+    else this.#closeRequested = reason ?? 'closed by application';
+  }
+
+  abort(reason?: string): void {
+    this.#inner.abort(reason);
+  }
+
+  #protocol(): 'tls1.2' | 'tls1.3' {
+    return this.version === '1.2' ? 'tls1.2' : 'tls1.3';
+  }
+
+  #step(received: string): void {
+    const row = TLS_FLIGHTS.find((r) => r.version === this.version && r.side === this.side && r.received === received);
+    if (!row) {
+      this.#inner.abort(`TLS ${this.version} ${this.side} did not expect "${received}" (handshake_failure)`);
+      return;
+    }
+    this.#started ??= this.#ctx.clock.now();
+    if (row.send !== undefined) {
+      this.#ctx.trace.emit({ type: 'handshake', connectionId: this.connectionId, protocol: this.#protocol(), step: row.send, from: this.side });
+      this.#inner.write(record(HANDSHAKE, asciiBytes(row.send)));
+    }
+    if (row.ready) this.#ready();
+  }
+
+  #ready(): void {
+    this.#state = 'open';
+    this.#ctx.trace.emit({
+      type: 'tls-established',
+      connectionId: this.connectionId,
+      protocol: this.#protocol(),
+      side: this.side,
+      tlsMs: this.#ctx.clock.now() - (this.#started ?? this.#ctx.clock.now()),
+    });
+    this.#opened.emit();
+    for (const bytes of this.#pending.splice(0)) this.write(bytes);
+    if (this.#closeRequested !== undefined) this.#inner.close(this.#closeRequested);
+  }
+
+  #receive(bytes: Uint8Array): void {
+    this.#buffer = this.#buffer.length === 0 ? bytes : concatBytes([this.#buffer, bytes]);
+    const out: Uint8Array[] = [];
+    while (this.#buffer.length >= 5) {
+      const length = (this.#buffer[3]! << 8) | this.#buffer[4]!;
+      if (this.#buffer.length < 5 + length) break;
+      const type = this.#buffer[0]!;
+      const payload = this.#buffer.subarray(5, 5 + length);
+      this.#buffer = this.#buffer.subarray(5 + length);
+      if (type === HANDSHAKE && this.#state !== 'open') {
+        this.#step(String.fromCharCode(...payload));
+      } else if (type === APPLICATION_DATA && this.#state === 'open') {
+        out.push(payload);
+      } else {
+        this.#inner.abort(`TLS record type ${type} is not allowed now (unexpected_message, RFC 8446 §5)`);
+        return;
+      }
+      if (this.#state === 'closed') return;
+    }
+    if (out.length > 0) this.#data.emit(out.length === 1 ? out[0]! : concatBytes(out));
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * Method semantics of the mock origin server (RFC 9110 §9), independent of connections and time.
+ *
+ * Given a parsed request, `respond` decides the answer:
+ * - a route for the method answers (its handler gets a standard Fetch `Request`);
+ * - HEAD without its own route runs the GET route and drops the body, keeping Content-Length
+ *   (RFC 9110 §9.3.2: the same header fields as GET, no content);
+ * - OPTIONS without its own route answers 204 with Allow for the target (§9.3.7; `*` means the server);
+ * - TRACE echoes the request head as `message/http` (§9.3.8), minus credentials (Authorization, Cookie)
+ *   which §9.3.8 says should not be reflected;
+ * - paths no route owns fall to the resource store when the server has one (PUT 201/204, GET, DELETE);
+ * - a method the server does not even know (not a standard method, and no route uses it) gets 501
+ *   (§15.6.2); a known path with a method it does not support gets 405 with Allow (§15.5.6); anything
+ *   else 404. CONNECT is known but only means something to proxies, so an origin answers it with 405.
+ *
+ * Fetch cannot construct a `Request` for TRACE or CONNECT (they are forbidden methods in the Fetch
+ * standard), so those never reach handlers.
+ */
+import { methodInfo, reasonPhrase } from '../data/index';
+import { asciiBytes } from '../net/stream';
+import type { HeaderField, WireRequest } from '../net/codec';
+import { header } from '../net/codec';
+import type { Route, RouteOptions } from './router';
+import { decodePercent, routesForPath } from './router';
+import type { ResourceStore } from './store';
+
+export interface Reply {
+  readonly status: number;
+  readonly reason: string;
+  readonly headers: HeaderField[];
+  readonly body: Uint8Array;
+  /** What answered: a route pattern or 'builtin:...'. */
+  readonly route: string;
+  readonly options: RouteOptions;
+}
+
+export interface SemanticsConfig {
+  readonly routes: readonly Route[];
+  readonly store: ResourceStore | undefined;
+  /** Scheme and authority used to build absolute URLs for handlers, e.g. 'http://api.example'. */
+  readonly origin: string;
+}
+
+const ALWAYS = ['GET', 'HEAD', 'OPTIONS', 'TRACE'];
+const STORE_METHODS = ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE'];
+const FORBIDDEN_BY_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const encoder = new TextEncoder();
+
+/** 'content-type' -> 'Content-Type', for readable HTTP/1 output (names are case-insensitive anyway). */
+export function displayName(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+}
+
+export function splitTarget(target: string): { path: string; query: string } {
+  let rest = target;
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(rest);
+  if (absolute) rest = rest.slice(absolute[0].length) || '/'; // RFC 9112 §3.2.2: servers accept absolute-form
+  const q = rest.indexOf('?');
+  return q < 0 ? { path: rest, query: '' } : { path: rest.slice(0, q), query: rest.slice(q) };
+}
+
+function implemented(config: SemanticsConfig): Set<string> {
+  const methods = new Set(ALWAYS);
+  for (const r of config.routes) methods.add(r.method);
+  if (config.store) for (const m of STORE_METHODS) methods.add(m);
+  return methods;
+}
+
+function allowFor(config: SemanticsConfig, path: string): string[] {
+  const methods = new Set<string>();
+  const matches = routesForPath(config.routes, path);
+  if (matches.length === 0 && !config.store) return [];
+  if (matches.length === 0) for (const m of STORE_METHODS) methods.add(m);
+  for (const { route } of matches) {
+    if (route.method === '*') for (const m of implemented(config)) methods.add(m);
+    else methods.add(route.method);
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  methods.add('OPTIONS');
+  methods.add('TRACE');
+  methods.delete('*');
+  return [...methods];
+}
+
+function plain(status: number, text: string, route: string, extra: HeaderField[] = []): Reply {
+  const body = encoder.encode(text);
+  return {
+    status,
+    reason: reasonPhrase(status),
+    headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }, ...extra],
+    body,
+    route,
+    options: {},
+  };
+}
+
+function empty(status: number, route: string, headers: HeaderField[] = []): Reply {
+  return { status, reason: reasonPhrase(status), headers, body: new Uint8Array(0), route, options: {} };
+}
+
+function traceEcho(request: WireRequest): Reply {
+  const hidden = new Set(['authorization', 'cookie']);
+  const lines = [`${request.method} ${request.target} HTTP/${request.version}`];
+  for (const h of request.headers) if (!hidden.has(h.name.toLowerCase())) lines.push(`${h.name}: ${h.value}`);
+  return {
+    status: 200,
+    reason: reasonPhrase(200),
+    headers: [{ name: 'Content-Type', value: 'message/http' }],
+    body: asciiBytes(lines.join('\r\n') + '\r\n\r\n'),
+    route: 'builtin:TRACE',
+    options: {},
+  };
+}
+
+async function runHandler(
+  route: Route,
+  params: Record<string, string>,
+  request: WireRequest,
+  config: SemanticsConfig,
+): Promise<Reply> {
+  const { path, query } = splitTarget(request.target);
+  const host = header(request.headers, 'host');
+  const base = host ? `${new URL(config.origin).protocol}//${host}` : config.origin;
+  const method = request.method;
+  const noBody = method === 'GET' || method === 'HEAD';
+  let response: Response;
+  try {
+    const fetchRequest = new Request(new URL(path + query, base), {
+      method,
+      headers: request.headers.map((h) => [h.name, h.value] as [string, string]),
+      body: noBody || request.body.length === 0 ? null : request.body.slice(),
+    });
+    response = await route.handler(fetchRequest, { params });
+    if (!(response instanceof Response)) {
+      throw new TypeError(`The handler for ${route.method} ${route.path} returned ${String(response)}, not a Response.`);
+    }
+  } catch (error) {
+    return plain(500, `Handler for ${route.method} ${route.path} threw: ${String(error)}`, route.path);
+  }
+  const body = new Uint8Array(await response.arrayBuffer());
+  const headers: HeaderField[] = [];
+  response.headers.forEach((value, name) => headers.push({ name: displayName(name), value }));
+  return {
+    status: response.status,
+    reason: response.statusText || reasonPhrase(response.status),
+    headers,
+    body,
+    route: route.path,
+    options: route,
+  };
+}
+
+function fromStore(store: ResourceStore, request: WireRequest, path: string): Reply | undefined {
+  switch (request.method) {
+    case 'GET':
+    case 'HEAD': {
+      const item = store.get(path);
+      if (!item) return undefined;
+      return { status: 200, reason: 'OK', headers: [{ name: 'Content-Type', value: item.contentType }], body: item.body, route: 'builtin:store', options: {} };
+    }
+    case 'PUT': {
+      const type = header(request.headers, 'content-type') ?? 'application/octet-stream';
+      const outcome = store.put(path, request.body, type);
+      // RFC 9110 §9.3.4: 201 when the PUT created the resource, 200 or 204 when it replaced it.
+      return outcome === 'created'
+        ? empty(201, 'builtin:store', [{ name: 'Location', value: path }])
+        : empty(204, 'builtin:store');
+    }
+    case 'DELETE':
+      return store.delete(path) ? empty(204, 'builtin:store') : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The reply when deciding a reply itself failed: the server's fault, so 500, and the reason in the body. */
+export function internalError(error: unknown): Reply {
+  return plain(500, `The mock server failed while answering: ${String(error)}`, 'builtin:500');
+}
+
+/** Decides the reply to one request. HEAD replies still carry the GET body here; the server drops it. */
+export async function respond(request: WireRequest, config: SemanticsConfig): Promise<Reply> {
+  const method = request.method;
+  const { path } = splitTarget(request.target);
+  // RFC 3986 §2.1: '%' must start a two-hex-digit escape; curl sends `/todos/%ZZ` as typed.
+  if (decodePercent(path) === undefined) {
+    return plain(400, `The path ${path} has a malformed percent-encoding (RFC 3986 §2.1: '%' must be followed by two hex digits).`, 'builtin:400');
+  }
+  const matches = routesForPath(config.routes, path);
+  const own = matches.find((m) => m.route.method === method && !FORBIDDEN_BY_FETCH.has(method));
+  if (own) return runHandler(own.route, own.params, request, config);
+
+  if (method === 'TRACE') return traceEcho(request);
+  if (!implemented(config).has(method) && methodInfo(method) === undefined) {
+    return plain(501, `${method} is not implemented by this server.`, 'builtin:501');
+  }
+  if (method === 'HEAD') {
+    const get = matches.find((m) => m.route.method === 'GET');
+    if (get) return { ...(await runHandler(get.route, get.params, { ...request }, config)), route: `builtin:HEAD via ${get.route.path}` };
+  }
+  if (method === 'OPTIONS') {
+    const allow = request.target === '*' ? [...implemented(config)].filter((m) => m !== '*') : allowFor(config, path);
+    if (allow.length > 0) return empty(204, 'builtin:OPTIONS', [{ name: 'Allow', value: allow.join(', ') }]);
+  }
+  const any = matches.find((m) => m.route.method === '*');
+  if (any) return runHandler(any.route, any.params, request, config);
+  if (matches.length === 0 && config.store) {
+    const stored = fromStore(config.store, request, path);
+    if (stored) return stored;
+    if (!STORE_METHODS.includes(method)) {
+      return plain(405, `${method} is not allowed on ${path}.`, 'builtin:405', [{ name: 'Allow', value: STORE_METHODS.join(', ') }]);
+    }
+    return plain(404, `Nothing at ${path}.`, 'builtin:404');
+  }
+  if (matches.length > 0) {
+    return plain(405, `${method} is not allowed on ${path}.`, 'builtin:405', [{ name: 'Allow', value: allowFor(config, path).join(', ') }]);
+  }
+  return plain(404, `Nothing at ${path}.`, 'builtin:404');
+}

@@ -1,0 +1,301 @@
+/**
+ * The mock origin server on the simulated network: accepts connections, parses requests with the
+ * HTTP/1 engine, answers them through `respond` (semantics.ts) and manages persistence.
+ *
+ * Connection rules (RFC 9112 §9.3, and RFC 2068 §19.7.1 for HTTP/1.0 Keep-Alive):
+ * - HTTP/0.9: the response is the body alone and the connection closes after it; an error becomes an
+ *   HTML page, since 0.9 has no status line.
+ * - HTTP/1.0: one request per connection unless the request says `Connection: keep-alive` (case-
+ *   insensitive) and keep-alive is enabled; then the reply says `Connection: keep-alive` and
+ *   `Keep-Alive: timeout=<s>, max=<remaining>`.
+ * - HTTP/1.1: persistent unless either side says `Connection: close`.
+ * - `Proxy-Connection` means nothing to an origin server and is ignored (that is the whole point of it).
+ * - An idle persistent connection is closed after the keep-alive timeout; after `max` requests the last
+ *   reply says `Connection: close`.
+ * - Pipelined requests are answered one at a time in arrival order (RFC 9112 §9.3.2), so a slow first
+ *   response holds back the ones behind it.
+ *
+ * The server replies with the request's own version (1.0 to 1.0). RFC 9110 §6.2 would have it announce
+ * 1.1; mirroring keeps each lesson about one version, and the persistence headers are explicit anyway.
+ */
+import { reasonPhrase } from '../data/index';
+import type { MessageCodec, HeaderField, WireRequest, WireResponse } from '../net/codec';
+import { headerTokens, startLine } from '../net/codec';
+import type { ByteStream } from '../net/stream';
+import { concatBytes, utf8 } from '../net/stream';
+import type { NetContext, TcpNetwork } from '../net/tcp';
+import type { TlsVersion } from '../net/tls';
+import { TlsStream } from '../net/tls';
+import { Http1Observer } from '../net/http1-observer';
+import { Faults } from './faults';
+import type { Route } from './router';
+import { internalError, respond, type Reply } from './semantics';
+import { ResourceStore, type ResourceInit } from './store';
+
+export interface ServerOptions {
+  /** Routes, e.g. `[http.get('/todos/:id', handler)]`. */
+  readonly routes?: readonly Route[];
+  /** Enables the built-in resource store (PUT/GET/DELETE on paths no route owns), optionally seeded. */
+  readonly resources?: true | Readonly<Record<string, ResourceInit>>;
+  /** Persistent connections: idle timeout (virtual ms, default 5000) and max requests (default 100). */
+  readonly keepAlive?: false | { readonly timeout?: number; readonly max?: number };
+  /** Value of the Server header (default 'roundtrip-sim'). */
+  readonly name?: string;
+}
+
+export interface AttachOptions {
+  readonly network: TcpNetwork;
+  readonly address: string;
+  readonly codec: MessageCodec;
+  /** 'http://host' or 'https://host': the origin handlers see in request.url. */
+  readonly origin: string;
+  readonly tls?: TlsVersion;
+  /** Registers host-side async work (handlers) so the simulation waits for it before moving time. */
+  readonly track: (work: Promise<unknown>) => void;
+  /** Unix ms at virtual time 0, for the Date header. */
+  readonly epoch: number;
+}
+
+const DEFAULT_TIMEOUT = 5000;
+const DEFAULT_MAX = 100;
+
+export class MockServer {
+  readonly faults = new Faults();
+  readonly store: ResourceStore | undefined;
+  readonly #routes: Route[];
+  readonly #options: ServerOptions;
+
+  constructor(options: ServerOptions = {}) {
+    this.#options = options;
+    this.#routes = [...(options.routes ?? [])];
+    this.store = options.resources ? new ResourceStore(options.resources === true ? {} : options.resources) : undefined;
+  }
+
+  /** Adds routes; earlier routes win when two match the same method and path. */
+  use(...routes: Route[]): this {
+    this.#routes.push(...routes);
+    return this;
+  }
+
+  get routes(): readonly Route[] {
+    return this.#routes;
+  }
+
+  get keepAlive(): { timeout: number; max: number } | undefined {
+    const k = this.#options.keepAlive;
+    if (k === false) return undefined;
+    return { timeout: k?.timeout ?? DEFAULT_TIMEOUT, max: k?.max ?? DEFAULT_MAX };
+  }
+
+  /** Listens on the simulated network. Returns a function that stops listening. */
+  attach(options: AttachOptions): () => void {
+    const ctx = options.network.ctx;
+    return options.network.listen(options.address, 'server', (socket) => {
+      const stream: ByteStream = options.tls ? new TlsStream(socket, options.tls, ctx) : socket;
+      new ServerConnection(this, stream, options, ctx);
+    });
+  }
+
+  get name(): string {
+    return this.#options.name ?? 'roundtrip-sim';
+  }
+}
+
+export function createServer(options: ServerOptions = {}): MockServer {
+  return new MockServer(options);
+}
+
+function html09Error(status: number, detail: string): Uint8Array {
+  const title = `${status} ${reasonPhrase(status)}`;
+  return utf8(`<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${detail}</p></body></html>\n`);
+}
+
+/** One accepted connection: a queue of parsed requests answered strictly in order. */
+class ServerConnection {
+  readonly #server: MockServer;
+  readonly #stream: ByteStream;
+  readonly #env: AttachOptions;
+  readonly #ctx: NetContext;
+  #buffer: Uint8Array = new Uint8Array(0);
+  readonly #queue: WireRequest[] = [];
+  #busy = false;
+  #served = 0;
+  #closing = false;
+  #idleTimer: number | undefined;
+  readonly #engine: Http1Observer;
+
+  constructor(server: MockServer, stream: ByteStream, env: AttachOptions, ctx: NetContext) {
+    this.#server = server;
+    this.#stream = stream;
+    this.#env = env;
+    this.#ctx = ctx;
+    this.#engine = new Http1Observer('server', stream.connectionId, ctx);
+    stream.onData((bytes) => this.#receive(bytes));
+    stream.onClose((info) => {
+      if (info.by !== 'server') this.#engine.received('eof');
+      this.#closing = true;
+      ctx.clock.clearTimeout(this.#idleTimer);
+    });
+    this.#armIdle();
+  }
+
+  #receive(bytes: Uint8Array): void {
+    if (this.#closing) return;
+    this.#engine.received(bytes);
+    this.#buffer = this.#buffer.length === 0 ? bytes : concatBytes([this.#buffer, bytes]);
+    for (;;) {
+      const decoded = this.#env.codec.decodeRequest(this.#buffer);
+      if (decoded.kind === 'need-more') break;
+      if (decoded.kind === 'error') {
+        // A request we cannot parse gets the engine's suggested status and the connection ends
+        // (RFC 9112 §2.2: the server cannot know where the next request would start).
+        this.#buffer = new Uint8Array(0);
+        const status = decoded.error.statusHint ?? 400;
+        this.#write({ version: '1.1', status, reason: reasonPhrase(status), headers: [{ name: 'Connection', value: 'close' }, { name: 'Content-Type', value: 'text/plain;charset=UTF-8' }], body: utf8(decoded.error.message) }, 'GET', () => this.#stream.close('bad request'));
+        this.#closing = true;
+        return;
+      }
+      this.#buffer = this.#buffer.subarray(decoded.consumed);
+      const request = decoded.message;
+      this.#ctx.trace.emit({
+        type: 'message-parsed',
+        connectionId: this.#stream.connectionId,
+        by: 'server',
+        kind: 'request',
+        startLine: startLine(request),
+        headers: request.headers,
+        bodyLength: request.body.length,
+      });
+      this.#queue.push(request);
+    }
+    this.#next();
+  }
+
+  #armIdle(): void {
+    const { clock } = this.#ctx;
+    clock.clearTimeout(this.#idleTimer);
+    const keepAlive = this.#server.keepAlive;
+    const timeout = keepAlive?.timeout ?? DEFAULT_TIMEOUT;
+    this.#idleTimer = clock.setTimeout(() => {
+      if (!this.#busy && this.#queue.length === 0) {
+        this.#closing = true;
+        this.#stream.close('idle: keep-alive timeout');
+      }
+    }, timeout);
+  }
+
+  #next(): void {
+    if (this.#busy || this.#closing) return;
+    const request = this.#queue.shift();
+    if (!request) return;
+    this.#busy = true;
+    this.#ctx.clock.clearTimeout(this.#idleTimer);
+    const id = this.#stream.connectionId;
+    const fault = this.#server.faults.take();
+    if (fault?.kind === 'drop') {
+      this.#ctx.trace.emit({ type: 'fault-injected', connectionId: id, fault: 'drop', detail: `${fault.how} instead of answering ${request.method} ${request.target}` });
+      this.#closing = true;
+      if (fault.how === 'reset') this.#stream.abort('fault: dropped connection');
+      else this.#stream.close('fault: dropped connection');
+      return;
+    }
+    const config = { routes: this.#server.routes, store: this.#server.store, origin: this.#env.origin };
+    const work = (async (): Promise<Reply> => {
+      if (fault?.kind === 'status') {
+        this.#ctx.trace.emit({ type: 'fault-injected', connectionId: id, fault: 'status', detail: `answer ${fault.status} to ${request.method} ${request.target}` });
+        return { status: fault.status, reason: reasonPhrase(fault.status), headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }], body: utf8(fault.body ?? `Injected failure: ${fault.status}`), route: 'fault', options: {} };
+      }
+      return respond(request, config);
+    })();
+    this.#env.track(work);
+    // A failure inside the server still gets an answer (500), never an unhandled rejection and a stalled fetch.
+    void work.then(
+      (reply) => this.#answer(request, reply),
+      (error: unknown) => this.#answer(request, internalError(error)),
+    );
+  }
+
+  #answer(request: WireRequest, reply: Reply): void {
+    if (this.#closing) return;
+    const { clock, trace } = this.#ctx;
+    const id = this.#stream.connectionId;
+    trace.emit({ type: 'server-handled', connectionId: id, method: request.method, target: request.target, route: reply.route, status: reply.status });
+    const extra = this.#server.faults.extraLatency;
+    if (extra > 0) trace.emit({ type: 'fault-injected', connectionId: id, fault: 'latency', detail: `+${extra} ms` });
+    const delay = (reply.options.latency ?? 0) + extra;
+    const send = (): void => {
+      if (this.#closing) return;
+      const { response, close } = this.#finalize(request, reply);
+      this.#engine.sent(response);
+      this.#write(response, request.method, () => {
+        this.#served++;
+        this.#busy = false;
+        if (close) {
+          this.#closing = true;
+          this.#engine.closed();
+          this.#stream.close(request.version === '0.9' ? 'HTTP/0.9: response ends at close' : 'Connection: close');
+        } else {
+          this.#armIdle();
+          this.#next();
+        }
+      }, reply.options);
+    };
+    if (delay > 0) clock.setTimeout(send, delay);
+    else send();
+  }
+
+  /** Adds framing and persistence headers and decides whether the connection ends after this reply. */
+  #finalize(request: WireRequest, reply: Reply): { response: WireResponse; close: boolean } {
+    if (request.version === '0.9') {
+      const body = reply.status >= 400 ? html09Error(reply.status, `${request.method} ${request.target}`) : reply.body;
+      return { response: { version: '0.9', status: 200, reason: 'OK', headers: [], body }, close: true };
+    }
+    const keepAlive = this.#server.keepAlive;
+    const options = headerTokens(request.headers, 'connection');
+    const remaining = (keepAlive?.max ?? 1) - this.#served - 1;
+    let persist: boolean;
+    if (!keepAlive || options.includes('close') || remaining <= 0) persist = false;
+    else if (request.version === '1.1') persist = true;
+    else persist = options.includes('keep-alive');
+    const headers: HeaderField[] = [
+      { name: 'Date', value: new Date(this.#env.epoch + this.#ctx.clock.now()).toUTCString() },
+      { name: 'Server', value: this.#server.name },
+      ...reply.headers.filter((h) => !/^(content-length|connection|keep-alive|transfer-encoding|date|server)$/i.test(h.name)),
+    ];
+    // RFC 9110 §8.6: a HEAD reply may carry the Content-Length the GET would have; 204 and 304 carry none.
+    if (reply.status !== 204 && reply.status !== 304) headers.push({ name: 'Content-Length', value: String(reply.body.length) });
+    if (!persist) {
+      headers.push({ name: 'Connection', value: 'close' });
+    } else if (request.version === '1.0' && keepAlive) {
+      headers.push({ name: 'Connection', value: 'keep-alive' });
+      headers.push({ name: 'Keep-Alive', value: `timeout=${Math.ceil(keepAlive.timeout / 1000)}, max=${remaining}` });
+    }
+    const body = request.method === 'HEAD' || reply.status === 204 || reply.status === 304 ? new Uint8Array(0) : reply.body;
+    return { response: { version: request.version, status: reply.status, reason: reply.reason, headers, body }, close: !persist };
+  }
+
+  /** Writes a response, trickling the body when a slow-body option applies; calls `done` afterwards. */
+  #write(response: WireResponse, method: string, done: () => void, options: { bytesPerTick?: number; tickMs?: number } = {}): void {
+    const slow = options.bytesPerTick ? options : this.#server.faults.slow;
+    const bytes = this.#env.codec.encodeResponse(response, method);
+    if (!slow || response.body.length === 0 || method === 'HEAD') {
+      this.#stream.write(bytes);
+      done();
+      return;
+    }
+    const headLength = bytes.length - response.body.length;
+    const step = slow.bytesPerTick!;
+    const tick = slow.tickMs ?? 10;
+    this.#ctx.trace.emit({ type: 'fault-injected', connectionId: this.#stream.connectionId, fault: 'slow-body', detail: `${step} bytes every ${tick} ms` });
+    this.#stream.write(bytes.subarray(0, headLength));
+    let at = headLength;
+    const pump = (): void => {
+      if (this.#closing && this.#stream.state === 'closed') return;
+      this.#stream.write(bytes.subarray(at, at + step));
+      at += step;
+      if (at >= bytes.length) done();
+      else this.#ctx.clock.setTimeout(pump, tick);
+    };
+    this.#ctx.clock.setTimeout(pump, tick);
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * Trace events: every observable step of a simulation as an immutable, discriminated value.
+ *
+ * Each event has a `type`, a `seq` (its position in the trace, starting at 1) and `at` (virtual
+ * milliseconds since the simulation started). Ids (`connectionId` 'c1', `requestId` 'r1', ...) come from
+ * per-simulation counters, so the same options and seed give the same trace, byte for byte.
+ *
+ * Bytes are carried as "binary strings" (`data`): one UTF-16 code unit per byte, 0-255. That keeps events
+ * immutable (a Uint8Array cannot be frozen), JSON-exportable, and readable for HTTP/1 text; use
+ * `bytesOf(event.data)` to get a Uint8Array back.
+ *
+ * What is deliberately not here: DNS (the simulator resolves names instantly, so HAR `dns` is -1) and
+ * encryption (TLS records carry plaintext so readers can see what would be protected).
+ */
+
+export type Side = 'client' | 'server';
+/** Who is at each end of a simulated TCP connection. */
+export type Peer = 'client' | 'proxy' | 'server';
+export type HeaderList = readonly { readonly name: string; readonly value: string }[];
+
+interface Base<T extends string> {
+  readonly type: T;
+  readonly seq: number;
+  readonly at: number;
+}
+
+// --- connections (net/tcp, net/tls) -------------------------------------------------------------
+
+export interface ConnectionOpeningEvent extends Base<'connection-opening'> {
+  readonly connectionId: string;
+  readonly from: Peer;
+  readonly to: Peer;
+  /** "host:port" of the listening side. */
+  readonly address: string;
+  /** Round-trip time of the link this connection uses (a packet takes rtt / 2 each way). */
+  readonly rtt: number;
+}
+export interface ConnectionOpenedEvent extends Base<'connection-opened'> {
+  readonly connectionId: string;
+  /** Virtual ms spent on the TCP three-way handshake. */
+  readonly tcpMs: number;
+}
+export interface ConnectionClosedEvent extends Base<'connection-closed'> {
+  readonly connectionId: string;
+  /** The side whose close (FIN) or reset (RST) ended the connection. */
+  readonly by: Side;
+  readonly how: 'fin' | 'reset';
+  readonly reason: string;
+}
+export interface HandshakeEvent extends Base<'handshake'> {
+  readonly connectionId: string;
+  readonly protocol: 'tcp' | 'tls1.2' | 'tls1.3';
+  /** e.g. 'SYN', 'SYN-ACK', 'ACK', 'ClientHello', 'ServerHello, Certificate, ServerHelloDone'. */
+  readonly step: string;
+  readonly from: Side;
+}
+export interface SecureEvent extends Base<'tls-established'> {
+  readonly connectionId: string;
+  readonly protocol: 'tls1.2' | 'tls1.3';
+  readonly side: Side;
+  /** Virtual ms from the first ClientHello to this side being ready for application data. */
+  readonly tlsMs: number;
+}
+
+// --- bytes and segments (net/tcp) ---------------------------------------------------------------
+
+export interface BytesSentEvent extends Base<'bytes-sent'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  /** Exact bytes the application wrote, as a binary string (see file header). */
+  readonly data: string;
+}
+export interface BytesReceivedEvent extends Base<'bytes-received'> {
+  readonly connectionId: string;
+  /** The side that received (read) the bytes. */
+  readonly by: Side;
+  readonly data: string;
+}
+export interface SegmentSentEvent extends Base<'segment-sent'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  /** Byte offset of the segment in its direction's stream, and its payload length. */
+  readonly offset: number;
+  readonly length: number;
+  /** Congestion window (segments) at the time of sending. */
+  readonly cwnd: number;
+  readonly retransmission: boolean;
+}
+export interface SegmentArrivedEvent extends Base<'segment-arrived'> {
+  readonly connectionId: string;
+  readonly by: Side;
+  readonly offset: number;
+  readonly length: number;
+  /** False when the segment arrived before an earlier lost one and must wait (head-of-line blocking). */
+  readonly inOrder: boolean;
+}
+/** A cumulative acknowledgement left `from`; it arrives one one-way delay (rtt / 2) later. */
+export interface AckEvent extends Base<'ack'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  /** Every byte before this stream offset has arrived in order. */
+  readonly ack: number;
+}
+export interface PacketLostEvent extends Base<'packet-lost'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly offset: number;
+  readonly length: number;
+}
+export interface RetransmitEvent extends Base<'retransmit'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly offset: number;
+  readonly length: number;
+  /** Retransmission timeout that expired (RFC 6298), in virtual ms. */
+  readonly rto: number;
+  readonly attempt: number;
+}
+export interface HeadOfLineBlockedEvent extends Base<'hol-blocked'> {
+  readonly connectionId: string;
+  readonly by: Side;
+  /** Stream offset the receiver is waiting for. */
+  readonly waitingFor: number;
+  /** Bytes that have arrived but cannot be delivered yet. */
+  readonly heldBytes: number;
+}
+
+// --- HTTP (client agent, proxy, server) ---------------------------------------------------------
+
+export interface MessageParsedEvent extends Base<'message-parsed'> {
+  readonly connectionId: string;
+  readonly by: Peer;
+  readonly kind: 'request' | 'response';
+  /** Request line or status line as it would appear on the wire, without CRLF. */
+  readonly startLine: string;
+  readonly headers: HeaderList;
+  readonly bodyLength: number;
+}
+/**
+ * A row of a state table fired. Machines:
+ * - 'client-connection': the client's connection management (net/connection-table.ts);
+ * - 'http1-client' / 'http1-server': src/wire/http1's connection table, run alongside each connection;
+ *   `from`/`to` read 'role:STATE' and `input` is the id of the row (or rule) that fired;
+ * - 'proxy-smart' / 'proxy-dumb': the proxy's per-connection mode.
+ */
+export interface TransitionEvent extends Base<'transition'> {
+  readonly machine: string;
+  readonly connectionId: string;
+  readonly from: string;
+  readonly input: string;
+  readonly to: string;
+}
+export interface RequestStartedEvent extends Base<'request-started'> {
+  readonly requestId: string;
+  readonly method: string;
+  readonly url: string;
+  readonly httpVersion: string;
+}
+export interface RequestQueuedEvent extends Base<'request-queued'> {
+  readonly requestId: string;
+  readonly origin: string;
+  /** Every connection slot for the pool key is taken (maxConnectionsPerOrigin) and none can pipeline. */
+  readonly reason: 'connection-limit';
+  /** Requests ahead of this one in the origin's queue. */
+  readonly position: number;
+}
+export interface RequestDispatchedEvent extends Base<'request-dispatched'> {
+  readonly requestId: string;
+  readonly connectionId: string;
+  /** False when this request pays for a new connection (its setup cost shows in HAR connect/ssl). */
+  readonly reused: boolean;
+  /** Requests already waiting for a response on this connection when this one was written. */
+  readonly pipelineDepth: number;
+}
+export interface RequestSentEvent extends Base<'request-sent'> {
+  /** The fetch's id; for the CONNECT a client sends to open a tunnel, '<connectionId>/CONNECT'. */
+  readonly requestId: string;
+  readonly connectionId: string;
+  /** The request as written, start line first. */
+  readonly startLine: string;
+  readonly headers: HeaderList;
+}
+export interface ResponseStartedEvent extends Base<'response-started'> {
+  readonly requestId: string;
+  readonly connectionId: string;
+}
+/** HAR-style phases in virtual ms; -1 means "does not apply" (HAR 1.2 §timings). */
+export interface RequestTimings {
+  /** Queued, waiting for a connection slot. */
+  readonly blocked: number;
+  /** Always -1: the simulator resolves names instantly. */
+  readonly dns: -1;
+  /** New connection setup (TCP, CONNECT tunnel and TLS), -1 on a reused connection. Includes ssl. */
+  readonly connect: number;
+  /** TLS handshake part of connect, -1 when there is none or the connection was reused. */
+  readonly ssl: number;
+  readonly send: number;
+  /** Request written until the first response byte arrived. */
+  readonly wait: number;
+  /** First to last response byte. */
+  readonly receive: number;
+}
+export interface RequestFinishedEvent extends Base<'request-finished'> {
+  readonly requestId: string;
+  readonly connectionId: string;
+  /** Virtual time the request was started (fetch called). */
+  readonly startedAt: number;
+  readonly timings: RequestTimings;
+  /** Address of the peer the client talked to (a documentation address from RFC 5737). */
+  readonly serverIPAddress: string;
+  readonly reused: boolean;
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly httpVersion: string;
+    readonly headers: HeaderList;
+    readonly headersSize: number;
+    readonly bodySize: number;
+  };
+  readonly response: {
+    readonly status: number;
+    readonly statusText: string;
+    readonly httpVersion: string;
+    readonly headers: HeaderList;
+    readonly headersSize: number;
+    readonly bodySize: number;
+    readonly mimeType: string;
+    /** Body as a binary string. */
+    readonly body: string;
+  };
+}
+export interface RequestFailedEvent extends Base<'request-failed'> {
+  readonly requestId: string;
+  readonly reason: 'aborted' | 'network-error' | 'stalled';
+  readonly message: string;
+}
+export interface RequestRetriedEvent extends Base<'request-retried'> {
+  readonly requestId: string;
+  readonly connectionId: string;
+  readonly reason: string;
+}
+export interface ProxyForwardedEvent extends Base<'proxy-forwarded'> {
+  /** Proxy-side connection ids: downstream (from the client) and upstream (to the server). */
+  readonly connectionId: string;
+  readonly upstreamConnectionId: string;
+  readonly kind: 'request' | 'response';
+  readonly removedHeaders: readonly string[];
+}
+export interface TunnelEstablishedEvent extends Base<'tunnel-established'> {
+  readonly connectionId: string;
+  readonly upstreamConnectionId: string;
+  readonly authority: string;
+}
+export interface ServerHandledEvent extends Base<'server-handled'> {
+  readonly connectionId: string;
+  readonly method: string;
+  readonly target: string;
+  /** The route pattern that answered, or the built-in rule ('builtin:HEAD', 'builtin:404', ...). */
+  readonly route: string;
+  readonly status: number;
+}
+export interface FaultInjectedEvent extends Base<'fault-injected'> {
+  readonly connectionId: string;
+  readonly fault: 'status' | 'drop' | 'latency' | 'slow-body';
+  readonly detail: string;
+}
+
+export type TraceEvent =
+  | ConnectionOpeningEvent
+  | ConnectionOpenedEvent
+  | ConnectionClosedEvent
+  | HandshakeEvent
+  | SecureEvent
+  | BytesSentEvent
+  | BytesReceivedEvent
+  | SegmentSentEvent
+  | SegmentArrivedEvent
+  | AckEvent
+  | PacketLostEvent
+  | RetransmitEvent
+  | HeadOfLineBlockedEvent
+  | MessageParsedEvent
+  | TransitionEvent
+  | RequestStartedEvent
+  | RequestQueuedEvent
+  | RequestDispatchedEvent
+  | RequestSentEvent
+  | ResponseStartedEvent
+  | RequestFinishedEvent
+  | RequestFailedEvent
+  | RequestRetriedEvent
+  | ProxyForwardedEvent
+  | TunnelEstablishedEvent
+  | ServerHandledEvent
+  | FaultInjectedEvent;
+
+export type TraceEventType = TraceEvent['type'];
+export type TraceEventOf<T extends TraceEventType> = Extract<TraceEvent, { type: T }>;
+/** What an emitter supplies; the trace fills in `seq` and `at`. */
+export type TraceEventInit = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 'seq' | 'at'> : never) : never;
+
+/** Converts bytes to the binary-string form used in events. */
+export function binaryString(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 0x2000) {
+    out += String.fromCharCode(...bytes.subarray(i, i + 0x2000));
+  }
+  return out;
+}
+
+/** Converts an event's binary string back to bytes. */
+export function bytesOf(data: string): Uint8Array {
+  const out = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) out[i] = data.charCodeAt(i) & 0xff;
+  return out;
+}

@@ -1,0 +1,37 @@
+/**
+ * A minimal observer primitive (STYLE.md practice 11): listeners are kept in insertion order and each
+ * `subscribe` returns its own unsubscribe function. Listeners added while a notification is running are
+ * not called for that notification (we iterate a snapshot), so the order of delivery is deterministic.
+ */
+export type Unsubscribe = () => void;
+
+export class Subscribable<TListener extends (...args: never[]) => void> {
+  readonly #listeners = new Set<TListener>();
+
+  subscribe(listener: TListener): Unsubscribe {
+    this.#listeners.add(listener);
+    this.onSubscribe();
+    return () => {
+      this.#listeners.delete(listener);
+      this.onUnsubscribe();
+    };
+  }
+
+  hasListeners(): boolean {
+    return this.#listeners.size > 0;
+  }
+
+  protected notify(...args: Parameters<TListener>): void {
+    for (const listener of [...this.#listeners]) listener(...args);
+  }
+
+  protected onSubscribe(): void {}
+  protected onUnsubscribe(): void {}
+}
+
+/** A Subscribable that its owner can fire: the event source of sockets and streams. */
+export class Signal<T> extends Subscribable<(value: T) => void> {
+  emit(value: T): void {
+    this.notify(value);
+  }
+}
