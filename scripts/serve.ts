@@ -1,0 +1,61 @@
+/**
+ * npm run serve -- [--port 8080] [--host 127.0.0.1]
+ *
+ * Serves the demo mock server (src/wire/node/demo-server.ts) on a real TCP port through the sans-I/O
+ * HTTP/1 engine, so what a reader saw in the simulator can be tried with curl. Ctrl+C closes it.
+ */
+import { parseArgs } from 'node:util';
+import { createDemoServer, demoCommands, serveTcp } from '../src/wire/node/index';
+
+const USAGE = 'usage: npm run serve -- [--port 8080] [--host 127.0.0.1]';
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+function options(): { port: number; host: string } {
+  let values: { port?: string; host?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({ options: { port: { type: 'string', default: '8080' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`--port expects a TCP port number 0-65535 (0: any free port), got "${values.port}".\n${USAGE}`);
+    process.exit(2);
+  }
+  return { port, host: values.host! };
+}
+
+const { port, host } = options();
+if (!LOOPBACK.test(host)) {
+  console.warn(`warning: binding to ${host}. The mock server is a teaching tool with no hardening; keep it on loopback (127.0.0.1).`);
+}
+
+let server: Awaited<ReturnType<typeof serveTcp>>;
+try {
+  server = await serveTcp(createDemoServer(), { port, host });
+} catch (e) {
+  const err = e as NodeJS.ErrnoException;
+  const hint = err.code === 'EADDRINUSE' ? ` Port ${port} is taken; try --port ${port + 1}, or --port 0 for any free port.` : '';
+  console.error(`Could not listen on ${host}:${port}: ${err.message}.${hint}`);
+  process.exit(1);
+}
+
+console.log(`Roundtrip mock server on ${server.url}  (HTTP/1.1, the same engine and routes as the simulator)\n`);
+console.log('Try:');
+for (const command of demoCommands(server.url)) console.log(`  ${command}`);
+console.log('\nCtrl+C to stop.');
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: closing ${server.url}`);
+  void server.close().then(() => process.exit(0));
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,0 +1,77 @@
+/**
+ * From one parsed request to what the mock server wants done, independent of the protocol that carried it:
+ * the same `MockServer` the simulator uses (its routes, resource store, method semantics and faults)
+ * decides, and the protocol session (HTTP/1 here, h2c later) turns the decision into frames or bytes.
+ *
+ * Faults are taken in request-arrival order, as on the simulated network. Latency and slow bodies are
+ * virtual milliseconds there; here they become real milliseconds on the injected timers.
+ */
+import { reasonPhrase } from '../data/index';
+import type { WireRequest, WireHeaderField } from '../net/index';
+import { type MockServer, serverRespond } from '../server/index';
+
+export interface Reply {
+  readonly status: number;
+  readonly reason: string;
+  /** Header fields from the handler or the built-in semantics; framing and persistence are the protocol's job. */
+  readonly headers: readonly WireHeaderField[];
+  /** For HEAD this is still the GET body: its length is the Content-Length to announce. */
+  readonly body: Uint8Array;
+  /** What answered: a route pattern, 'builtin:...' or 'fault'. */
+  readonly route: string;
+}
+
+export type Outcome =
+  | {
+      readonly kind: 'reply';
+      readonly reply: Reply;
+      /** Wait this long before the response starts (a route's latency plus injected latency). */
+      readonly delayMs: number;
+      /** Trickle the body out (a route's bytesPerTick, or the slow-body fault). */
+      readonly slow?: { readonly bytesPerTick: number; readonly tickMs: number };
+    }
+  /** Answer nothing: close (FIN) or reset (RST) the connection instead. */
+  | { readonly kind: 'drop'; readonly how: 'reset' | 'close' };
+
+export type Dispatch = (request: WireRequest) => Promise<Outcome>;
+
+/** The dispatcher for a MockServer; `origin` is what handlers see in request.url when Host is missing. */
+export const mockDispatch = (server: MockServer, origin: string): Dispatch => async (request) => {
+  const fault = server.faults.take();
+  if (fault?.kind === 'drop') return { kind: 'drop', how: fault.how };
+  let reply: Reply;
+  let options: { latency?: number; bytesPerTick?: number; tickMs?: number } = {};
+  if (fault?.kind === 'status') {
+    const text = fault.body ?? `Injected failure: ${fault.status}`;
+    reply = {
+      status: fault.status,
+      reason: reasonPhrase(fault.status),
+      headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
+      body: new TextEncoder().encode(text),
+      route: 'fault',
+    };
+  } else {
+    try {
+      const r = await serverRespond(request, { routes: server.routes, store: server.store, origin });
+      reply = r;
+      options = r.options;
+    } catch (error) {
+      // Handler errors are already 500s; this is the mock server itself failing. A real server answers 500
+      // and carries on, rather than dropping the connection with no answer.
+      reply = {
+        status: 500,
+        reason: reasonPhrase(500),
+        headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
+        body: new TextEncoder().encode(`The mock server failed on ${request.method} ${request.target}: ${String(error)}\n`),
+        route: 'builtin:500',
+      };
+    }
+  }
+  const slow = options.bytesPerTick ? { bytesPerTick: options.bytesPerTick, tickMs: options.tickMs ?? 10 } : server.faults.slow;
+  return {
+    kind: 'reply',
+    reply,
+    delayMs: (options.latency ?? 0) + server.faults.extraLatency,
+    ...(slow ? { slow: { bytesPerTick: slow.bytesPerTick, tickMs: slow.tickMs ?? 10 } } : {}),
+  };
+};

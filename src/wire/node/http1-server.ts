@@ -1,0 +1,271 @@
+/**
+ * The HTTP/1.x server side of one real TCP connection: the sans-I/O `Http1Connection` (role 'server') does
+ * all parsing, framing and keep-alive bookkeeping; this file only moves bytes between it and the socket,
+ * hands each complete request to the Dispatch, and writes the answer back through the same engine.
+ *
+ * Connection rules, as on the simulated network (src/wire/server/server.ts):
+ * - Requests are answered one at a time in arrival order, so pipelined requests (RFC 9112 §9.3.2) get
+ *   their responses in order; the engine buffers the ones behind.
+ * - HTTP/1.1 persists unless either side says `Connection: close`; HTTP/1.0 persists only when the request
+ *   says `Connection: keep-alive`, and the reply then says so too, with `Keep-Alive: timeout, max`
+ *   (RFC 2068 §19.7.1). After `max` requests the reply says `Connection: close`.
+ * - A connection on which no byte arrives for the keep-alive timeout is closed (RFC 9112 §9.5), whether it
+ *   is idle between requests or stalled inside one.
+ * - A request the engine cannot parse gets the status its WireError suggests (400, or 431 for a header
+ *   section that is too large, 501 for an unknown transfer coding, ...), `Connection: close`, and the
+ *   connection ends: after a framing error nobody knows where the next request starts (RFC 9112 §2.2).
+ * - `Expect: 100-continue` is answered with 100 (Continue) as soon as the head is read (RFC 9110 §10.1.1).
+ * - HTTP/0.9: the body alone, then close; an error becomes a small HTML page, as 0.9 has no status line.
+ * - The reply carries the request's version (1.0 answers 1.0), like the simulator's server.
+ */
+import { reasonPhrase } from '../data/index';
+import type { WireError } from '../errors';
+import {
+  Http1Connection, type Http1ConnectionOptions, type Http1Event, type Http1Header, type Http1RequestEvent,
+  http1Data, http1EndOfMessage, http1Informational, http1Response,
+} from '../http1/index';
+import type { WireRequest } from '../net/index';
+import type { Dispatch, Outcome, Reply } from './dispatch';
+import type { ProtocolEnv, ServerProtocol } from './protocol';
+import type { Transport } from './transport';
+
+export interface Http1ServerOptions {
+  /** Engine options: strict parsing (default true) and the header-section limit (default 16 KiB). */
+  readonly engine?: Omit<Http1ConnectionOptions, 'role'>;
+  /** Persistent connections: idle timeout in real ms and max requests; false closes after each response. */
+  readonly keepAlive?: false | { readonly timeout: number; readonly max: number };
+  /** Value of the Server header. */
+  readonly name?: string;
+}
+
+type ReadResult =
+  | { readonly kind: 'request'; readonly request: WireRequest }
+  | { readonly kind: 'closed' }
+  | { readonly kind: 'error'; readonly error: WireError };
+
+const EMPTY = new Uint8Array(0);
+/** The simulator's server default (src/wire/server/server.ts), used when keep-alive is off. */
+const DEFAULT_TIMEOUT_MS = 5000;
+const encoder = new TextEncoder();
+
+const concat = (chunks: readonly Uint8Array[]): Uint8Array => {
+  if (chunks.length === 1) return chunks[0]!;
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+};
+
+const tokens = (headers: readonly Http1Header[], name: string): string[] =>
+  headers
+    .filter((h) => h.name.toLowerCase() === name)
+    .flatMap((h) => h.value.split(','))
+    .map((t) => t.trim().toLowerCase());
+
+/**
+ * RFC 9110 §10.1.1: a client that sends `Expect: 100-continue` may hold its body back until it sees 100
+ * (Continue). Every request here is accepted on its head alone, so the 100 goes out at once; a request
+ * with no body to hold back gets none.
+ */
+const expectsContinue = (req: Http1RequestEvent): boolean =>
+  req.version === '1.1' &&
+  tokens(req.headers, 'expect').includes('100-continue') &&
+  (tokens(req.headers, 'transfer-encoding').length > 0 || tokens(req.headers, 'content-length').some((v) => v !== '0'));
+
+/** Fields the protocol owns: a handler's value for them would contradict the framing or the persistence. */
+const PROTOCOL_FIELDS = /^(content-length|transfer-encoding|connection|keep-alive|date|server|trailer)$/i;
+
+/** One connection's HTTP/1 session. `run()` resolves when the connection is over. */
+export class Http1ServerSession {
+  readonly #conn: Http1Connection;
+  readonly #transport: Transport;
+  readonly #dispatch: Dispatch;
+  readonly #env: ProtocolEnv;
+  readonly #options: Http1ServerOptions;
+  #served = 0;
+  #eof = false;
+
+  constructor(transport: Transport, dispatch: Dispatch, env: ProtocolEnv, options: Http1ServerOptions = {}) {
+    this.#conn = new Http1Connection({ ...options.engine, role: 'server' });
+    this.#transport = transport;
+    this.#dispatch = dispatch;
+    this.#env = env;
+    this.#options = options;
+  }
+
+  /** The engine, for tests and traces (its states and fired transitions). */
+  get connection(): Http1Connection {
+    return this.#conn;
+  }
+
+  async run(): Promise<void> {
+    try {
+      for (;;) {
+        const next = await this.#readRequest();
+        if (next.kind === 'closed') break;
+        if (next.kind === 'error') {
+          await this.#refuse(next.error);
+          break;
+        }
+        const outcome = await this.#dispatch(next.request);
+        if (outcome.kind === 'drop') {
+          if (outcome.how === 'reset') this.#transport.reset();
+          else this.#transport.end();
+          return;
+        }
+        await this.#answer(next.request, outcome);
+        // The engine's settle rules decide persistence from what was sent and received (RFC 9112 §9.3).
+        if (this.#conn.ourState !== 'IDLE' && this.#conn.ourState !== 'SEND_RESPONSE') break;
+      }
+      this.#transport.end();
+    } catch (e) {
+      // A socket error (the peer reset) or an engine refusal we did not expect: nothing sensible to send.
+      this.#transport.reset();
+      if (!isSocketError(e)) throw e;
+    }
+  }
+
+  /** Reads one whole request. */
+  async #readRequest(): Promise<ReadResult> {
+    let head: Http1RequestEvent | undefined;
+    const body: Uint8Array[] = [];
+    for (;;) {
+      const step = this.#conn.nextEvent();
+      switch (step.type) {
+        case 'need-data': {
+          if (this.#eof) return { kind: 'closed' };
+          const bytes = await this.#receive();
+          if (bytes === null) {
+            this.#eof = true;
+            this.#conn.receiveEof();
+          } else this.#conn.receiveData(bytes);
+          break;
+        }
+        case 'request':
+          head = step;
+          if (expectsContinue(step)) await this.#transport.write(this.#conn.send(http1Informational({ status: 100, reason: 'Continue' })));
+          break;
+        case 'data':
+          body.push(step.data);
+          break;
+        case 'end-of-message': {
+          const h = head!;
+          return { kind: 'request', request: { method: h.method, target: h.target, version: h.version, headers: h.headers, body: body.length === 0 ? EMPTY : concat(body) } };
+        }
+        case 'error':
+          return { kind: 'error', error: step.error };
+        // 'paused' means the client proposed a switch we did not take, or sent after its last request;
+        // 'connection-closed' is the client's FIN between requests. Either way this connection is done.
+        default:
+          return { kind: 'closed' };
+      }
+    }
+  }
+
+  /**
+   * The next bytes of a request. The keep-alive timeout bounds every wait, between requests and inside one:
+   * a client that stalls mid-request holds a connection as surely as an idle one (RFC 9112 §9.5 lets the
+   * server close either). Without keep-alive, the first request gets the default timeout.
+   */
+  async #receive(): Promise<Uint8Array | null> {
+    const timeout = this.#options.keepAlive ? this.#options.keepAlive.timeout : DEFAULT_TIMEOUT_MS;
+    const { timers } = this.#env;
+    const timer = timers.setTimeout(() => this.#transport.end(), timeout);
+    try {
+      return await this.#transport.read();
+    } finally {
+      timers.clearTimeout(timer);
+    }
+  }
+
+  async #answer(request: WireRequest, outcome: Extract<Outcome, { kind: 'reply' }>): Promise<void> {
+    const { timers } = this.#env;
+    const sleep = (ms: number) => new Promise<void>((resolve) => timers.setTimeout(resolve, ms));
+    if (outcome.delayMs > 0) await sleep(outcome.delayMs);
+    this.#served++;
+    const events = this.#responseEvents(request, outcome.reply);
+    const slow = outcome.slow;
+    if (!slow) {
+      await this.#transport.write(concat(events.map((ev) => this.#conn.send(ev))));
+      return;
+    }
+    // A slow body: the head at once, then the body in slices, each one a data event of its own.
+    for (const ev of events) {
+      if (ev.type !== 'data') {
+        await this.#transport.write(this.#conn.send(ev));
+        continue;
+      }
+      for (let at = 0; at < ev.data.length; at += slow.bytesPerTick) {
+        if (this.#transport.closed) return;
+        await sleep(slow.tickMs);
+        await this.#transport.write(this.#conn.send(http1Data(ev.data.subarray(at, at + slow.bytesPerTick))));
+      }
+    }
+  }
+
+  /** The response as engine events: head (with framing and persistence fields), body, end. */
+  #responseEvents(request: WireRequest, reply: Reply): Http1Event[] {
+    if (request.version === '0.9') {
+      const body = reply.status >= 400 ? html09(reply.status, `${request.method} ${request.target}`) : reply.body;
+      return [http1Response({ status: 200, reason: 'OK', version: '0.9' }), ...(body.length > 0 ? [http1Data(body)] : []), http1EndOfMessage()];
+    }
+    const keepAlive = this.#options.keepAlive;
+    const options = tokens(request.headers, 'connection');
+    const remaining = keepAlive ? keepAlive.max - this.#served : 0;
+    const persist = keepAlive !== false && keepAlive !== undefined && remaining > 0 && !options.includes('close') && (request.version === '1.1' || options.includes('keep-alive'));
+    const headers: Http1Header[] = [
+      { name: 'Date', value: new Date(this.#env.now()).toUTCString() },
+      { name: 'Server', value: this.#options.name ?? 'roundtrip-sim' },
+      ...reply.headers.filter((h) => !PROTOCOL_FIELDS.test(h.name)),
+    ];
+    // RFC 9110 §8.6: a HEAD reply may announce the Content-Length the GET would have; 204 and 304 carry none.
+    const bodiless = request.method === 'HEAD' || reply.status === 204 || reply.status === 304;
+    if (reply.status !== 204 && reply.status !== 304) headers.push({ name: 'Content-Length', value: String(reply.body.length) });
+    if (!persist) headers.push({ name: 'Connection', value: 'close' });
+    else if (request.version === '1.0') {
+      headers.push({ name: 'Connection', value: 'keep-alive' });
+      headers.push({ name: 'Keep-Alive', value: `timeout=${Math.ceil(keepAlive!.timeout / 1000)}, max=${remaining}` });
+    }
+    const head = http1Response({ status: reply.status, reason: reply.reason, version: request.version, headers });
+    const body = bodiless || reply.body.length === 0 ? [] : [http1Data(reply.body)];
+    return [head, ...body, http1EndOfMessage()];
+  }
+
+  /** A request we could not parse: the WireError's status, its sentence as the body, then close. */
+  async #refuse(error: WireError): Promise<void> {
+    const status = error.statusHint ?? 400;
+    const text = `${error.message}\n`;
+    const head = http1Response({
+      status,
+      reason: reasonPhrase(status),
+      headers: [
+        { name: 'Date', value: new Date(this.#env.now()).toUTCString() },
+        { name: 'Server', value: this.#options.name ?? 'roundtrip-sim' },
+        { name: 'Content-Type', value: 'text/plain;charset=UTF-8' },
+        { name: 'Content-Length', value: String(encoder.encode(text).length) },
+        { name: 'Connection', value: 'close' },
+      ],
+    });
+    const bytes = [head, http1Data(encoder.encode(text)), http1EndOfMessage()].map((ev) => this.#conn.send(ev));
+    await this.#transport.write(concat(bytes));
+  }
+}
+
+const html09 = (status: number, detail: string): Uint8Array => {
+  const title = `${status} ${reasonPhrase(status)}`;
+  return encoder.encode(`<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${detail}</p></body></html>\n`);
+};
+
+const isSocketError = (e: unknown): boolean => e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && !('side' in e);
+
+/** HTTP/1.x as a ServerProtocol: it takes every connection no other protocol claims. */
+export const http1Protocol = (options: Http1ServerOptions = {}): ServerProtocol => ({
+  id: 'http/1.1',
+  detect: () => 'yes',
+  serve: (transport, dispatch, env) => new Http1ServerSession(transport, dispatch, env, options).run(),
+});

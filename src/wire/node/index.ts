@@ -1,0 +1,18 @@
+/**
+ * roundtrip/wire's Node-only adapters: the sans-I/O engines over real node:net sockets, on loopback.
+ * Deliberately not re-exported by src/wire/index.ts: the browser bundle must stay free of node: imports.
+ * Import this file by path (scripts/serve.ts does).
+ */
+export { serveTcp } from './tcp-server';
+export type { ServeTcpOptions, TcpServer } from './tcp-server';
+export { Http1Client } from './http1-client';
+export type { Http1ClientOptions, Http1ClientRequest, Http1ClientResponse } from './http1-client';
+export { Http1ServerSession, http1Protocol } from './http1-server';
+export type { Http1ServerOptions } from './http1-server';
+export { mockDispatch } from './dispatch';
+export type { Dispatch, Outcome, Reply } from './dispatch';
+export { prefaceDetector, selectProtocol } from './protocol';
+export type { Detection, ProtocolEnv, ServerProtocol } from './protocol';
+export { SocketTransport, realTimers, LINGER_MS } from './transport';
+export type { Timers, Transport } from './transport';
+export { createDemoServer, demoCommands } from './demo-server';
