@@ -1,0 +1,506 @@
+/**
+ * Query: one cache entry (one queryHash). It owns the state (through `queryReducer`), the running
+ * fetch (a Retryer), the list of observers and its own garbage collection.
+ *
+ * Concurrency rules for `fetch`:
+ * - a fetch is already running: join it, unless `cancelRefetch` and there is data, then restart;
+ * - a new fetch records the state it started from, so `cancel({ revert: true })` can go back to it;
+ * - a silent cancel (used when restarting) hands callers the promise of the fetch that replaced it.
+ */
+import { infiniteQueryBehavior } from './infiniteQueryBehavior';
+import { querySubject } from './instrumentation';
+import { notifyManager } from './notifyManager';
+import { getDefaultState, queryReducer, successState } from './queryState';
+import { Removable } from './removable';
+import { now } from './timeoutManager';
+import { CancelledError, createRetryer, pauseReason } from './retryer';
+import { ensureQueryFn, fetchSignal, noop, replaceData, resolveQueryValue, skipToken, timeUntilStale } from './utils';
+import type { Instrumentation, InstrumentationSubject } from './instrumentation';
+import type { QueryCache } from './queryCache';
+import type { QueryClient } from './queryClient';
+import type { QueryObserver } from './queryObserver';
+import type { Action, QueryState } from './queryState';
+import type { Retryer } from './retryer';
+import type {
+  CancelOptions,
+  DefaultError,
+  OmitKeyof,
+  QueryFunctionContext,
+  QueryKey,
+  QueryMeta,
+  QueryOptions,
+  SetDataOptions,
+  StaleTime,
+} from './types';
+
+// Hot path aliases: these run for every observer on every query update. Module runners (Vite SSR, which
+// the docs site and the tests use) turn each read of an imported binding into a property read on the
+// exporting module's namespace; a module-level alias is read once.
+const reduce = queryReducer;
+const resolveValue = resolveQueryValue;
+const untilStale = timeUntilStale;
+
+export type { Action, QueryState } from './queryState';
+export { fetchState } from './queryState';
+
+interface QueryConfig<TQueryFnData, TError, TData, TQueryKey extends QueryKey = QueryKey> {
+  client: QueryClient;
+  queryKey: TQueryKey;
+  queryHash: string;
+  options?: QueryOptions<TQueryFnData, TError, TData, TQueryKey>;
+  defaultOptions?: QueryOptions<TQueryFnData, TError, TData, TQueryKey>;
+  state?: QueryState<TData, TError>;
+}
+
+export interface FetchContext<TQueryFnData, TError, TData, TQueryKey extends QueryKey = QueryKey> {
+  fetchFn: () => unknown | Promise<unknown>;
+  fetchOptions?: FetchOptions;
+  signal: AbortSignal;
+  options: QueryOptions<TQueryFnData, TError, TData, any>;
+  client: QueryClient;
+  queryKey: TQueryKey;
+  state: QueryState<TData, TError>;
+}
+
+/** A hook that may replace how a query fetches (infinite queries use it to fetch page by page). */
+export interface QueryBehavior<
+  TQueryFnData = unknown,
+  TError = DefaultError,
+  TData = TQueryFnData,
+  TQueryKey extends QueryKey = QueryKey,
+> {
+  onFetch: (context: FetchContext<TQueryFnData, TError, TData, TQueryKey>, query: Query) => void;
+}
+
+export type FetchDirection = 'forward' | 'backward';
+
+export interface FetchMeta {
+  fetchMore?: { direction: FetchDirection };
+}
+
+export interface FetchOptions<TData = unknown> {
+  cancelRefetch?: boolean;
+  meta?: FetchMeta;
+  initialPromise?: Promise<TData>;
+}
+
+export class Query<
+  TQueryFnData = unknown,
+  TError = DefaultError,
+  TData = TQueryFnData,
+  TQueryKey extends QueryKey = QueryKey,
+> extends Removable {
+  queryKey: TQueryKey;
+  queryHash: string;
+  options!: QueryOptions<TQueryFnData, TError, TData, TQueryKey>;
+  state: QueryState<TData, TError>;
+  observers: Array<QueryObserver<any, any, any, any, any>> = [];
+  /** @internal position in its cache, set by the cache (orders results of indexed searches) */
+  cacheOrder = 0;
+
+  #queryType?: 'infinite';
+  #initialState: QueryState<TData, TError>;
+  #revertState?: QueryState<TData, TError>;
+  #cache: QueryCache;
+  #client: QueryClient;
+  #retryer?: Retryer<TData>;
+  #fetchPromise?: Promise<TData>;
+  #defaultOptions?: QueryOptions<TQueryFnData, TError, TData, TQueryKey>;
+  /** Did the running queryFn read `signal`? Then losing all observers aborts it instead of finishing. */
+  #abortSignalConsumed = false;
+  #subject?: InstrumentationSubject;
+
+  constructor(config: QueryConfig<TQueryFnData, TError, TData, TQueryKey>) {
+    super();
+    this.#defaultOptions = config.defaultOptions;
+    this.#client = config.client;
+    this.#cache = config.client.getQueryCache();
+    this.queryKey = config.queryKey;
+    this.queryHash = config.queryHash;
+    this.state = undefined!;
+    this.setOptions(config.options);
+    this.#initialState = getDefaultState(this.options);
+    this.state = config.state ?? this.#initialState;
+    this.scheduleGc();
+  }
+
+  protected get probe(): Instrumentation | undefined {
+    return this.#client?.getInstrumentation();
+  }
+
+  protected get subject(): InstrumentationSubject {
+    return (this.#subject ??= querySubject(this.queryHash, this.queryKey));
+  }
+
+  get meta(): QueryMeta | undefined {
+    return this.options.meta;
+  }
+
+  get queryType(): 'infinite' | undefined {
+    return this.#queryType;
+  }
+
+  /** The promise of the running fetch, if any. */
+  get promise(): Promise<TData> | undefined {
+    return this.#retryer?.promise;
+  }
+
+  setOptions(options?: QueryOptions<TQueryFnData, TError, TData, TQueryKey>): void {
+    this.options = { ...this.#defaultOptions, ...options };
+    if (options?._type) this.#queryType = options._type;
+    this.updateGcTime(this.options.gcTime);
+    // initialData arriving later (a new observer) fills a query that still has no data
+    if (this.state && this.state.data === undefined) {
+      const defaults = getDefaultState(this.options);
+      if (defaults.data !== undefined) {
+        this.setState(successState(defaults.data, defaults.dataUpdatedAt));
+        this.#initialState = defaults;
+      }
+    }
+  }
+
+  protected override optionalRemove(): boolean {
+    if (this.observers.length === 0 && this.state.fetchStatus === 'idle') {
+      this.#cache.remove(this);
+      return true;
+    }
+    return false;
+  }
+
+  setData(newData: TData, options?: SetDataOptions & { manual: boolean }): TData {
+    const data = replaceData(this.state.data, newData, this.options);
+    this.#dispatch({ data, type: 'success', dataUpdatedAt: options?.updatedAt, manual: options?.manual });
+    return data;
+  }
+
+  setState(state: Partial<QueryState<TData, TError>>): void {
+    this.#dispatch({ type: 'setState', state });
+  }
+
+  cancel(options?: CancelOptions): Promise<void> {
+    const retryer = this.#retryer;
+    const promise = retryer?.promise;
+    if (retryer && retryer.status() === 'pending') {
+      this.#tracer?.emit('cancel', this.subject, { revert: !!options?.revert, silent: !!options?.silent });
+    }
+    retryer?.cancel(options);
+    return promise ? promise.then(noop).catch(noop) : Promise.resolve();
+  }
+
+  override destroy(): void {
+    super.destroy();
+    this.cancel({ silent: true });
+  }
+
+  get resetState(): QueryState<TData, TError> {
+    return this.#initialState;
+  }
+
+  reset(): void {
+    this.destroy();
+    this.setState(this.resetState);
+  }
+
+  /** Has at least one observer that is enabled. */
+  isActive(): boolean {
+    const observers = this.observers;
+    for (let i = 0; i < observers.length; i++) {
+      if (resolveValue((observers[i] as QueryObserver<any, any, any, any, any>).options.enabled, this as any) !== false) return true;
+    }
+    return false;
+  }
+
+  isDisabled(): boolean {
+    if (this.getObserversCount() > 0) return !this.isActive();
+    return this.options.queryFn === skipToken || !this.isFetched();
+  }
+
+  isFetched(): boolean {
+    return this.state.dataUpdateCount + this.state.errorUpdateCount > 0;
+  }
+
+  /** Some observer declared the data static (staleTime: 'static'): never refetched by the client. */
+  isStatic(): boolean {
+    if (this.state.data === undefined || this.getObserversCount() === 0) return false;
+    return this.observers.some((observer) => resolveValue(observer.options.staleTime, this as any) === 'static');
+  }
+
+  isStale(): boolean {
+    if (this.getObserversCount() > 0) return this.observers.some((observer) => observer.getCurrentResult().isStale);
+    return this.state.data === undefined || this.state.isInvalidated;
+  }
+
+  isStaleByTime(staleTime: StaleTime = 0): boolean {
+    if (this.state.data === undefined) return true;
+    if (staleTime === 'static') return false;
+    if (this.state.isInvalidated) return true;
+    return !untilStale(this.state.dataUpdatedAt, staleTime);
+  }
+
+  onFocus(): void {
+    this.observers.find((observer) => observer.shouldFetchOnWindowFocus())?.refetch({ cancelRefetch: false });
+    this.#retryer?.continue();
+  }
+
+  onOnline(): void {
+    this.observers.find((observer) => observer.shouldFetchOnReconnect())?.refetch({ cancelRefetch: false });
+    this.#retryer?.continue();
+  }
+
+  addObserver(observer: QueryObserver<any, any, any, any, any>): void {
+    if (this.observers.includes(observer)) return;
+    this.observers.push(observer);
+    if (this.observers.length === 1) this.#cache.observedChanged(this, true);
+    this.clearGcTimeout();
+    this.#tracer?.emit('observerAdded', this.subject, { observerCount: this.observers.length });
+    this.#cache.notify({ type: 'observerAdded', query: this, observer });
+  }
+
+  removeObserver(observer: QueryObserver<any, any, any, any, any>): void {
+    const index = this.observers.indexOf(observer);
+    if (index === -1) return;
+    this.observers.splice(index, 1);
+    if (this.observers.length === 0) {
+      this.#cache.observedChanged(this, false);
+      if (this.#retryer) {
+        // Nobody is left to see the result: abort if the queryFn can be aborted (or never started),
+        // otherwise let it finish but stop retrying.
+        const pausedBeforeData = this.state.fetchStatus === 'paused' && this.state.status === 'pending';
+        if (this.#abortSignalConsumed || pausedBeforeData) {
+          this.#tracer?.emit('cancel', this.subject, { revert: true, silent: false });
+          this.#retryer.cancel({ revert: true });
+        } else {
+          this.#retryer.cancelRetry();
+        }
+      }
+      this.scheduleGc();
+    }
+    this.#tracer?.emit('observerRemoved', this.subject, { observerCount: this.observers.length });
+    this.#cache.notify({ type: 'observerRemoved', query: this, observer });
+  }
+
+  getObserversCount(): number {
+    return this.observers.length;
+  }
+
+  invalidate(): void {
+    if (this.state.isInvalidated) return;
+    this.#tracer?.emit('invalidate', this.subject, {});
+    this.#dispatch({ type: 'invalidate' });
+  }
+
+  fetch(
+    options?: QueryOptions<TQueryFnData, TError, TData, TQueryKey>,
+    fetchOptions?: FetchOptions<TQueryFnData>,
+  ): Promise<TData> {
+    if (this.state.fetchStatus !== 'idle' && this.#retryer?.status() !== 'rejected') {
+      if (this.state.data !== undefined && fetchOptions?.cancelRefetch) {
+        this.cancel({ silent: true });
+      } else if (this.#retryer && this.#fetchPromise) {
+        // join the running fetch, and let it retry again if it had been told to stop
+        this.#retryer.continueRetry();
+        return this.#fetchPromise;
+      }
+    }
+    if (options) this.setOptions(options);
+    // A query built by setQueryData/prefetch may not know its queryFn; borrow it from an observer.
+    if (!this.options.queryFn) {
+      const observer = this.observers.find((candidate) => candidate.options.queryFn);
+      if (observer) this.setOptions(observer.options);
+    }
+    if (!Array.isArray(this.options.queryKey)) {
+      console.error(
+        `As of v4, queryKey needs to be an Array. If you are using a string like 'repoData', please change it to an Array, e.g. ['repoData']`,
+      );
+    }
+
+    const abortController = new AbortController();
+    const context = this.#fetchContext(abortController, fetchOptions);
+    const behavior =
+      this.#queryType === 'infinite'
+        ? (infiniteQueryBehavior((this.options as { pages?: number }).pages) as unknown as QueryBehavior<
+            TQueryFnData,
+            TError,
+            TData,
+            TQueryKey
+          >)
+        : this.options.behavior;
+    behavior?.onFetch(context, this as unknown as Query);
+
+    this.#revertState = this.state;
+    if (this.state.fetchStatus === 'idle' || this.state.fetchMeta !== context.fetchOptions?.meta) {
+      this.#dispatch({ type: 'fetch', meta: context.fetchOptions?.meta });
+    }
+    this.#emitFetchStart();
+
+    const retryer = this.#createRetryer(context, abortController, fetchOptions);
+    this.#retryer = retryer;
+    const fetchPromise = this.#settle(retryer);
+    this.#fetchPromise = fetchPromise;
+    retryer.start();
+    return fetchPromise;
+  }
+
+  /** Turn the retryer's outcome into state, cache callbacks and the promise callers get. */
+  async #settle(retryer: Retryer<TData>): Promise<TData> {
+    const cacheConfig = this.#cache.config;
+    const self = this as Query<any, any, any, any>;
+    try {
+      const data = await retryer.promise;
+      if (data === undefined) {
+        console.error(
+          `Query data cannot be undefined. Please make sure to return a value other than undefined from your query function. Affected query key: ${this.queryHash}`,
+        );
+        throw new Error(`${this.queryHash} data is undefined`);
+      }
+      this.setData(data);
+      this.#tracer?.emit('fetchEnd', this.subject, { outcome: 'success' });
+      cacheConfig.onSuccess?.(data, self);
+      cacheConfig.onSettled?.(data, this.state.error as any, self);
+      return data;
+    } catch (error) {
+      if (error instanceof CancelledError) {
+        if (error.silent) {
+          // restarted by a newer fetch: callers of the old one get the new one's result
+          if (this.#retryer !== retryer && this.#fetchPromise) return this.#fetchPromise;
+          this.#tracer?.emit('fetchEnd', this.subject, { outcome: 'cancelled' });
+          throw error;
+        }
+        if (error.revert) {
+          this.#tracer?.emit('fetchEnd', this.subject, { outcome: 'cancelled' });
+          if (this.state.data === undefined) throw error;
+          return this.state.data;
+        }
+      }
+      this.#dispatch({ type: 'error', error: error as TError });
+      this.#tracer?.emit('fetchEnd', this.subject, { outcome: 'error' });
+      cacheConfig.onError?.(error as any, self);
+      cacheConfig.onSettled?.(this.state.data, error as any, self);
+      throw error;
+    } finally {
+      if (this.#retryer === retryer) {
+        this.#retryer = undefined;
+        this.#fetchPromise = undefined;
+      }
+      this.scheduleGc();
+    }
+  }
+
+  #fetchContext(
+    abortController: AbortController,
+    fetchOptions: FetchOptions<TQueryFnData> | undefined,
+  ): FetchContext<TQueryFnData, TError, TData, TQueryKey> {
+    // `signal` is a getter so the query knows whether the queryFn cares about cancellation.
+    const addSignal = (object: object) => {
+      Object.defineProperties(object, {
+        [fetchSignal]: { value: abortController.signal, enumerable: true },
+        signal: {
+          enumerable: true,
+          get: () => {
+            this.#abortSignalConsumed = true;
+            return abortController.signal;
+          },
+        },
+      });
+    };
+    const fetchFn = () => {
+      const queryFn = ensureQueryFn(this.options, fetchOptions);
+      const queryFnContext: OmitKeyof<QueryFunctionContext<TQueryKey>, 'signal'> = {
+        client: this.#client,
+        queryKey: this.queryKey,
+        meta: this.meta,
+      };
+      addSignal(queryFnContext);
+      this.#abortSignalConsumed = false;
+      const typed = queryFnContext as QueryFunctionContext<TQueryKey>;
+      if (this.options.persister) return this.options.persister(queryFn as any, typed, this as unknown as Query);
+      return queryFn(typed);
+    };
+    const context: OmitKeyof<FetchContext<TQueryFnData, TError, TData, TQueryKey>, 'signal'> = {
+      fetchOptions,
+      options: this.options,
+      queryKey: this.queryKey,
+      client: this.#client,
+      state: this.state,
+      fetchFn,
+    };
+    addSignal(context);
+    return context as FetchContext<TQueryFnData, TError, TData, TQueryKey>;
+  }
+
+  #createRetryer(
+    context: FetchContext<TQueryFnData, TError, TData, TQueryKey>,
+    abortController: AbortController,
+    fetchOptions: FetchOptions<TQueryFnData> | undefined,
+  ): Retryer<TData> {
+    const probe = this.probe;
+    const networkMode = context.options.networkMode;
+    let retryTimer = 0;
+    return createRetryer<TData, TError>({
+      initialPromise: fetchOptions?.initialPromise as Promise<TData> | undefined,
+      fn: context.fetchFn as () => Promise<TData>,
+      onCancel: (error) => {
+        if (error instanceof CancelledError && error.revert) {
+          this.setState({ ...this.#revertState, fetchStatus: 'idle' as const });
+        }
+        abortController.abort();
+      },
+      onFail: (failureCount, error) => this.#dispatch({ type: 'failed', failureCount, error }),
+      onPause: () => {
+        if (probe?.enabled) {
+          this.#tracer?.emit('pause', this.subject, { reason: pauseReason(networkMode, () => true) ?? 'offline' });
+        }
+        this.#dispatch({ type: 'pause' });
+      },
+      onContinue: () => {
+        this.#tracer?.emit('continue', this.subject, {});
+        this.#dispatch({ type: 'continue' });
+      },
+      onRetry: (attempt, delay, delaySource, error) => {
+        if (!probe?.enabled) return;
+        retryTimer = probe.timerScheduled('retry', this.subject, delay);
+        this.#tracer?.emit('retry', this.subject, { attempt, delay, dueAt: now() + delay, delaySource, error });
+      },
+      onRetryDue: () => {
+        if (retryTimer && probe?.enabled) probe.timerFired(retryTimer);
+        retryTimer = 0;
+      },
+      onGiveUp: (failureCount, reason) => this.#tracer?.emit('retryGiveUp', this.subject, { failureCount, reason }),
+      retry: context.options.retry,
+      retryDelay: context.options.retryDelay,
+      networkMode,
+      canRun: () => true,
+    });
+  }
+
+  #emitFetchStart(): void {
+    const probe = this.probe;
+    if (!probe?.enabled) return;
+    const fetchStatus = this.state.fetchStatus === 'paused' ? 'paused' : 'fetching';
+    probe.emit('fetchStart', this.subject, { fetchMeta: this.state.fetchMeta, fetchStatus });
+  }
+
+  /** The instrumentation, only while someone listens: `this.#tracer?.emit(...)` builds nothing otherwise. */
+  get #tracer(): Instrumentation | undefined {
+    const probe = this.probe;
+    return probe?.enabled ? probe : undefined;
+  }
+
+  /** The one place state changes: reduce, then notify observers and the cache in one batch. */
+  #dispatch(action: Action<TData, TError>): void {
+    this.state = reduce(this.state, action, this);
+    if (action.type === 'success') {
+      // a manual write becomes the new baseline a cancelled fetch reverts to
+      this.#revertState = action.manual ? this.state : undefined;
+      this.#tracer?.emit('success', this.subject, { dataUpdatedAt: this.state.dataUpdatedAt, manual: !!action.manual });
+    } else if (action.type === 'error') {
+      this.#tracer?.emit('error', this.subject, { error: action.error });
+    }
+    // nobody to tell (e.g. bulk invalidation of unobserved queries): skip the batch altogether
+    if (this.observers.length === 0 && !this.#cache.hasListeners()) return;
+    notifyManager.batch(() => {
+      for (const observer of this.observers.slice()) observer.onQueryUpdate();
+      this.#cache.notify({ query: this, type: 'updated', action });
+    });
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * Retryer: runs one attempt function until it succeeds, retries are exhausted, or it is cancelled.
+ *
+ *   pending --attempt ok--------------------------------> resolved
+ *   pending --attempt fails, retry allowed--> backoff --> (paused?) --> next attempt
+ *   pending --attempt fails, no retry / cancelRetry----> rejected
+ *   pending --cancel()----------------------------------> rejected with CancelledError
+ *
+ * Between attempts it sleeps `retryDelay`, then pauses while the window is unfocused or (networkMode
+ * 'online') the network is down, or the owner says it cannot run (mutation scopes). `continue()` wakes a
+ * paused retryer when the condition may have changed. Sleeping uses timeoutManager, so virtual time works.
+ */
+import { isServerNow } from './environmentManager';
+import { focusManager } from './focusManager';
+import { onlineManager } from './onlineManager';
+import { noop, sleep } from './utils';
+import type { PauseReason, RetryDelaySource } from './instrumentation';
+import type { CancelOptions, DefaultError, NetworkMode } from './types';
+
+type ShouldRetryFunction<TError = DefaultError> = (failureCount: number, error: TError) => boolean;
+type RetryDelayFunction<TError = DefaultError> = (failureCount: number, error: TError) => number;
+
+export type RetryValue<TError> = boolean | number | ShouldRetryFunction<TError>;
+export type RetryDelayValue<TError> = number | RetryDelayFunction<TError>;
+
+interface RetryerConfig<TData = unknown, TError = DefaultError> {
+  fn: () => TData | Promise<TData>;
+  /** Used instead of `fn` for the first attempt (hydrated or streamed promises). */
+  initialPromise?: Promise<TData>;
+  onCancel?: (error: TError) => void;
+  onFail?: (failureCount: number, error: TError) => void;
+  onPause?: () => void;
+  onContinue?: () => void;
+  /** Instrumentation hooks: a retry was scheduled / retrying stopped. */
+  onRetry?: (attempt: number, delay: number, source: RetryDelaySource, error: TError) => void;
+  onRetryDue?: () => void;
+  onGiveUp?: (failureCount: number, reason: 'retry-exhausted' | 'retry-cancelled') => void;
+  retry?: RetryValue<TError>;
+  retryDelay?: RetryDelayValue<TError>;
+  networkMode: NetworkMode | undefined;
+  canRun: () => boolean;
+}
+
+export interface Retryer<TData = unknown> {
+  promise: Promise<TData>;
+  cancel: (cancelOptions?: CancelOptions) => void;
+  continue: () => Promise<unknown>;
+  cancelRetry: () => void;
+  continueRetry: () => void;
+  canStart: () => boolean;
+  start: () => Promise<TData>;
+  status: () => 'pending' | 'resolved' | 'rejected';
+}
+
+/** 1 s, 2 s, 4 s ... capped at 30 s (failureCount starts at 0 for the first retry). */
+function defaultRetryDelay(failureCount: number): number {
+  return Math.min(1000 * 2 ** failureCount, 30000);
+}
+
+/** May a fetch in this network mode start right now? Only 'online' cares about connectivity. */
+export function canFetch(networkMode: NetworkMode | undefined): boolean {
+  return (networkMode ?? 'online') === 'online' ? onlineManager.isOnline() : true;
+}
+
+/** Why can't work continue right now? (For instrumentation; undefined when it can.) */
+export function pauseReason(networkMode: NetworkMode | undefined, canRun: () => boolean): PauseReason | undefined {
+  if (!focusManager.isFocused()) return 'unfocused';
+  if (networkMode !== 'always' && !onlineManager.isOnline()) return 'offline';
+  return canRun() ? undefined : 'scope';
+}
+
+export class CancelledError extends Error {
+  revert?: boolean;
+  silent?: boolean;
+  constructor(options?: CancelOptions) {
+    super('CancelledError');
+    this.revert = options?.revert;
+    this.silent = options?.silent;
+  }
+}
+
+export function isCancelledError(value: any): value is CancelledError {
+  return value instanceof CancelledError;
+}
+
+function shouldRetry<TError>(retry: RetryValue<TError>, failureCount: number, error: TError): boolean {
+  if (retry === true) return true;
+  if (typeof retry === 'number') return failureCount < retry;
+  return typeof retry === 'function' && retry(failureCount, error);
+}
+
+export function createRetryer<TData = unknown, TError = DefaultError>(config: RetryerConfig<TData, TError>): Retryer<TData> {
+  let status: 'pending' | 'resolved' | 'rejected' = 'pending';
+  let failureCount = 0;
+  let retryCancelled = false;
+  let wake: ((value?: unknown) => void) | undefined;
+  let settleOk!: (data: TData) => void;
+  let settleFail!: (error: TError) => void;
+
+  const promise = new Promise<TData>((resolve, reject) => {
+    settleOk = resolve;
+    settleFail = reject;
+  });
+  promise.catch(noop); // callers attach their own handlers; never report this one as unhandled
+
+  const settled = () => status !== 'pending';
+
+  const resolve = (value: TData) => {
+    if (settled()) return;
+    wake?.();
+    status = 'resolved';
+    settleOk(value);
+  };
+
+  const reject = (error: TError) => {
+    if (settled()) return;
+    wake?.();
+    status = 'rejected';
+    settleFail(error);
+  };
+
+  const canContinue = () =>
+    focusManager.isFocused() && (config.networkMode === 'always' || onlineManager.isOnline()) && config.canRun();
+
+  const canStart = () => canFetch(config.networkMode) && config.canRun();
+
+  /** Wait until `canResume()` holds (checked whenever someone calls `continue()`), or until settled. */
+  const pause = (canResume: () => boolean) =>
+    new Promise((release) => {
+      wake = (value) => {
+        if (settled() || canResume()) release(value);
+      };
+      config.onPause?.();
+    }).then(() => {
+      wake = undefined;
+      if (!settled()) config.onContinue?.();
+    });
+
+  const attempt = (): void => {
+    if (settled()) return;
+    let outcome: TData | Promise<TData>;
+    const initial = failureCount === 0 ? config.initialPromise : undefined;
+    try {
+      outcome = initial ?? config.fn();
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    Promise.resolve(outcome)
+      .then(resolve)
+      .catch((error: TError) => {
+        if (settled()) return;
+        const retry = config.retry ?? (isServerNow() ? 0 : 3);
+        const retryDelay = config.retryDelay ?? defaultRetryDelay;
+        const delay = typeof retryDelay === 'function' ? retryDelay(failureCount, error) : retryDelay;
+        if (retryCancelled || !shouldRetry(retry, failureCount, error)) {
+          config.onGiveUp?.(failureCount, retryCancelled ? 'retry-cancelled' : 'retry-exhausted');
+          reject(error);
+          return;
+        }
+        failureCount++;
+        config.onFail?.(failureCount, error);
+        if (config.onRetry) {
+          const source: RetryDelaySource =
+            config.retryDelay === undefined
+              ? 'default-backoff'
+              : typeof config.retryDelay === 'function'
+                ? 'retryDelay-function'
+                : 'retryDelay-number';
+          config.onRetry(failureCount, delay, source, error);
+        }
+        sleep(delay)
+          .then(() => {
+            config.onRetryDue?.();
+            return settled() || canContinue() ? undefined : pause(canContinue);
+          })
+          .then(() => {
+            if (retryCancelled) {
+              config.onGiveUp?.(failureCount, 'retry-cancelled');
+              reject(error);
+            } else attempt();
+          });
+      });
+  };
+
+  return {
+    promise,
+    status: () => status,
+    cancel: (cancelOptions) => {
+      if (settled()) return;
+      const error = new CancelledError(cancelOptions) as TError;
+      reject(error);
+      config.onCancel?.(error);
+    },
+    continue: () => {
+      wake?.();
+      return promise;
+    },
+    cancelRetry: () => {
+      retryCancelled = true;
+    },
+    continueRetry: () => {
+      retryCancelled = false;
+    },
+    canStart,
+    start: () => {
+      if (canStart()) attempt();
+      else pause(canStart).then(attempt);
+      return promise;
+    },
+  };
+}
