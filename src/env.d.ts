@@ -8,10 +8,5 @@ declare module 'astro' {
   }
 }
 
-declare module 'virtual:roundtrip-types' {
-  /** Declaration files of the roundtrip/* libraries, keyed by their path in the editor's virtual file system. */
-  const files: Record<string, string>;
-  export default files;
-}
 
 export {};

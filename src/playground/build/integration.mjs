@@ -55,6 +55,7 @@ function monacoCssInline() {
     transform(code, id) {
       if (!/[\\/]monaco-editor[\\/]esm[\\/].*\.js$/.test(id) || !code.includes('.css')) return null;
       let n = 0;
+      /** @type {string[]} */
       const imports = [];
       const out = code.replace(/^import\s+(['"])([^'"]+\.css)\1;?\s*$/gm, (_m, _q, path) => {
         const name = `__monacoCss${n++}`;
