@@ -1,7 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';
 
-const PORT = 4329;
+// Overridable so a second checkout's e2e run can share the machine with another's.
+const PORT = Number(process.env.E2E_PORT ?? 4329);
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
 // Playwright cannot download its own browsers on every machine (CI here has no access to its CDN), so use the
