@@ -49,7 +49,7 @@ const siteTheme = () => (document.documentElement.dataset.theme === 'light' ? 'v
 let modelCount = 0;
 
 export function createEditor(container: HTMLElement, options: CreateEditorOptions): EditorHandle {
-  const model = monaco.editor.createModel(options.code, 'typescript', monaco.Uri.parse(`file:///snippet-${++modelCount}.ts`));
+  const model = monaco.editor.createModel(options.code, 'typescript', monaco.Uri.parse(`file:///snippet-${++modelCount}.tsx`));
   const editor = monaco.editor.create(container, {
     model,
     theme: siteTheme(),

@@ -1,6 +1,9 @@
 /**
  * The host side of the sandbox: owns one iframe, does the handshake, runs code and streams back what happened.
  *
+ * Every run gets a fresh iframe, so a fresh JavaScript realm: nothing a previous run left behind (timers, React
+ * roots, the query library's per-realm managers) can change what this run does, and a run replays exactly.
+ *
  * While a run is in flight the sandbox sends a heartbeat. A run whose sandbox falls silent for `stallMs`
  * (an infinite loop or runaway recursion blocks its thread) gets its iframe thrown away and replaced, so the
  * next run starts clean, and the reader is told why. A run that is merely waiting (timers, promises) keeps
@@ -9,7 +12,7 @@
 import { HEARTBEAT_MS, parseSandboxMessage, SANDBOX_PROTOCOL_VERSION, type HostToSandbox, type SandboxToHost } from './protocol';
 
 export type RunEvent =
-  | Exclude<SandboxToHost, { type: 'hello' } | { type: 'alive' }>
+  | Exclude<SandboxToHost, { type: 'hello' } | { type: 'alive' } | { type: 'preview' }>
   | { type: 'timeout'; runId: number; message: string };
 
 export interface SandboxHostOptions {
@@ -51,6 +54,12 @@ export class SandboxHost {
         const connect: HostToSandbox = { v: SANDBOX_PROTOCOL_VERSION, type: 'connect' };
         // An opaque origin cannot be named as a target; the message carries only the port.
         iframe.contentWindow?.postMessage(connect, '*', [channel.port2]);
+        // The preview follows the sandbox for as long as it lives: React renders after the snippet's last line.
+        channel.port1.addEventListener('message', (e: MessageEvent) => {
+          const msg = parseSandboxMessage(e.data);
+          if (msg?.type === 'preview' && this.#iframe === iframe) this.setPreviewHeight(msg.height);
+        });
+        channel.port1.start();
         resolve(channel.port1);
       };
       window.addEventListener('message', onHello);
@@ -67,8 +76,25 @@ export class SandboxHost {
     this.#port = undefined;
   }
 
-  /** Runs `code`; `onEvent` receives console output, then exactly one of done, error or timeout. */
+  /**
+   * Shows the sandbox frame as a live preview `height` pixels tall (what the snippet rendered), or hides it
+   * again with 0. A hidden frame stays out of the accessibility tree and the tab order.
+   */
+  setPreviewHeight(height: number): void {
+    const iframe = this.#iframe;
+    if (!iframe) return;
+    const visible = height > 0;
+    iframe.toggleAttribute('data-visible', visible);
+    iframe.style.height = visible ? `${height}px` : '';
+    iframe.setAttribute('title', visible ? 'Preview of what the snippet rendered' : 'Playground sandbox');
+    if (visible) iframe.removeAttribute('aria-hidden');
+    else iframe.setAttribute('aria-hidden', 'true');
+    iframe.tabIndex = visible ? 0 : -1;
+  }
+
+  /** Runs `code` in a fresh sandbox; `onEvent` receives output, then exactly one of done, error or timeout. */
   async run(code: string, onEvent: (event: RunEvent) => void): Promise<void> {
+    this.reset();
     const port = await this.#connect();
     const runId = this.#nextRunId++;
     await new Promise<void>((resolve) => {
@@ -83,7 +109,7 @@ export class SandboxHost {
         const msg = parseSandboxMessage(e.data);
         if (!msg || msg.type === 'hello' || msg.runId !== runId) return;
         lastHeard = performance.now();
-        if (msg.type === 'alive') return;
+        if (msg.type === 'alive' || msg.type === 'preview') return;
         if (msg.type === 'console') onEvent(msg);
         else finish(msg);
       };

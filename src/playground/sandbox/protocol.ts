@@ -29,6 +29,8 @@ export type SandboxToHost =
   | { v: 1; type: 'hello' }
   | { v: 1; type: 'console'; runId: number; level: ConsoleLevel; text: string }
   | { v: 1; type: 'done'; runId: number }
+  /** The snippet rendered into the preview root; `height` is its content height in CSS pixels. */
+  | { v: 1; type: 'preview'; runId: number; height: number }
   /** Sent every HEARTBEAT_MS while a run is in flight: silence means the sandbox's thread is stuck. */
   | { v: 1; type: 'alive'; runId: number }
   | { v: 1; type: 'error'; runId: number; phase: 'compile' | 'runtime'; message: string; position?: SourcePosition };
@@ -49,6 +51,10 @@ export function parseSandboxMessage(data: unknown): SandboxToHost | null {
       if (typeof data.runId === 'number' && typeof data.text === 'string' && CONSOLE_LEVELS.includes(data.level as string))
         return { v: 1, type: 'console', runId: data.runId, level: data.level as ConsoleLevel, text: data.text };
       return null;
+    case 'preview':
+      return typeof data.runId === 'number' && typeof data.height === 'number' && Number.isFinite(data.height) && data.height >= 0
+        ? { v: 1, type: 'preview', runId: data.runId, height: Math.min(data.height, 2000) }
+        : null;
     case 'done':
     case 'alive':
       return typeof data.runId === 'number' ? { v: 1, type: data.type, runId: data.runId } : null;

@@ -7,6 +7,10 @@
  */
 import * as wire from 'roundtrip/wire';
 import * as query from 'roundtrip/query';
+import * as reactBindings from 'roundtrip/react';
+import * as React from 'react';
+import * as ReactDOMClient from 'react-dom/client';
+import * as jsxRuntime from 'react/jsx-runtime';
 import { compileSnippet } from './compile';
 import { executeSnippet, locateError } from './execute';
 import { formatArgs } from './format';
@@ -15,7 +19,31 @@ import { HEARTBEAT_MS, parseHostMessage, SANDBOX_PROTOCOL_VERSION, type ConsoleL
 const MODULES: Readonly<Record<string, unknown>> = {
   'roundtrip/wire': wire,
   'roundtrip/query': query,
+  'roundtrip/react': reactBindings,
+  react: React,
+  'react-dom/client': ReactDOMClient,
+  'react/jsx-runtime': jsxRuntime,
 };
+
+/**
+ * A snippet that renders into `#root` gets a live preview: the host shows this frame at the content's height.
+ * Chromium does not run rendering steps (so no ResizeObserver callbacks) in a hidden cross-origin frame, which
+ * this one is until it has something to show; DOM mutations are observed instead, measured by forcing layout,
+ * and a ResizeObserver follows size changes once the frame is visible.
+ */
+function watchPreview(runId: () => number): void {
+  const root = document.getElementById('root');
+  if (!root) return;
+  let last = -1;
+  const measure = () => {
+    const height = root.childNodes.length === 0 ? 0 : Math.ceil(root.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    send({ v: 1, type: 'preview', runId: runId(), height });
+  };
+  new MutationObserver(measure).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+  new ResizeObserver(measure).observe(root);
+}
 
 /** Console entries per run: more than this and the rest are summarised, so a chatty loop cannot flood the host. */
 const MAX_CONSOLE_ENTRIES = 500;
@@ -37,7 +65,10 @@ function makeConsole(runId: number) {
   return { log: emit('log'), info: emit('info'), warn: emit('warn'), error: emit('error'), debug: emit('debug') };
 }
 
+let currentRun = 0;
+
 async function run(runId: number, code: string): Promise<void> {
+  currentRun = runId;
   const compiled = compileSnippet(code);
   if (!compiled.ok) {
     const { message, position } = compiled;
@@ -69,4 +100,5 @@ window.addEventListener('message', (event) => {
   };
 });
 
+watchPreview(() => currentRun);
 window.parent.postMessage({ v: SANDBOX_PROTOCOL_VERSION, type: 'hello' } satisfies SandboxToHost, '*');
