@@ -154,6 +154,10 @@ export class Http2Connection {
     const state = this.streamState(streamId);
     const opening = state === 'idle';
     if (opening) this.checkCanOpen(streamId);
+    // RFC 9113 §5.1.2: a pushed stream counts against the peer's limit once its HEADERS make it half-closed.
+    if (state === 'reserved_local' && this.streams.active(true) >= this.remoteSettings.MAX_CONCURRENT_STREAMS) {
+      throw usageError('REFUSED_STREAM', `The peer allows ${this.remoteSettings.MAX_CONCURRENT_STREAMS} concurrent streams (RFC 9113 §5.1.2).`, streamId);
+    }
     const kind = this.sendKind(streamId, state);
     const problem = validateFieldBlock(headers, kind);
     if ('error' in problem) throw usageError('PROTOCOL_ERROR', problem.error, streamId);
@@ -439,8 +443,9 @@ export class Http2Connection {
     const id = block.streamId;
     if (this.isIgnored(id)) return;
     const state = this.streamState(id);
-    if (state === 'idle' && this.streams.active(false) >= this.localSettings.MAX_CONCURRENT_STREAMS) {
-      this.streams.skipRemote(id);
+    // RFC 9113 §5.1.2: the limit covers streams the peer opens and pushed streams its HEADERS activate.
+    if ((state === 'idle' || state === 'reserved_remote') && this.streams.active(false) >= this.localSettings.MAX_CONCURRENT_STREAMS) {
+      if (state === 'idle') this.streams.skipRemote(id);
       return this.resetForError(streamError('REFUSED_STREAM', id, `Over our SETTINGS_MAX_CONCURRENT_STREAMS of ${this.localSettings.MAX_CONCURRENT_STREAMS} (RFC 9113 §5.1.2).`), fx);
     }
     if (!this.stepOrFail(id, 'HEADERS', fx)) return;

@@ -53,3 +53,6 @@ export type {
   SendResult as Http2SendResult,
 } from './connection';
 export type { HeadersKind, Http2Event, Http2EventType } from './events';
+// HTTP/2 on the simulated network: the client behind `createSimulation({ httpVersion: '2' })`.
+export { http2Client } from './sim-client';
+export type { Http2ClientOptions } from './sim-client';

@@ -31,3 +31,16 @@ describe('public types of roundtrip/wire HTTP/2 and HPACK', () => {
     if (step.representation === 'size-update') expectTypeOf(step.maxSize).toBeNumber();
   });
 });
+
+describe('public types of HTTP/2 on the simulated network', () => {
+  it('narrows the HTTP/2 trace events on `type`', async () => {
+    const { http2Client } = await import('../index');
+    const e = {} as import('../index').TraceEvent;
+    if (e.type === 'h2-frame') {
+      expectTypeOf(e.direction).toEqualTypeOf<'sent' | 'received'>();
+      expectTypeOf(e.streamId).toBeNumber();
+    }
+    if (e.type === 'h2-stream-transition') expectTypeOf(e.direction).toEqualTypeOf<'send' | 'recv'>();
+    expectTypeOf(http2Client).parameter(0).toEqualTypeOf<import('../index').Http2ClientOptions | undefined>();
+  });
+});

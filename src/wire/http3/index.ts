@@ -1,2 +1,29 @@
-// Public surface of src/wire/http3, re-exported by src/wire/index.ts.
-export {};
+// Public surface of src/wire/http3, re-exported by src/wire/index.ts. Names carry an Http3/Quic/Qpack
+// prefix so they never clash with the other areas' exports.
+export { http3Protocol, Http3Client } from './client';
+export type { Http3ProtocolOptions } from './client';
+export { Http3ServerSession, HTTP3_LOCAL_SETTINGS } from './server';
+export { QuicConnection } from './connection';
+export type { QuicConnectionOptions, QuicEvent, QuicOutput, QuicRole } from './connection';
+export { QuicRecovery, QUIC_INITIAL_WINDOW, QUIC_MAX_DATAGRAM_SIZE, QUIC_MINIMUM_WINDOW, QUIC_PACKET_THRESHOLD, QUIC_TIME_THRESHOLD, QUIC_INITIAL_RTT } from './recovery';
+export type { CongestionChange as QuicCongestionChange, CongestionPhase as QuicCongestionPhase, RecoveryOutcome as QuicRecoveryOutcome, SentPacketInfo as QuicSentPacketInfo } from './recovery';
+export { QUIC_HANDSHAKE, describeFrame as describeQuicFrame } from './packets';
+export type { QuicDatagram, QuicFrame, QuicPacket, QuicSpace, QuicHandshakeRow, QuicFlight } from './packets';
+export { encodeVarint as encodeQuicVarint, readVarint as readQuicVarint, varintLength as quicVarintLength, QUIC_VARINT_MAX } from './varint';
+export type { VarintRead as QuicVarintRead } from './varint';
+export {
+  decodeHttp3Frames,
+  encodeHttp3Frame,
+  encodeHttp3Frames,
+  HTTP3_ERROR_CODES,
+  HTTP3_FRAME_TYPES,
+  HTTP3_RESERVED_FRAME_TYPES,
+  HTTP3_SETTINGS,
+  HTTP3_STREAM_TYPES,
+} from './frames';
+export type { Http3DecodeResult, Http3ErrorCode, Http3Frame, Http3Setting } from './frames';
+export { encodeQpack, decodeQpack } from './qpack';
+export type { QpackEncoded, QpackField, QpackLine } from './qpack';
+export { QPACK_STATIC_TABLE } from './qpack-static-table';
+export type { QpackStaticEntry } from './qpack-static-table';
+export type * from './events';

@@ -22,7 +22,7 @@ export interface ProxyOptions {
 }
 
 export interface SimulationOptions {
-  /** HTTP version the client speaks. '2' and '3' need a `protocols` entry. */
+  /** HTTP version the client speaks. '2' is built in (HTTP/2 over TCP); '3' needs a `protocols` entry. */
   readonly httpVersion?: SimHttpVersion;
   /** Round-trip time of the client's first hop, virtual ms. */
   readonly rtt?: number;

@@ -21,6 +21,9 @@
  * receives the network, link, clock and trace and returns a `ClientProtocol` that takes exchanges;
  * HTTP/1.x is the built-in `Agent`. It is an option, not a global registry, so simulations sharing a page
  * cannot affect each other. The server side of those versions will plug into server/ the same way.
+ * HTTP/2 is built in the same way: `protocols['2']` defaults to `http2Client()` (http2/sim-client.ts), and
+ * with httpVersion '2' the mock server also accepts HTTP/2 connections (server.ts `http2`). HTTP/3 likewise:
+ * `protocols['3']` defaults to `http3Protocol()` (http3/client.ts), QUIC over simulated UDP.
  */
 import { WireError } from '../errors';
 import { Trace } from '../trace/trace';
@@ -42,6 +45,8 @@ import { resolveOptions, type ResolvedSimulationOptions, type SimulationOptions,
 import { utf8, type ByteStream } from './stream';
 import { TlsStream, type TlsVersion } from './tls';
 import { http1Codec } from './http1-codec';
+import { http2Client } from '../http2/sim-client';
+import { http3Protocol } from '../http3/client';
 
 /** What a client protocol implementation must offer the simulation. */
 export interface ClientProtocol {
@@ -185,12 +190,13 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
   const base = new URL(resolved.baseUrl);
   const stops: (() => void)[] = [];
   const tlsVersion = resolved.tls === 'none' ? '1.3' : resolved.tls;
+  const http2 = resolved.httpVersion === '2';
   for (const host of [base.hostname, ...resolved.hosts]) {
     ipFor(host);
     const httpPort = base.protocol === 'http:' && base.hostname === host ? defaultPort(base) : '80';
     const httpsPort = base.protocol === 'https:' && base.hostname === host ? defaultPort(base) : '443';
-    stops.push(server.attach({ network, address: `${host}:${httpPort}`, codec, origin: `http://${host}`, track, epoch: resolved.epoch }));
-    stops.push(server.attach({ network, address: `${host}:${httpsPort}`, codec, origin: `https://${host}`, tls: tlsVersion, track, epoch: resolved.epoch }));
+    stops.push(server.attach({ network, address: `${host}:${httpPort}`, codec, origin: `http://${host}`, track, epoch: resolved.epoch, http2 }));
+    stops.push(server.attach({ network, address: `${host}:${httpsPort}`, codec, origin: `https://${host}`, tls: tlsVersion, track, epoch: resolved.epoch, http2 }));
   }
   let proxyAddress: string | undefined;
   if (resolved.proxy) {
@@ -221,7 +227,8 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       ipFor,
     });
   } else {
-    const factory = (resolved.protocols as Partial<Record<SimHttpVersion, ClientProtocolFactory>>)[version];
+    const builtIn: Partial<Record<SimHttpVersion, ClientProtocolFactory>> = { '2': http2Client(), '3': http3Protocol() };
+    const factory = (resolved.protocols as Partial<Record<SimHttpVersion, ClientProtocolFactory>>)[version] ?? builtIn[version];
     if (!factory) {
       throw new WireError({ code: 'unsupported-version', side: 'local', message: `createSimulation: HTTP/${version} is not built in yet; pass protocols: { '${version}': factory } or use '0.9', '1.0' or '1.1'.` });
     }

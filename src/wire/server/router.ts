@@ -23,6 +23,11 @@ export interface RouteOptions {
   readonly bytesPerTick?: number;
   /** Length of a tick in virtual ms for `bytesPerTick` (default 10). */
   readonly tickMs?: number;
+  /**
+   * HTTP/2 only: paths the server pushes with this response (RFC 9113 §8.4), e.g. `['/style.css']`.
+   * Ignored over HTTP/1 and when the client disabled push (SETTINGS_ENABLE_PUSH = 0).
+   */
+  readonly push?: readonly string[];
 }
 
 export interface Route extends RouteOptions {

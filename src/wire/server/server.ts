@@ -27,6 +27,8 @@ import type { NetContext, TcpNetwork } from '../net/tcp';
 import type { TlsVersion } from '../net/tls';
 import { TlsStream } from '../net/tls';
 import { Http1Observer } from '../net/http1-observer';
+import { CLIENT_PREFACE } from '../http2/constants';
+import { Http2ServerConnection } from '../http2/sim-server';
 import { Faults } from './faults';
 import type { Route } from './router';
 import { internalError, respond, type Reply } from './semantics';
@@ -54,6 +56,12 @@ export interface AttachOptions {
   readonly track: (work: Promise<unknown>) => void;
   /** Unix ms at virtual time 0, for the Date header. */
   readonly epoch: number;
+  /**
+   * Also speak HTTP/2: a connection whose first bytes are the client preface (RFC 9113 §3.4) is
+   * answered by http2/sim-server.ts; anything else stays HTTP/1. This stands in for ALPN "h2" over TLS
+   * (§3.2) and is exactly prior knowledge for cleartext (§3.3).
+   */
+  readonly http2?: boolean;
 }
 
 const DEFAULT_TIMEOUT = 5000;
@@ -64,6 +72,7 @@ export class MockServer {
   readonly store: ResourceStore | undefined;
   readonly #routes: Route[];
   readonly #options: ServerOptions;
+  readonly #http2 = new Set<Http2ServerConnection>();
 
   constructor(options: ServerOptions = {}) {
     this.#options = options;
@@ -92,7 +101,38 @@ export class MockServer {
     const ctx = options.network.ctx;
     return options.network.listen(options.address, 'server', (socket) => {
       const stream: ByteStream = options.tls ? new TlsStream(socket, options.tls, ctx) : socket;
-      new ServerConnection(this, stream, options, ctx);
+      if (options.http2) this.#sniff(stream, options, ctx);
+      else new ServerConnection(this, stream, options, ctx);
+    });
+  }
+
+  /**
+   * Graceful shutdown of the HTTP/2 connections: each sends GOAWAY(NO_ERROR) (RFC 9113 §6.8), finishes
+   * the streams it accepted, then closes. HTTP/1 connections are left to their keep-alive timeout.
+   */
+  shutdown(): void {
+    for (const connection of [...this.#http2]) connection.shutdown();
+  }
+
+  /** Decides from the first bytes whether a connection speaks HTTP/2 (the preface) or HTTP/1. */
+  #sniff(stream: ByteStream, options: AttachOptions, ctx: NetContext): void {
+    let buffered: Uint8Array = new Uint8Array(0);
+    const stop = stream.onData((bytes) => {
+      buffered = concatBytes([buffered, bytes]);
+      const n = Math.min(buffered.length, CLIENT_PREFACE.length);
+      let isPreface = true;
+      for (let i = 0; i < n && isPreface; i++) isPreface = buffered[i] === CLIENT_PREFACE[i];
+      if (isPreface && n < CLIENT_PREFACE.length) return;
+      stop();
+      if (isPreface) {
+        const h2 = new Http2ServerConnection(this, stream, options, ctx);
+        this.#http2.add(h2);
+        stream.onData((more) => h2.receive(more));
+        stream.onClose(() => this.#http2.delete(h2));
+        h2.receive(buffered);
+      } else {
+        new ServerConnection(this, stream, options, ctx, buffered);
+      }
     });
   }
 
@@ -124,7 +164,7 @@ class ServerConnection {
   #idleTimer: number | undefined;
   readonly #engine: Http1Observer;
 
-  constructor(server: MockServer, stream: ByteStream, env: AttachOptions, ctx: NetContext) {
+  constructor(server: MockServer, stream: ByteStream, env: AttachOptions, ctx: NetContext, initial?: Uint8Array) {
     this.#server = server;
     this.#stream = stream;
     this.#env = env;
@@ -137,6 +177,7 @@ class ServerConnection {
       ctx.clock.clearTimeout(this.#idleTimer);
     });
     this.#armIdle();
+    if (initial) this.#receive(initial);
   }
 
   #receive(bytes: Uint8Array): void {

@@ -141,6 +141,9 @@ function finished(e: RequestFinishedEvent, epoch: number): HarEntry {
   };
 }
 
+/** Chrome names the versions after their ALPN ids in HAR: 'h2', 'h3'. */
+const harVersion = (v: string): string => (v === 'HTTP/2' ? 'h2' : v === 'HTTP/3' ? 'h3' : v);
+
 function failed(e: RequestFailedEvent, started: RequestStartedEvent, epoch: number): HarEntry {
   const blocked = ms(e.at - started.at);
   return {
@@ -149,7 +152,7 @@ function failed(e: RequestFailedEvent, started: RequestStartedEvent, epoch: numb
     request: {
       method: started.method,
       url: started.url,
-      httpVersion: started.httpVersion,
+      httpVersion: harVersion(started.httpVersion),
       cookies: [],
       headers: [],
       queryString: queryString(started.url),

@@ -1,0 +1,477 @@
+/**
+ * The simulator's HTTP/2 client: `sim.fetch` over `Http2Connection` on the simulated TCP network.
+ *
+ * One connection per origin carries every request as a stream of its own (RFC 9113 §5): there is no
+ * connection limit to queue behind, only SETTINGS_MAX_CONCURRENT_STREAMS (§5.1.2). Until the server's
+ * SETTINGS arrive the client assumes 100 concurrent streams, as Chrome does, since requests leave with
+ * the preface. Because every stream shares one TCP byte stream, one lost segment holds back every
+ * response behind it: TCP head-of-line blocking, visible as 'hol-blocked' and late 'h2-frame' events.
+ *
+ * https: URLs use TLS with ALPN "h2" (RFC 9113 §3.2); the simulated TLS handshake carries no
+ * extensions, so the negotiation is reported in the 'h2-session' event. http: URLs use cleartext
+ * HTTP/2 with prior knowledge (§3.3): the preface is the first thing sent, no Upgrade dance.
+ *
+ * Departures, on purpose: no proxy support yet; server push is accepted into a per-connection push
+ * cache that a later GET of the same URL claims (as browsers did before they dropped push); a stream
+ * the server refuses (REFUSED_STREAM) or leaves unprocessed by GOAWAY (§6.8) is retried on a new
+ * connection, since the server did not act on it (§8.7); any other failure fails the fetch.
+ */
+import { WireError } from '../errors';
+import type { HeaderField, WireResponse } from '../net/codec';
+import { header } from '../net/codec';
+import { defaultPort } from '../net/agent';
+import { abortReason, toFetchResponse, type Exchange } from '../net/exchange';
+import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from '../net/simulation';
+import type { ByteStream } from '../net/stream';
+import { concatBytes } from '../net/stream';
+import { TlsStream } from '../net/tls';
+import { binaryString } from '../trace/events';
+import type { Settings } from './constants';
+import { ERROR_CODES } from './constants';
+import { Http2Connection } from './connection';
+import type { Http2Event } from './events';
+import { DataQueue, field, h2Fields } from './sim-common';
+import { Http2Tracer } from './sim-trace';
+
+export interface Http2ClientOptions {
+  /** Announce SETTINGS_ENABLE_PUSH = 0 so the server may not push (RFC 9113 §6.5.2). Default: push allowed. */
+  readonly enablePush?: boolean;
+  /** Further SETTINGS to announce. */
+  readonly settings?: Partial<Settings>;
+}
+
+/** Chrome's assumption before the server's SETTINGS arrive (kDefaultInitialMaxConcurrentStreams). */
+const INITIAL_MAX_STREAMS = 100;
+
+/** The default HTTP/2 client; `createSimulation({ httpVersion: '2' })` uses `http2Client()`. */
+export function http2Client(options: Http2ClientOptions = {}): ClientProtocolFactory {
+  return (env) => new Http2Client(env, options);
+}
+
+class Http2Client implements ClientProtocol {
+  readonly #env: ProtocolEnv;
+  readonly #options: Http2ClientOptions;
+  readonly #sessions = new Map<string, Http2ClientSession>();
+
+  constructor(env: ProtocolEnv, options: Http2ClientOptions) {
+    if (env.proxyAddress) {
+      throw new WireError({ code: 'unsupported-option', side: 'local', message: 'createSimulation: the HTTP/2 client does not go through a proxy yet; drop the proxy option or use httpVersion "1.1".' });
+    }
+    this.#env = env;
+    this.#options = options;
+  }
+
+  keyFor(url: URL): string {
+    return `${url.protocol}//${url.hostname}:${defaultPort(url)}`;
+  }
+
+  submit(exchange: Exchange): void {
+    let session = this.#sessions.get(exchange.origin);
+    if (!session || !session.accepting) {
+      session = new Http2ClientSession(this.#env, this.#options, exchange, {
+        retry: (ex) => this.submit(ex),
+        ended: (s) => {
+          if (this.#sessions.get(s.key) === s) this.#sessions.delete(s.key);
+        },
+      });
+      this.#sessions.set(exchange.origin, session);
+    }
+    session.submit(exchange);
+  }
+
+  abort(exchange: Exchange): void {
+    if (exchange.settled) return;
+    for (const session of this.#sessions.values()) session.abort(exchange);
+    if (!exchange.settled) fail(this.#env, exchange, 'aborted', abortReason(exchange.signal!), 'aborted by the caller');
+  }
+}
+
+function fail(env: ProtocolEnv, exchange: Exchange, reason: 'aborted' | 'network-error', error: unknown, message: string): void {
+  if (exchange.settled) return;
+  exchange.settled = true;
+  env.ctx.trace.emit({ type: 'request-failed', requestId: exchange.id, reason, message });
+  exchange.reject(error);
+}
+
+interface StreamCtx {
+  exchange: Exchange | undefined;
+  readonly url: string;
+  status: number;
+  headers: HeaderField[];
+  readonly body: Uint8Array[];
+  headersSize: number;
+  requestHeaders: HeaderField[];
+  requestHeadersSize: number;
+  done: boolean;
+}
+
+interface SessionHooks {
+  readonly retry: (exchange: Exchange) => void;
+  readonly ended: (session: Http2ClientSession) => void;
+}
+
+class Http2ClientSession {
+  readonly key: string;
+  readonly #env: ProtocolEnv;
+  readonly #hooks: SessionHooks;
+  readonly #stream: ByteStream;
+  readonly #conn: Http2Connection;
+  readonly #tracer: Http2Tracer;
+  readonly #queue: Exchange[] = [];
+  readonly #streams = new Map<number, StreamCtx>();
+  readonly #byExchange = new Map<Exchange, number>();
+  /** Pushed responses by URL, until a fetch claims them. */
+  readonly #pushed = new Map<string, number>();
+  readonly #data = new DataQueue();
+  readonly #origin: URL;
+  readonly #serverIP: string;
+  #settingsKnown = false;
+  #draining = false;
+  #closed = false;
+  #openedAt: number | undefined;
+  #readyAt: number | undefined;
+  #tlsMs = -1;
+  #idleTimer: number | undefined;
+  #corked: Uint8Array[] | undefined;
+
+  constructor(env: ProtocolEnv, options: Http2ClientOptions, first: Exchange, hooks: SessionHooks) {
+    this.key = first.origin;
+    this.#env = env;
+    this.#hooks = hooks;
+    const { ctx, network, link } = env;
+    const url = first.url;
+    this.#origin = new URL(`${url.protocol}//${url.host}`);
+    this.#serverIP = env.ipFor(url.hostname);
+    const https = url.protocol === 'https:';
+    const tcp = network.connect(`${url.hostname}:${defaultPort(url)}`, { from: 'client', link });
+    tcp.onOpen(() => (this.#openedAt = ctx.clock.now()));
+    if (https) {
+      // TLS 1.2 cannot carry h2 in practice (RFC 9113 §9.2 cipher suite rules); the simulation's TLS version applies.
+      const tls = new TlsStream(tcp, env.options.tls === '1.2' ? '1.2' : '1.3', ctx);
+      tls.onOpen(() => {
+        this.#readyAt = ctx.clock.now();
+        this.#tlsMs = this.#readyAt - (this.#openedAt ?? this.#readyAt);
+      });
+      this.#stream = tls;
+    } else {
+      tcp.onOpen(() => (this.#readyAt = ctx.clock.now()));
+      this.#stream = tcp;
+    }
+    ctx.trace.emit({ type: 'h2-session', connectionId: tcp.connectionId, side: 'client', protocol: https ? 'h2' : 'h2c', alpn: https ? 'h2' : null });
+    this.#tracer = new Http2Tracer(ctx, tcp.connectionId, 'client');
+    const settings: Partial<Settings> = { ...(options.enablePush === false ? { ENABLE_PUSH: 0 } : {}), ...options.settings };
+    this.#conn = new Http2Connection({ role: 'client', settings });
+    this.#stream.onData((bytes) => this.#receive(bytes));
+    this.#stream.onClose((info) => this.#onClose(`${info.how === 'reset' ? 'reset' : 'closed'} by the ${info.by}: ${info.reason}`));
+    // RFC 9113 §3.4: the preface goes first; the byte stream queues it until TCP (and TLS) are up.
+    this.#write(this.#conn.initiate().bytes);
+  }
+
+  get connectionId(): string {
+    return this.#stream.connectionId;
+  }
+
+  /** False once the connection is going away: new requests need a new connection. */
+  get accepting(): boolean {
+    return !this.#draining && !this.#closed && !this.#conn.isClosed;
+  }
+
+  submit(exchange: Exchange): void {
+    const { ctx } = this.#env;
+    ctx.clock.clearTimeout(this.#idleTimer);
+    const pushedId = exchange.method === 'GET' ? this.#pushed.get(exchange.url.href) : undefined;
+    if (pushedId !== undefined) this.#pushed.delete(exchange.url.href);
+    const s = pushedId === undefined ? undefined : this.#streams.get(pushedId);
+    // A pushed stream the server has since reset is gone from #streams: then the fetch asks for itself.
+    if (pushedId !== undefined && s && !s.exchange) {
+      exchange.dispatchedAt = ctx.clock.now();
+      exchange.connectionId = this.connectionId;
+      exchange.reused = true;
+      exchange.serverIPAddress = this.#serverIP;
+      exchange.sentAt = ctx.clock.now(); // nothing goes on the wire: the promised response answers it
+      ctx.trace.emit({ type: 'request-dispatched', requestId: exchange.id, connectionId: this.connectionId, reused: true, pipelineDepth: this.#streams.size });
+      s.exchange = exchange;
+      this.#byExchange.set(exchange, pushedId);
+      if (s.done) this.#finish(pushedId, s);
+      return;
+    }
+    this.#queue.push(exchange);
+    this.#pump();
+  }
+
+  abort(exchange: Exchange): void {
+    const queued = this.#queue.indexOf(exchange);
+    if (queued >= 0) this.#queue.splice(queued, 1);
+    const id = this.#byExchange.get(exchange);
+    if (id === undefined) return;
+    this.#byExchange.delete(exchange);
+    this.#streams.delete(id);
+    this.#data.drop(id);
+    fail(this.#env, exchange, 'aborted', abortReason(exchange.signal!), 'aborted by the caller');
+    // RFC 9113 §8.7: a client cancels one request with RST_STREAM(CANCEL); the connection carries on.
+    const state = this.#conn.streamState(id);
+    if (!this.#closed && !this.#conn.isClosed && state !== 'closed' && state !== 'idle') this.#write(this.#conn.resetStream(id, 'CANCEL').bytes);
+    this.#pump();
+  }
+
+  #limit(): number {
+    return this.#settingsKnown ? this.#conn.remoteSettings.MAX_CONCURRENT_STREAMS : INITIAL_MAX_STREAMS;
+  }
+
+  #active(): number {
+    let n = 0;
+    for (const [id] of this.#streams) if (id % 2 === 1) n++;
+    return n;
+  }
+
+  #pump(): void {
+    const { ctx } = this.#env;
+    while (this.#queue.length > 0 && this.accepting && this.#active() < this.#limit()) {
+      const exchange = this.#queue.shift()!;
+      if (exchange.settled) continue;
+      this.#start(exchange);
+    }
+    // Only the newest arrivals can be unreported: scan back from the end (the queue can be long).
+    for (let position = this.#queue.length - 1; position >= 0; position--) {
+      const exchange = this.#queue[position]!;
+      if (exchange.queuedReported) break;
+      exchange.queuedReported = true;
+      ctx.trace.emit({ type: 'request-queued', requestId: exchange.id, origin: exchange.origin, reason: 'connection-limit', position });
+    }
+    if (this.#draining && !this.#busy() && !this.#closed) this.#stream.close('GOAWAY: no streams left');
+  }
+
+  #start(exchange: Exchange): void {
+    const { ctx } = this.#env;
+    const url = exchange.url;
+    const authority = header(exchange.headers, 'host') ?? (url.port ? `${url.hostname}:${url.port}` : url.hostname);
+    // RFC 9113 §8.3.1: the request's control data are pseudo-header fields, before the regular ones.
+    const fields: HeaderField[] = [
+      { name: ':method', value: exchange.method },
+      { name: ':scheme', value: url.protocol.slice(0, -1) },
+      { name: ':authority', value: authority },
+      { name: ':path', value: url.pathname + url.search },
+      ...h2Fields(exchange.headers),
+    ];
+    const body = exchange.body;
+    if ((body.length > 0 || ['POST', 'PUT', 'PATCH'].includes(exchange.method)) && field(fields, 'content-length') === undefined) {
+      fields.push({ name: 'content-length', value: String(body.length) });
+    }
+    const reused = this.#readyAt !== undefined;
+    exchange.dispatchedAt = ctx.clock.now();
+    exchange.connectionId = this.connectionId;
+    exchange.reused = reused;
+    exchange.serverIPAddress = this.#serverIP;
+    ctx.trace.emit({ type: 'request-dispatched', requestId: exchange.id, connectionId: this.connectionId, reused, pipelineDepth: this.#active() });
+    const sent = this.#conn.request(fields, { endStream: body.length === 0 });
+    const id = sent.streamId;
+    const headersSize = sent.frames.reduce((n, f) => n + ('headerBlockFragment' in f ? f.headerBlockFragment.length : 0), 0);
+    this.#streams.set(id, { exchange, url: url.href, status: 0, headers: [], body: [], headersSize: 0, requestHeaders: fields, requestHeadersSize: headersSize, done: false });
+    this.#byExchange.set(exchange, id);
+    this.#write(sent.bytes);
+    if (body.length > 0) {
+      this.#data.push(id, body, true);
+      for (const bytes of this.#data.flush(this.#conn)) this.#write(bytes);
+    }
+    const stamp = (): void => {
+      exchange.sentAt ??= ctx.clock.now();
+      ctx.trace.emit({ type: 'request-sent', requestId: exchange.id, connectionId: this.connectionId, startLine: `${exchange.method} ${url.pathname + url.search} HTTP/2 (stream ${id})`, headers: fields });
+    };
+    // The request is on the wire once the connection is ready; until then the byte stream holds it.
+    if (this.#readyAt !== undefined) stamp();
+    else this.#stream.onOpen(stamp);
+  }
+
+  #write(bytes: Uint8Array): void {
+    if (bytes.length === 0 || this.#closed) return;
+    if (this.#corked) {
+      this.#corked.push(bytes);
+      return;
+    }
+    this.#tracer.sent(bytes);
+    this.#stream.write(bytes);
+  }
+
+  /** Handles one delivery of bytes; what it makes us send (ACKs, WINDOW_UPDATEs, requests) leaves in one write. */
+  #receive(bytes: Uint8Array): void {
+    this.#tracer.received(bytes);
+    this.#corked = [];
+    const result = this.#conn.receiveData(bytes);
+    for (const e of result.events) this.#event(e);
+    this.#write(result.bytes);
+    if (this.#data.size > 0) for (const b of this.#data.flush(this.#conn)) this.#write(b);
+    this.#pump();
+    const out = this.#corked;
+    this.#corked = undefined;
+    if (out.length > 0) this.#write(out.length === 1 ? out[0]! : concatBytes(out));
+    this.#armIdle();
+  }
+
+  #event(e: Http2Event): void {
+    const { ctx } = this.#env;
+    switch (e.type) {
+      case 'settings-received':
+        this.#settingsKnown = true;
+        return;
+      case 'headers': {
+        const s = this.#streams.get(e.streamId);
+        if (!s) return;
+        if (e.kind !== 'response') {
+          // fetch surfaces neither 1xx responses nor trailers, but trailers end the response (RFC 9113 §8.1).
+          if (e.kind === 'trailers' && e.endStream) this.#complete(e.streamId, s);
+          return;
+        }
+        s.status = Number(field(e.headers, ':status'));
+        s.headers = e.headers.filter((h) => !h.name.startsWith(':'));
+        s.headersSize = this.#tracer.lastBlockReceived;
+        if (s.exchange) {
+          s.exchange.firstByteAt ??= ctx.clock.now();
+          ctx.trace.emit({ type: 'response-started', requestId: s.exchange.id, connectionId: this.connectionId });
+        }
+        if (e.endStream) this.#complete(e.streamId, s);
+        return;
+      }
+      case 'data': {
+        const s = this.#streams.get(e.streamId);
+        if (!s) return;
+        s.body.push(e.data);
+        if (e.endStream) this.#complete(e.streamId, s);
+        return;
+      }
+      case 'push-promise': {
+        // RFC 9113 §8.4.1: the promised request's URL comes from its pseudo-header fields.
+        const url = `${field(e.headers, ':scheme') ?? this.#origin.protocol.slice(0, -1)}://${field(e.headers, ':authority') ?? this.#origin.host}${field(e.headers, ':path') ?? '/'}`;
+        this.#streams.set(e.promisedStreamId, { exchange: undefined, url, status: 0, headers: [], body: [], headersSize: 0, requestHeaders: [...e.headers], requestHeadersSize: 0, done: false });
+        this.#pushed.set(url, e.promisedStreamId);
+        return;
+      }
+      case 'stream-reset':
+      case 'stream-error': {
+        const s = this.#streams.get(e.streamId);
+        this.#streams.delete(e.streamId);
+        this.#data.drop(e.streamId);
+        const ex = s?.exchange;
+        if (!ex || ex.settled) return;
+        this.#byExchange.delete(ex);
+        if (e.type === 'stream-reset' && e.errorCode === ERROR_CODES.REFUSED_STREAM) return this.#retry(ex, 'REFUSED_STREAM');
+        const message = e.type === 'stream-reset' ? `stream ${e.streamId} reset by the server: ${e.errorName}` : `stream ${e.streamId}: ${e.error.message}`;
+        fail(this.#env, ex, 'network-error', new TypeError('Failed to fetch', { cause: new Error(message) }), message);
+        return;
+      }
+      case 'goaway': {
+        // RFC 9113 §6.8: streams above lastStreamId were not processed and may be retried elsewhere.
+        this.#draining = true;
+        this.#hooks.ended(this);
+        for (const id of e.unprocessedStreams) {
+          const s = this.#streams.get(id);
+          this.#streams.delete(id);
+          if (s?.exchange && !s.exchange.settled) {
+            this.#byExchange.delete(s.exchange);
+            this.#retry(s.exchange, `GOAWAY (${e.errorName}) above stream ${e.lastStreamId}`);
+          }
+        }
+        for (const ex of this.#queue.splice(0)) this.#hooks.retry(ex);
+        return;
+      }
+      case 'connection-error':
+        this.#stream.close(`HTTP/2 connection error: ${e.error.message}`);
+        this.#onClose(e.error.message);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #retry(exchange: Exchange, why: string): void {
+    exchange.attempts++;
+    this.#env.ctx.trace.emit({ type: 'request-retried', requestId: exchange.id, connectionId: this.connectionId, reason: why });
+    for (const f of ['dispatchedAt', 'connectionId', 'reused', 'sentAt', 'firstByteAt', 'wire', 'setup'] as const) delete exchange[f];
+    this.#hooks.retry(exchange);
+  }
+
+  #complete(id: number, s: StreamCtx): void {
+    s.done = true;
+    if (s.exchange) this.#finish(id, s);
+  }
+
+  #finish(id: number, s: StreamCtx): void {
+    const ex = s.exchange!;
+    this.#streams.delete(id);
+    this.#byExchange.delete(ex);
+    if (ex.settled) return;
+    ex.settled = true;
+    const { ctx } = this.#env;
+    const now = ctx.clock.now();
+    const body = s.body.length === 1 ? s.body[0]! : concatBytes(s.body);
+    const response: WireResponse = { version: '1.1', status: s.status, reason: '', headers: s.headers, body };
+    const firstByte = ex.firstByteAt ?? now;
+    const sentAt = ex.sentAt ?? now;
+    const dispatched = ex.dispatchedAt ?? ex.startedAt;
+    const fresh = ex.reused === false;
+    ctx.trace.emit({
+      type: 'request-finished',
+      requestId: ex.id,
+      connectionId: this.connectionId,
+      startedAt: ex.startedAt,
+      reused: !fresh,
+      serverIPAddress: this.#serverIP,
+      timings: {
+        blocked: dispatched - ex.startedAt,
+        dns: -1,
+        connect: fresh ? sentAt - dispatched : -1,
+        ssl: fresh ? this.#tlsMs : -1,
+        send: 0,
+        wait: Math.max(0, firstByte - sentAt),
+        receive: now - firstByte,
+      },
+      // Chrome exports HTTP/2 entries with httpVersion "h2" and the pseudo-headers among the headers.
+      request: { method: ex.method, url: ex.url.href, httpVersion: 'h2', headers: s.requestHeaders, headersSize: s.requestHeadersSize, bodySize: ex.body.length },
+      response: {
+        status: s.status,
+        statusText: '',
+        httpVersion: 'h2',
+        headers: s.headers,
+        headersSize: s.headersSize,
+        bodySize: body.length,
+        mimeType: header(s.headers, 'content-type') ?? 'x-unknown',
+        body: binaryString(body),
+      },
+    });
+    ex.resolve(toFetchResponse(ex, response));
+  }
+
+  /** Streams still expecting frames (a completed push nobody has claimed yet does not count). */
+  #busy(): boolean {
+    for (const s of this.#streams.values()) if (!s.done) return true;
+    return this.#queue.length > 0;
+  }
+
+  #armIdle(): void {
+    const { clock } = this.#env.ctx;
+    clock.clearTimeout(this.#idleTimer);
+    if (this.#busy() || this.#closed) return;
+    this.#idleTimer = clock.setTimeout(() => {
+      if (this.#busy() || this.#closed || this.#conn.isClosed) return;
+      // RFC 9113 §6.8: a graceful close announces itself with GOAWAY before the connection ends.
+      this.#draining = true;
+      this.#hooks.ended(this);
+      this.#write(this.#conn.goAway('NO_ERROR', 'idle').bytes);
+      this.#stream.close('idle timeout');
+    }, this.#env.options.idleTimeout);
+  }
+
+  #onClose(why: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#env.ctx.clock.clearTimeout(this.#idleTimer);
+    this.#hooks.ended(this);
+    for (const [, s] of this.#streams) {
+      const ex = s.exchange;
+      if (!ex || ex.settled) continue;
+      const message = `connection ${this.connectionId} closed before the response: ${why}`;
+      fail(this.#env, ex, 'network-error', new TypeError('Failed to fetch', { cause: new Error(message) }), message);
+    }
+    this.#streams.clear();
+    for (const ex of this.#queue.splice(0)) this.#hooks.retry(ex);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Pieces the simulated HTTP/2 client and server share: the queue of DATA waiting for flow-control
+ * credit, and the conversion between HTTP/1-style header lists and HTTP/2 field blocks.
+ */
+import type { HeaderField } from '../net/codec';
+import type { Http2Connection } from './connection';
+
+/**
+ * RFC 9113 §8.2.2: connection-specific fields must not appear in HTTP/2; Host becomes :authority
+ * (§8.3.1). `te` is allowed only as "trailers", which the simulator never needs, so it goes too.
+ */
+const NOT_IN_H2 = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'host']);
+
+/** Regular fields for a field block: lower-case names (§8.2.1), connection-specific ones removed. */
+export function h2Fields(headers: readonly HeaderField[]): HeaderField[] {
+  const out: HeaderField[] = [];
+  for (const h of headers) {
+    const name = h.name.toLowerCase();
+    if (!NOT_IN_H2.has(name)) out.push({ name, value: h.value });
+  }
+  return out;
+}
+
+/** The value of a pseudo-header or field (names are lower-case in HTTP/2). */
+export function field(headers: readonly HeaderField[], name: string): string | undefined {
+  for (const h of headers) if (h.name === name) return h.value;
+  return undefined;
+}
+
+interface Pending {
+  data: Uint8Array;
+  readonly endStream: boolean;
+}
+
+/**
+ * DATA that could not be sent yet because a flow-control window was exhausted (RFC 9113 §6.9): sent
+ * in stream order as WINDOW_UPDATEs open the windows again.
+ */
+export class DataQueue {
+  readonly #pending = new Map<number, Pending>();
+
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  push(streamId: number, data: Uint8Array, endStream: boolean): void {
+    this.#pending.set(streamId, { data, endStream });
+  }
+
+  drop(streamId: number): void {
+    this.#pending.delete(streamId);
+  }
+
+  /**
+   * Sends whatever the windows allow, one frame's worth per stream per round (round-robin, as servers
+   * share a connection between streams of equal weight), so concurrent responses interleave on the wire.
+   * Returns the bytes to write.
+   */
+  flush(conn: Http2Connection): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    const quantum = conn.remoteSettings.MAX_FRAME_SIZE;
+    let progress = true;
+    while (progress && this.#pending.size > 0) {
+      progress = false;
+      for (const [id, p] of this.#pending) {
+        const state = conn.streamState(id);
+        if (state !== 'open' && state !== 'half_closed_remote') {
+          this.#pending.delete(id); // reset meanwhile: nothing more to send
+          continue;
+        }
+        const n = Math.min(p.data.length, conn.sendWindow(id), quantum);
+        if (n === 0 && p.data.length > 0) continue;
+        const last = n === p.data.length;
+        out.push(conn.sendData(id, p.data.subarray(0, n), { endStream: last && p.endStream }).bytes);
+        progress = true;
+        if (last) this.#pending.delete(id);
+        else p.data = p.data.subarray(n);
+      }
+    }
+    return out;
+  }
+}

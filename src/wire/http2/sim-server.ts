@@ -1,0 +1,287 @@
+/**
+ * The mock server's HTTP/2 side: one accepted connection, its streams answered through the same
+ * `respond` (server/semantics.ts) as HTTP/1, so handlers, routes and method semantics are identical.
+ *
+ * - Streams are answered as soon as their request is complete, concurrently: a slow route (latency)
+ *   holds back only its own stream, unlike HTTP/1 where it holds back the whole connection.
+ * - Responses carry :status, Date, Server and the handler's fields, lower-cased (RFC 9113 §8.2.1),
+ *   without connection-specific fields (§8.2.2) and without a reason phrase (HTTP/2 has none).
+ * - Server push (RFC 9113 §8.4): a route with `push: ['/style.css']` makes the server promise those
+ *   paths as GET requests before it sends the response that references them (§8.4.1: promises go
+ *   before the frames that could refer to them), then answer each promised stream through `respond`.
+ *   Nothing is pushed when the client announced SETTINGS_ENABLE_PUSH = 0 (§6.5.2).
+ * - Shutdown and idle timeout end the connection gracefully (§6.8): GOAWAY(NO_ERROR) with the last
+ *   stream processed, open streams finish, then TCP closes.
+ * - Faults: a 'status' fault answers with that status; a 'drop' fault resets the TCP connection.
+ *   A slow body (bytesPerTick) is not modelled over HTTP/2: DATA goes out as flow control allows.
+ */
+import { reasonPhrase } from '../data/index';
+import type { HeaderField, WireRequest } from '../net/codec';
+import type { ByteStream } from '../net/stream';
+import { concatBytes, utf8 } from '../net/stream';
+import type { NetContext } from '../net/tcp';
+import type { MockServer, AttachOptions } from '../server/server';
+import { internalError, respond, type Reply } from '../server/semantics';
+import { Http2Connection } from './connection';
+import type { Http2Event } from './events';
+import { DataQueue, field, h2Fields } from './sim-common';
+import { Http2Tracer } from './sim-trace';
+
+/** What nginx and h2o announce; clients queue requests beyond it (RFC 9113 §5.1.2). */
+export const SERVER_MAX_CONCURRENT_STREAMS = 100;
+
+interface IncomingRequest {
+  readonly headers: readonly HeaderField[];
+  readonly body: Uint8Array[];
+}
+
+export class Http2ServerConnection {
+  readonly #server: MockServer;
+  readonly #stream: ByteStream;
+  readonly #env: AttachOptions;
+  readonly #ctx: NetContext;
+  readonly #conn = new Http2Connection({ role: 'server', settings: { MAX_CONCURRENT_STREAMS: SERVER_MAX_CONCURRENT_STREAMS } });
+  readonly #tracer: Http2Tracer;
+  readonly #requests = new Map<number, IncomingRequest>();
+  /** Streams accepted and not yet fully answered (including promised ones). */
+  readonly #working = new Set<number>();
+  readonly #data = new DataQueue();
+  /** Frames produced since the last write: written together by one zero-delay timer. */
+  readonly #out: Uint8Array[] = [];
+  #writeTimer: number | undefined;
+  #closing = false;
+  #goingAway = false;
+  #idleTimer: number | undefined;
+
+  constructor(server: MockServer, stream: ByteStream, env: AttachOptions, ctx: NetContext) {
+    this.#server = server;
+    this.#stream = stream;
+    this.#env = env;
+    this.#ctx = ctx;
+    this.#tracer = new Http2Tracer(ctx, stream.connectionId, 'server');
+    const secure = env.tls !== undefined;
+    ctx.trace.emit({ type: 'h2-session', connectionId: stream.connectionId, side: 'server', protocol: secure ? 'h2' : 'h2c', alpn: secure ? 'h2' : null });
+    stream.onClose(() => {
+      this.#closing = true;
+      ctx.clock.clearTimeout(this.#idleTimer);
+    });
+    this.#write(this.#conn.initiate().bytes);
+    this.#armIdle();
+  }
+
+  /** Graceful shutdown (RFC 9113 §6.8): GOAWAY now, close once the streams in progress are answered. */
+  shutdown(debug = 'server shutting down'): void {
+    if (this.#closing || this.#goingAway || this.#conn.isClosed) return;
+    this.#goingAway = true;
+    this.#write(this.#conn.goAway('NO_ERROR', debug).bytes);
+    this.#closeWhenDone();
+  }
+
+  receive(bytes: Uint8Array): void {
+    if (this.#closing) return;
+    this.#tracer.received(bytes);
+    const result = this.#conn.receiveData(bytes);
+    for (const e of result.events) this.#event(e);
+    this.#write(result.bytes);
+    this.#flush();
+  }
+
+  #event(e: Http2Event): void {
+    switch (e.type) {
+      case 'headers':
+        if (e.kind === 'trailers') {
+          // Trailers end the request (RFC 9113 §8.1); the semantics layer has no use for their fields.
+          if (e.endStream && this.#requests.has(e.streamId)) this.#handle(e.streamId);
+          return;
+        }
+        if (e.kind !== 'request') return;
+        this.#requests.set(e.streamId, { headers: e.headers, body: [] });
+        this.#working.add(e.streamId);
+        this.#ctx.clock.clearTimeout(this.#idleTimer);
+        if (e.endStream) this.#handle(e.streamId);
+        return;
+      case 'data': {
+        const r = this.#requests.get(e.streamId);
+        if (!r) return;
+        r.body.push(e.data);
+        if (e.endStream) this.#handle(e.streamId);
+        return;
+      }
+      case 'stream-reset':
+      case 'stream-error':
+        this.#requests.delete(e.streamId);
+        this.#working.delete(e.streamId);
+        this.#data.drop(e.streamId);
+        this.#closeWhenDone();
+        return;
+      case 'connection-error':
+        this.#closing = true;
+        this.#stream.close(`HTTP/2 connection error: ${e.error.message}`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The request as the HTTP/1-shaped semantics layer wants it: Host from :authority (RFC 9113 §8.3.1). */
+  #wireRequest(headers: readonly HeaderField[], body: Uint8Array): WireRequest {
+    const authority = field(headers, ':authority');
+    const regular = headers.filter((h) => !h.name.startsWith(':'));
+    return {
+      method: field(headers, ':method') ?? 'GET',
+      target: field(headers, ':path') ?? '/',
+      version: '1.1',
+      headers: authority === undefined ? regular : [{ name: 'host', value: authority }, ...regular],
+      body,
+    };
+  }
+
+  #handle(streamId: number): void {
+    const incoming = this.#requests.get(streamId)!;
+    this.#requests.delete(streamId);
+    const request = this.#wireRequest(incoming.headers, incoming.body.length === 1 ? incoming.body[0]! : concatBytes(incoming.body));
+    const { trace } = this.#ctx;
+    const id = this.#stream.connectionId;
+    trace.emit({ type: 'message-parsed', connectionId: id, by: 'server', kind: 'request', startLine: `${request.method} ${request.target} HTTP/2`, headers: incoming.headers, bodyLength: request.body.length });
+    const fault = this.#server.faults.take();
+    if (fault?.kind === 'drop') {
+      trace.emit({ type: 'fault-injected', connectionId: id, fault: 'drop', detail: `${fault.how} instead of answering ${request.method} ${request.target}` });
+      this.#closing = true;
+      if (fault.how === 'reset') this.#stream.abort('fault: dropped connection');
+      else this.#stream.close('fault: dropped connection');
+      return;
+    }
+    let work: Promise<Reply>;
+    if (fault?.kind === 'status') {
+      trace.emit({ type: 'fault-injected', connectionId: id, fault: 'status', detail: `answer ${fault.status} to ${request.method} ${request.target}` });
+      work = Promise.resolve({ status: fault.status, reason: reasonPhrase(fault.status), headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }], body: utf8(fault.body ?? `Injected failure: ${fault.status}`), route: 'fault', options: {} });
+    } else {
+      work = respond(request, this.#config());
+    }
+    this.#env.track(work);
+    void work.then(
+      (reply) => this.#answer(streamId, request, reply, true),
+      (error: unknown) => this.#answer(streamId, request, internalError(error), true),
+    );
+  }
+
+  #config() {
+    return { routes: this.#server.routes, store: this.#server.store, origin: this.#env.origin };
+  }
+
+  #answer(streamId: number, request: WireRequest, reply: Reply, mayPush: boolean): void {
+    if (this.#closing || !this.#working.has(streamId)) return;
+    const { clock, trace } = this.#ctx;
+    trace.emit({ type: 'server-handled', connectionId: this.#stream.connectionId, method: request.method, target: request.target, route: reply.route, status: reply.status });
+    const extra = this.#server.faults.extraLatency;
+    if (extra > 0) trace.emit({ type: 'fault-injected', connectionId: this.#stream.connectionId, fault: 'latency', detail: `+${extra} ms` });
+    const delay = (reply.options.latency ?? 0) + extra;
+    const send = (): void => {
+      if (this.#closing || !this.#working.has(streamId)) return;
+      if (mayPush) this.#push(streamId, request, reply);
+      this.#respond(streamId, request.method, reply);
+    };
+    if (delay > 0) clock.setTimeout(send, delay);
+    else send();
+  }
+
+  #push(streamId: number, request: WireRequest, reply: Reply): void {
+    const paths = reply.options.push ?? [];
+    // RFC 9113 §6.5.2: with SETTINGS_ENABLE_PUSH = 0 the server must not send PUSH_PROMISE.
+    if (paths.length === 0 || this.#conn.remoteSettings.ENABLE_PUSH === 0 || this.#goingAway) return;
+    const authority = request.headers.find((h) => h.name === 'host')?.value ?? new URL(this.#env.origin).host;
+    const scheme = new URL(this.#env.origin).protocol.slice(0, -1);
+    for (const path of paths) {
+      // §8.4.1: a promised request is safe and cacheable and has no content: a GET.
+      const fields: HeaderField[] = [
+        { name: ':method', value: 'GET' },
+        { name: ':scheme', value: scheme },
+        { name: ':authority', value: authority },
+        { name: ':path', value: path },
+      ];
+      const promised = this.#conn.pushPromise(streamId, fields);
+      this.#write(promised.bytes);
+      this.#working.add(promised.promisedStreamId);
+      const pushed: WireRequest = { method: 'GET', target: path, version: '1.1', headers: [{ name: 'host', value: authority }], body: new Uint8Array(0) };
+      const work = respond(pushed, this.#config());
+      this.#env.track(work);
+      void work.then(
+        (r) => this.#answer(promised.promisedStreamId, pushed, r, false),
+        (error: unknown) => this.#answer(promised.promisedStreamId, pushed, internalError(error), false),
+      );
+    }
+  }
+
+  #respond(streamId: number, method: string, reply: Reply): void {
+    const bodyless = method === 'HEAD' || reply.status === 204 || reply.status === 304;
+    const fields: HeaderField[] = [
+      { name: ':status', value: String(reply.status) },
+      { name: 'date', value: new Date(this.#env.epoch + this.#ctx.clock.now()).toUTCString() },
+      { name: 'server', value: this.#server.name },
+      ...h2Fields(reply.headers).filter((h) => h.name !== 'content-length' && h.name !== 'date' && h.name !== 'server'),
+    ];
+    // RFC 9110 §8.6: HEAD may announce the GET's length; 204 and 304 carry none.
+    if (reply.status !== 204 && reply.status !== 304) fields.push({ name: 'content-length', value: String(reply.body.length) });
+    const body = bodyless ? new Uint8Array(0) : reply.body;
+    this.#write(this.#conn.sendHeaders(streamId, fields, { endStream: body.length === 0 }).bytes);
+    if (body.length > 0) this.#data.push(streamId, body, true);
+    else this.#done(streamId);
+    this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#data.size > 0) this.#writeTimer ??= this.#ctx.clock.setTimeout(() => this.#drain(), 0);
+  }
+
+  #done(streamId: number): void {
+    this.#working.delete(streamId);
+    this.#closeWhenDone();
+  }
+
+  #closeWhenDone(): void {
+    if (this.#working.size > 0 || this.#writeTimer !== undefined) return;
+    if (this.#goingAway && !this.#closing) {
+      this.#closing = true;
+      this.#stream.close('GOAWAY: all streams answered');
+      return;
+    }
+    this.#armIdle();
+  }
+
+  #armIdle(): void {
+    const { clock } = this.#ctx;
+    clock.clearTimeout(this.#idleTimer);
+    if (this.#closing) return;
+    const timeout = this.#server.keepAlive?.timeout ?? 5000;
+    this.#idleTimer = clock.setTimeout(() => {
+      if (this.#working.size === 0) this.shutdown('idle timeout');
+    }, timeout);
+  }
+
+  /**
+   * Queues bytes for the socket. Everything produced at one virtual instant goes out in one write from
+   * a zero-delay timer, after the pending DATA of every stream has had its round-robin turn: that is
+   * how responses that become ready together end up interleaved frame by frame on the one connection.
+   */
+  #write(bytes: Uint8Array): void {
+    if (bytes.length === 0 || this.#closing) return;
+    this.#out.push(bytes);
+    this.#writeTimer ??= this.#ctx.clock.setTimeout(() => this.#drain(), 0);
+  }
+
+  #drain(): void {
+    this.#writeTimer = undefined;
+    if (this.#closing) return;
+    if (this.#data.size > 0 && this.#conn.error === null) {
+      this.#out.push(...this.#data.flush(this.#conn));
+      for (const id of [...this.#working]) if (this.#conn.streamState(id) === 'closed') this.#working.delete(id);
+    }
+    const bytes = this.#out.length === 1 ? this.#out[0]! : concatBytes(this.#out.splice(0));
+    this.#out.length = 0;
+    if (bytes.length > 0) {
+      this.#tracer.sent(bytes);
+      this.#stream.write(bytes);
+    }
+    this.#closeWhenDone();
+  }
+}

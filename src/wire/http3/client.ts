@@ -1,0 +1,325 @@
+/**
+ * The HTTP/3 client of the simulation: a `ClientProtocol` for httpVersion '3' (net/simulation.ts), with
+ * the server's side (server.ts) on the other end of a simulated QUIC connection.
+ *
+ * Connection management, browser-like:
+ * - One QUIC connection per origin carries every request to it, each on its own bidirectional stream
+ *   (0, 4, 8, ...; RFC 9000 §2.1), all at once: no per-origin connection limit and no queueing behind
+ *   other requests, and no head-of-line blocking between streams (streams.ts).
+ * - A new connection costs ONE round trip before the first request can leave (transport and TLS 1.3
+ *   handshakes combined, RFC 9001 §4); HTTP/1.1 or HTTP/2 over TCP + TLS 1.3 cost two.
+ * - After a connection, the client keeps the server's session ticket (per origin). The next connection
+ *   to that origin resumes and sends safe requests (GET, HEAD, OPTIONS) in 0-RTT packets in its first
+ *   flight, so they cost no round trip at all. Other methods wait for the handshake, because 0-RTT data
+ *   can be replayed by an attacker (RFC 9001 §9.2, RFC 8470; RFC 9114 §10.9).
+ * - Each side opens a control stream and sends SETTINGS first (RFC 9114 §6.2.1).
+ * - A connection with no open request for `idleTimeout` ms is closed: GOAWAY on the control stream
+ *   (RFC 9114 §5.2), then CONNECTION_CLOSE with H3_NO_ERROR.
+ *
+ * HAR timings: `connect` and `ssl` are both the QUIC handshake time before the request was sent (TLS is
+ * part of QUIC's handshake, so they are the same span; 0 for a 0-RTT request); -1 on a reused
+ * connection.
+ *
+ * Simplifications: the peer's SETTINGS are sent and traced but not read (both ends use the same fixed
+ * values, HTTP3_LOCAL_SETTINGS); every URL (http: too) goes over QUIC, as if the server had advertised h3 with
+ * Alt-Svc (RFC 9114 §3.1.1) and the client trusted it at once; no proxies; aborting a request forgets its
+ * stream without RESET_STREAM / STOP_SENDING; server push is not used.
+ */
+import { WireError } from '../errors';
+import { isSafeMethod } from '../data/index';
+import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from '../net/simulation';
+import { abortReason, toFetchResponse, type Exchange } from '../net/exchange';
+import { MockServer, type ServerOptions } from '../server/server';
+import { binaryString } from '../trace/events';
+import { QuicConnection, type QuicEvent } from './connection';
+import { encodeHttp3Frame, http3PayloadLength, HTTP3_ERROR_CODES, HTTP3_STREAM_TYPES } from './frames';
+import { decodeMessage, encodeMessage, http3Fields, pseudo } from './message';
+import { Http3ServerSession, HTTP3_LOCAL_SETTINGS } from './server';
+import { QuicEndpoint } from './udp';
+
+export interface Http3ProtocolOptions {
+  /**
+   * The server to answer with. Default: the simulation's `server` option when it is a MockServer;
+   * when it is plain options, a MockServer built from them (then `sim.server` is a different instance).
+   */
+  readonly server?: MockServer;
+}
+
+interface Pending {
+  readonly exchange: Exchange;
+  readonly parts: Uint8Array[];
+  headersSize: number;
+}
+
+interface Connection {
+  readonly id: string;
+  readonly key: string;
+  readonly endpoint: QuicEndpoint;
+  readonly openedAt: number;
+  readyAt: number | undefined;
+  nextStream: number;
+  /** Requests waiting for keys (1-RTT, or 0-RTT for safe methods). */
+  readonly waiting: Exchange[];
+  readonly streams: Map<number, Pending>;
+  idleTimer: number | undefined;
+  served: number;
+}
+
+const CONTROL_STREAM = 2;
+
+export class Http3Client implements ClientProtocol {
+  readonly #env: ProtocolEnv;
+  readonly #server: MockServer;
+  readonly #connections = new Map<string, Connection>();
+  /** Origins we hold a session ticket for (RFC 8446 §4.6.1), enabling 0-RTT. */
+  readonly #tickets = new Set<string>();
+
+  constructor(env: ProtocolEnv, options: Http3ProtocolOptions = {}) {
+    this.#env = env;
+    const configured = env.options.server;
+    this.#server = options.server ?? (configured instanceof MockServer ? configured : new MockServer((configured as ServerOptions | undefined) ?? {}));
+  }
+
+  keyFor(url: URL): string {
+    return `${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'http:' ? '80' : '443')}`;
+  }
+
+  /** The live connection for a pool key, for tests and visualizers. */
+  connection(key: string): QuicConnection | undefined {
+    return this.#connections.get(key)?.endpoint.connection;
+  }
+
+  submit(exchange: Exchange): void {
+    const { ctx } = this.#env;
+    let connection = this.#connections.get(exchange.origin);
+    const reused = connection !== undefined;
+    connection ??= this.#open(exchange);
+    ctx.clock.clearTimeout(connection.idleTimer);
+    exchange.dispatchedAt = ctx.clock.now();
+    exchange.connectionId = connection.id;
+    exchange.reused = reused;
+    exchange.serverIPAddress = this.#env.ipFor(exchange.url.hostname);
+    ctx.trace.emit({ type: 'request-dispatched', requestId: exchange.id, connectionId: connection.id, reused, pipelineDepth: connection.streams.size });
+    connection.waiting.push(exchange);
+    this.#flushWaiting(connection);
+  }
+
+  abort(exchange: Exchange): void {
+    if (exchange.settled) return;
+    for (const connection of this.#connections.values()) {
+      const at = connection.waiting.indexOf(exchange);
+      if (at >= 0) connection.waiting.splice(at, 1);
+      for (const [id, pending] of connection.streams) if (pending.exchange === exchange) connection.streams.delete(id);
+    }
+    this.#fail(exchange, 'aborted', abortReason(exchange.signal!), 'aborted by the caller');
+  }
+
+  #open(exchange: Exchange): Connection {
+    const { ctx, link, options } = this.#env;
+    const id = ctx.nextId('q');
+    const key = exchange.origin;
+    const resume = this.#tickets.has(key);
+    const client = new QuicConnection({ role: 'client', resume });
+    const server = new QuicConnection({ role: 'server' });
+    let session: Http3ServerSession | undefined;
+    const connection: Connection = {
+      id,
+      key,
+      endpoint: new QuicEndpoint(client, id, ctx, link, (event) => this.#onEvent(connection, event)),
+      openedAt: ctx.clock.now(),
+      readyAt: undefined,
+      nextStream: 0,
+      waiting: [],
+      streams: new Map(),
+      idleTimer: undefined,
+      served: 0,
+    };
+    const serverEndpoint = new QuicEndpoint(server, id, ctx, link, (event) => session?.onEvent(event));
+    session = new Http3ServerSession({ server: this.#server, endpoint: serverEndpoint, epoch: options.epoch, setTimeout: (cb, ms) => ctx.clock.setTimeout(cb, ms) });
+    connection.endpoint.pair(serverEndpoint);
+    serverEndpoint.pair(connection.endpoint);
+    this.#connections.set(key, connection);
+    ctx.trace.emit({ type: 'quic-connection-opening', connectionId: id, address: `${exchange.url.hostname}:${key.split(':').pop()}`, rtt: link.rtt, resumed: resume });
+    // RFC 9114 §6.2.1: the control stream's first frame is SETTINGS. On a resumed connection it goes in 0-RTT.
+    const settings = encodeHttp3Frame(HTTP3_LOCAL_SETTINGS);
+    connection.endpoint.emit({ type: 'http3-frame', connectionId: id, from: 'client', streamId: CONTROL_STREAM, frame: 'SETTINGS', length: http3PayloadLength(HTTP3_LOCAL_SETTINGS) });
+    client.write(CONTROL_STREAM, Uint8Array.of(HTTP3_STREAM_TYPES.CONTROL, ...settings), false, ctx.clock.now());
+    connection.endpoint.apply(client.start(ctx.clock.now()));
+    return connection;
+  }
+
+  #flushWaiting(connection: Connection): void {
+    const quic = connection.endpoint.connection;
+    if (quic.state === 'closed') return;
+    const ready = connection.waiting.filter((ex) => quic.oneRtt || (quic.canSendData && isSafeMethod(ex.method)));
+    for (const exchange of ready) {
+      connection.waiting.splice(connection.waiting.indexOf(exchange), 1);
+      this.#send(connection, exchange);
+    }
+  }
+
+  #send(connection: Connection, exchange: Exchange): void {
+    const { ctx } = this.#env;
+    const url = exchange.url;
+    const streamId = connection.nextStream;
+    connection.nextStream += 4;
+    const body = exchange.body;
+    const headers = [...exchange.headers];
+    if (body.length > 0 && !headers.some((h) => h.name.toLowerCase() === 'content-length')) headers.push({ name: 'content-length', value: String(body.length) });
+    const fields = http3Fields(
+      [
+        { name: ':method', value: exchange.method },
+        { name: ':scheme', value: url.protocol.slice(0, -1) },
+        { name: ':authority', value: url.host },
+        { name: ':path', value: url.pathname + url.search },
+      ],
+      headers,
+    );
+    const encoded = encodeMessage({ fields, body });
+    const now = ctx.clock.now();
+    exchange.sentAt = now;
+    exchange.wire = { method: exchange.method, target: url.pathname + url.search, version: '1.1', headers: fields, body };
+    const setup = exchange.reused ? -1 : now - (exchange.dispatchedAt ?? now);
+    exchange.setup = { connect: setup, ssl: setup };
+    connection.streams.set(streamId, { exchange, parts: [], headersSize: encoded.fieldSectionSize });
+    for (const frame of encoded.frames) {
+      const length = http3PayloadLength(frame);
+      connection.endpoint.emit({ type: 'http3-frame', connectionId: connection.id, from: 'client', streamId, frame: frame.type === 'HEADERS' ? 'HEADERS' : 'DATA', length, ...(frame.type === 'HEADERS' ? { fields } : {}) });
+    }
+    ctx.trace.emit({ type: 'request-sent', requestId: exchange.id, connectionId: connection.id, startLine: `${exchange.method} ${url.pathname + url.search} HTTP/3`, headers: fields });
+    const quic = connection.endpoint.connection;
+    connection.endpoint.apply(quic.write(streamId, encoded.bytes, true, now));
+  }
+
+  #onEvent(connection: Connection, event: QuicEvent): void {
+    const { ctx } = this.#env;
+    switch (event.type) {
+      case 'ready':
+        connection.readyAt = ctx.clock.now();
+        this.#flushWaiting(connection);
+        return;
+      case 'confirmed':
+        this.#tickets.add(connection.key); // the NewSessionTicket came with HANDSHAKE_DONE
+        return;
+      case 'stream-data': {
+        const pending = connection.streams.get(event.streamId);
+        if (!pending) return; // the server's control stream, or an aborted request
+        const exchange = pending.exchange;
+        if (exchange.firstByteAt === undefined && event.data.length > 0) {
+          exchange.firstByteAt = ctx.clock.now();
+          ctx.trace.emit({ type: 'response-started', requestId: exchange.id, connectionId: connection.id });
+        }
+        pending.parts.push(event.data);
+        if (event.fin) {
+          connection.streams.delete(event.streamId);
+          this.#finish(connection, pending);
+        }
+        return;
+      }
+      case 'closed':
+        this.#closed(connection, event.reason);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #finish(connection: Connection, pending: Pending): void {
+    const { ctx } = this.#env;
+    const exchange = pending.exchange;
+    const total = new Uint8Array(pending.parts.reduce((n, p) => n + p.length, 0));
+    let pos = 0;
+    for (const p of pending.parts) {
+      total.set(p, pos);
+      pos += p.length;
+    }
+    let message: ReturnType<typeof decodeMessage>;
+    try {
+      message = decodeMessage(total);
+    } catch (error) {
+      const text = error instanceof WireError ? `${error.code}: ${error.message}` : String(error);
+      this.#fail(exchange, 'network-error', new TypeError('Failed to fetch', { cause: error }), `malformed HTTP/3 response: ${text}`);
+      return;
+    }
+    connection.served++;
+    this.#armIdle(connection);
+    if (exchange.settled) return;
+    exchange.settled = true;
+    const now = ctx.clock.now();
+    const status = Number(pseudo(message.fields, ':status') ?? '500');
+    const headers = message.fields.filter((f) => !f.name.startsWith(':'));
+    const request = exchange.wire!;
+    const firstByte = exchange.firstByteAt ?? now;
+    const sentAt = exchange.sentAt ?? now;
+    ctx.trace.emit({
+      type: 'request-finished',
+      requestId: exchange.id,
+      connectionId: connection.id,
+      startedAt: exchange.startedAt,
+      reused: exchange.reused === true,
+      serverIPAddress: exchange.serverIPAddress ?? '',
+      timings: {
+        // Waiting for a connection that another request is setting up counts as blocked, as in browsers.
+        blocked: sentAt - exchange.startedAt - Math.max(0, exchange.setup?.connect ?? 0),
+        dns: -1,
+        connect: exchange.setup?.connect ?? -1,
+        ssl: exchange.setup?.ssl ?? -1,
+        send: 0,
+        wait: firstByte - sentAt,
+        receive: now - firstByte,
+      },
+      request: { method: request.method, url: exchange.url.href, httpVersion: 'HTTP/3', headers: request.headers, headersSize: pending.headersSize, bodySize: request.body.length },
+      response: {
+        status,
+        statusText: '',
+        httpVersion: 'HTTP/3',
+        headers,
+        headersSize: message.fieldSectionSize,
+        bodySize: message.body.length,
+        mimeType: headers.find((h) => h.name === 'content-type')?.value ?? 'x-unknown',
+        body: binaryString(message.body),
+      },
+    });
+    exchange.resolve(toFetchResponse(exchange, { version: '1.1', status, reason: '', headers, body: message.body }));
+  }
+
+  #armIdle(connection: Connection): void {
+    const { ctx, options } = this.#env;
+    ctx.clock.clearTimeout(connection.idleTimer);
+    if (connection.streams.size > 0 || connection.waiting.length > 0) return;
+    connection.idleTimer = ctx.clock.setTimeout(() => {
+      if (connection.streams.size > 0 || connection.waiting.length > 0) return;
+      const quic = connection.endpoint.connection;
+      const now = ctx.clock.now();
+      // RFC 9114 §5.2: GOAWAY first (a client's carries a push id; we never allow pushes, so 0).
+      const frame = { type: 'GOAWAY', id: 0 } as const;
+      const goaway = encodeHttp3Frame(frame);
+      connection.endpoint.emit({ type: 'http3-frame', connectionId: connection.id, from: 'client', streamId: CONTROL_STREAM, frame: 'GOAWAY', length: http3PayloadLength(frame) });
+      connection.endpoint.apply(quic.write(CONTROL_STREAM, goaway, false, now));
+      connection.endpoint.apply(quic.close(HTTP3_ERROR_CODES.H3_NO_ERROR, 'idle', now));
+    }, options.idleTimeout);
+  }
+
+  #closed(connection: Connection, reason: string): void {
+    const { ctx } = this.#env;
+    ctx.clock.clearTimeout(connection.idleTimer);
+    if (this.#connections.get(connection.key) === connection) this.#connections.delete(connection.key);
+    const unanswered = [...connection.waiting, ...[...connection.streams.values()].map((p) => p.exchange)];
+    for (const exchange of unanswered) {
+      if (exchange.settled) continue;
+      const message = `QUIC connection ${connection.id} closed before the response: ${reason}`;
+      this.#fail(exchange, 'network-error', new TypeError('Failed to fetch', { cause: new Error(message) }), message);
+    }
+  }
+
+  #fail(exchange: Exchange, reason: 'aborted' | 'network-error', error: unknown, message: string): void {
+    exchange.settled = true;
+    this.#env.ctx.trace.emit({ type: 'request-failed', requestId: exchange.id, reason, message });
+    exchange.reject(error);
+  }
+}
+
+/** A `protocols['3']` factory: `createSimulation({ httpVersion: '3', protocols: { '3': http3Protocol() } })`. */
+export function http3Protocol(options: Http3ProtocolOptions = {}): ClientProtocolFactory {
+  return (env) => new Http3Client(env, options);
+}

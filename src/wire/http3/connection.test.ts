@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { QuicPair } from './testing';
+import { QuicConnection, type QuicEvent, type QuicRole } from './connection';
+import { QUIC_HANDSHAKE } from './packets';
+
+const RESPONSE = 3000;
+const body = (streamId: number, n = RESPONSE): Uint8Array => new Uint8Array(n).fill(65 + streamId / 4);
+
+/** The server answers every request stream (0, 4, 8) with `size` bytes once the request has ended. */
+const answer = (size = RESPONSE) => (pair: QuicPair, side: QuicRole, event: QuicEvent): void => {
+  if (side === 'server' && event.type === 'stream-data' && event.fin && event.streamId % 4 === 0) {
+    pair.apply('server', pair.server.write(event.streamId, body(event.streamId, size), true, pair.now));
+  }
+  if (side === 'client' && event.type === 'ready') {
+    for (const id of [0, 4, 8]) pair.apply('client', pair.client.write(id, Uint8Array.of(1, 2, 3), true, pair.now));
+  }
+};
+
+function finishedAt(pair: QuicPair): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const l of pair.events('client', 'stream-data')) if (l.event.fin) out.set(l.event.streamId, l.at);
+  return out;
+}
+
+describe('the QUIC handshake (RFC 9001 §4)', () => {
+  it('is a closed table: every flight one side sends has a row on the other side', () => {
+    for (const row of QUIC_HANDSHAKE) {
+      const other = row.side === 'client' ? 'server' : 'client';
+      for (const flight of row.send) {
+        expect(QUIC_HANDSHAKE.some((r) => r.side === other && r.received === flight.messages), `${other} row for "${flight.messages}"`).toBe(true);
+      }
+    }
+  });
+
+  it('treats a flight outside the table as a protocol violation and closes', () => {
+    const server = new QuicConnection({ role: 'server' });
+    const out = server.receive({ packets: [{ space: 'initial', number: 0, frames: [{ type: 'CRYPTO', messages: 'Finished', length: 36 }] }], size: 100 }, 0);
+    expect(server.state).toBe('closed');
+    expect(out.events.find((e) => e.type === 'closed')).toMatchObject({ errorCode: 0x0a });
+    expect(out.datagrams[0]!.packets[0]!.frames.at(-1)).toMatchObject({ type: 'CONNECTION_CLOSE' });
+  });
+
+  it('lets the client send 1-RTT data after one round trip', () => {
+    const pair = new QuicPair({ onEvent: answer() });
+    pair.apply('client', pair.client.start(0));
+    pair.run();
+    const ready = pair.events('client', 'ready')[0]!;
+    expect(ready.at).toBe(100);
+    expect(ready.event.handshakeMs).toBe(100);
+    expect(pair.events('client', 'confirmed')[0]!.at).toBe(200);
+    // First flight: Initial padded to 1200 bytes (RFC 9000 §14.1).
+    const first = pair.events('client', 'packet-sent')[0]!.event;
+    expect(first.packet.space).toBe('initial');
+    expect(first.size).toBe(1200);
+    // Requests leave at 100 and the responses are complete at 200.
+    expect([...finishedAt(pair).values()]).toEqual([200, 200, 200]);
+  });
+
+  it('with a session ticket, sends data in 0-RTT packets in the first flight', () => {
+    const pair = new QuicPair({
+      resume: true,
+      onEvent: (p, side, event) => {
+        if (side === 'server' && event.type === 'stream-data' && event.fin) p.apply('server', p.server.write(event.streamId, body(event.streamId, 100), true, p.now));
+      },
+    });
+    pair.client.write(0, Uint8Array.of(1), true, 0);
+    pair.apply('client', pair.client.start(0));
+    pair.run();
+    const spaces = pair.events('client', 'packet-sent').map((l) => `${l.at} ${l.event.packet.space}`);
+    expect(spaces.slice(0, 2)).toEqual(['0 initial', '0 0rtt']);
+    expect(finishedAt(pair).get(0)).toBe(100); // one round trip in total, handshake included
+  });
+});
+
+describe('independent streams: no head-of-line blocking across streams', () => {
+  it('a lost packet delays only the stream whose data it carried', () => {
+    let dropped = false;
+    const pair = new QuicPair({
+      onEvent: answer(),
+      drop: (datagram, from) => {
+        const carries4 = datagram.packets.some((p) => p.frames.some((f) => f.type === 'STREAM' && f.streamId === 4));
+        if (from === 'server' && carries4 && !dropped) return (dropped = true);
+        return false;
+      },
+    });
+    pair.apply('client', pair.client.start(0));
+    pair.run();
+    expect(pair.dropped).toHaveLength(1);
+    const done = finishedAt(pair);
+    // Streams 0 and 8 finish as if nothing had happened...
+    expect(done.get(0)).toBe(200);
+    expect(done.get(8)).toBe(200);
+    // ...stream 4 waits for the retransmission: lost after 3 later packets were acknowledged, re-sent, +1 RTT.
+    expect(done.get(4)).toBe(300);
+    const lost = pair.events('server', 'packets-lost');
+    expect(lost.map((l) => [l.event.streams, l.event.reason])).toEqual([[[4], 'packet-threshold']]);
+    // Only stream 4 ever held bytes behind a gap.
+    expect(new Set(pair.events('client', 'stream-blocked').map((l) => l.event.streamId))).toEqual(new Set([4]));
+    // The data went again in a new packet (new number): QUIC never re-sends a packet, only its frames.
+    const numbers = pair.events('server', 'packet-sent').filter((l) => l.event.packet.space === '1rtt').map((l) => l.event.packet.number);
+    expect(new Set(numbers).size).toBe(numbers.length);
+  });
+
+  it('a lost last packet is recovered by the probe timeout', () => {
+    let last: number | undefined;
+    const pair = new QuicPair({
+      onEvent: (p, side, event) => {
+        if (side === 'client' && event.type === 'ready') p.apply('client', p.client.write(0, Uint8Array.of(1), true, p.now));
+        if (side === 'server' && event.type === 'stream-data' && event.fin) p.apply('server', p.server.write(0, body(0, 100), true, p.now));
+      },
+      drop: (datagram, from) => {
+        const fin = datagram.packets.some((p) => p.frames.some((f) => f.type === 'STREAM' && f.fin && f.streamId === 0));
+        if (from === 'server' && fin && last === undefined) {
+          last = datagram.packets[0]!.number;
+          return true;
+        }
+        return false;
+      },
+    });
+    pair.apply('client', pair.client.start(0));
+    pair.run();
+    const pto = pair.events('server', 'pto');
+    expect(pto).toHaveLength(1);
+    const probe = pair.events('server', 'packet-sent').find((l) => l.event.probe)!;
+    expect(probe.event.packet.number).toBeGreaterThan(last!);
+    expect(finishedAt(pair).get(0)).toBe(probe.at + 50);
+  });
+});
+
+describe('congestion control seen on a connection', () => {
+  it('the window grows in slow start, then halves on loss', () => {
+    let count = 0;
+    const pair = new QuicPair({
+      onEvent: (p, side, event) => {
+        if (side === 'client' && event.type === 'ready') p.apply('client', p.client.write(0, Uint8Array.of(1), true, p.now));
+        if (side === 'server' && event.type === 'stream-data' && event.fin) p.apply('server', p.server.write(0, body(0, 200_000), true, p.now));
+      },
+      // Lose the 40th data datagram from the server.
+      drop: (datagram, from) => from === 'server' && datagram.packets.some((p) => p.frames.some((f) => f.type === 'STREAM' && f.streamId === 0)) && ++count === 40,
+    });
+    pair.apply('client', pair.client.start(0));
+    pair.run();
+    const sent = pair.events('server', 'packet-sent').filter((l) => l.event.packet.frames.some((f) => f.type === 'STREAM' && f.streamId === 0));
+    const windows = sent.map((l) => l.event.cwnd);
+    expect(windows[0]).toBe(12000);
+    const loss = pair.events('server', 'congestion').find((l) => l.event.reason === 'loss')!;
+    const before = sent.filter((l) => l.at < loss.at).map((l) => l.event.cwnd);
+    const peak = Math.max(...before);
+    expect(peak).toBeGreaterThan(3 * 12000); // 12000 -> ~24000 -> ~45000: doubling per round trip
+    expect(loss.event.phase).toBe('recovery');
+    // ssthresh is half the window at the time of the loss (which had grown a little more from acks).
+    expect(loss.event.cwnd).toBe(loss.event.ssthresh);
+    expect(loss.event.cwnd).toBeGreaterThanOrEqual(peak / 2);
+    expect(loss.event.cwnd).toBeLessThan(peak);
+    expect(pair.events('server', 'congestion').map((l) => l.event.phase)).toContain('congestion-avoidance');
+    expect(finishedAt(pair).get(0)).toBeDefined();
+  });
+});

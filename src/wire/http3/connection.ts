@@ -1,0 +1,375 @@
+/**
+ * A QUIC connection endpoint (RFC 9000) as a sans-I/O engine: no clock, no sockets. Each call takes
+ * the current virtual time and returns a `QuicOutput`: the datagrams to send, the events that happened,
+ * and when the engine wants `timeout()` to be called next. The caller (udp.ts) moves the datagrams over
+ * the link and owns the timer.
+ *
+ * What it does:
+ * - The handshake from the table in packets.ts: Initial and Handshake packets carry TLS 1.3 in CRYPTO
+ *   frames; the client pads its first Initial datagram to 1200 bytes (RFC 9000 §14.1). A resumed client
+ *   sends application data in 0-RTT packets in its first flight (RFC 9001 §4.6.1).
+ * - Packet numbers per space (Initial, Handshake, application; 0-RTT and 1-RTT share the last, RFC 9000
+ *   §12.3), ACK frames listing every packet number received, loss detection and NewReno (recovery.ts).
+ * - Independent streams (streams.ts): each STREAM frame is delivered to its own stream; a gap in one
+ *   stream never holds back another.
+ * - Data is packed stream by stream, round-robin, into packets of at most 1200 bytes, as many as the
+ *   congestion window allows; lost data is re-sent in NEW packets with new numbers (QUIC never
+ *   retransmits a packet, only its frames, RFC 9000 §13.3).
+ *
+ * Simplifications (besides those in recovery.ts, streams.ts and packets.ts):
+ * - Datagrams carrying only handshake, ACK or CONNECTION_CLOSE frames are never lost (the same rule as
+ *   link.ts for TCP control segments), so the Initial and Handshake spaces need no loss recovery, and
+ *   their ACKs are only piggy-backed on packets of that space that are sent anyway.
+ * - Every ack-eliciting packet is acknowledged at once (no max_ack_delay, RFC 9000 §13.2.1).
+ * - No connection ids changes, migration, path validation, Retry, version negotiation, key updates,
+ *   anti-amplification limit, or stateless reset. The idle timeout is the HTTP/3 layer's: it closes with
+ *   CONNECTION_CLOSE (an immediate close, §10.2) rather than silently (§10.1).
+ */
+import { WireError } from '../errors';
+import {
+  ackRanges,
+  ackedSet,
+  handshakeRow,
+  isAckEliciting,
+  packetSize,
+  type QuicDatagram,
+  type QuicFlight,
+  type QuicFrame,
+  type QuicPacket,
+  type QuicSpace,
+} from './packets';
+import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
+import { ReceiveStream, SendStream, type StreamChunk } from './streams';
+
+export type QuicRole = 'client' | 'server';
+
+export type QuicEvent =
+  | { readonly type: 'handshake'; readonly from: QuicRole; readonly space: QuicSpace; readonly messages: string }
+  /** This side may now send 1-RTT packets; `handshakeMs` is from start (client) or first packet (server). */
+  | { readonly type: 'ready'; readonly side: QuicRole; readonly handshakeMs: number; readonly resumed: boolean }
+  | { readonly type: 'confirmed'; readonly side: QuicRole }
+  | { readonly type: 'stream-data'; readonly streamId: number; readonly data: Uint8Array; readonly fin: boolean }
+  | { readonly type: 'stream-blocked'; readonly streamId: number; readonly waitingFor: number; readonly heldBytes: number }
+  | { readonly type: 'packet-sent'; readonly packet: QuicPacket; readonly size: number; readonly cwnd: number; readonly bytesInFlight: number; readonly probe: boolean }
+  | { readonly type: 'packet-received'; readonly packet: QuicPacket }
+  | { readonly type: 'packets-lost'; readonly numbers: readonly number[]; readonly streams: readonly number[]; readonly reason: 'packet-threshold' | 'time-threshold' }
+  | { readonly type: 'pto'; readonly pto: number; readonly count: number }
+  | ({ readonly type: 'congestion' } & CongestionChange)
+  | { readonly type: 'closed'; readonly by: QuicRole; readonly errorCode: number; readonly reason: string };
+
+export interface QuicOutput {
+  readonly datagrams: readonly QuicDatagram[];
+  readonly events: readonly QuicEvent[];
+  /** Virtual time at which `timeout` should run, if any. */
+  readonly timer: number | undefined;
+}
+
+export interface QuicConnectionOptions {
+  readonly role: QuicRole;
+  /** Client only: a session ticket from an earlier connection to this server, enabling 0-RTT. */
+  readonly resume?: boolean;
+}
+
+type AppChunks = readonly StreamChunk[];
+type NumberSpace = 'initial' | 'handshake' | 'app';
+
+const numberSpace = (space: QuicSpace): NumberSpace => (space === '0rtt' || space === '1rtt' ? 'app' : space);
+
+export class QuicConnection {
+  readonly role: QuicRole;
+  readonly resumed: boolean;
+  readonly recovery = new QuicRecovery<AppChunks>();
+  #state: 'idle' | 'handshaking' | 'open' | 'closed' = 'idle';
+  #oneRtt = false;
+  #startedAt: number | undefined;
+  readonly #next: Record<NumberSpace, number> = { initial: 0, handshake: 0, app: 0 };
+  readonly #received: Record<NumberSpace, Set<number>> = { initial: new Set(), handshake: new Set(), app: new Set() };
+  readonly #ackPending: Record<NumberSpace, boolean> = { initial: false, handshake: false, app: false };
+  readonly #flights: QuicFlight[] = [];
+  #handshakeDone = false;
+  #handshakeState: string;
+  readonly #send = new Map<number, SendStream>();
+  readonly #receive = new Map<number, ReceiveStream>();
+  #rotation = 0;
+  #phase: string = 'slow-start';
+  #events: QuicEvent[] = [];
+  #datagrams: QuicDatagram[] = [];
+
+  constructor(options: QuicConnectionOptions) {
+    this.role = options.role;
+    this.resumed = options.role === 'client' && options.resume === true;
+    if (options.role === 'server') this.#state = 'handshaking';
+    this.#handshakeState = options.role === 'client' ? 'start' : 'wait-client-hello';
+  }
+
+  get state(): 'idle' | 'handshaking' | 'open' | 'closed' {
+    return this.#state;
+  }
+
+  /** True once this side may send application data: 1-RTT keys, or 0-RTT keys on a resumed client. */
+  get canSendData(): boolean {
+    return this.#oneRtt || (this.resumed && this.#state === 'handshaking');
+  }
+
+  get oneRtt(): boolean {
+    return this.#oneRtt;
+  }
+
+  /** Client: sends the first flight (ClientHello, plus 0-RTT data already written when resuming). */
+  start(now: number): QuicOutput {
+    if (this.role !== 'client' || this.#state !== 'idle') {
+      throw new WireError({ code: 'quic-state', side: 'local', message: 'start() is for a client that has not started yet.' });
+    }
+    this.#state = 'handshaking';
+    this.#startedAt = now;
+    this.#runRow(this.resumed ? 'resume' : '', now);
+    return this.#flush(now);
+  }
+
+  /** Queues bytes on a stream (opened implicitly, RFC 9000 §2.1) and sends what the window allows. */
+  write(streamId: number, data: Uint8Array, fin: boolean, now: number): QuicOutput {
+    if (this.#state === 'closed') throw new WireError({ code: 'quic-closed', side: 'local', message: `Cannot write on stream ${streamId}: the connection is closed.` });
+    let stream = this.#send.get(streamId);
+    if (!stream) {
+      stream = new SendStream(streamId);
+      this.#send.set(streamId, stream);
+    }
+    stream.write(data, fin);
+    return this.#flush(now);
+  }
+
+  receive(datagram: QuicDatagram, now: number): QuicOutput {
+    if (this.#state === 'closed') return this.#output(now);
+    this.#startedAt ??= now;
+    for (const packet of datagram.packets) {
+      this.#events.push({ type: 'packet-received', packet });
+      const space = numberSpace(packet.space);
+      this.#received[space].add(packet.number);
+      if (isAckEliciting(packet.frames)) this.#ackPending[space] = true;
+      for (const frame of packet.frames) this.#onFrame(frame, packet.space, now);
+      if (this.#isClosed()) return this.#output(now);
+    }
+    return this.#flush(now);
+  }
+
+  /** The timer from the last output fired. */
+  timeout(now: number): QuicOutput {
+    if (this.#state === 'closed') return this.#output(now);
+    const timer = this.recovery.nextTimer();
+    if (timer && now >= timer.at) {
+      if (timer.kind === 'loss') {
+        const result = this.recovery.detectLost(now);
+        if (result.lost.length > 0) this.#requeue(result.lost.map((p) => p.payload), result.lostBy ?? 'time-threshold', result.lost.map((p) => p.number));
+        this.#congestion(result.congestion);
+      } else {
+        const pto = this.recovery.pto;
+        const oldest = this.recovery.onPto();
+        this.#events.push({ type: 'pto', pto, count: this.recovery.ptoCount });
+        if (oldest) {
+          // §6.2.4: a probe must elicit an ACK; we re-send the oldest unacknowledged data, outside the window.
+          for (const chunk of oldest.payload) this.#stream(chunk.streamId).retransmit.push(chunk);
+          this.#sendApp(now, true);
+        }
+      }
+    }
+    return this.#flush(now);
+  }
+
+  /** Immediate close (RFC 9000 §10.2); `frames` go in the same packet (e.g. an HTTP/3 GOAWAY). */
+  close(errorCode: number, reason: string, now: number, frames: readonly QuicFrame[] = []): QuicOutput {
+    this.#close(errorCode, reason, now, frames);
+    return this.#output(now);
+  }
+
+  #close(errorCode: number, reason: string, now: number, frames: readonly QuicFrame[] = []): void {
+    if (this.#state === 'closed') return;
+    const space: QuicSpace = this.#oneRtt ? '1rtt' : 'initial';
+    this.#datagrams.push(this.#datagram([this.#packet(space, [...frames, { type: 'CONNECTION_CLOSE', errorCode, reason }], now, false)]));
+    this.#state = 'closed';
+    this.#events.push({ type: 'closed', by: this.role, errorCode, reason });
+  }
+
+  #isClosed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  // --- receiving ------------------------------------------------------------------------------------
+
+  #onFrame(frame: QuicFrame, space: QuicSpace, now: number): void {
+    switch (frame.type) {
+      case 'CRYPTO':
+        this.#runRow(frame.messages, now);
+        return;
+      case 'STREAM': {
+        let stream = this.#receive.get(frame.streamId);
+        if (!stream) {
+          stream = new ReceiveStream(frame.streamId);
+          this.#receive.set(frame.streamId, stream);
+        }
+        const result = stream.receive(frame);
+        if (result.data.length > 0 || result.fin) this.#events.push({ type: 'stream-data', streamId: frame.streamId, data: result.data, fin: result.fin });
+        if (result.blocked) this.#events.push({ type: 'stream-blocked', streamId: frame.streamId, ...result.blocked });
+        return;
+      }
+      case 'ACK': {
+        if (numberSpace(space) !== 'app') return; // handshake packets are never lost: nothing to recover
+        const outcome = this.recovery.onAck(ackedSet(frame.ranges), now);
+        if (outcome.lost.length > 0) this.#requeue(outcome.lost.map((p) => p.payload), outcome.lostBy ?? 'packet-threshold', outcome.lost.map((p) => p.number));
+        this.#congestion(outcome.congestion);
+        return;
+      }
+      case 'HANDSHAKE_DONE':
+        if (!this.#handshakeDone) {
+          this.#handshakeDone = true;
+          this.#events.push({ type: 'confirmed', side: this.role });
+        }
+        return;
+      case 'CONNECTION_CLOSE':
+        this.#state = 'closed';
+        this.#events.push({ type: 'closed', by: this.role === 'client' ? 'server' : 'client', errorCode: frame.errorCode, reason: frame.reason });
+        return;
+      case 'PADDING':
+        return;
+    }
+  }
+
+  #runRow(received: string, now: number): void {
+    const row = handshakeRow(this.role, this.#handshakeState, received);
+    if (!row) {
+      const message = `QUIC handshake: a ${this.role} in state ${this.#handshakeState} cannot receive "${received}" (not in QUIC_HANDSHAKE).`;
+      this.#close(0x0a, message, now); // PROTOCOL_VIOLATION, RFC 9000 §20.1
+      return;
+    }
+    this.#handshakeState = row.next;
+    this.#flights.push(...row.send);
+    for (const flight of row.send) this.#events.push({ type: 'handshake', from: this.role, space: flight.space, messages: flight.messages });
+    if (row.oneRtt && !this.#oneRtt) {
+      this.#oneRtt = true;
+      this.#state = 'open';
+      this.#events.push({ type: 'ready', side: this.role, handshakeMs: now - (this.#startedAt ?? now), resumed: this.resumed || received.includes('pre_shared_key') });
+    }
+    if (row.confirmed && !this.#handshakeDone) {
+      this.#handshakeDone = true;
+      this.#events.push({ type: 'confirmed', side: this.role });
+    }
+  }
+
+  #requeue(payloads: readonly AppChunks[], reason: 'packet-threshold' | 'time-threshold', numbers: readonly number[]): void {
+    const streams = new Set<number>();
+    for (const chunks of payloads) {
+      for (const chunk of chunks) {
+        streams.add(chunk.streamId);
+        this.#stream(chunk.streamId).retransmit.push(chunk);
+      }
+    }
+    this.#events.push({ type: 'packets-lost', numbers, streams: [...streams].sort((a, b) => a - b), reason });
+  }
+
+  /** Reports window changes that matter: every loss response and every change of phase (packet-sent events carry cwnd). */
+  #congestion(change: CongestionChange | undefined): void {
+    if (!change || (change.reason === 'ack' && change.phase === this.#phase)) return;
+    this.#phase = change.phase;
+    this.#events.push({ type: 'congestion', ...change });
+  }
+
+  #stream(id: number): SendStream {
+    let stream = this.#send.get(id);
+    if (!stream) {
+      stream = new SendStream(id);
+      this.#send.set(id, stream);
+    }
+    return stream;
+  }
+
+  // --- sending --------------------------------------------------------------------------------------
+
+  #flush(now: number): QuicOutput {
+    if (this.#state === 'closed') return this.#output(now);
+    this.#sendHandshake(now);
+    if (this.canSendData) this.#sendApp(now, false);
+    if (this.#ackPending.app && this.#oneRtt) {
+      this.#datagrams.push(this.#datagram([this.#packet('1rtt', [this.#ack('app')], now, false)]));
+    }
+    return this.#output(now);
+  }
+
+  #sendHandshake(now: number): void {
+    if (this.#flights.length === 0) return;
+    const planned: { space: QuicSpace; frames: QuicFrame[] }[] = [];
+    for (const space of ['initial', 'handshake', '1rtt'] as const) {
+      const flights = this.#flights.filter((f) => f.space === space);
+      if (flights.length === 0) continue;
+      const frames: QuicFrame[] = flights.map((f) => ({ type: 'CRYPTO', messages: f.messages, length: f.length }));
+      const ackSpace = numberSpace(space);
+      if (this.#ackPending[ackSpace]) frames.unshift(this.#ack(ackSpace));
+      // RFC 9001 §4.1.2: the server confirms the handshake to the client with HANDSHAKE_DONE.
+      if (space === '1rtt' && this.role === 'server' && this.#handshakeDone) frames.push({ type: 'HANDSHAKE_DONE' });
+      planned.push({ space, frames });
+    }
+    this.#flights.length = 0;
+    // RFC 9000 §14.1: a client's datagram with an Initial packet is padded to at least 1200 bytes, so
+    // the path is known to carry full-size datagrams (and to limit amplification attacks).
+    const first = planned[0];
+    if (this.role === 'client' && first?.space === 'initial') {
+      const size = planned.reduce((n, p) => n + packetSize(p), 0);
+      if (size < QUIC_MAX_DATAGRAM_SIZE) first.frames.push({ type: 'PADDING', length: QUIC_MAX_DATAGRAM_SIZE - size });
+    }
+    this.#datagrams.push(this.#datagram(planned.map((p) => this.#packet(p.space, p.frames, now, p.space === '1rtt'))));
+  }
+
+  #ack(space: NumberSpace): QuicFrame {
+    this.#ackPending[space] = false;
+    return { type: 'ACK', ranges: ackRanges(this.#received[space]) };
+  }
+
+  /** Packs stream data into full packets while the window allows (or one probe packet, regardless). */
+  #sendApp(now: number, probe: boolean): void {
+    const space: QuicSpace = this.#oneRtt ? '1rtt' : '0rtt';
+    for (;;) {
+      const ready = [...this.#send.values()].filter((s) => s.hasData);
+      if (ready.length === 0) return;
+      if (!probe && !this.recovery.canSend(QUIC_MAX_DATAGRAM_SIZE)) return;
+      const frames: QuicFrame[] = [];
+      // RFC 9000 §17.2.3: a 0-RTT packet cannot carry ACK frames; 1-RTT packets piggy-back them.
+      if (space === '1rtt' && this.#ackPending.app) frames.push(this.#ack('app'));
+      let room = QUIC_MAX_DATAGRAM_SIZE - packetSize({ space, frames });
+      const order = [...ready.slice(this.#rotation % ready.length), ...ready.slice(0, this.#rotation % ready.length)];
+      this.#rotation++;
+      const chunks: StreamChunk[] = [];
+      for (const stream of order) {
+        while (room > 16 && stream.hasData) {
+          const chunk = stream.take(room - 16);
+          if (!chunk) break;
+          chunks.push(chunk);
+          frames.push({ type: 'STREAM', ...chunk });
+          room = QUIC_MAX_DATAGRAM_SIZE - packetSize({ space, frames });
+        }
+        if (room <= 16) break;
+      }
+      const packet = this.#packet(space, frames, now, true, chunks, probe);
+      this.#datagrams.push(this.#datagram([packet]));
+      if (probe) return;
+    }
+  }
+
+  #packet(space: QuicSpace, frames: readonly QuicFrame[], now: number, track: boolean, chunks: AppChunks = [], probe = false): QuicPacket {
+    const ns = numberSpace(space);
+    const packet: QuicPacket = { space, number: this.#next[ns]++, frames };
+    const size = packetSize(packet);
+    if (track && ns === 'app') this.recovery.onSent({ number: packet.number, sentAt: now, size, ackEliciting: isAckEliciting(frames), payload: chunks });
+    this.#events.push({ type: 'packet-sent', packet, size, cwnd: this.recovery.cwnd, bytesInFlight: this.recovery.bytesInFlight, probe });
+    return packet;
+  }
+
+  #datagram(packets: readonly QuicPacket[]): QuicDatagram {
+    return { packets, size: packets.reduce((n, p) => n + packetSize(p), 0) };
+  }
+
+  #output(now: number): QuicOutput {
+    const out: QuicOutput = { datagrams: this.#datagrams, events: this.#events, timer: this.#state === 'closed' ? undefined : this.recovery.nextTimer()?.at };
+    this.#datagrams = [];
+    this.#events = [];
+    void now;
+    return out;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Trace events of the HTTP/3 model: QUIC packets, loss, congestion and HTTP/3 frames. A separate union
+ * (`Http3TraceEvent`) that the simulation's trace carries alongside its own events; like every trace
+ * event each is immutable, has a `type`, a `seq` and a virtual time `at` (filled in by the trace).
+ *
+ * Packet arrivals are not traced separately: a packet arrives one link delay after its 'quic-packet-sent'
+ * unless a 'quic-datagram-dropped' names it.
+ *
+ * `connectionId` values come from the simulation's id counter with the prefix 'q' (q1, q2, ...), so they
+ * never collide with TCP connection ids ('c1').
+ */
+import type { HeaderList, Side } from '../trace/events';
+
+interface Base<T extends string> {
+  readonly type: T;
+  readonly seq: number;
+  readonly at: number;
+}
+
+export type QuicPacketSpace = 'initial' | 'handshake' | '0rtt' | '1rtt';
+
+/** A QUIC connection is being opened to `address`; `resumed` means a session ticket allows 0-RTT. */
+export interface QuicConnectionOpeningEvent extends Base<'quic-connection-opening'> {
+  readonly connectionId: string;
+  readonly address: string;
+  readonly rtt: number;
+  readonly resumed: boolean;
+}
+/** A flight of TLS messages in CRYPTO frames. */
+export interface QuicHandshakeEvent extends Base<'quic-handshake'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly space: QuicPacketSpace;
+  readonly messages: string;
+}
+/** This side may send 1-RTT data: the client after ONE round trip (TCP + TLS 1.3 take two). */
+export interface QuicReadyEvent extends Base<'quic-ready'> {
+  readonly connectionId: string;
+  readonly side: Side;
+  readonly handshakeMs: number;
+  readonly resumed: boolean;
+}
+export interface QuicPacketSentEvent extends Base<'quic-packet-sent'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly space: QuicPacketSpace;
+  readonly packetNumber: number;
+  readonly size: number;
+  /** One line per frame, e.g. 'STREAM 0 @0+54 FIN', 'ACK 0-3'. */
+  readonly frames: readonly string[];
+  /** Sender's congestion window and bytes in flight after sending, bytes. */
+  readonly cwnd: number;
+  readonly bytesInFlight: number;
+  /** Sent because the probe timeout fired (RFC 9002 §6.2). */
+  readonly probe: boolean;
+}
+/** The network lost a datagram (seeded draw from the link's loss rate). */
+export interface QuicDatagramDroppedEvent extends Base<'quic-datagram-dropped'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly packetNumbers: readonly number[];
+  /** Streams whose data was in it: only these are delayed. */
+  readonly streams: readonly number[];
+}
+/** The sender concluded packets were lost (RFC 9002 §6.1) and queued their data again. */
+export interface QuicPacketsLostEvent extends Base<'quic-packets-lost'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly packetNumbers: readonly number[];
+  readonly streams: readonly number[];
+  readonly reason: 'packet-threshold' | 'time-threshold';
+}
+export interface QuicPtoEvent extends Base<'quic-pto'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly pto: number;
+  readonly count: number;
+}
+export interface QuicCongestionEvent extends Base<'quic-congestion'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly cwnd: number;
+  /** Slow start threshold, bytes; null while still infinite (no loss yet, RFC 9002 §7.3.1). */
+  readonly ssthresh: number | null;
+  readonly phase: 'slow-start' | 'recovery' | 'congestion-avoidance';
+  readonly reason: 'ack' | 'loss';
+}
+/** Bytes of one stream are held behind a gap: head-of-line blocking limited to that stream. */
+export interface QuicStreamBlockedEvent extends Base<'quic-stream-blocked'> {
+  readonly connectionId: string;
+  readonly by: Side;
+  readonly streamId: number;
+  readonly waitingFor: number;
+  readonly heldBytes: number;
+}
+export interface QuicConnectionClosedEvent extends Base<'quic-connection-closed'> {
+  readonly connectionId: string;
+  readonly by: Side;
+  readonly errorCode: number;
+  readonly reason: string;
+}
+/** An HTTP/3 frame written on a stream; HEADERS carry the decoded field lines. */
+export interface Http3FrameEvent extends Base<'http3-frame'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly streamId: number;
+  readonly frame: 'DATA' | 'HEADERS' | 'SETTINGS' | 'GOAWAY';
+  /** Frame payload length, bytes. */
+  readonly length: number;
+  readonly fields?: HeaderList;
+}
+
+export type Http3TraceEvent =
+  | QuicConnectionOpeningEvent
+  | QuicHandshakeEvent
+  | QuicReadyEvent
+  | QuicPacketSentEvent
+  | QuicDatagramDroppedEvent
+  | QuicPacketsLostEvent
+  | QuicPtoEvent
+  | QuicCongestionEvent
+  | QuicStreamBlockedEvent
+  | QuicConnectionClosedEvent
+  | Http3FrameEvent;
+
+export type Http3TraceEventInit = Http3TraceEvent extends infer E ? (E extends Http3TraceEvent ? Omit<E, 'seq' | 'at'> : never) : never;

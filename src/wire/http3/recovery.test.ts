@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { QuicRecovery, QUIC_INITIAL_WINDOW, QUIC_MAX_DATAGRAM_SIZE, QUIC_MINIMUM_WINDOW } from './recovery';
+
+const MDS = QUIC_MAX_DATAGRAM_SIZE;
+
+function sendMany(r: QuicRecovery<null>, from: number, count: number, at: number): void {
+  for (let n = from; n < from + count; n++) r.onSent({ number: n, sentAt: at, size: MDS, ackEliciting: true, payload: null });
+}
+const range = (from: number, to: number): Set<number> => new Set(Array.from({ length: to - from + 1 }, (_, i) => from + i));
+
+describe('NewReno (RFC 9002 §7)', () => {
+  it('starts at 10 x max_datagram_size and doubles per round trip in slow start', () => {
+    const r = new QuicRecovery<null>();
+    expect(QUIC_INITIAL_WINDOW).toBe(12000);
+    expect(r.cwnd).toBe(10 * MDS);
+    sendMany(r, 0, 10, 0);
+    expect(r.canSend(MDS)).toBe(false); // the window is full
+    const out = r.onAck(range(0, 9), 100);
+    expect(out.acked).toHaveLength(10);
+    expect(r.cwnd).toBe(20 * MDS);
+    expect(r.phase).toBe('slow-start');
+    sendMany(r, 10, 20, 100);
+    r.onAck(range(0, 29), 200);
+    expect(r.cwnd).toBe(40 * MDS);
+  });
+
+  it('halves the window once per loss episode, then grows by about one datagram per RTT', () => {
+    const r = new QuicRecovery<null>();
+    sendMany(r, 0, 10, 0);
+    r.onAck(range(0, 9), 100);
+    expect(r.cwnd).toBe(24000);
+    sendMany(r, 10, 20, 100);
+    // Packets 10 and 11 are missing; 12-29 arrive: 3+ later packets acknowledged -> lost (§6.1.1).
+    const out = r.onAck(range(12, 29), 200);
+    expect(out.lost.map((p) => p.number)).toEqual([10, 11]);
+    expect(out.lostBy).toBe('packet-threshold');
+    expect(out.congestion).toMatchObject({ reason: 'loss', phase: 'recovery' });
+    // Acks of packets sent before the loss do not grow the window during recovery (§7.3.2) -- the 18
+    // acknowledged packets first grew it to 45600 (still slow start), then the loss halved that.
+    expect(r.ssthresh).toBe(22800);
+    expect(r.cwnd).toBe(22800);
+    expect(r.cwnd).toBeGreaterThanOrEqual(QUIC_MINIMUM_WINDOW);
+    // A packet sent after recovery began ends it; from now on congestion avoidance.
+    sendMany(r, 30, 1, 250);
+    r.onAck(new Set([30]), 350);
+    expect(r.phase).toBe('congestion-avoidance');
+    expect(r.cwnd).toBe(22800 + Math.floor((MDS * MDS) / 22800));
+  });
+
+  it('measures RTT and arms a probe timeout of srtt + 4 x rttvar', () => {
+    const r = new QuicRecovery<null>();
+    sendMany(r, 0, 1, 0);
+    r.onAck(new Set([0]), 100);
+    expect(r.smoothedRtt).toBe(100);
+    expect(r.rttVar).toBe(50);
+    expect(r.pto).toBe(300);
+    sendMany(r, 1, 1, 100);
+    expect(r.nextTimer()).toEqual({ at: 400, kind: 'pto' });
+    expect(r.onPto()?.number).toBe(1);
+    expect(r.pto).toBe(600); // backoff doubles
+  });
+
+  it('declares loss by time when too few later packets arrive', () => {
+    const r = new QuicRecovery<null>();
+    sendMany(r, 0, 2, 0);
+    const out = r.onAck(new Set([1]), 100);
+    expect(out.lost).toHaveLength(0);
+    // 9/8 x 100 ms after it was sent, packet 0 is lost.
+    expect(r.nextTimer()).toEqual({ at: 112.5, kind: 'loss' });
+    const later = r.detectLost(112.5);
+    expect(later.lost.map((p) => p.number)).toEqual([0]);
+    expect(later.lostBy).toBe('time-threshold');
+  });
+});
