@@ -2,10 +2,12 @@
  * npm run serve -- [--port 8080] [--host 127.0.0.1]
  *
  * Serves the demo mock server (src/wire/node/demo-server.ts) on a real TCP port through the sans-I/O
- * HTTP/1 engine, so what a reader saw in the simulator can be tried with curl. Ctrl+C closes it.
+ * engines, so what a reader saw in the simulator can be tried with curl or nghttp. One port speaks both
+ * HTTP/1.1 and HTTP/2: a connection that opens with the HTTP/2 preface (h2c by prior knowledge, RFC 9113
+ * §3.3) goes to the HTTP/2 engine, every other one to HTTP/1. Ctrl+C closes it.
  */
 import { parseArgs } from 'node:util';
-import { createDemoServer, demoCommands, serveTcp } from '../src/wire/node/index';
+import { createDemoServer, demoCommands, demoH2Commands, h2cProtocol, serveTcp } from '../src/wire/node/index';
 
 const USAGE = 'usage: npm run serve -- [--port 8080] [--host 127.0.0.1]';
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -37,7 +39,7 @@ if (!LOOPBACK.test(host)) {
 
 let server: Awaited<ReturnType<typeof serveTcp>>;
 try {
-  server = await serveTcp(createDemoServer(), { port, host });
+  server = await serveTcp(createDemoServer(), { port, host, protocols: [h2cProtocol()] });
 } catch (e) {
   const err = e as NodeJS.ErrnoException;
   const hint = err.code === 'EADDRINUSE' ? ` Port ${port} is taken; try --port ${port + 1}, or --port 0 for any free port.` : '';
@@ -45,9 +47,11 @@ try {
   process.exit(1);
 }
 
-console.log(`Roundtrip mock server on ${server.url}  (HTTP/1.1, the same engine and routes as the simulator)\n`);
-console.log('Try:');
+console.log(`Roundtrip mock server on ${server.url}  (HTTP/1.1 and h2c, the same engines and routes as the simulator)\n`);
+console.log('Try HTTP/1.1:');
 for (const command of demoCommands(server.url)) console.log(`  ${command}`);
+console.log('\nTry HTTP/2 (prior knowledge, same port):');
+for (const command of demoH2Commands(server.url)) console.log(`  ${command}`);
 console.log('\nCtrl+C to stop.');
 
 let stopping = false;

@@ -1,7 +1,8 @@
 /**
  * The demo API that `npm run serve` puts on a real port: a small todo list, plus the mock server's
  * built-in semantics (HEAD from GET, OPTIONS with Allow, TRACE echo, 405/501, and a resource store on
- * every other path, where PUT creates with 201 and replaces with 204).
+ * every other path, where PUT creates with 201 and replaces with 204). The page at `/` links a
+ * stylesheet that an HTTP/2 client gets pushed (RFC 9113 §8.4) before it asks.
  *
  * Each call makes a fresh server with its own data, so tests do not share state.
  */
@@ -31,13 +32,20 @@ async function readTodo(request: Request, id: string): Promise<Todo | Response> 
   return { id, title, done: done === true };
 }
 
+const PAGE = '<!doctype html>\n<title>Roundtrip</title>\n<link rel="stylesheet" href="/style.css">\n<p>Try <a href="/todos">/todos</a>.</p>\n';
+
 export function createDemoServer(): MockServer {
   const todos = new Map(SEED.map((t) => [t.id, t]));
   let nextId = SEED.length + 1;
   return createServer({
     name: 'roundtrip-serve',
-    resources: { '/hello': 'Hello from the Roundtrip mock server.\n' },
+    resources: {
+      '/hello': 'Hello from the Roundtrip mock server.\n',
+      '/style.css': { body: 'body { font-family: system-ui; }\n', contentType: 'text/css' },
+    },
     routes: [
+      // Over h2c the stylesheet is pushed with the page; over HTTP/1 the client asks for it itself.
+      http.get('/', () => new Response(PAGE, { headers: { 'Content-Type': 'text/html;charset=UTF-8' } }), { push: ['/style.css'] }),
       http.get('/todos', () => Response.json([...todos.values()])),
       http.post('/todos', async (request) => {
         const todo = await readTodo(request, String(nextId));
@@ -64,7 +72,7 @@ export function createDemoServer(): MockServer {
   });
 }
 
-/** Example commands for a server at `url`, printed by `npm run serve` and kept working by a test. */
+/** Example HTTP/1.1 commands for a server at `url`, printed by `npm run serve` and kept working by a test. */
 export function demoCommands(url: string): string[] {
   return [
     `curl -i ${url}/todos`,
@@ -75,5 +83,17 @@ export function demoCommands(url: string): string[] {
     `curl -i -X OPTIONS ${url}/todos/1`,
     `curl -i -X TRACE ${url}/todos`,
     `curl -i -X PUT -d 'my note' ${url}/notes/1`,
+  ];
+}
+
+/**
+ * Example HTTP/2 commands (h2c by prior knowledge, on the same port), printed by `npm run serve` and kept
+ * working by a test. nghttp -v prints every frame; -a also fetches the page's assets, or takes them pushed.
+ */
+export function demoH2Commands(url: string): string[] {
+  return [
+    `curl -i --http2-prior-knowledge ${url}/todos/1`,
+    `nghttp -nv ${url}/todos`,
+    `nghttp -nva ${url}/`,
   ];
 }

@@ -1,7 +1,7 @@
 /**
  * From one parsed request to what the mock server wants done, independent of the protocol that carried it:
  * the same `MockServer` the simulator uses (its routes, resource store, method semantics and faults)
- * decides, and the protocol session (HTTP/1 here, h2c later) turns the decision into frames or bytes.
+ * decides, and the protocol session (http1-server.ts, h2c-server.ts) turns the decision into frames or bytes.
  *
  * Faults are taken in request-arrival order, as on the simulated network. Latency and slow bodies are
  * virtual milliseconds there; here they become real milliseconds on the injected timers.
@@ -29,6 +29,8 @@ export type Outcome =
       readonly delayMs: number;
       /** Trickle the body out (a route's bytesPerTick, or the slow-body fault). */
       readonly slow?: { readonly bytesPerTick: number; readonly tickMs: number };
+      /** Paths the route asks to push with this response (HTTP/2 only; HTTP/1 has no push). */
+      readonly push?: readonly string[];
     }
   /** Answer nothing: close (FIN) or reset (RST) the connection instead. */
   | { readonly kind: 'drop'; readonly how: 'reset' | 'close' };
@@ -40,7 +42,7 @@ export const mockDispatch = (server: MockServer, origin: string): Dispatch => as
   const fault = server.faults.take();
   if (fault?.kind === 'drop') return { kind: 'drop', how: fault.how };
   let reply: Reply;
-  let options: { latency?: number; bytesPerTick?: number; tickMs?: number } = {};
+  let options: { latency?: number; bytesPerTick?: number; tickMs?: number; push?: unknown } = {};
   if (fault?.kind === 'status') {
     const text = fault.body ?? `Injected failure: ${fault.status}`;
     reply = {
@@ -67,11 +69,14 @@ export const mockDispatch = (server: MockServer, origin: string): Dispatch => as
       };
     }
   }
+  // A route's `push` list, read structurally: src/wire/server may declare the option after this file.
+  const push = Array.isArray(options.push) ? options.push.filter((p): p is string => typeof p === 'string') : [];
   const slow = options.bytesPerTick ? { bytesPerTick: options.bytesPerTick, tickMs: options.tickMs ?? 10 } : server.faults.slow;
   return {
     kind: 'reply',
     reply,
     delayMs: (options.latency ?? 0) + server.faults.extraLatency,
     ...(slow ? { slow: { bytesPerTick: slow.bytesPerTick, tickMs: slow.tickMs ?? 10 } } : {}),
+    ...(push.length > 0 ? { push } : {}),
   };
 };

@@ -4,8 +4,8 @@
  * A `ServerProtocol` gets the connection's Transport and the Dispatch and runs until the connection ends.
  * HTTP/1.x is the fallback: it serves every connection that no other protocol claims. Another protocol
  * claims a connection by prior knowledge, from its first bytes: that is how h2c starts (RFC 9113 §3.3,
- * the client sends the 24-byte preface "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" first). An h2c engine plugs in
- * by passing `protocols: [h2cProtocol]` to `serveTcp`; nothing here changes.
+ * the client sends the 24-byte preface "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" first). The h2c session plugs in
+ * that way: `serveTcp(mock, { protocols: [h2cProtocol()] })` (h2c-server.ts).
  *
  * The HTTP/1.1 `Upgrade: h2c` route is not wired: RFC 9113 §3.1 deprecates it, and the HTTP/1 session
  * declines every Upgrade by answering the request normally (RFC 9110 §7.8 lets a server ignore it).
@@ -29,6 +29,8 @@ export interface ProtocolEnv {
   readonly timers: Timers;
   /** Wall-clock ms, for the Date header. */
   readonly now: () => number;
+  /** The mock server's name, for the Server header (a protocol's own option may override it). */
+  readonly name?: string;
 }
 
 /** A detector for protocols that start with a fixed preface. */

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Closers, curl, parseCurlOutput } from './testing';
+import { Closers, curl, curlH2, nghttp, parseCurlOutput } from './testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../../..');
@@ -38,8 +38,16 @@ describe('npm run serve (scripts/serve.ts)', () => {
     const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1];
     expect(url).toBeDefined();
     expect(banner).toContain(`curl -i ${url}/todos`);
+    expect(banner).toContain(`curl -i --http2-prior-knowledge ${url}/todos/1`);
+    expect(banner).toContain(`nghttp -nv ${url}/todos`);
     const { stdout } = await curl(['-i', `${url}/todos/1`]);
     expect(parseCurlOutput(stdout)[0]?.status).toBe(200);
+    // The same port speaks h2c to a client that opens with the HTTP/2 preface.
+    const h2 = await curlH2(['-i', `${url}/todos/1`]);
+    expect(h2.stdout).toMatch(/^HTTP\/2 200 \r\n/);
+    const frames = await nghttp(['-nva', `${url}/`]);
+    expect(frames.stdout).toMatch(/recv PUSH_PROMISE frame <[^>]*stream_id=13>/);
+    expect(frames.stdout).toMatch(/recv \(stream_id=2\) content-type: text\/css/);
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     child.kill('SIGINT');
     expect(await exited).toBe(0);

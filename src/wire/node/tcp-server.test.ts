@@ -212,7 +212,7 @@ describe('serveTcp on raw sockets', () => {
   });
 });
 
-describe('the protocol seam (where h2c will plug in)', () => {
+describe('the protocol seam (where h2c plugs in)', () => {
   // A stand-in protocol: claims connections that start with "PING\n" and answers "PONG\n".
   const ping: ServerProtocol = {
     id: 'ping',

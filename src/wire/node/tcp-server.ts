@@ -3,7 +3,7 @@
  * HTTP client can talk to the same routes and method semantics the simulator shows.
  *
  * For each accepted socket: wrap it in a Transport, let the registered protocols look at the first bytes
- * (h2c will claim its preface here), and otherwise run an HTTP/1.x session. `close()` stops listening and
+ * (h2c-server.ts claims the HTTP/2 preface), and otherwise run an HTTP/1.x session. `close()` stops listening and
  * destroys every open connection, so a test's afterEach leaves nothing behind.
  */
 import { type Server, type Socket, createServer as createNetServer } from 'node:net';
@@ -43,7 +43,7 @@ export interface TcpServer {
 export async function serveTcp(mock: MockServer, options: ServeTcpOptions = {}): Promise<TcpServer> {
   const host = options.host ?? '127.0.0.1';
   const timers = options.timers ?? realTimers;
-  const env: ProtocolEnv = { timers, now: options.now ?? (() => Date.now()) };
+  const env: ProtocolEnv = { timers, now: options.now ?? (() => Date.now()), ...(mock.name ? { name: mock.name } : {}) };
   const onError = options.onError ?? ((e: unknown) => console.error('roundtrip serve:', e));
   const keepAlive = mock.keepAlive;
   const http1 = http1Protocol({ keepAlive: keepAlive ?? false, name: mock.name, ...(options.engine ? { engine: options.engine } : {}) });

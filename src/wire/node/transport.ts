@@ -3,8 +3,8 @@
  * (null once the peer has closed its sending side), pushed with `write()`, and the connection ends either
  * in order (`end`: FIN, then keep draining until the peer closes too) or abruptly (`reset`: RST).
  *
- * This is the only file of the adapter that touches a socket's events; the protocol sessions (HTTP/1 now,
- * h2c later) are written against the `Transport` interface alone.
+ * This is the only file of the adapter that touches a socket's events; the protocol sessions (HTTP/1 and
+ * h2c) are written against the `Transport` interface alone.
  */
 import type { Socket } from 'node:net';
 
