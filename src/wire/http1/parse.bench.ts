@@ -98,22 +98,40 @@ const check = (n: number) => {
 
 const RUN = { time: 1000, warmupTime: 200 };
 
+const OURS = 'roundtrip parseHttp1 (strict)';
+const PARSER_JS = 'http-parser-js';
+const LLHTTP = 'node llhttp (_http_common)';
+
+type Compared = { get(name: string): { throughput: { mean: number } } };
+
+/** One line with each contestant's throughput and our ratio to each, under vitest's own table. */
+function printRatios(corpus: string, bytes: number, result: Compared): void {
+  const perSecond = (name: string) => result.get(name).throughput.mean;
+  const ours = perSecond(OURS);
+  const mbps = (hz: number) => `${((hz * bytes) / 1e6).toFixed(1)} MB/s, ${Math.round(hz * EXPECTED).toLocaleString('en')} msg/s`;
+  const parts = [`ours ${mbps(ours)}`, `http-parser-js ${mbps(perSecond(PARSER_JS))} -> ${(ours / perSecond(PARSER_JS)).toFixed(2)}x (goal 1.5x)`];
+  if (llhttp) parts.push(`llhttp ${mbps(perSecond(LLHTTP))} -> ${(ours / perSecond(LLHTTP)).toFixed(2)}x`);
+  console.log(`HTTP/1 parse, ${corpus}: ${parts.join('; ')}`);
+}
+
 describe('HTTP/1 parse throughput', () => {
   test(`pipelined requests (${requests.length * REPEAT} messages, ${requestCorpus.length} bytes)`, async ({ bench }) => {
-    await bench.compare(
-      bench('roundtrip parseHttp1 (strict)', () => check(parseHttp1(requestCorpus, { role: 'server' }).messages.length)),
-      bench('http-parser-js', () => check(runCallbackParser(HttpParserJs, 'REQUEST', requestCorpus, false))),
-      ...(llhttp ? [bench('node llhttp (_http_common)', () => check(runCallbackParser(llhttp, 'REQUEST', requestCorpus, true)))] : []),
+    const result = await bench.compare(
+      bench(OURS, () => check(parseHttp1(requestCorpus, { role: 'server' }).messages.length)),
+      bench(PARSER_JS, () => check(runCallbackParser(HttpParserJs, 'REQUEST', requestCorpus, false))),
+      ...(llhttp ? [bench(LLHTTP, () => check(runCallbackParser(llhttp, 'REQUEST', requestCorpus, true)))] : []),
       RUN,
     );
+    printRatios('requests', requestCorpus.length, result as unknown as Compared);
   });
 
   test(`pipelined responses (${responses.length * REPEAT} messages, ${responseCorpus.length} bytes)`, async ({ bench }) => {
-    await bench.compare(
-      bench('roundtrip parseHttp1 (strict)', () => check(parseHttp1(responseCorpus, { role: 'client' }).messages.length)),
-      bench('http-parser-js', () => check(runCallbackParser(HttpParserJs, 'RESPONSE', responseCorpus, false))),
-      ...(llhttp ? [bench('node llhttp (_http_common)', () => check(runCallbackParser(llhttp, 'RESPONSE', responseCorpus, true)))] : []),
+    const result = await bench.compare(
+      bench(OURS, () => check(parseHttp1(responseCorpus, { role: 'client' }).messages.length)),
+      bench(PARSER_JS, () => check(runCallbackParser(HttpParserJs, 'RESPONSE', responseCorpus, false))),
+      ...(llhttp ? [bench(LLHTTP, () => check(runCallbackParser(llhttp, 'RESPONSE', responseCorpus, true)))] : []),
       RUN,
     );
+    printRatios('responses', responseCorpus.length, result as unknown as Compared);
   });
 });
