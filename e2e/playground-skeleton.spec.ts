@@ -25,6 +25,15 @@ test('edit, run and see the console output', async ({ page }) => {
   expect(errors).toEqual([]);
 });
 
+test('Clear console empties the output', async ({ page }) => {
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-wire');
+  await pg.run.click();
+  await expect(pg.output).toContainText('reused the connection');
+  await pg.root.getByRole('button', { name: 'Clear console' }).click();
+  await expect(pg.output).toHaveText('Console output appears here.');
+});
+
 test('Ctrl+Enter in the editor runs the snippet', async ({ page }) => {
   await page.goto(PAGE);
   const pg = playground(page, 'hello-wire');
@@ -46,6 +55,11 @@ test('runtime and syntax errors point at the snippet line', async ({ page }) => 
   await pg.replaceCode("const a = 1;\nconst b: any = undefined;\nb.crash();\n");
   await pg.run.click();
   await expect(pg.output).toContainText(/Error \(line 3, column \d+\): TypeError/);
+  // The editor marks the line too.
+  const mark = await pg.root.locator('.squiggly-error').first().boundingBox();
+  const lineThree = await pg.root.locator('.line-numbers', { hasText: /^3$/ }).boundingBox();
+  expect(mark!.y + mark!.height / 2).toBeGreaterThanOrEqual(lineThree!.y);
+  expect(mark!.y + mark!.height / 2).toBeLessThanOrEqual(lineThree!.y + lineThree!.height);
   await pg.typeInEditor('const x = ;');
   await pg.run.click();
   await expect(pg.output).toContainText('Syntax error (line 1, column 11)');
@@ -57,7 +71,7 @@ test('share, then open the link in a fresh browser context: same code, not run u
   const code = "// shared ✓\nconsole.log('shared run', 1 + 1);\n";
   await pg.replaceCode(code);
   await pg.share.click();
-  await expect(pg.root.getByRole('status').last()).toContainText(/Link copied|address bar/);
+  await expect(pg.root.getByRole('status').last()).toContainText(/(Link copied|address bar).*\(\d+ characters\)/);
   const url = page.url();
   expect(url).toContain('#pg=hello-wire&s=1.');
 

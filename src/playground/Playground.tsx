@@ -64,12 +64,15 @@ export default function Playground({ id, title, code: originalCode, children }: 
     }
     setRunning(true);
     setOutput([]);
+    editorRef.current?.showRunProblem(null);
     const started = performance.now();
     await sandboxRef.current.run(codeRef.current, (event) => {
       if (event.type === 'console') append(event.level, event.text);
       else if (event.type === 'done') append('status', `Finished in ${Math.round(performance.now() - started)} ms.`);
-      else if (event.type === 'error') append('failure', describeFailure(event.phase, event.message, event.position));
-      else append('failure', event.message);
+      else if (event.type === 'error') {
+        append('failure', describeFailure(event.phase, event.message, event.position));
+        if (event.position) editorRef.current?.showRunProblem({ ...event.position, message: event.message });
+      } else append('failure', event.message);
     });
     setRunning(false);
   }, [append]);
@@ -100,11 +103,13 @@ export default function Playground({ id, title, code: originalCode, children }: 
     const encoded = await encodeShareState({ code: codeRef.current });
     const url = `${location.origin}${location.pathname}${location.search}${formatShareHash({ id, encoded })}`;
     history.replaceState(history.state, '', url);
+    // Some chat tools and browsers cut links near 2,000 characters; say how long this one is.
+    const length = `${url.length.toLocaleString('en')} characters${url.length > 2000 ? ', long enough that some apps may cut it' : ''}`;
     try {
       await navigator.clipboard.writeText(url);
-      setShareStatus('Link copied to the clipboard.');
+      setShareStatus(`Link copied to the clipboard (${length}).`);
     } catch {
-      setShareStatus('The address bar now holds the link to share.');
+      setShareStatus(`The address bar now holds the link to share (${length}).`);
     }
   }, [id]);
 
@@ -194,6 +199,13 @@ export default function Playground({ id, title, code: originalCode, children }: 
         style={{ height: `${Math.min(Math.max(code.split('\n').length, 6), 28) * 19 + 16}px` }}
       />
       {editorState === 'monaco' && <p className="rt-hint">Ctrl/Cmd+Enter runs. Esc leaves the editor; Tab then moves focus.</p>}
+      {output.length > 0 && !running && (
+        <div className="rt-output-bar">
+          <button type="button" data-action="clear" onClick={() => setOutput([])}>
+            Clear console
+          </button>
+        </div>
+      )}
       <div className="rt-output" role="log" aria-live="polite" aria-label={`${title} console output`}>
         {output.length === 0 ? (
           <p className="rt-empty">Console output appears here.</p>

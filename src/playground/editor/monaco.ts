@@ -28,8 +28,17 @@ typescriptDefaults.setCompilerOptions({
 // The real declarations of roundtrip/wire, /query and /react, generated at build time (types-plugin.mjs).
 typescriptDefaults.setExtraLibs(Object.entries(roundtripTypes).map(([filePath, content]) => ({ filePath, content })));
 
+/** A problem to mark in the editor, at 1-based snippet coordinates. */
+export interface EditorProblem {
+  line: number;
+  column: number;
+  message: string;
+}
+
 export interface EditorHandle {
   getValue(): string;
+  /** Marks where the last run failed (or clears the mark with null); Monaco shows it like a type error. */
+  showRunProblem(problem: EditorProblem | null): void;
   setValue(code: string): void;
   focus(): void;
   dispose(): void;
@@ -70,6 +79,23 @@ export function createEditor(container: HTMLElement, options: CreateEditorOption
   editor.addCommand(monaco.KeyCode.Escape, () => options.onEscape(), '!suggestWidgetVisible && !findWidgetVisible');
   return {
     getValue: () => model.getValue(),
+    showRunProblem: (problem) => {
+      const markers = problem
+        ? [
+            {
+              severity: monaco.MarkerSeverity.Error,
+              message: problem.message,
+              source: 'run',
+              startLineNumber: problem.line,
+              startColumn: problem.column,
+              endLineNumber: problem.line,
+              endColumn: model.getLineMaxColumn(Math.min(problem.line, model.getLineCount())),
+            },
+          ]
+        : [];
+      monaco.editor.setModelMarkers(model, 'roundtrip-run', markers);
+      if (problem) editor.revealLineInCenterIfOutsideViewport(problem.line);
+    },
     setValue: (code) => model.setValue(code),
     focus: () => editor.focus(),
     dispose: () => {
