@@ -55,3 +55,11 @@ test('every run starts in a fresh realm, so runs replay identically', async ({ p
   // A snippet that renders nothing keeps the sandbox hidden.
   await expect(pg.root.locator('.rt-frame-host iframe')).not.toHaveAttribute('data-visible');
 });
+
+test('console output logged after the run finished still shows, until the next run', async ({ page }) => {
+  const pg = await openWithCode(page, "setTimeout(() => console.log('logged later'), 50);\nconsole.log('top level done');\n");
+  await pg.run.click();
+  await expect(pg.output).toContainText('top level done');
+  await expect(pg.output).toContainText(/Finished in \d+ ms\./);
+  await expect(pg.output).toContainText('logged later');
+});

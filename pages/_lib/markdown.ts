@@ -14,7 +14,7 @@
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import * as wire from 'roundtrip/wire';
 
-const snippets = import.meta.glob<string>('../../content/snippets/*.ts', { query: '?raw', import: 'default', eager: true });
+const snippets = import.meta.glob<string>('../../content/snippets/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true });
 const tables = import.meta.glob<{ default: Parameters<AstroContainer['renderToString']>[0] }>('../../src/components/docs/*.astro', { eager: true });
 
 let container: AstroContainer | undefined;
@@ -139,9 +139,11 @@ export async function toMarkdown(page: MarkdownPage, site: URL): Promise<string>
       const props = attrs(rest!);
       const from = defaults.get(name!) ?? '';
       if (name === 'Playground' && selfClosing) {
-        const code = snippets[`../../content/snippets/${basename(defaults.get(props.code!.slice(1, -1)) ?? '')}`];
+        const file = `../../content/snippets/${basename(defaults.get(props.code!.slice(1, -1)) ?? '')}`;
+        const code = snippets[file];
         out.push(prefix + `**Playground: ${props.title ?? props.id}** (runs live on the HTML page)`, prefix);
-        if (code) out.push(...['```ts', ...code.trimEnd().split('\n'), '```'].map((l) => prefix + l));
+        const fence = file.endsWith('.tsx') ? '```tsx' : '```ts';
+        if (code) out.push(...[fence, ...code.trimEnd().split('\n'), '```'].map((l) => prefix + l));
       } else if (from.includes('/components/docs/') && selfClosing) {
         const component = tables[`../../src/components/docs/${basename(from)}`]?.default;
         if (component) {

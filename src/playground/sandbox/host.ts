@@ -92,16 +92,21 @@ export class SandboxHost {
     iframe.tabIndex = visible ? 0 : -1;
   }
 
-  /** Runs `code` in a fresh sandbox; `onEvent` receives output, then exactly one of done, error or timeout. */
+  /**
+   * Runs `code` in a fresh sandbox; `onEvent` receives output, then one of done, error or timeout (the returned
+   * promise settles then). Console output that comes later (a React component logging as it renders, a click
+   * in the preview) still reaches `onEvent` until the next run replaces the sandbox.
+   */
   async run(code: string, onEvent: (event: RunEvent) => void): Promise<void> {
     this.reset();
     const port = await this.#connect();
     const runId = this.#nextRunId++;
     await new Promise<void>((resolve) => {
       let lastHeard = performance.now();
+      let finished = false;
       const finish = (event: RunEvent) => {
         clearInterval(watchdog);
-        port.removeEventListener('message', onMessage);
+        finished = true;
         onEvent(event);
         resolve();
       };
@@ -111,7 +116,7 @@ export class SandboxHost {
         lastHeard = performance.now();
         if (msg.type === 'alive' || msg.type === 'preview') return;
         if (msg.type === 'console') onEvent(msg);
-        else finish(msg);
+        else if (!finished) finish(msg);
       };
       const watchdog = setInterval(() => {
         if (performance.now() - lastHeard < this.#options.stallMs) return;
