@@ -17,8 +17,8 @@
  */
 import {
   DEFAULT_SETTINGS,
-  FLAGS,
-  FRAME_HEADER_LENGTH,
+  FLAGS as FLAGS_,
+  FRAME_HEADER_LENGTH as FRAME_HEADER_LENGTH_,
   FRAME_TYPE_CODES,
   FRAME_TYPE_NAMES,
   type FrameTypeName,
@@ -29,6 +29,11 @@ import {
 } from './constants';
 import { Http2Error, connectionError, streamError, usageError } from './errors';
 import type { AnnotatedFrame, FieldRange, Frame, IgnoredFrame, PriorityFields, SettingsParameter } from './frames';
+
+// Local bindings for the imports read once per frame: in a test runner's module system (Vitest's, where
+// sim.bench.ts measures this) every read of an imported binding is a getter call.
+const FLAGS = FLAGS_;
+const FRAME_HEADER_LENGTH = FRAME_HEADER_LENGTH_;
 
 export interface DecodeOptions {
   /** SETTINGS_MAX_FRAME_SIZE we advertised; frames with a longer payload are rejected. Default 16384. */
@@ -96,6 +101,87 @@ export function parseFrame(buf: Uint8Array, offset: number, maxFrameSize: number
   return { kind: 'frame', frame: result, end, fields };
 }
 
+/**
+ * What the payload helpers below need to know about the frame being parsed. One object per frame,
+ * instead of a set of closures per frame: the codec runs for every frame in both directions.
+ */
+interface PayloadContext {
+  readonly type: FrameTypeName;
+  readonly buf: Uint8Array;
+  readonly offset: number;
+  readonly p: number;
+  readonly end: number;
+  readonly flags: number;
+  readonly streamId: number;
+  readonly fields: FieldRange[] | null;
+  readonly length: number;
+  // Padding (§6.1, §6.2, §6.6): a Pad Length octet first, padding octets last.
+  body: number;
+  bodyEnd: number;
+  padding: Uint8Array | undefined;
+}
+
+function mark(c: PayloadContext, field: string, start: number, stop: number): void {
+  c.fields?.push({ field, start, end: stop });
+}
+
+function needStream(c: PayloadContext, section: string): Http2Error | null {
+  return c.streamId === 0
+    ? connectionError('PROTOCOL_ERROR', `${c.type} frame on stream 0; it must belong to a stream (RFC 9113 ${section}).`, c.offset)
+    : null;
+}
+
+function needConnection(c: PayloadContext, section: string): Http2Error | null {
+  return c.streamId !== 0
+    ? connectionError('PROTOCOL_ERROR', `${c.type} frame on stream ${c.streamId}; it must be on stream 0 (RFC 9113 ${section}).`, c.offset)
+    : null;
+}
+
+function sizeError(c: PayloadContext, what: string, section: string, scope: 'stream' | 'connection' = 'connection'): Http2Error {
+  return scope === 'stream'
+    ? streamError('FRAME_SIZE_ERROR', c.streamId, `${c.type} frame payload of ${c.length} octets: ${what} (RFC 9113 ${section}).`, c.offset)
+    : connectionError('FRAME_SIZE_ERROR', `${c.type} frame payload of ${c.length} octets: ${what} (RFC 9113 ${section}).`, c.offset);
+}
+
+function readPadding(c: PayloadContext, section: string, fixed: number): Http2Error | null {
+  if (!(c.flags & FLAGS.PADDED)) return null;
+  if (c.length < 1) return sizeError(c, 'too short for the Pad Length field', '§4.2');
+  const padLength = c.buf[c.p]!;
+  mark(c, 'padLength', c.p, c.p + 1);
+  c.body = c.p + 1;
+  if (padLength > c.length - 1 - fixed) {
+    return connectionError(
+      'PROTOCOL_ERROR',
+      `${c.type} frame: Pad Length ${padLength} leaves no room for the rest of the ${c.length}-octet payload (RFC 9113 ${section}).`,
+      c.offset,
+    );
+  }
+  c.bodyEnd = c.end - padLength;
+  c.padding = c.buf.slice(c.bodyEnd, c.end);
+  return null;
+}
+
+function withPadding<T extends object>(c: PayloadContext, frame: T): T {
+  if (c.padding) {
+    mark(c, 'padding', c.bodyEnd, c.end);
+    return { ...frame, padding: c.padding };
+  }
+  return frame;
+}
+
+function readPriority(c: PayloadContext, at: number): PriorityFields {
+  const word = u32(c.buf, at);
+  mark(c, 'exclusive+streamDependency', at, at + 4);
+  mark(c, 'weight', at + 4, at + 5);
+  return { exclusive: word >>> 31 === 1, dependency: word & 0x7fff_ffff, weight: c.buf[at + 4]! + 1 };
+}
+
+function selfDependency(c: PayloadContext, priority: PriorityFields): Http2Error | null {
+  return priority.dependency === c.streamId
+    ? streamError('PROTOCOL_ERROR', c.streamId, `Stream ${c.streamId} cannot depend on itself (RFC 9113 §5.3.1).`, c.offset)
+    : null;
+}
+
 /** One case per frame type, mirroring RFC 9113 §6.1-§6.10. */
 function parsePayload(
   type: FrameTypeName,
@@ -108,106 +194,55 @@ function parsePayload(
   fields: FieldRange[] | null,
 ): Frame | Http2Error {
   const length = end - p;
-  const mark = (field: string, start: number, stop: number) => fields?.push({ field, start, end: stop });
-  const needStream = (section: string) =>
-    streamId === 0
-      ? connectionError('PROTOCOL_ERROR', `${type} frame on stream 0; it must belong to a stream (RFC 9113 ${section}).`, offset)
-      : null;
-  const needConnection = (section: string) =>
-    streamId !== 0
-      ? connectionError('PROTOCOL_ERROR', `${type} frame on stream ${streamId}; it must be on stream 0 (RFC 9113 ${section}).`, offset)
-      : null;
-  const sizeError = (what: string, section: string, scope: 'stream' | 'connection' = 'connection') =>
-    scope === 'stream'
-      ? streamError('FRAME_SIZE_ERROR', streamId, `${type} frame payload of ${length} octets: ${what} (RFC 9113 ${section}).`, offset)
-      : connectionError('FRAME_SIZE_ERROR', `${type} frame payload of ${length} octets: ${what} (RFC 9113 ${section}).`, offset);
-
-  // Padding (§6.1, §6.2, §6.6): a Pad Length octet first, padding octets last.
-  let body = p;
-  let bodyEnd = end;
-  let padding: Uint8Array | undefined;
-  const readPadding = (section: string, fixed: number): Http2Error | null => {
-    if (!(flags & FLAGS.PADDED)) return null;
-    if (length < 1) return sizeError('too short for the Pad Length field', '§4.2');
-    const padLength = buf[p]!;
-    mark('padLength', p, p + 1);
-    body = p + 1;
-    if (padLength > length - 1 - fixed) {
-      return connectionError(
-        'PROTOCOL_ERROR',
-        `${type} frame: Pad Length ${padLength} leaves no room for the rest of the ${length}-octet payload (RFC 9113 ${section}).`,
-        offset,
-      );
-    }
-    bodyEnd = end - padLength;
-    padding = buf.slice(bodyEnd, end);
-    return null;
-  };
-  const withPadding = <T extends object>(frame: T): T => {
-    if (padding) {
-      mark('padding', bodyEnd, end);
-      return { ...frame, padding };
-    }
-    return frame;
-  };
-  const readPriority = (at: number): PriorityFields => {
-    const word = u32(buf, at);
-    mark('exclusive+streamDependency', at, at + 4);
-    mark('weight', at + 4, at + 5);
-    return { exclusive: word >>> 31 === 1, dependency: word & 0x7fff_ffff, weight: buf[at + 4]! + 1 };
-  };
-  const selfDependency = (priority: PriorityFields) =>
-    priority.dependency === streamId
-      ? streamError('PROTOCOL_ERROR', streamId, `Stream ${streamId} cannot depend on itself (RFC 9113 §5.3.1).`, offset)
-      : null;
+  const c: PayloadContext = { type, buf, offset, p, end, flags, streamId, fields, length, body: p, bodyEnd: end, padding: undefined };
 
   switch (type) {
     case 'DATA': {
-      const err = needStream('§6.1') ?? readPadding('§6.1', 0);
+      const err = needStream(c, '§6.1') ?? readPadding(c, '§6.1', 0);
       if (err) return err;
-      mark('data', body, bodyEnd);
-      return withPadding({ type, streamId, flags, data: buf.slice(body, bodyEnd) });
+      mark(c, 'data', c.body, c.bodyEnd);
+      return withPadding(c, { type, streamId, flags, data: buf.slice(c.body, c.bodyEnd) });
     }
     case 'HEADERS': {
       const fixed = flags & FLAGS.PRIORITY ? 5 : 0;
-      let err = needStream('§6.2') ?? readPadding('§6.2', fixed);
+      let err = needStream(c, '§6.2') ?? readPadding(c, '§6.2', fixed);
       if (err) return err;
-      if (bodyEnd - body < fixed) return sizeError('too short for the priority fields', '§4.2');
+      if (c.bodyEnd - c.body < fixed) return sizeError(c, 'too short for the priority fields', '§4.2');
       let priority: PriorityFields | undefined;
       if (fixed) {
-        priority = readPriority(body);
-        err = selfDependency(priority);
+        priority = readPriority(c, c.body);
+        err = selfDependency(c, priority);
         if (err) return err;
-        body += 5;
+        c.body += 5;
       }
-      mark('headerBlockFragment', body, bodyEnd);
-      const frame = { type, streamId, flags, headerBlockFragment: buf.slice(body, bodyEnd) };
-      return withPadding(priority ? { ...frame, priority } : frame);
+      mark(c, 'headerBlockFragment', c.body, c.bodyEnd);
+      const frame = { type, streamId, flags, headerBlockFragment: buf.slice(c.body, c.bodyEnd) };
+      return withPadding(c, priority ? { ...frame, priority } : frame);
     }
     case 'PRIORITY': {
-      const err = needStream('§6.3') ?? (length !== 5 ? sizeError('must be exactly 5', '§6.3', 'stream') : null);
+      const err = needStream(c, '§6.3') ?? (length !== 5 ? sizeError(c, 'must be exactly 5', '§6.3', 'stream') : null);
       if (err) return err;
-      const priority = readPriority(p);
-      return selfDependency(priority) ?? { type, streamId, flags, priority };
+      const priority = readPriority(c, p);
+      return selfDependency(c, priority) ?? { type, streamId, flags, priority };
     }
     case 'RST_STREAM': {
-      const err = needStream('§6.4') ?? (length !== 4 ? sizeError('must be exactly 4', '§6.4') : null);
+      const err = needStream(c, '§6.4') ?? (length !== 4 ? sizeError(c, 'must be exactly 4', '§6.4') : null);
       if (err) return err;
-      mark('errorCode', p, end);
+      mark(c, 'errorCode', p, end);
       return { type, streamId, flags, errorCode: u32(buf, p) };
     }
     case 'SETTINGS': {
       const err =
-        needConnection('§6.5') ??
-        (flags & FLAGS.ACK && length !== 0 ? sizeError('a SETTINGS acknowledgement must be empty', '§6.5') : null) ??
-        (length % 6 !== 0 ? sizeError('must be a multiple of 6', '§6.5') : null);
+        needConnection(c, '§6.5') ??
+        (flags & FLAGS.ACK && length !== 0 ? sizeError(c, 'a SETTINGS acknowledgement must be empty', '§6.5') : null) ??
+        (length % 6 !== 0 ? sizeError(c, 'must be a multiple of 6', '§6.5') : null);
       if (err) return err;
       const settings: SettingsParameter[] = [];
       for (let i = p; i < end; i += 6) {
         const id = (buf[i]! << 8) | buf[i + 1]!;
         const value = u32(buf, i + 2);
-        mark(`settings[${settings.length}].id`, i, i + 2);
-        mark(`settings[${settings.length}].value`, i + 2, i + 6);
+        mark(c, `settings[${settings.length}].id`, i, i + 2);
+        mark(c, `settings[${settings.length}].value`, i + 2, i + 6);
         const bad = checkSetting(id, value, offset);
         if (bad) return bad;
         settings.push({ id, value });
@@ -215,11 +250,11 @@ function parsePayload(
       return { type, streamId, flags, settings };
     }
     case 'PUSH_PROMISE': {
-      const err = needStream('§6.6') ?? readPadding('§6.6', 4);
+      const err = needStream(c, '§6.6') ?? readPadding(c, '§6.6', 4);
       if (err) return err;
-      if (bodyEnd - body < 4) return sizeError('too short for the Promised Stream ID', '§4.2');
-      const promisedStreamId = u31(buf, body);
-      mark('promisedStreamId', body, body + 4);
+      if (c.bodyEnd - c.body < 4) return sizeError(c, 'too short for the Promised Stream ID', '§4.2');
+      const promisedStreamId = u31(buf, c.body);
+      mark(c, 'promisedStreamId', c.body, c.body + 4);
       // Only servers push, and server-initiated streams are even and non-zero (§5.1.1, §6.6).
       if (promisedStreamId === 0 || promisedStreamId % 2 === 1) {
         return connectionError(
@@ -228,27 +263,27 @@ function parsePayload(
           offset,
         );
       }
-      mark('headerBlockFragment', body + 4, bodyEnd);
-      return withPadding({ type, streamId, flags, promisedStreamId, headerBlockFragment: buf.slice(body + 4, bodyEnd) });
+      mark(c, 'headerBlockFragment', c.body + 4, c.bodyEnd);
+      return withPadding(c, { type, streamId, flags, promisedStreamId, headerBlockFragment: buf.slice(c.body + 4, c.bodyEnd) });
     }
     case 'PING': {
-      const err = needConnection('§6.7') ?? (length !== 8 ? sizeError('must be exactly 8', '§6.7') : null);
+      const err = needConnection(c, '§6.7') ?? (length !== 8 ? sizeError(c, 'must be exactly 8', '§6.7') : null);
       if (err) return err;
-      mark('opaqueData', p, end);
+      mark(c, 'opaqueData', p, end);
       return { type, streamId, flags, opaqueData: buf.slice(p, end) };
     }
     case 'GOAWAY': {
-      const err = needConnection('§6.8') ?? (length < 8 ? sizeError('must be at least 8', '§6.8') : null);
+      const err = needConnection(c, '§6.8') ?? (length < 8 ? sizeError(c, 'must be at least 8', '§6.8') : null);
       if (err) return err;
-      mark('lastStreamId', p, p + 4);
-      mark('errorCode', p + 4, p + 8);
-      mark('debugData', p + 8, end);
+      mark(c, 'lastStreamId', p, p + 4);
+      mark(c, 'errorCode', p + 4, p + 8);
+      mark(c, 'debugData', p + 8, end);
       return { type, streamId, flags, lastStreamId: u31(buf, p), errorCode: u32(buf, p + 4), debugData: buf.slice(p + 8, end) };
     }
     case 'WINDOW_UPDATE': {
-      if (length !== 4) return sizeError('must be exactly 4', '§6.9');
+      if (length !== 4) return sizeError(c, 'must be exactly 4', '§6.9');
       const windowSizeIncrement = u31(buf, p);
-      mark('windowSizeIncrement', p, end);
+      mark(c, 'windowSizeIncrement', p, end);
       if (windowSizeIncrement === 0) {
         const message = `WINDOW_UPDATE with an increment of 0 (RFC 9113 §6.9).`;
         return streamId === 0
@@ -258,9 +293,9 @@ function parsePayload(
       return { type, streamId, flags, windowSizeIncrement };
     }
     case 'CONTINUATION': {
-      const err = needStream('§6.10');
+      const err = needStream(c, '§6.10');
       if (err) return err;
-      mark('headerBlockFragment', p, end);
+      mark(c, 'headerBlockFragment', p, end);
       return { type, streamId, flags, headerBlockFragment: buf.slice(p, end) };
     }
   }

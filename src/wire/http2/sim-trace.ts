@@ -5,7 +5,7 @@
  * ('h2-stream-transition').
  *
  * The tracer works from the bytes alone, beside the engine rather than inside it (STYLE practice 3: the
- * engine stays free of tracing): it re-parses each direction with `decodeFramesAnnotated`, keeps one
+ * engine stays free of tracing): it re-parses each direction with `parseFrame`, keeps one
  * HPACK decoder per direction (the encoder on the other end fills the same dynamic table, so decoding
  * every block in order reproduces it), and shadows stream states with `transition()` from the same
  * table the engine uses. Rows that leave a state unchanged (DATA in open, WINDOW_UPDATE...) are not
@@ -15,12 +15,19 @@
 import { HpackDecoder } from '../hpack/index';
 import type { NetContext } from '../net/tcp';
 import type { HeaderList, Http2HpackStep, Side } from '../trace/events';
-import { binaryString } from '../trace/events';
-import { CLIENT_PREFACE, FLAGS, type FrameTypeName, errorCodeName } from './constants';
-import { decodeFramesAnnotated } from './frame-codec';
-import type { AnnotatedFrame, Frame } from './frames';
+import { binaryString as binaryString_ } from '../trace/events';
+import { CLIENT_PREFACE, FLAGS as FLAGS_, type FrameTypeName, errorCodeName } from './constants';
+import { parseFrame as parseFrame_ } from './frame-codec';
+import type { Frame } from './frames';
 import { nameOfSetting } from './settings';
-import { type StreamEvent, type StreamState, transition } from './stream-states';
+import { type StreamEvent, type StreamState, transition as transition_ } from './stream-states';
+
+// Local bindings for the imports used once per frame: in a test runner's module system (Vitest's, where
+// sim.bench.ts measures this) every read of an imported binding is a getter call.
+const binaryString = binaryString_;
+const FLAGS = FLAGS_;
+const parseFrame = parseFrame_;
+const transition = transition_;
 
 const FLAG_NAMES: Readonly<Partial<Record<FrameTypeName, readonly (readonly [number, string])[]>>> = {
   DATA: [[FLAGS.END_STREAM, 'END_STREAM'], [FLAGS.PADDED, 'PADDED']],
@@ -39,6 +46,8 @@ const FLAG_NAMES: Readonly<Partial<Record<FrameTypeName, readonly (readonly [num
 const FLAG_LISTS = new Map<string, readonly string[]>();
 /** DATA lengths vary freely; a bound keeps the cache small in a long-lived page. */
 const MAX_LAYOUTS = 4096;
+/** The tracer follows whatever the engine accepted, so it reads frames up to the largest size (RFC 9113 §4.2). */
+const MAX_FRAME_SIZE = 0xff_ffff;
 const LAYOUTS = new Map<string, readonly { readonly field: string; readonly start: number; readonly end: number }[]>();
 
 function flagNames(frame: Frame): readonly string[] {
@@ -51,13 +60,18 @@ function flagNames(frame: Frame): readonly string[] {
   return names;
 }
 
-function layout(annotated: AnnotatedFrame): readonly { readonly field: string; readonly start: number; readonly end: number }[] {
-  const { frame, start, end } = annotated;
+/**
+ * The frame's byte-range layout. Most frames hit the cache, so the field ranges are only worked out
+ * (by parsing the frame again with annotation) the first time a layout is seen.
+ */
+function layout(buf: Uint8Array, frame: Frame, start: number, end: number): readonly { readonly field: string; readonly start: number; readonly end: number }[] {
   const pad = 'padding' in frame && frame.padding ? frame.padding.length : -1;
   const key = `${frame.type}|${frame.flags}|${end - start}|${pad}`;
   let ranges = LAYOUTS.get(key);
   if (!ranges) {
-    ranges = Object.freeze(annotated.fields.map((f) => Object.freeze({ field: f.field, start: f.start - start, end: f.end - start })));
+    const annotated = parseFrame(buf, start, MAX_FRAME_SIZE, true);
+    const fields = annotated.kind === 'frame' ? (annotated.fields ?? []) : [];
+    ranges = Object.freeze(fields.map((f) => Object.freeze({ field: f.field, start: f.start - start, end: f.end - start })));
     if (LAYOUTS.size < MAX_LAYOUTS) LAYOUTS.set(key, ranges);
   }
   return ranges;
@@ -163,19 +177,25 @@ export class Http2Tracer {
       this.#ctx.trace.emit({ type: 'h2-preface', connectionId: this.#connectionId, side: this.#side, direction, data: binaryString(buf.subarray(0, CLIENT_PREFACE.length)) });
       buf = buf.subarray(CLIENT_PREFACE.length);
     }
-    let decoded: ReturnType<typeof decodeFramesAnnotated>;
-    try {
-      decoded = decodeFramesAnnotated(buf, { maxFrameSize: 0xff_ffff });
-    } catch {
-      dir.buffer = new Uint8Array(0); // the engine reports the error; the tracer stops following
-      return;
+    // Whole frames first, without field ranges (`layout` has them cached); a protocol error anywhere in
+    // the chunk means none of it is traced, as the engine reports the error and the tracer stops following.
+    const frames: { frame: Frame; start: number; end: number }[] = [];
+    let offset = 0;
+    for (;;) {
+      const r = parseFrame(buf, offset, MAX_FRAME_SIZE, false);
+      if (r.kind === 'incomplete') break;
+      if (r.kind === 'error') {
+        dir.buffer = new Uint8Array(0);
+        return;
+      }
+      if (r.kind === 'frame') frames.push({ frame: r.frame, start: offset, end: r.end });
+      offset = r.end;
     }
-    for (const annotated of decoded.frames) this.#frame(dir, buf, annotated, direction);
-    dir.buffer = decoded.rest;
+    for (const { frame, start, end } of frames) this.#frame(dir, buf, frame, start, end, direction);
+    dir.buffer = buf.slice(offset);
   }
 
-  #frame(dir: Direction, buf: Uint8Array, annotated: AnnotatedFrame, direction: 'sent' | 'received'): void {
-    const { frame, start, end } = annotated;
+  #frame(dir: Direction, buf: Uint8Array, frame: Frame, start: number, end: number, direction: 'sent' | 'received'): void {
     const raw = buf.subarray(start, end);
     let block: { headers: HeaderList; hpack: readonly Http2HpackStep[] } | undefined;
     if (frame.type === 'HEADERS' || frame.type === 'PUSH_PROMISE' || frame.type === 'CONTINUATION') {
@@ -203,7 +223,7 @@ export class Http2Tracer {
       length: raw.length - 9,
       fields: fieldsOf(frame),
       data: binaryString(raw),
-      ranges: layout(annotated),
+      ranges: layout(buf, frame, start, end),
       ...(block ? { headers: block.headers, hpack: block.hpack } : {}),
     });
     const dirName = direction === 'sent' ? 'send' : 'recv';

@@ -179,8 +179,16 @@ export const ERRORS: Readonly<Record<StreamState, Readonly<Record<Direction, Tra
   },
 };
 
-const key = (state: StreamState, event: StreamEvent, direction: Direction) => `${state}|${event}|${direction}`;
-const INDEX: ReadonlyMap<string, StreamState> = new Map(TRANSITIONS.map(([s, e, d, n]) => [key(s, e, d), n]));
+/**
+ * The table indexed by state, then event and direction, holding each row's result built once and frozen:
+ * the lookup runs for every frame in both directions, so it neither builds a key string nor a result.
+ */
+const INDEX = new Map<StreamState, Record<Direction, Map<StreamEvent, TransitionResult>>>();
+for (const [s, e, d, n] of TRANSITIONS) {
+  let byDirection = INDEX.get(s);
+  if (!byDirection) INDEX.set(s, (byDirection = { send: new Map(), recv: new Map() }));
+  byDirection[d].set(e, Object.freeze({ ok: true as const, next: n }));
+}
 
 export type TransitionResult =
   | { readonly ok: true; readonly next: StreamState }
@@ -188,8 +196,8 @@ export type TransitionResult =
 
 /** Looks up (state, event, direction): the next state, or the error the RFC prescribes. */
 export function transition(state: StreamState, event: StreamEvent, direction: Direction): TransitionResult {
-  const next = INDEX.get(key(state, event, direction));
-  if (next !== undefined) return { ok: true, next };
+  const row = INDEX.get(state)?.[direction].get(event);
+  if (row !== undefined) return row;
   // RFC 9113 §6.6: promising a stream that is not idle is a connection error whatever its state.
   if (event === 'PUSH_PROMISE' && direction === 'recv') return { ok: false, ...PROMISE_ERROR };
   return { ok: false, ...ERRORS[state][direction] };

@@ -16,10 +16,25 @@ export interface TraceJson {
   readonly events: readonly TraceEvent[];
 }
 
+/**
+ * Freezes `value` and everything reachable from it. Values already frozen are skipped with their
+ * contents: emitters share frozen constants (flag lists, byte-range layouts) across thousands of events.
+ * Arrays are walked by index and plain objects with `for...in` (events are plain data, no prototypes
+ * with enumerable keys): both avoid the key array `Object.keys` builds for every nested value.
+ */
 function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  const object = value as unknown as Record<string, unknown>;
+  Object.freeze(object);
+  if (Array.isArray(object)) {
+    for (let i = 0; i < object.length; i++) {
+      const item: unknown = object[i];
+      if (item !== null && typeof item === 'object' && !Object.isFrozen(item)) deepFreeze(item);
+    }
+  } else {
+    for (const key in object) {
+      const item = object[key];
+      if (item !== null && typeof item === 'object' && !Object.isFrozen(item)) deepFreeze(item);
+    }
   }
   return value;
 }
