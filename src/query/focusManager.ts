@@ -3,10 +3,11 @@
  * The DOM is reached only through the replaceable `setEventListener` setup, installed lazily when the
  * first listener subscribes.
  */
-import { Subscribable } from './subscribable';
+import { EventSourced, type EventSetup } from './eventSourced';
 
 type Listener = (focused: boolean) => void;
-type SetupFn = (setFocused: (focused?: boolean) => void) => (() => void) | undefined;
+type Emit = (focused?: boolean) => void;
+type SetupFn = EventSetup<Emit>;
 
 const visibilitySetup: SetupFn = (handleFocus) => {
   const target = typeof window !== 'undefined' ? window : undefined;
@@ -16,28 +17,18 @@ const visibilitySetup: SetupFn = (handleFocus) => {
   return () => target.removeEventListener('visibilitychange', onChange);
 };
 
-export class FocusManager extends Subscribable<Listener> {
+export class FocusManager extends EventSourced<Listener, Emit> {
   #override?: boolean;
-  #teardown?: () => void;
-  #setup: SetupFn = visibilitySetup;
 
-  protected override onSubscribe(): void {
-    if (!this.#teardown) this.setEventListener(this.#setup);
+  constructor() {
+    super(visibilitySetup);
   }
 
-  protected override onUnsubscribe(): void {
-    if (this.hasListeners()) return;
-    this.#teardown?.();
-    this.#teardown = undefined;
-  }
-
-  setEventListener(setup: SetupFn): void {
-    this.#setup = setup;
-    this.#teardown?.();
-    this.#teardown = setup((focused) => {
+  protected override emitter(): Emit {
+    return (focused) => {
       if (typeof focused === 'boolean') this.setFocused(focused);
       else this.onFocus();
-    });
+    };
   }
 
   /** Force a value; `undefined` goes back to reading `document.visibilityState`. */

@@ -2,10 +2,10 @@
  * onlineManager: is the network reachable? Starts optimistic (online) and listens to the window's
  * online/offline events once someone subscribes. `networkMode: 'online'` fetches pause while offline.
  */
-import { Subscribable } from './subscribable';
+import { EventSourced, type EventSetup } from './eventSourced';
 
 type Listener = (online: boolean) => void;
-type SetupFn = (setOnline: Listener) => (() => void) | undefined;
+type SetupFn = EventSetup<Listener>;
 
 const windowSetup: SetupFn = (setOnline) => {
   const target = typeof window !== 'undefined' ? window : undefined;
@@ -20,25 +20,15 @@ const windowSetup: SetupFn = (setOnline) => {
   };
 };
 
-export class OnlineManager extends Subscribable<Listener> {
+export class OnlineManager extends EventSourced<Listener, Listener> {
   #online = true;
-  #teardown?: () => void;
-  #setup: SetupFn = windowSetup;
 
-  protected override onSubscribe(): void {
-    if (!this.#teardown) this.setEventListener(this.#setup);
+  constructor() {
+    super(windowSetup);
   }
 
-  protected override onUnsubscribe(): void {
-    if (this.hasListeners()) return;
-    this.#teardown?.();
-    this.#teardown = undefined;
-  }
-
-  setEventListener(setup: SetupFn): void {
-    this.#setup = setup;
-    this.#teardown?.();
-    this.#teardown = setup((online) => this.setOnline(online));
+  protected override emitter(): Listener {
+    return (online) => this.setOnline(online);
   }
 
   setOnline(online: boolean): void {
