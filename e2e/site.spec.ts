@@ -1,16 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { collectPageErrors } from './helpers';
-
-async function sitemapPaths(request: import('@playwright/test').APIRequestContext): Promise<string[]> {
-  const index = await (await request.get('/sitemap-index.xml')).text();
-  const sitemaps = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
-  const paths: string[] = [];
-  for (const sitemap of sitemaps) {
-    const xml = await (await request.get(sitemap)).text();
-    paths.push(...[...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname));
-  }
-  return paths;
-}
+import { sitemapPaths } from './sitemap';
 
 test('every page in the sitemap renders without a console error', async ({ page, request }) => {
   const paths = await sitemapPaths(request);
