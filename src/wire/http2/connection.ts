@@ -154,10 +154,8 @@ export class Http2Connection {
     const state = this.streamState(streamId);
     const opening = state === 'idle';
     if (opening) this.checkCanOpen(streamId);
-    // RFC 9113 §5.1.2: a pushed stream counts against the peer's limit once its HEADERS make it half-closed.
-    if (state === 'reserved_local' && this.streams.active(true) >= this.remoteSettings.MAX_CONCURRENT_STREAMS) {
-      throw usageError('REFUSED_STREAM', `The peer allows ${this.remoteSettings.MAX_CONCURRENT_STREAMS} concurrent streams (RFC 9113 §5.1.2).`, streamId);
-    }
+    // A pushed stream counts against the peer's limit once its HEADERS make it half-closed.
+    else if (state === 'reserved_local') this.checkPeerLimit(streamId);
     const kind = this.sendKind(streamId, state);
     const problem = validateFieldBlock(headers, kind);
     if ('error' in problem) throw usageError('PROTOCOL_ERROR', problem.error, streamId);
@@ -603,6 +601,11 @@ export class Http2Connection {
     if (id <= this.streams.highestLocal) throw usageError('PROTOCOL_ERROR', `Stream ${id} is not above stream ${this.streams.highestLocal} (RFC 9113 §5.1.1).`, id);
     if (this.goawayReceived !== null) throw usageError('REFUSED_STREAM', 'The peer sent GOAWAY: no new streams (RFC 9113 §6.8).', id);
     if (this.goawaySent !== null) throw usageError('REFUSED_STREAM', 'We sent GOAWAY: no new streams (RFC 9113 §6.8).', id);
+    this.checkPeerLimit(id);
+  }
+
+  /** RFC 9113 §5.1.2: no more active streams of ours than the peer's SETTINGS_MAX_CONCURRENT_STREAMS. */
+  private checkPeerLimit(id: number): void {
     if (this.streams.active(true) >= this.remoteSettings.MAX_CONCURRENT_STREAMS) {
       throw usageError('REFUSED_STREAM', `The peer allows ${this.remoteSettings.MAX_CONCURRENT_STREAMS} concurrent streams (RFC 9113 §5.1.2).`, id);
     }
