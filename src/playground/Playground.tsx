@@ -146,7 +146,6 @@ export default function Playground({ id, title, code: originalCode, children }: 
       cancelled = true;
     };
     // Runs once, on hydration.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => () => {

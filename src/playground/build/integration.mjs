@@ -9,13 +9,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { build } from 'vite';
 import { roundtripAliases } from '../../../aliases.mjs';
 import { roundtripTypes } from './types-plugin.mjs';
 
 const RUNTIME_ENTRY = fileURLToPath(new URL('../sandbox/runtime.ts', import.meta.url));
 const RUNTIME_PATH = '/sandbox/runtime.js';
+/** The project's own sources: a change there (not in a dependency) makes the dev server rebuild the runtime. */
+const SRC_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
 /** @param {{ minify: boolean }} opts @returns {Promise<string>} */
 export async function buildSandboxRuntime({ minify }) {
@@ -100,7 +101,7 @@ export function playgroundIntegration() {
         /** @type {Promise<string> | undefined} */
         let cached;
         server.watcher.on('change', (file) => {
-          if (file.includes(`${join('src', '')}`)) cached = undefined;
+          if (file.startsWith(SRC_DIR)) cached = undefined;
         });
         server.middlewares.use(async (req, res, next) => {
           if (req.url?.split('?')[0] !== RUNTIME_PATH) return next();
