@@ -1,0 +1,32 @@
+/**
+ * The visualizer views a playground can show, in tab order. Each view is loaded only when its tab is opened,
+ * and offered only when the run recorded something it can draw (`applies`).
+ */
+import type { ComponentType } from 'react';
+import type { Recording, ViewProps } from './model';
+
+export interface ViewEntry {
+  /** Stable id: used in share links (`view`) and test ids. */
+  readonly id: string;
+  readonly label: string;
+  readonly applies: (recording: Recording) => boolean;
+  readonly load: () => Promise<{ default: ComponentType<ViewProps> }>;
+}
+
+const hasWire = (r: Recording) => r.sources.some((s) => s.kind === 'wire');
+const hasQuery = (r: Recording) => r.sources.some((s) => s.kind === 'query');
+const hasWireEvent = (r: Recording, types: readonly string[]) =>
+  r.sources.some((s) => s.kind === 'wire' && s.events.some((e) => types.includes(e.type)));
+
+export const VIEWS: readonly ViewEntry[] = [
+  { id: 'sequence', label: 'Sequence', applies: hasWire, load: () => import('./timeline/SequenceView') },
+  { id: 'waterfall', label: 'Waterfall', applies: (r) => hasWireEvent(r, ['request-started']), load: () => import('./timeline/WaterfallView') },
+  { id: 'compare', label: 'Compare', applies: (r) => r.sources.filter((s) => s.kind === 'wire').length > 1, load: () => import('./timeline/CompareView') },
+  { id: 'frames', label: 'Frames', applies: (r) => hasWireEvent(r, ['h2-frame']), load: () => import('./frames/FrameInspector') },
+  { id: 'hpack', label: 'HPACK', applies: (r) => hasWireEvent(r, ['h2-frame']), load: () => import('./frames/HpackStepper') },
+  { id: 'messages', label: 'Messages', applies: (r) => hasWireEvent(r, ['bytes-sent']), load: () => import('./message/MessageInspector') },
+  { id: 'machines', label: 'State machines', applies: (r) => hasWireEvent(r, ['transition', 'h2-stream-transition']) || hasQuery(r), load: () => import('./machines/MachinesView') },
+  { id: 'devtools', label: 'Query devtools', applies: hasQuery, load: () => import('./query/DevtoolsView') },
+  { id: 'events', label: 'Event timeline', applies: hasQuery, load: () => import('./query/EventTimeline') },
+  { id: 'timers', label: 'Timers', applies: hasQuery, load: () => import('./query/TimersView') },
+];
