@@ -123,6 +123,13 @@ export interface ViewProps {
   readonly recording: Recording;
   readonly cursor: number;
   readonly onCursor?: (cursor: number) => void;
+  /**
+   * Sends a devtools action to the run's sandbox (query sources only). Undefined when the sandbox is gone
+   * (a new run replaced it, or the recording came from a share link before Run): views then disable actions.
+   */
+  readonly onAction?: (sourceId: string, action: DevtoolsAction) => void;
+  /** True when the cursor is at the end of a recording that is still growing (live), false when replaying. */
+  readonly live?: boolean;
 }
 
 export const EMPTY_RECORDING: Recording = Object.freeze({ sources: Object.freeze([]), steps: Object.freeze([]) });
