@@ -11,6 +11,9 @@ export default defineConfig({
   site: 'https://roundtrip.dev',
   // Starlight reads `<srcDir>/content/docs`: '.' keeps the docs in top-level content/docs with the stock loaders.
   srcDir: '.',
+  // RT_OUT_DIR lets two builds share a checkout (parallel e2e runs); both the output and Astro's cache move.
+  outDir: process.env.RT_OUT_DIR ?? './dist',
+  cacheDir: process.env.RT_OUT_DIR ? `${process.env.RT_OUT_DIR}-cache` : './node_modules/.astro',
   integrations: [
     starlight({
       title: 'Roundtrip',

@@ -25,6 +25,8 @@ const launchOptions = existsSync(SYSTEM_CHROMIUM)
 
 export default defineConfig({
   testDir: './e2e',
+  // Beside the build of the same checkout when RT_OUT_DIR names one (see astro.config.mjs).
+  outputDir: process.env.RT_OUT_DIR ? `${process.env.RT_OUT_DIR}-results` : 'test-results',
   fullyParallel: true,
   workers: 2,
   retries: 0,

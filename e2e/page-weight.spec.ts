@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { measurePage } from '../scripts/page-weight.mjs';
 
-const DIST = 'dist';
+const DIST = process.env.RT_OUT_DIR ?? 'dist';
 const KB = 1000;
 
 /**
