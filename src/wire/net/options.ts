@@ -61,6 +61,8 @@ export interface SimulationOptions {
    * Typed loosely here to keep this schema free of the simulation's types.
    */
   readonly protocols?: Readonly<Partial<Record<SimHttpVersion, (env: never) => unknown>>>;
+  /** A name for this simulation in the playground's visualizers, e.g. 'HTTP/1.1, 6 connections'. */
+  readonly label?: string;
 }
 
 interface OptionSpec<T> {
@@ -101,6 +103,7 @@ export const SIMULATION_OPTIONS = {
   epoch: { doc: 'Unix ms at virtual time 0', default: Date.UTC(2026, 0, 1), check: number(0) },
   codec: { doc: 'HTTP/1 message engine', default: undefined, check: anything },
   protocols: { doc: 'Client implementations of other HTTP versions', default: {}, check: (v: unknown) => (typeof v === 'object' && v !== null ? undefined : 'an object mapping versions to factories') },
+  label: { doc: 'Name shown by the visualizers', default: '', check: (v: unknown) => (typeof v === 'string' && v.length <= 80 ? undefined : 'a string of at most 80 characters') },
 } satisfies { readonly [K in keyof SimulationOptions]-?: OptionSpec<unknown> };
 
 export type ResolvedSimulationOptions = Readonly<Required<Omit<SimulationOptions, 'server' | 'codec'>>> &
