@@ -11,12 +11,22 @@ import type { Http2Connection } from './connection';
  */
 const NOT_IN_H2 = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'host']);
 
-/** Regular fields for a field block: lower-case names (§8.2.1), connection-specific ones removed. */
+/**
+ * Regular fields for a field block: lower-case names (§8.2.1), connection-specific ones removed. Fields
+ * the message's Connection header names are connection-specific too, and go with it (§8.2.2 points to
+ * RFC 9110 §7.6.1).
+ */
 export function h2Fields(headers: readonly HeaderField[]): HeaderField[] {
+  let named: Set<string> | undefined;
+  for (const h of headers) {
+    if (h.name.toLowerCase() !== 'connection') continue;
+    named ??= new Set();
+    for (const option of h.value.split(',')) named.add(option.trim().toLowerCase());
+  }
   const out: HeaderField[] = [];
   for (const h of headers) {
     const name = h.name.toLowerCase();
-    if (!NOT_IN_H2.has(name)) out.push({ name, value: h.value });
+    if (!NOT_IN_H2.has(name) && !named?.has(name)) out.push({ name, value: h.value });
   }
   return out;
 }

@@ -15,6 +15,13 @@
  * - Each side opens a control stream and sends SETTINGS first (RFC 9114 §6.2.1).
  * - A connection with no open request for `idleTimeout` ms is closed: GOAWAY on the control stream
  *   (RFC 9114 §5.2), then CONNECTION_CLOSE with H3_NO_ERROR.
+ * - Aborting a fetch (AbortSignal) whose request is on the wire cancels its stream (RFC 9114 §4.1.1):
+ *   STOP_SENDING and RESET_STREAM with H3_REQUEST_CANCELLED in one packet; the server answers with its
+ *   own RESET_STREAM (RFC 9000 §3.5) and sends nothing more. The connection stays open for other
+ *   requests. A request still waiting for keys is just forgotten: nothing of it was sent.
+ * - A server that resets a response stream fails that fetch with a network error, naming the code.
+ * - A GOAWAY from the server (RFC 9114 §5.2) sends the requests it did not process, and any not yet sent,
+ *   to a new connection ('request-retried'); the others stay to be answered or failed.
  *
  * HAR timings: `connect` and `ssl` are both the QUIC handshake time before the request was sent (TLS is
  * part of QUIC's handshake, so they are the same span; 0 for a 0-RTT request); -1 on a reused
@@ -22,8 +29,8 @@
  *
  * Simplifications: the peer's SETTINGS are sent and traced but not read (both ends use the same fixed
  * values, HTTP3_LOCAL_SETTINGS); every URL (http: too) goes over QUIC, as if the server had advertised h3 with
- * Alt-Svc (RFC 9114 §3.1.1) and the client trusted it at once; no proxies; aborting a request forgets its
- * stream without RESET_STREAM / STOP_SENDING; server push is not used.
+ * Alt-Svc (RFC 9114 §3.1.1) and the client trusted it at once; no proxies (an error, see the constructor);
+ * server push is not used.
  */
 import { WireError } from '../errors';
 import { isSafeMethod } from '../data/index';
@@ -32,7 +39,8 @@ import { abortReason, toFetchResponse, type Exchange } from '../net/exchange';
 import { MockServer, type ServerOptions } from '../server/server';
 import { binaryString } from '../trace/events';
 import { QuicConnection, type QuicEvent } from './connection';
-import { encodeHttp3Frame, http3PayloadLength, HTTP3_ERROR_CODES, HTTP3_STREAM_TYPES } from './frames';
+import { decodeHttp3Frames, encodeHttp3Frame, http3ErrorName, http3PayloadLength, HTTP3_ERROR_CODES, HTTP3_STREAM_TYPES } from './frames';
+import { concatBytes } from '../net/stream';
 import { decodeMessage, encodeMessage, http3Fields, pseudo } from './message';
 import { Http3ServerSession, HTTP3_LOCAL_SETTINGS } from './server';
 import { QuicEndpoint } from './udp';
@@ -63,18 +71,36 @@ interface Connection {
   readonly streams: Map<number, Pending>;
   idleTimer: number | undefined;
   served: number;
+  /** Unread bytes of the server's control stream (after its type byte). */
+  control: Uint8Array | undefined;
+  /** The stream id of the server's GOAWAY, once one has arrived. */
+  goaway: number | undefined;
 }
 
 const CONTROL_STREAM = 2;
+/** RFC 9000 §2.1: the server's first unidirectional stream, which our server makes its control stream. */
+const SERVER_CONTROL_STREAM = 3;
 
 export class Http3Client implements ClientProtocol {
   readonly #env: ProtocolEnv;
   readonly #server: MockServer;
+  /** The connection new requests to an origin use. */
   readonly #connections = new Map<string, Connection>();
+  /** Every connection not closed yet, including those a GOAWAY took out of `#connections`. */
+  readonly #live = new Set<Connection>();
   /** Origins we hold a session ticket for (RFC 8446 §4.6.1), enabling 0-RTT. */
   readonly #tickets = new Set<string>();
 
   constructor(env: ProtocolEnv, options: Http3ProtocolOptions = {}) {
+    if (env.proxyAddress) {
+      // An HTTP forward proxy relays TCP (CONNECT); QUIC needs UDP relayed, which takes CONNECT-UDP
+      // (RFC 9298, MASQUE). Browsers do not use HTTP/3 when a proxy is configured, and neither do we.
+      throw new WireError({
+        code: 'unsupported-option',
+        side: 'local',
+        message: "createSimulation: HTTP/3 cannot go through the simulated proxy: QUIC runs over UDP and an HTTP proxy tunnels TCP (UDP would need CONNECT-UDP, RFC 9298). Use httpVersion '2' (CONNECT tunnel) or '1.1' with a proxy.",
+      });
+    }
     this.#env = env;
     const configured = env.options.server;
     this.#server = options.server ?? (configured instanceof MockServer ? configured : new MockServer((configured as ServerOptions | undefined) ?? {}));
@@ -106,12 +132,26 @@ export class Http3Client implements ClientProtocol {
 
   abort(exchange: Exchange): void {
     if (exchange.settled) return;
-    for (const connection of this.#connections.values()) {
+    const now = this.#env.ctx.clock.now();
+    const touched: Connection[] = [];
+    for (const connection of this.#live) {
       const at = connection.waiting.indexOf(exchange);
-      if (at >= 0) connection.waiting.splice(at, 1);
-      for (const [id, pending] of connection.streams) if (pending.exchange === exchange) connection.streams.delete(id);
+      if (at >= 0) {
+        connection.waiting.splice(at, 1);
+        touched.push(connection);
+      }
+      for (const [id, pending] of connection.streams) {
+        if (pending.exchange !== exchange) continue;
+        connection.streams.delete(id);
+        touched.push(connection);
+        // RFC 9114 §4.1.1: a client cancels a request by aborting reading (STOP_SENDING) and resetting
+        // its sending part (RESET_STREAM), both with H3_REQUEST_CANCELLED.
+        const quic = connection.endpoint.connection;
+        if (quic.state !== 'closed') connection.endpoint.apply(quic.cancel(id, HTTP3_ERROR_CODES.H3_REQUEST_CANCELLED, now));
+      }
     }
     this.#fail(exchange, 'aborted', abortReason(exchange.signal!), 'aborted by the caller');
+    for (const connection of touched) this.#armIdle(connection);
   }
 
   #open(exchange: Exchange): Connection {
@@ -133,12 +173,15 @@ export class Http3Client implements ClientProtocol {
       streams: new Map(),
       idleTimer: undefined,
       served: 0,
+      control: undefined,
+      goaway: undefined,
     };
     const serverEndpoint = new QuicEndpoint(server, id, ctx, link, (event) => session?.onEvent(event));
-    session = new Http3ServerSession({ server: this.#server, endpoint: serverEndpoint, epoch: options.epoch, setTimeout: (cb, ms) => ctx.clock.setTimeout(cb, ms) });
+    session = new Http3ServerSession({ server: this.#server, endpoint: serverEndpoint, epoch: options.epoch, setTimeout: (cb, ms) => ctx.clock.setTimeout(cb, ms), track: this.#env.track });
     connection.endpoint.pair(serverEndpoint);
     serverEndpoint.pair(connection.endpoint);
     this.#connections.set(key, connection);
+    this.#live.add(connection);
     ctx.trace.emit({ type: 'quic-connection-opening', connectionId: id, address: `${exchange.url.hostname}:${key.split(':').pop()}`, rtt: link.rtt, resumed: resume });
     // RFC 9114 §6.2.1: the control stream's first frame is SETTINGS. On a resumed connection it goes in 0-RTT.
     const settings = encodeHttp3Frame(HTTP3_LOCAL_SETTINGS);
@@ -202,8 +245,12 @@ export class Http3Client implements ClientProtocol {
         this.#tickets.add(connection.key); // the NewSessionTicket came with HANDSHAKE_DONE
         return;
       case 'stream-data': {
+        if (event.streamId === SERVER_CONTROL_STREAM) {
+          this.#controlData(connection, event.data);
+          return;
+        }
         const pending = connection.streams.get(event.streamId);
-        if (!pending) return; // the server's control stream, or an aborted request
+        if (!pending) return; // an aborted or retried request
         const exchange = pending.exchange;
         if (exchange.firstByteAt === undefined && event.data.length > 0) {
           exchange.firstByteAt = ctx.clock.now();
@@ -216,11 +263,60 @@ export class Http3Client implements ClientProtocol {
         }
         return;
       }
+      case 'stream-reset': {
+        const pending = event.by === 'server' ? connection.streams.get(event.streamId) : undefined;
+        if (!pending) return;
+        connection.streams.delete(event.streamId);
+        const message = `the server reset stream ${event.streamId} with ${http3ErrorName(event.errorCode)} before the response was complete`;
+        this.#fail(pending.exchange, 'network-error', new TypeError('Failed to fetch', { cause: new Error(message) }), message);
+        this.#armIdle(connection);
+        return;
+      }
       case 'closed':
         this.#closed(connection, event.reason);
         return;
       default:
         return;
+    }
+  }
+
+  /** Reads the server's control stream: a type byte, then frames (RFC 9114 §6.2.1); GOAWAY is acted on. */
+  #controlData(connection: Connection, data: Uint8Array): void {
+    if (connection.control === undefined && data[0] !== HTTP3_STREAM_TYPES.CONTROL) return; // not a control stream: ignored
+    const bytes = connection.control === undefined ? data.subarray(1) : concatBytes([connection.control, data]);
+    let decoded: ReturnType<typeof decodeHttp3Frames>;
+    try {
+      decoded = decodeHttp3Frames(bytes);
+    } catch {
+      return; // a malformed control stream would be H3_FRAME_ERROR (§7.1); the model's server never sends one
+    }
+    connection.control = bytes.subarray(decoded.consumed);
+    for (const frame of decoded.frames) if (frame.type === 'GOAWAY') this.#goaway(connection, frame.id);
+  }
+
+  /**
+   * RFC 9114 §5.2: the server will not process requests on streams from `id` on. Those, and requests not
+   * sent yet, are retried on a new connection (they never ran, so even a POST is safe to send again);
+   * those below `id` may have been processed and stay to be answered or failed. Nothing new uses this
+   * connection.
+   */
+  #goaway(connection: Connection, id: number): void {
+    const { ctx } = this.#env;
+    connection.goaway = Math.min(id, connection.goaway ?? id);
+    if (this.#connections.get(connection.key) === connection) this.#connections.delete(connection.key);
+    ctx.clock.clearTimeout(connection.idleTimer);
+    const retry: { exchange: Exchange; why: string }[] = connection.waiting.splice(0).map((exchange) => ({ exchange, why: 'GOAWAY before the request was sent' }));
+    for (const [streamId, pending] of connection.streams) {
+      if (streamId < connection.goaway) continue;
+      connection.streams.delete(streamId);
+      retry.push({ exchange: pending.exchange, why: `GOAWAY ${connection.goaway}: stream ${streamId} was not processed` });
+    }
+    for (const { exchange, why } of retry) {
+      if (exchange.settled) continue;
+      exchange.attempts++;
+      ctx.trace.emit({ type: 'request-retried', requestId: exchange.id, connectionId: connection.id, reason: why });
+      for (const f of ['dispatchedAt', 'connectionId', 'reused', 'sentAt', 'firstByteAt', 'wire', 'setup'] as const) delete exchange[f];
+      this.submit(exchange);
     }
   }
 
@@ -304,6 +400,7 @@ export class Http3Client implements ClientProtocol {
     const { ctx } = this.#env;
     ctx.clock.clearTimeout(connection.idleTimer);
     if (this.#connections.get(connection.key) === connection) this.#connections.delete(connection.key);
+    this.#live.delete(connection);
     const unanswered = [...connection.waiting, ...[...connection.streams.values()].map((p) => p.exchange)];
     for (const exchange of unanswered) {
       if (exchange.settled) continue;

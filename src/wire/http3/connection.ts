@@ -15,11 +15,18 @@
  * - Data is packed stream by stream, round-robin, into packets of at most 1200 bytes, as many as the
  *   congestion window allows; lost data is re-sent in NEW packets with new numbers (QUIC never
  *   retransmits a packet, only its frames, RFC 9000 §13.3).
+ * - Abandoning streams: `resetStream` sends RESET_STREAM (§19.4) and stops sending and re-sending that
+ *   stream's data; `stopSending` sends STOP_SENDING (§19.5) and discards what still arrives. On a
+ *   STOP_SENDING the engine answers with RESET_STREAM carrying the same code (§3.5), unless every byte
+ *   including the FIN was already sent; then it resets only if some of that data is later lost.
+ *   Not checked: the final size against the bytes received (FINAL_SIZE_ERROR, §4.5), and which side may
+ *   send which frame on a unidirectional stream (STREAM_STATE_ERROR, §19.4-19.5).
  *
  * Simplifications (besides those in recovery.ts, streams.ts and packets.ts):
- * - Datagrams carrying only handshake, ACK or CONNECTION_CLOSE frames are never lost (the same rule as
- *   link.ts for TCP control segments), so the Initial and Handshake spaces need no loss recovery, and
- *   their ACKs are only piggy-backed on packets of that space that are sent anyway.
+ * - Datagrams without STREAM frames (handshake, ACK, RESET_STREAM, STOP_SENDING, PING, CONNECTION_CLOSE)
+ *   are never lost (the same rule as link.ts for TCP control segments), so the Initial and Handshake
+ *   spaces need no loss recovery, their ACKs are only piggy-backed on packets of that space that are sent
+ *   anyway, and RESET_STREAM / STOP_SENDING go out once (RFC 9000 §13.3 would repeat them until acknowledged).
  * - Every ack-eliciting packet is acknowledged at once (no max_ack_delay, RFC 9000 §13.2.1).
  * - No connection ids changes, migration, path validation, Retry, version negotiation, key updates,
  *   anti-amplification limit, or stateless reset. The idle timeout is the HTTP/3 layer's: it closes with
@@ -49,6 +56,10 @@ export type QuicEvent =
   | { readonly type: 'ready'; readonly side: QuicRole; readonly handshakeMs: number; readonly resumed: boolean }
   | { readonly type: 'confirmed'; readonly side: QuicRole }
   | { readonly type: 'stream-data'; readonly streamId: number; readonly data: Uint8Array; readonly fin: boolean }
+  /** RESET_STREAM sent (`by` is this side) or received (`by` is the peer): that half of the stream is abandoned. */
+  | { readonly type: 'stream-reset'; readonly by: QuicRole; readonly streamId: number; readonly errorCode: number; readonly finalSize: number }
+  /** STOP_SENDING sent (`by` is this side) or received (`by` is the peer). */
+  | { readonly type: 'stop-sending'; readonly by: QuicRole; readonly streamId: number; readonly errorCode: number }
   | { readonly type: 'stream-blocked'; readonly streamId: number; readonly waitingFor: number; readonly heldBytes: number }
   | { readonly type: 'packet-sent'; readonly packet: QuicPacket; readonly size: number; readonly cwnd: number; readonly bytesInFlight: number; readonly probe: boolean }
   | { readonly type: 'packet-received'; readonly packet: QuicPacket }
@@ -90,6 +101,8 @@ export class QuicConnection {
   #handshakeState: string;
   readonly #send = new Map<number, SendStream>();
   readonly #receive = new Map<number, ReceiveStream>();
+  /** RESET_STREAM and STOP_SENDING frames waiting for the next packet. */
+  readonly #control: QuicFrame[] = [];
   #rotation = 0;
   #phase: string = 'slow-start';
   #events: QuicEvent[] = [];
@@ -138,6 +151,41 @@ export class QuicConnection {
     return this.#flush(now);
   }
 
+  /**
+   * Abandons our half of a stream (RFC 9000 §3.1 "Reset Sent"): RESET_STREAM with `errorCode` and the final
+   * size, and nothing of the stream is sent again. A stream whose data and FIN are all acknowledged ("Data
+   * Recvd") has nothing left to abandon: then nothing is sent.
+   */
+  resetStream(streamId: number, errorCode: number, now: number): QuicOutput {
+    if (this.#state !== 'closed') this.#reset(streamId, errorCode);
+    return this.#flush(now);
+  }
+
+  /**
+   * Asks the peer to stop sending on a stream (RFC 9000 §3.5, §19.5) and discards whatever of it still
+   * arrives. Nothing is sent when the stream is already complete or reset by the peer.
+   */
+  stopSending(streamId: number, errorCode: number, now: number): QuicOutput {
+    if (this.#state !== 'closed') this.#stop(streamId, errorCode);
+    return this.#flush(now);
+  }
+
+  /**
+   * Cancels a stream both ways in one packet: STOP_SENDING for what the peer sends, RESET_STREAM for what
+   * we send. What a client does to cancel an HTTP/3 request (RFC 9114 §4.1.1).
+   */
+  cancel(streamId: number, errorCode: number, now: number): QuicOutput {
+    if (this.#state === 'closed') return this.#output(now);
+    this.#stop(streamId, errorCode);
+    this.#reset(streamId, errorCode);
+    return this.#flush(now);
+  }
+
+  /** True when our half of the stream was reset (by us, possibly in answer to STOP_SENDING). */
+  isReset(streamId: number): boolean {
+    return this.#send.get(streamId)?.resetAt !== undefined;
+  }
+
   receive(datagram: QuicDatagram, now: number): QuicOutput {
     if (this.#state === 'closed') return this.#output(now);
     this.#startedAt ??= now;
@@ -167,8 +215,10 @@ export class QuicConnection {
         this.#events.push({ type: 'pto', pto, count: this.recovery.ptoCount });
         if (oldest) {
           // §6.2.4: a probe must elicit an ACK; we re-send the oldest unacknowledged data, outside the window.
-          for (const chunk of oldest.payload) this.#stream(chunk.streamId).retransmit.push(chunk);
-          this.#sendApp(now, true);
+          for (const chunk of oldest.payload) this.#stream(chunk.streamId).requeue(chunk);
+          // Nothing left to re-send (its stream was reset): RFC 9002 §6.2.4 says probe with a PING.
+          if ([...this.#send.values()].some((st) => st.hasData)) this.#sendApp(now, true);
+          else this.#datagrams.push(this.#datagram([this.#packet(this.#oneRtt ? '1rtt' : '0rtt', [{ type: 'PING' }], now, true, [], true)]));
         }
       }
     }
@@ -201,12 +251,7 @@ export class QuicConnection {
         this.#runRow(frame.messages, now);
         return;
       case 'STREAM': {
-        let stream = this.#receive.get(frame.streamId);
-        if (!stream) {
-          stream = new ReceiveStream(frame.streamId);
-          this.#receive.set(frame.streamId, stream);
-        }
-        const result = stream.receive(frame);
+        const result = this.#receiving(frame.streamId).receive(frame);
         if (result.data.length > 0 || result.fin) this.#events.push({ type: 'stream-data', streamId: frame.streamId, data: result.data, fin: result.fin });
         if (result.blocked) this.#events.push({ type: 'stream-blocked', streamId: frame.streamId, ...result.blocked });
         return;
@@ -218,6 +263,26 @@ export class QuicConnection {
         this.#congestion(outcome.congestion);
         return;
       }
+      case 'RESET_STREAM': {
+        const stream = this.#receiving(frame.streamId);
+        // §3.2: once every byte has been delivered ("Data Read") a late reset changes nothing.
+        if (stream.abandoned === 'reset' || stream.complete) return;
+        stream.reset();
+        this.#events.push({ type: 'stream-reset', by: this.#peer, streamId: frame.streamId, errorCode: frame.errorCode, finalSize: frame.finalSize });
+        return;
+      }
+      case 'STOP_SENDING': {
+        this.#events.push({ type: 'stop-sending', by: this.#peer, streamId: frame.streamId, errorCode: frame.errorCode });
+        const stream = this.#stream(frame.streamId);
+        if (stream.resetAt !== undefined) return;
+        // §3.5: in "Ready" or "Send" we must reset, and should copy the error code. In "Data Sent" the
+        // reset may wait: we reset only if some of the data sent is later declared lost (see #requeue).
+        if (!stream.finSent || stream.retransmit.length > 0) this.#reset(frame.streamId, frame.errorCode);
+        else stream.stopRequested = frame.errorCode;
+        return;
+      }
+      case 'PING':
+        return;
       case 'HANDSHAKE_DONE':
         if (!this.#handshakeDone) {
           this.#handshakeDone = true;
@@ -226,7 +291,7 @@ export class QuicConnection {
         return;
       case 'CONNECTION_CLOSE':
         this.#state = 'closed';
-        this.#events.push({ type: 'closed', by: this.role === 'client' ? 'server' : 'client', errorCode: frame.errorCode, reason: frame.reason });
+        this.#events.push({ type: 'closed', by: this.#peer, errorCode: frame.errorCode, reason: frame.reason });
         return;
       case 'PADDING':
         return;
@@ -259,7 +324,10 @@ export class QuicConnection {
     for (const chunks of payloads) {
       for (const chunk of chunks) {
         streams.add(chunk.streamId);
-        this.#stream(chunk.streamId).retransmit.push(chunk);
+        const stream = this.#stream(chunk.streamId);
+        // §3.5: the peer asked us to stop; lost data is a reason to reset rather than send it again.
+        if (stream.stopRequested !== undefined) this.#reset(chunk.streamId, stream.stopRequested, true);
+        else stream.requeue(chunk);
       }
     }
     this.#events.push({ type: 'packets-lost', numbers, streams: [...streams].sort((a, b) => a - b), reason });
@@ -270,6 +338,38 @@ export class QuicConnection {
     if (!change || (change.reason === 'ack' && change.phase === this.#phase)) return;
     this.#phase = change.phase;
     this.#events.push({ type: 'congestion', ...change });
+  }
+
+  get #peer(): QuicRole {
+    return this.role === 'client' ? 'server' : 'client';
+  }
+
+  #receiving(id: number): ReceiveStream {
+    let stream = this.#receive.get(id);
+    if (!stream) {
+      stream = new ReceiveStream(id);
+      this.#receive.set(id, stream);
+    }
+    return stream;
+  }
+
+  #stop(streamId: number, errorCode: number): void {
+    const stream = this.#receiving(streamId);
+    if (stream.complete || stream.abandoned !== undefined) return;
+    stream.stop();
+    this.#control.push({ type: 'STOP_SENDING', streamId, errorCode });
+    this.#events.push({ type: 'stop-sending', by: this.role, streamId, errorCode });
+  }
+
+  /** `lost`: some of the stream's data was just declared lost, so it is not all acknowledged. */
+  #reset(streamId: number, errorCode: number, lost = false): void {
+    const stream = this.#stream(streamId);
+    if (stream.resetAt !== undefined) return;
+    const inFlight = lost || this.recovery.unacked.some((p) => p.payload.some((c) => c.streamId === streamId));
+    if (stream.finSent && !stream.hasData && !inFlight) return; // "Data Recvd": nothing to abandon
+    const finalSize = stream.reset();
+    this.#control.push({ type: 'RESET_STREAM', streamId, errorCode, finalSize });
+    this.#events.push({ type: 'stream-reset', by: this.role, streamId, errorCode, finalSize });
   }
 
   #stream(id: number): SendStream {
@@ -286,6 +386,12 @@ export class QuicConnection {
   #flush(now: number): QuicOutput {
     if (this.#state === 'closed') return this.#output(now);
     this.#sendHandshake(now);
+    if (this.#control.length > 0 && this.canSendData) {
+      // RFC 9000 §12.4: RESET_STREAM and STOP_SENDING may go in 0-RTT and 1-RTT packets; 0-RTT has no ACKs.
+      const space: QuicSpace = this.#oneRtt ? '1rtt' : '0rtt';
+      const frames = [...(space === '1rtt' && this.#ackPending.app ? [this.#ack('app')] : []), ...this.#control.splice(0)];
+      this.#datagrams.push(this.#datagram([this.#packet(space, frames, now, true)]));
+    }
     if (this.canSendData) this.#sendApp(now, false);
     if (this.#ackPending.app && this.#oneRtt) {
       this.#datagrams.push(this.#datagram([this.#packet('1rtt', [this.#ack('app')], now, false)]));

@@ -99,6 +99,28 @@ export interface QuicConnectionClosedEvent extends Base<'quic-connection-closed'
   readonly errorCode: number;
   readonly reason: string;
 }
+/**
+ * RESET_STREAM sent (RFC 9000 §19.4): `from` abandons its half of the stream; nothing more of it is sent
+ * or re-sent. Over HTTP/3 an aborted fetch is a client reset with H3_REQUEST_CANCELLED (RFC 9114 §4.1.1).
+ */
+export interface QuicResetStreamEvent extends Base<'quic-reset-stream'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly streamId: number;
+  readonly errorCode: number;
+  /** The HTTP/3 name of the code, e.g. 'H3_REQUEST_CANCELLED'. */
+  readonly errorName: string;
+  /** Bytes of the stream the sender had sent (§4.5), so the receiver can settle its accounting. */
+  readonly finalSize: number;
+}
+/** STOP_SENDING sent (RFC 9000 §19.5): `from` no longer wants the peer's data on this stream. */
+export interface QuicStopSendingEvent extends Base<'quic-stop-sending'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly streamId: number;
+  readonly errorCode: number;
+  readonly errorName: string;
+}
 /** An HTTP/3 frame written on a stream; HEADERS carry the decoded field lines. */
 export interface Http3FrameEvent extends Base<'http3-frame'> {
   readonly connectionId: string;
@@ -121,6 +143,8 @@ export type Http3TraceEvent =
   | QuicCongestionEvent
   | QuicStreamBlockedEvent
   | QuicConnectionClosedEvent
+  | QuicResetStreamEvent
+  | QuicStopSendingEvent
   | Http3FrameEvent;
 
 export type Http3TraceEventInit = Http3TraceEvent extends infer E ? (E extends Http3TraceEvent ? Omit<E, 'seq' | 'at'> : never) : never;

@@ -38,10 +38,20 @@ export const HTTP3_ERROR_CODES = {
   H3_ID_ERROR: 0x108,
   H3_SETTINGS_ERROR: 0x109,
   H3_MISSING_SETTINGS: 0x10a,
+  H3_REQUEST_REJECTED: 0x10b,
+  /** §4.1.1: a client cancelling a request; a server that stops answering one it began. */
+  H3_REQUEST_CANCELLED: 0x10c,
+  H3_REQUEST_INCOMPLETE: 0x10d,
   H3_MESSAGE_ERROR: 0x10e,
   QPACK_DECOMPRESSION_FAILED: 0x200,
 } as const;
 export type Http3ErrorCode = keyof typeof HTTP3_ERROR_CODES;
+
+/** 'H3_REQUEST_CANCELLED' for 0x10c; codes this model does not name print as hex (0x1f). */
+export function http3ErrorName(code: number): string {
+  for (const [name, value] of Object.entries(HTTP3_ERROR_CODES)) if (value === code) return name;
+  return `0x${code.toString(16)}`;
+}
 
 export interface Http3Setting {
   readonly id: number;

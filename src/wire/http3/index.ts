@@ -16,6 +16,7 @@ export {
   encodeHttp3Frame,
   encodeHttp3Frames,
   HTTP3_ERROR_CODES,
+  http3ErrorName,
   HTTP3_FRAME_TYPES,
   HTTP3_RESERVED_FRAME_TYPES,
   HTTP3_SETTINGS,

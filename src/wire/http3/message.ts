@@ -27,9 +27,18 @@ export interface EncodedMessage {
   readonly fieldSectionSize: number;
 }
 
-/** Lowercases names and drops fields HTTP/3 forbids; pseudo-headers go first (RFC 9114 §4.3). */
+/**
+ * Lowercases names and drops fields HTTP/3 forbids; pseudo-headers go first (RFC 9114 §4.3). A field that
+ * the message's own Connection header names is connection-specific too: RFC 9114 §4.2 has whoever turns
+ * an HTTP/1.x-shaped message into HTTP/3 remove those as well (RFC 9110 §7.6.1).
+ */
 export function http3Fields(pseudo: readonly QpackField[], headers: readonly { name: string; value: string }[]): QpackField[] {
-  const regular = headers.map((h) => ({ name: h.name.toLowerCase(), value: h.value })).filter((h) => !CONNECTION_SPECIFIC.test(h.name));
+  const named = new Set<string>();
+  for (const h of headers) {
+    if (h.name.toLowerCase() !== 'connection') continue;
+    for (const option of h.value.split(',')) named.add(option.trim().toLowerCase());
+  }
+  const regular = headers.map((h) => ({ name: h.name.toLowerCase(), value: h.value })).filter((h) => !CONNECTION_SPECIFIC.test(h.name) && !named.has(h.name));
   return [...pseudo, ...regular];
 }
 

@@ -18,6 +18,12 @@ export type QuicFrame =
   | { readonly type: 'STREAM'; readonly streamId: number; readonly offset: number; readonly data: Uint8Array; readonly fin: boolean }
   /** Every packet number of the space the sender has received, as inclusive [low, high] ranges, highest first. */
   | { readonly type: 'ACK'; readonly ranges: readonly (readonly [number, number])[] }
+  /** RFC 9000 §19.4: the sender abandons its half of a stream; `finalSize` is how many bytes it had sent. */
+  | { readonly type: 'RESET_STREAM'; readonly streamId: number; readonly errorCode: number; readonly finalSize: number }
+  /** RFC 9000 §19.5: the receiver asks the peer to stop sending on a stream. */
+  | { readonly type: 'STOP_SENDING'; readonly streamId: number; readonly errorCode: number }
+  /** RFC 9000 §19.2: nothing but ack-eliciting; a probe when there is no data to send (RFC 9002 §6.2.4). */
+  | { readonly type: 'PING' }
   | { readonly type: 'HANDSHAKE_DONE' }
   | { readonly type: 'PADDING'; readonly length: number }
   | { readonly type: 'CONNECTION_CLOSE'; readonly errorCode: number; readonly reason: string };
@@ -50,7 +56,12 @@ export function frameSize(frame: QuicFrame): number {
       for (const [low, high] of frame.ranges.slice(1)) size += 2 * varintLength(high - low + 1);
       return size;
     }
+    case 'RESET_STREAM':
+      return 1 + varintLength(frame.streamId) + varintLength(frame.errorCode) + varintLength(frame.finalSize);
+    case 'STOP_SENDING':
+      return 1 + varintLength(frame.streamId) + varintLength(frame.errorCode);
     case 'HANDSHAKE_DONE':
+    case 'PING':
       return 1;
     case 'PADDING':
       return frame.length;
@@ -100,8 +111,14 @@ export function describeFrame(frame: QuicFrame): string {
       return `PADDING ${frame.length}`;
     case 'CONNECTION_CLOSE':
       return `CONNECTION_CLOSE 0x${frame.errorCode.toString(16)} ${frame.reason}`;
+    case 'RESET_STREAM':
+      return `RESET_STREAM ${frame.streamId} 0x${frame.errorCode.toString(16)} final=${frame.finalSize}`;
+    case 'STOP_SENDING':
+      return `STOP_SENDING ${frame.streamId} 0x${frame.errorCode.toString(16)}`;
     case 'HANDSHAKE_DONE':
       return 'HANDSHAKE_DONE';
+    case 'PING':
+      return 'PING';
   }
 }
 

@@ -8,23 +8,36 @@
  *   answered once its stream has ended (FIN); requests on different streams are answered independently,
  *   in whatever order they complete. A response is HEADERS then DATA, then FIN.
  * - Route latency (`latency` in a route's options) delays the answer on the virtual clock.
+ * - Host work: each handler's promise is registered with the simulation (`track`, as the HTTP/1 and
+ *   HTTP/2 servers do through server.attach), so virtual time does not move while a handler awaits or
+ *   streams its body; the answer goes out at the virtual instant the request was handled.
+ * - Cancellation (RFC 9114 §4.1.1): a client that gives up on a request sends STOP_SENDING and
+ *   RESET_STREAM with H3_REQUEST_CANCELLED. The QUIC engine answers STOP_SENDING with its own RESET_STREAM
+ *   (RFC 9000 §3.5); here the session forgets the request, so a handler still running, a latency timer or
+ *   a slow body send nothing more.
  *
- * Host work: the HTTP/1 server registers each handler's promise with the simulation (`track`) so virtual
- * time waits for it. `ProtocolEnv` does not hand `track` to protocol factories, so here handlers rely on
- * the driver's microtask budget (simulation.ts yields 16 microtasks before moving time). Handlers that
- * build a Response synchronously or await a little (`req.text()`) are fine; a handler that waits on real
- * timers or I/O would look stalled. Adding `track` to ProtocolEnv (net/) would remove the limit.
+ * Faults (server/faults.ts), as over HTTP/1 and HTTP/2 where they make sense for QUIC:
+ * - 'status': that status instead of the route's answer.
+ * - 'drop': QUIC has no TCP RST or FIN to drop a connection with; an endpoint ends one with
+ *   CONNECTION_CLOSE (RFC 9000 §10.2). `how: 'close'` is the graceful kind: GOAWAY, then CONNECTION_CLOSE
+ *   with H3_NO_ERROR. The GOAWAY names the stream after this request's (RFC 9114 §5.2: streams below it
+ *   "might have been processed"), so the client cannot safely retry this request and it fails, as the
+ *   fault intends; requests on later streams were never read and the client retries them elsewhere.
+ *   `how: 'reset'` is the abrupt kind: CONNECTION_CLOSE with H3_INTERNAL_ERROR (§8.1), no GOAWAY.
+ * - 'latency': extra virtual ms before every response, on top of the route's own.
+ * - 'slow-body' (and a route's `bytesPerTick`): HEADERS at once, then one DATA frame of `bytesPerTick`
+ *   bytes every `tickMs`, FIN with the last. Each DATA frame is traced.
  *
- * Not modelled: the server's faults (server/faults.ts apply to HTTP/1 and HTTP/2 connections only), the
- * server's own GOAWAY and idle timeout (the client closes idle connections), and request bodies that
- * stream before FIN (the request is handled once complete).
+ * Not modelled: the server's own idle timeout (the client closes idle connections), and request bodies
+ * that stream before FIN (the request is handled once complete).
  */
 import { reasonPhrase } from '../data/index';
 import type { WireRequest } from '../net/codec';
+import { utf8 } from '../net/stream';
 import type { MockServer } from '../server/server';
 import { internalError, respond, type Reply } from '../server/semantics';
 import type { QuicEvent } from './connection';
-import { encodeHttp3Frame, http3PayloadLength, HTTP3_SETTINGS, HTTP3_STREAM_TYPES, type Http3Frame } from './frames';
+import { encodeHttp3Frame, http3PayloadLength, HTTP3_ERROR_CODES, HTTP3_SETTINGS, HTTP3_STREAM_TYPES, type Http3Frame } from './frames';
 import { decodeMessage, encodeMessage, http3Fields, pseudo } from './message';
 import type { QuicEndpoint } from './udp';
 
@@ -37,17 +50,27 @@ export const HTTP3_LOCAL_SETTINGS: Http3Frame = {
   ],
 };
 
+const SERVER_CONTROL_STREAM = 3;
+const DEFAULT_TICK_MS = 10;
+
 export interface Http3ServerSessionOptions {
   readonly server: MockServer;
   readonly endpoint: QuicEndpoint;
   /** Unix ms at virtual time 0, for the Date header. */
   readonly epoch: number;
   readonly setTimeout: (callback: () => void, ms: number) => void;
+  /**
+   * Registers a handler's promise with the simulation so virtual time waits for it (ProtocolEnv.track).
+   * Without it, handlers get only the driver's microtask budget before time moves on.
+   */
+  readonly track?: (work: Promise<unknown>) => void;
 }
 
 export class Http3ServerSession {
   readonly #options: Http3ServerSessionOptions;
   readonly #requests = new Map<number, Uint8Array[]>();
+  /** Request streams the client cancelled: nothing more is sent on them. */
+  readonly #cancelled = new Set<number>();
   #controlOpened = false;
 
   constructor(options: Http3ServerSessionOptions) {
@@ -55,23 +78,42 @@ export class Http3ServerSession {
   }
 
   onEvent(event: QuicEvent): void {
-    if (event.type === 'ready') this.#openControl();
-    if (event.type !== 'stream-data') return;
-    // RFC 9000 §2.1: the two low bits of a stream id say who opened it and in which direction.
-    if (event.streamId % 4 !== 0) return; // client unidirectional streams: control (SETTINGS, GOAWAY)
-    const parts = this.#requests.get(event.streamId) ?? [];
-    parts.push(event.data);
-    this.#requests.set(event.streamId, parts);
-    if (event.fin) {
-      this.#requests.delete(event.streamId);
-      const total = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-      let pos = 0;
-      for (const p of parts) {
-        total.set(p, pos);
-        pos += p.length;
-      }
-      this.#handle(event.streamId, total);
+    switch (event.type) {
+      case 'ready':
+        this.#openControl();
+        return;
+      case 'stream-reset':
+      case 'stop-sending':
+        // The client abandoned the request (RFC 9114 §4.1.1); a partial request is dropped unanswered.
+        if (event.by === 'client' && isRequestStream(event.streamId)) {
+          this.#cancelled.add(event.streamId);
+          this.#requests.delete(event.streamId);
+        }
+        return;
+      case 'stream-data':
+        this.#data(event.streamId, event.data, event.fin);
+        return;
+      default:
+        return;
     }
+  }
+
+  #data(streamId: number, data: Uint8Array, fin: boolean): void {
+    // Client unidirectional streams carry control (SETTINGS, GOAWAY); requests come on bidirectional ones.
+    if (!isRequestStream(streamId) || this.#cancelled.has(streamId)) return;
+    if (this.#options.endpoint.connection.state === 'closed') return; // dropped by a fault: nothing more is read
+    const parts = this.#requests.get(streamId) ?? [];
+    parts.push(data);
+    this.#requests.set(streamId, parts);
+    if (!fin) return;
+    this.#requests.delete(streamId);
+    const total = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let pos = 0;
+    for (const p of parts) {
+      total.set(p, pos);
+      pos += p.length;
+    }
+    this.#handle(streamId, total);
   }
 
   #openControl(): void {
@@ -82,12 +124,13 @@ export class Http3ServerSession {
     const bytes = new Uint8Array(1 + settings.length);
     bytes[0] = HTTP3_STREAM_TYPES.CONTROL;
     bytes.set(settings, 1);
-    endpoint.emit({ type: 'http3-frame', connectionId: endpoint.connectionId, from: 'server', streamId: 3, frame: 'SETTINGS', length: http3PayloadLength(HTTP3_LOCAL_SETTINGS) });
-    endpoint.apply(endpoint.connection.write(3, bytes, false, endpoint.now()));
+    endpoint.emit({ type: 'http3-frame', connectionId: endpoint.connectionId, from: 'server', streamId: SERVER_CONTROL_STREAM, frame: 'SETTINGS', length: http3PayloadLength(HTTP3_LOCAL_SETTINGS) });
+    endpoint.apply(endpoint.connection.write(SERVER_CONTROL_STREAM, bytes, false, endpoint.now()));
   }
 
   #handle(streamId: number, bytes: Uint8Array): void {
     const { endpoint, server } = this.#options;
+    const connectionId = endpoint.connectionId;
     let request: WireRequest;
     let origin: string;
     try {
@@ -97,42 +140,115 @@ export class Http3ServerSession {
       origin = `${pseudo(message.fields, ':scheme') ?? 'https'}://${authority}`;
       const headers = [{ name: 'host', value: authority }, ...message.fields.filter((f) => !f.name.startsWith(':'))];
       request = { method, target: pseudo(message.fields, ':path') ?? '/', version: '1.1', headers, body: message.body };
+      endpoint.emit({ type: 'message-parsed', connectionId, by: 'server', kind: 'request', startLine: `${method} ${request.target} HTTP/3`, headers: message.fields, bodyLength: message.body.length });
     } catch (error) {
       // A malformed request is a stream error (RFC 9114 §4.1.2); we answer 400 on that stream.
       this.#send(streamId, 'GET', { ...internalError(error), status: 400, reason: reasonPhrase(400), route: 'builtin:400' });
       return;
     }
-    const hostless = origin.replace(/:\d+$/, '');
-    void respond(request, { routes: server.routes, store: server.store, origin: hostless }).then(
+    const fault = server.faults.take();
+    if (fault?.kind === 'drop') {
+      endpoint.emit({ type: 'fault-injected', connectionId, fault: 'drop', detail: `${fault.how === 'close' ? 'GOAWAY and CONNECTION_CLOSE (H3_NO_ERROR)' : 'CONNECTION_CLOSE (H3_INTERNAL_ERROR)'} instead of answering ${request.method} ${request.target}` });
+      this.#drop(streamId, fault.how);
+      return;
+    }
+    let work: Promise<Reply>;
+    if (fault?.kind === 'status') {
+      endpoint.emit({ type: 'fault-injected', connectionId, fault: 'status', detail: `answer ${fault.status} to ${request.method} ${request.target}` });
+      work = Promise.resolve({ status: fault.status, reason: reasonPhrase(fault.status), headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }], body: utf8(fault.body ?? `Injected failure: ${fault.status}`), route: 'fault', options: {} });
+    } else {
+      work = respond(request, { routes: server.routes, store: server.store, origin: origin.replace(/:\d+$/, '') });
+    }
+    this.#options.track?.(work);
+    void work.then(
       (reply) => this.#answer(streamId, request, reply),
       (error: unknown) => this.#answer(streamId, request, internalError(error)),
     );
   }
 
-  #answer(streamId: number, request: WireRequest, reply: Reply): void {
+  /** Ends the whole connection instead of answering (a 'drop' fault). */
+  #drop(streamId: number, how: 'reset' | 'close'): void {
     const { endpoint } = this.#options;
+    const quic = endpoint.connection;
+    const now = endpoint.now();
+    if (how === 'reset') {
+      endpoint.apply(quic.close(HTTP3_ERROR_CODES.H3_INTERNAL_ERROR, 'fault: dropped connection', now));
+      return;
+    }
+    // RFC 9114 §5.2: a server's GOAWAY carries the first client request stream id it did not process.
+    // This request was read and dropped, so it counts as possibly processed: the next id goes out.
+    const frame = { type: 'GOAWAY', id: streamId + 4 } as const;
+    endpoint.emit({ type: 'http3-frame', connectionId: endpoint.connectionId, from: 'server', streamId: SERVER_CONTROL_STREAM, frame: 'GOAWAY', length: http3PayloadLength(frame) });
+    endpoint.apply(quic.write(SERVER_CONTROL_STREAM, encodeHttp3Frame(frame), false, now));
+    endpoint.apply(quic.close(HTTP3_ERROR_CODES.H3_NO_ERROR, 'fault: dropped connection', now));
+  }
+
+  #live(streamId: number): boolean {
+    const quic = this.#options.endpoint.connection;
+    return quic.state !== 'closed' && !this.#cancelled.has(streamId) && !quic.isReset(streamId);
+  }
+
+  #answer(streamId: number, request: WireRequest, reply: Reply): void {
+    if (!this.#live(streamId)) return;
+    const { endpoint, server } = this.#options;
     endpoint.emit({ type: 'server-handled', connectionId: endpoint.connectionId, method: request.method, target: request.target, route: reply.route, status: reply.status });
-    const latency = reply.options.latency ?? 0;
+    const extra = server.faults.extraLatency;
+    if (extra > 0) endpoint.emit({ type: 'fault-injected', connectionId: endpoint.connectionId, fault: 'latency', detail: `+${extra} ms` });
+    const latency = (reply.options.latency ?? 0) + extra;
     if (latency > 0) this.#options.setTimeout(() => this.#send(streamId, request.method, reply), latency);
     else this.#send(streamId, request.method, reply);
   }
 
   #send(streamId: number, method: string, reply: Reply): void {
+    if (!this.#live(streamId)) return;
     const { endpoint, server, epoch } = this.#options;
-    if (endpoint.connection.state === 'closed') return;
     const bodyless = method === 'HEAD' || reply.status === 204 || reply.status === 304;
     const headers = [
       { name: 'date', value: new Date(epoch + endpoint.now()).toUTCString() },
       { name: 'server', value: server.name },
       ...reply.headers.filter((h) => !/^(content-length|date|server)$/i.test(h.name)),
     ];
+    // RFC 9110 §8.6: HEAD may announce the GET's length; 204 and 304 carry none.
     if (reply.status !== 204 && reply.status !== 304) headers.push({ name: 'content-length', value: String(reply.body.length) });
     const fields = http3Fields([{ name: ':status', value: String(reply.status) }], headers);
-    const encoded = encodeMessage({ fields, body: bodyless ? new Uint8Array(0) : reply.body });
-    for (const frame of encoded.frames) {
-      const length = http3PayloadLength(frame);
-      endpoint.emit({ type: 'http3-frame', connectionId: endpoint.connectionId, from: 'server', streamId, frame: frame.type === 'HEADERS' ? 'HEADERS' : 'DATA', length, ...(frame.type === 'HEADERS' ? { fields } : {}) });
+    const body = bodyless ? new Uint8Array(0) : reply.body;
+    const encoded = encodeMessage({ fields, body });
+    const slow = reply.options.bytesPerTick ? reply.options : server.faults.slow;
+    if (!slow?.bytesPerTick || body.length === 0) {
+      for (const frame of encoded.frames) this.#traceFrame(streamId, frame, fields);
+      endpoint.apply(endpoint.connection.write(streamId, encoded.bytes, true, endpoint.now()));
+      return;
     }
-    endpoint.apply(endpoint.connection.write(streamId, encoded.bytes, true, endpoint.now()));
+    this.#trickle(streamId, encoded.frames[0]!, fields, body, slow.bytesPerTick, slow.tickMs ?? DEFAULT_TICK_MS);
   }
+
+  /** A slow body: HEADERS now, then one DATA frame of `step` bytes per tick, FIN with the last. */
+  #trickle(streamId: number, headers: Http3Frame, fields: readonly { name: string; value: string }[], body: Uint8Array, step: number, tick: number): void {
+    const { endpoint } = this.#options;
+    endpoint.emit({ type: 'fault-injected', connectionId: endpoint.connectionId, fault: 'slow-body', detail: `${step} bytes every ${tick} ms` });
+    this.#traceFrame(streamId, headers, fields);
+    endpoint.apply(endpoint.connection.write(streamId, encodeHttp3Frame(headers), false, endpoint.now()));
+    let at = 0;
+    const pump = (): void => {
+      if (!this.#live(streamId)) return;
+      const frame: Http3Frame = { type: 'DATA', payload: body.subarray(at, at + step) };
+      at += step;
+      const last = at >= body.length;
+      this.#traceFrame(streamId, frame, fields);
+      endpoint.apply(endpoint.connection.write(streamId, encodeHttp3Frame(frame), last, endpoint.now()));
+      if (!last) this.#options.setTimeout(pump, tick);
+    };
+    this.#options.setTimeout(pump, tick);
+  }
+
+  #traceFrame(streamId: number, frame: Http3Frame, fields: readonly { name: string; value: string }[]): void {
+    const { endpoint } = this.#options;
+    const headers = frame.type === 'HEADERS';
+    endpoint.emit({ type: 'http3-frame', connectionId: endpoint.connectionId, from: 'server', streamId, frame: headers ? 'HEADERS' : 'DATA', length: http3PayloadLength(frame), ...(headers ? { fields } : {}) });
+  }
+}
+
+/** RFC 9000 §2.1: the two low bits of a stream id say who opened it and in which direction; 0b00 is a client's bidirectional stream. */
+function isRequestStream(streamId: number): boolean {
+  return streamId % 4 === 0;
 }

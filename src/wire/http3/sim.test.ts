@@ -112,3 +112,9 @@ describe('loss on a simulated link', () => {
     for (const s of blocked) expect(hit).toContain(s);
   });
 });
+
+describe('HTTP/3 and a forward proxy', () => {
+  it('is refused with an error that says why (QUIC is UDP; the proxy tunnels TCP)', () => {
+    expect(() => h3({ proxy: {} })).toThrow(/HTTP\/3 cannot go through the simulated proxy.*CONNECT-UDP, RFC 9298/);
+  });
+});

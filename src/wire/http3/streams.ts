@@ -7,8 +7,13 @@
  * streams' bytes are delivered as soon as they arrive. Over TCP, one gap holds back every byte behind
  * it, whichever request it belongs to (head-of-line blocking, see net/tcp.ts).
  *
- * Not modelled: flow control (MAX_DATA, MAX_STREAM_DATA, MAX_STREAMS: windows are unlimited),
- * RESET_STREAM and STOP_SENDING, and stream priorities (streams are served round-robin).
+ * Abandoning a stream (RFC 9000 §3.1-3.3, §19.4-19.5): `SendStream.reset` drops everything not yet
+ * sent and everything waiting for retransmission (§13.3: data of a reset stream is not sent again) and
+ * returns the final size, the highest offset sent (§4.5); `ReceiveStream.reset` (the peer's RESET_STREAM)
+ * and `ReceiveStream.stop` (our STOP_SENDING) discard what is held and ignore what still arrives.
+ *
+ * Not modelled: flow control (MAX_DATA, MAX_STREAM_DATA, MAX_STREAMS: windows are unlimited), and
+ * stream priorities (streams are served round-robin).
  */
 
 export interface StreamChunk {
@@ -25,6 +30,9 @@ export class SendStream {
   #offset = 0;
   #finQueued = false;
   #finSent = false;
+  #resetAt: number | undefined;
+  /** The peer asked us to stop (STOP_SENDING) after our FIN went out: reset instead of retransmitting. */
+  stopRequested: number | undefined;
   readonly retransmit: StreamChunk[] = [];
 
   constructor(id: number) {
@@ -32,6 +40,7 @@ export class SendStream {
   }
 
   write(data: Uint8Array, fin: boolean): void {
+    if (this.#resetAt !== undefined) throw new Error(`Stream ${this.id} was reset (RESET_STREAM); nothing more can be written.`);
     if (this.#finQueued) throw new Error(`Stream ${this.id} has already ended (FIN); nothing more can be written.`);
     const next = new Uint8Array(this.#buffer.length + data.length);
     next.set(this.#buffer);
@@ -42,6 +51,32 @@ export class SendStream {
 
   get hasData(): boolean {
     return this.retransmit.length > 0 || this.#buffer.length > 0 || (this.#finQueued && !this.#finSent);
+  }
+
+  /** The FIN has been sent (state "Data Sent" or later, RFC 9000 §3.1). */
+  get finSent(): boolean {
+    return this.#finSent;
+  }
+
+  /** The final size announced in our RESET_STREAM, or undefined while the stream is not reset. */
+  get resetAt(): number | undefined {
+    return this.#resetAt;
+  }
+
+  /** Queues a lost chunk for sending again, unless the stream was reset meanwhile (RFC 9000 §13.3). */
+  requeue(chunk: StreamChunk): void {
+    if (this.#resetAt === undefined) this.retransmit.push(chunk);
+  }
+
+  /** Abandons the stream ("Reset Sent", §3.1); returns the final size (§4.5). */
+  reset(): number {
+    if (this.#resetAt !== undefined) return this.#resetAt;
+    this.#resetAt = this.#offset;
+    this.#buffer = new Uint8Array(0);
+    this.retransmit.length = 0;
+    this.#finQueued = true;
+    this.#finSent = true;
+    return this.#resetAt;
   }
 
   /** Takes up to `max` bytes: a lost chunk first (whole, or split), else new data. */
@@ -78,12 +113,36 @@ export class ReceiveStream {
   #finAt: number | undefined;
   #finDelivered = false;
   readonly #held = new Map<number, Uint8Array>();
+  #abandoned: 'reset' | 'stopped' | undefined;
 
   constructor(id: number) {
     this.id = id;
   }
 
+  /** Why nothing more is delivered: the peer reset the stream, or we asked it to stop sending. */
+  get abandoned(): 'reset' | 'stopped' | undefined {
+    return this.#abandoned;
+  }
+
+  /** Every byte up to the FIN has been delivered ("Data Read", RFC 9000 §3.2). */
+  get complete(): boolean {
+    return this.#finDelivered;
+  }
+
+  /** The peer's RESET_STREAM: "Reset Recvd" (RFC 9000 §3.2); held bytes are discarded. */
+  reset(): void {
+    this.#abandoned = 'reset';
+    this.#held.clear();
+  }
+
+  /** We sent STOP_SENDING (§3.5): whatever still arrives is discarded. */
+  stop(): void {
+    this.#abandoned ??= 'stopped';
+    this.#held.clear();
+  }
+
   receive(chunk: StreamChunk): ReceiveResult {
+    if (this.#abandoned) return { data: new Uint8Array(0), fin: false, blocked: undefined };
     if (chunk.fin) this.#finAt = chunk.offset + chunk.data.length;
     const end = chunk.offset + chunk.data.length;
     if (end > this.#expected) {

@@ -14,6 +14,7 @@ import type { TimerId } from '../net/clock';
 import type { Side, TraceEventInit } from '../trace/events';
 import type { QuicConnection, QuicEvent, QuicOutput } from './connection';
 import { describeFrame, type QuicDatagram } from './packets';
+import { http3ErrorName } from './frames';
 
 export class QuicEndpoint {
   readonly connection: QuicConnection;
@@ -113,6 +114,14 @@ export class QuicEndpoint {
         return;
       case 'stream-blocked':
         this.emit({ type: 'quic-stream-blocked', connectionId, by: from, streamId: event.streamId, waitingFor: event.waitingFor, heldBytes: event.heldBytes });
+        return;
+      case 'stream-reset':
+        if (event.by !== from) return; // traced once, by the sender (arrival is one link delay later)
+        this.emit({ type: 'quic-reset-stream', connectionId, from, streamId: event.streamId, errorCode: event.errorCode, errorName: http3ErrorName(event.errorCode), finalSize: event.finalSize });
+        return;
+      case 'stop-sending':
+        if (event.by !== from) return;
+        this.emit({ type: 'quic-stop-sending', connectionId, from, streamId: event.streamId, errorCode: event.errorCode, errorName: http3ErrorName(event.errorCode) });
         return;
       case 'closed':
         if (event.by !== from) return; // traced once, by the side that closed

@@ -11,7 +11,8 @@
  *   It stores and forwards whole messages (a simplification; real proxies stream).
  *
  * - 'dumb': a blind HTTP/1.0 relay that does not understand Connection. It reads one request, opens a
- *   connection to the origin, forwards the request bytes unchanged (Connection: keep-alive included),
+ *   connection to the origin, forwards the request bytes unchanged (Connection: keep-alive included, and
+ *   any field a Connection header names, which RFC 9110 §7.6.1 says a proxy MUST remove),
  *   then copies bytes back until the origin closes, and only then closes the client side. Anything
  *   else the client sends on that connection is ignored. With Keep-Alive this is the classic hang: the
  *   origin keeps its connection open, the client believes the same, and its next request waits for the

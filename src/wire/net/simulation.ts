@@ -65,6 +65,14 @@ export interface ProtocolEnv {
   readonly codec: MessageCodec;
   readonly ipFor: (host: string) => string;
   readonly proxyAddress: string | undefined;
+  /** The proxy's address on the network, for HAR's serverIPAddress (what browsers report through a proxy). */
+  readonly proxyIP: string | undefined;
+  /**
+   * Registers host-side async work (a route handler's promise, its body stream) so the driver does not
+   * move virtual time past it: what server.attach gets for HTTP/1 and HTTP/2, for servers that protocol
+   * factories run themselves (HTTP/3).
+   */
+  readonly track: (work: Promise<unknown>) => void;
 }
 
 export type ClientProtocolFactory = (env: ProtocolEnv) => ClientProtocol;
@@ -207,7 +215,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     proxyAddress = PROXY_ADDRESS;
   }
 
-  const env: ProtocolEnv = { options: resolved, ctx, network, link, codec, ipFor, proxyAddress };
+  const env: ProtocolEnv = { options: resolved, ctx, network, link, codec, ipFor, proxyAddress, proxyIP: proxyAddress ? PROXY_IP : undefined, track };
   const version = resolved.httpVersion;
   let client: ClientProtocol;
   if (version === '0.9' || version === '1.0' || version === '1.1') {

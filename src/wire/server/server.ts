@@ -10,6 +10,10 @@
  *   `Keep-Alive: timeout=<s>, max=<remaining>`.
  * - HTTP/1.1: persistent unless either side says `Connection: close`.
  * - `Proxy-Connection` means nothing to an origin server and is ignored (that is the whole point of it).
+ * - A handler may name its own fields in Connection (RFC 9110 §7.6.1): they are sent, and the reply's one
+ *   Connection field lists them before the server's own persistence option, so a proxy removes them; a
+ *   handler's `Connection: close` closes the connection. (HTTP/2 and HTTP/3 drop such fields instead,
+ *   since those versions carry no connection-specific fields.)
  * - An idle persistent connection is closed after the keep-alive timeout; after `max` requests the last
  *   reply says `Connection: close`.
  * - Pipelined requests are answered one at a time in arrival order (RFC 9112 §9.3.2), so a slow first
@@ -293,9 +297,19 @@ class ServerConnection {
     }
     const keepAlive = this.#server.keepAlive;
     const options = headerTokens(request.headers, 'connection');
+    // The handler's own Connection options. Persistence tokens are the server's to decide (a handler's
+    // `close` is honoured); the field names it lists stay, because the fields they name are hop-by-hop
+    // only if the next hop is told so: RFC 9110 §7.6.1 has a proxy remove exactly the fields Connection
+    // names, so dropping Connection here while keeping those fields would let them leak past a proxy.
+    const replyOptions = headerTokens(reply.headers, 'connection');
+    const named = reply.headers
+      .filter((h) => h.name.toLowerCase() === 'connection')
+      .flatMap((h) => h.value.split(','))
+      .map((t) => t.trim())
+      .filter((t) => t !== '' && !/^(close|keep-alive)$/i.test(t));
     const remaining = (keepAlive?.max ?? 1) - this.#served - 1;
     let persist: boolean;
-    if (!keepAlive || options.includes('close') || remaining <= 0) persist = false;
+    if (!keepAlive || options.includes('close') || replyOptions.includes('close') || remaining <= 0) persist = false;
     else if (request.version === '1.1') persist = true;
     else persist = options.includes('keep-alive');
     const headers: HeaderField[] = [
@@ -305,11 +319,14 @@ class ServerConnection {
     ];
     // RFC 9110 §8.6: a HEAD reply may carry the Content-Length the GET would have; 204 and 304 carry none.
     if (reply.status !== 204 && reply.status !== 304) headers.push({ name: 'Content-Length', value: String(reply.body.length) });
+    // One Connection field: the names the handler listed, then this hop's persistence option.
     if (!persist) {
-      headers.push({ name: 'Connection', value: 'close' });
+      headers.push({ name: 'Connection', value: [...named, 'close'].join(', ') });
     } else if (request.version === '1.0' && keepAlive) {
-      headers.push({ name: 'Connection', value: 'keep-alive' });
+      headers.push({ name: 'Connection', value: [...named, 'keep-alive'].join(', ') });
       headers.push({ name: 'Keep-Alive', value: `timeout=${Math.ceil(keepAlive.timeout / 1000)}, max=${remaining}` });
+    } else if (named.length > 0) {
+      headers.push({ name: 'Connection', value: named.join(', ') });
     }
     const body = request.method === 'HEAD' || reply.status === 204 || reply.status === 304 ? new Uint8Array(0) : reply.body;
     return { response: { version: request.version, status: reply.status, reason: reply.reason, headers, body }, close: !persist };
