@@ -1,0 +1,155 @@
+/**
+ * Query devtools, after TanStack Query Devtools: the cache's queries with status chips and counts, a filter
+ * and sort, a details pane with the data explorer and actions, offline and focus toggles, and a Mutations tab.
+ *
+ * What it shows is the cache as of the cursor (the client's events folded up to it), so scrubbing back shows
+ * the past. Actions always go to the live client in the sandbox, whose effects arrive as new events.
+ */
+import { useMemo, useState } from 'react';
+import type { DevtoolsAction, ViewProps } from '../model';
+import { eventsAt } from '../model';
+import { NO_CLIENT_TEXT, StatusChip, useQuerySource } from './common';
+import { formatQueryKey, queryStatusLabel } from './describe';
+import { filterAndSort, SORT_LABELS, STATUS_ORDER, statusCounts, type SortBy } from './devtools';
+import { eventIndexAt, foldClient } from './fold';
+import { MutationsTab } from './MutationsTab';
+import { QueryDetails } from './QueryDetails';
+import './styles.css';
+
+type Tab = 'queries' | 'mutations';
+const TABS: readonly Tab[] = ['queries', 'mutations'];
+
+export default function DevtoolsView({ recording, cursor, onAction }: ViewProps) {
+  const { source, picker } = useQuerySource(recording);
+  const [tab, setTab] = useState<Tab>('queries');
+  const [filter, setFilter] = useState('');
+  const [sortBy, setSortBy] = useState<SortBy>('status');
+  const [descending, setDescending] = useState(false);
+  const [picked, setPicked] = useState<string | null>(null);
+
+  const events = useMemo(() => (source ? eventsAt(recording, source, cursor) : []), [recording, source, cursor]);
+  const state = useMemo(() => foldClient(events), [events]);
+  const live = useMemo(() => (source ? foldClient(source.events) : undefined), [source]);
+
+  if (!source || !live) return <p className="rt-q-empty">{NO_CLIENT_TEXT}</p>;
+
+  const act = onAction ? (action: DevtoolsAction) => onAction(source.id, action) : undefined;
+  const counts = statusCounts(state.queries.values());
+  const list = filterAndSort(state.queries.values(), filter, sortBy, descending);
+  const atCursor = source.events[eventIndexAt(recording, source, cursor)];
+  const cursorHash =
+    atCursor?.kind === 'query'
+      ? atCursor.query.queryHash
+      : atCursor?.kind === 'instrumentation' && atCursor.event.subject.kind === 'query'
+        ? atCursor.event.subject.queryHash
+        : undefined;
+  const selectedHash = [picked, cursorHash, list[0]?.summary.queryHash].find(
+    (h): h is string => !!h && (state.queries.has(h) || state.removed.has(h)),
+  );
+  const selected = selectedHash ? (state.queries.get(selectedHash) ?? state.removed.get(selectedHash)) : undefined;
+  const toggleHint = act ? undefined : 'Needs a running sandbox: press Run.';
+
+
+  return (
+    <div className="rt-q rt-q-devtools">
+      <div className="rt-q-toolbar">
+        {picker}
+        <label title={toggleHint}>
+          <input
+            type="checkbox"
+            checked={!state.online}
+            disabled={!act}
+            onChange={(e) => act?.({ type: 'set-online', online: !e.target.checked })}
+          />
+          Offline
+        </label>
+        <label title={toggleHint}>
+          <input
+            type="checkbox"
+            checked={!state.focused}
+            disabled={!act}
+            onChange={(e) => act?.({ type: 'set-focused', focused: !e.target.checked })}
+          />
+          Window unfocused
+        </label>
+        {!act ? <span className="rt-q-note">Toggles and actions need a running sandbox.</span> : null}
+      </div>
+
+      {/* A two-way switch, not ARIA tabs: the views already sit in the panel's tablist, and nested tablists confuse. */}
+      <div className="rt-q-tabs" role="group" aria-label="Devtools section">
+        {TABS.map((t) => (
+          <button key={t} type="button" aria-pressed={tab === t} onClick={() => setTab(t)}>
+            {t === 'queries' ? `Queries (${state.queries.size})` : `Mutations (${state.mutations.size})`}
+          </button>
+        ))}
+      </div>
+
+      {tab === 'queries' ? (
+        <section aria-label="Queries" className="rt-q">
+          <ul className="rt-q-counts" aria-label="Queries per status">
+            {STATUS_ORDER.map((s) => (
+              <li key={s}>
+                <StatusChip kind={s}>
+                  {s} {counts[s]}
+                </StatusChip>
+              </li>
+            ))}
+          </ul>
+          <div className="rt-q-toolbar">
+            <label>
+              Filter by key <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="todos" />
+            </label>
+            <label>
+              Sort by{' '}
+              <select value={sortBy} onChange={(e) => setSortBy(e.target.value as SortBy)}>
+                {(Object.keys(SORT_LABELS) as SortBy[]).map((k) => (
+                  <option key={k} value={k}>
+                    {SORT_LABELS[k]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" aria-pressed={descending} onClick={() => setDescending(!descending)}>
+              {descending ? 'Descending' : 'Ascending'}
+            </button>
+          </div>
+          <div className="rt-q-split">
+            {list.length === 0 ? (
+              <p className="rt-q-empty">
+                {state.queries.size === 0 ? 'No queries in the cache at this step.' : `No query key contains “${filter}”.`}
+              </p>
+            ) : (
+              <ul className="rt-q-list" aria-label="Queries">
+                {list.map(({ summary }) => (
+                  <li key={summary.queryHash}>
+                    <button type="button" aria-current={summary.queryHash === selectedHash ? 'true' : undefined} onClick={() => setPicked(summary.queryHash)}>
+                      <StatusChip kind={queryStatusLabel(summary)} />
+                      <span className="rt-q-key">{formatQueryKey(summary.queryKey)}</span>
+                      <span className="rt-q-observers" title="Observers">
+                        <span className="rt-q-sr-only">observers: </span>
+                        {summary.observerCount}
+                      </span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {selected ? (
+              <QueryDetails
+                summary={selected.summary}
+                removedAtCursor={!state.queries.has(selected.summary.queryHash)}
+                inLiveCache={live.queries.has(selected.summary.queryHash)}
+                start={state.start}
+                onAction={act}
+              />
+            ) : null}
+          </div>
+        </section>
+      ) : (
+        <section aria-label="Mutations">
+          <MutationsTab mutations={[...state.mutations.values()].map((m) => m.summary)} start={state.start} />
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,247 @@
+/**
+ * Event timeline: what TanStack Query Devtools does not show. One lane per query (and mutation) over the
+ * sandbox clock: fetch spans, each attempt, the backoff before each retry drawn as a gap with its delay,
+ * pauses, and marks for success, error, invalidation, staleness and gc. Below it, every event in words.
+ * Both are clickable: a click moves the player's cursor to that event.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { QueryVizEvent, ViewProps } from '../model';
+import { eventsAt, stepOf } from '../model';
+import { NO_CLIENT_TEXT, sinceStart, useQuerySource } from './common';
+import { describeQueryEvent, formatMs, isRoutineQueryEvent } from './describe';
+import { eventIndexAt } from './fold';
+import { buildLanes, tickStep, type Lane, type Mark, type MarkKind, type Span } from './lanes';
+import './styles.css';
+
+/** Drawn at the element's own width (1 unit = 1 CSS pixel, so text stays 11 px); this until it is measured. */
+const DEFAULT_WIDTH = 600;
+const LABEL_W = 110;
+const PAD = 16;
+const AXIS_H = 22;
+const ROW_H = 34;
+/** Events listed at once; longer recordings show a window around the cursor. */
+const LIST_WINDOW = 300;
+
+/** The element's content width, followed with a ResizeObserver (where there is one). */
+function useWidth(element: HTMLElement | null): number | undefined {
+  const [width, setWidth] = useState<number>();
+  useEffect(() => {
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      const w = Math.floor(entry?.contentRect.width ?? 0);
+      if (w > 0) setWidth(Math.max(w, 320));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [element]);
+  return width;
+}
+
+const MARK_TEXT: Readonly<Record<MarkKind, string>> = {
+  success: 'success',
+  error: 'error',
+  set: 'data set by hand',
+  invalidate: 'invalidated',
+  stale: 'became stale',
+  cancel: 'cancelled',
+  giveUp: 'gave up retrying',
+  gc: 'removed by gc',
+};
+
+function MarkShape({ kind, x, y }: { kind: MarkKind; x: number; y: number }) {
+  const cls = `rt-q-mark-${kind}`;
+  switch (kind) {
+    case 'success':
+      return <circle className={cls} cx={x} cy={y} r={5} />;
+    case 'error':
+    case 'giveUp':
+      return <path className={cls} d={`M${x - 5} ${y - 5}l10 10m0 -10l-10 10`} style={{ stroke: 'var(--rt-q-error)', strokeWidth: 2.5 }} />;
+    case 'invalidate':
+      return <path className={cls} d={`M${x} ${y - 6}l6 6l-6 6l-6 -6z`} />;
+    case 'gc':
+      return <rect className={cls} x={x - 4} y={y - 4} width={8} height={8} />;
+    default:
+      return <path className={cls} d={`M${x} ${y - 6}l5 10h-10z`} />;
+  }
+}
+
+export default function EventTimeline({ recording, cursor, onCursor }: ViewProps) {
+  const { source, picker } = useQuerySource(recording);
+  const headingId = useId();
+  const [showRoutine, setShowRoutine] = useState(false);
+  const listRef = useRef<HTMLOListElement>(null);
+  const [box, setBox] = useState<HTMLDivElement | null>(null);
+  const WIDTH = useWidth(box) ?? DEFAULT_WIDTH;
+  const visible = useMemo(() => (source ? eventsAt(recording, source, cursor) : []), [recording, source, cursor]);
+  const now = visible.at(-1)?.at;
+  const lanes = useMemo(() => buildLanes(visible, now), [visible, now]);
+  // The axis covers the whole recording, so scrubbing moves the cursor line, not the scale.
+  const full = useMemo(() => (source ? buildLanes(source.events) : undefined), [source]);
+  const current = source ? eventIndexAt(recording, source, cursor) : -1;
+
+  // Keep the current event in sight by scrolling the list itself (scrollIntoView would scroll the page too).
+  useEffect(() => {
+    const list = listRef.current;
+    const item = list?.querySelector<HTMLElement>('[aria-current="step"]')?.parentElement;
+    if (!list || !item) return;
+    if (item.offsetTop < list.scrollTop) list.scrollTop = item.offsetTop;
+    else if (item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = item.offsetTop + item.offsetHeight - list.clientHeight;
+    }
+  }, [current]);
+
+  if (!source || !full) return <p className="rt-q-empty">{NO_CLIENT_TEXT}</p>;
+
+  const start = full.start;
+  const end = Math.max(full.end, lanes.end);
+  const x = (t: number) => LABEL_W + ((t - start) / Math.max(end - start, 1)) * (WIDTH - LABEL_W - PAD);
+  const height = AXIS_H + Math.max(lanes.lanes.length, 1) * ROW_H + 6;
+  const step = tickStep(end - start);
+  const ticks: number[] = [];
+  for (let t = 0; t <= end - start + 1e-9 && ticks.length < 30; t += step) ticks.push(t);
+  const go = (event: number) => {
+    const target = stepOf(recording, source.id, event);
+    if (onCursor && target >= 0) onCursor(target);
+  };
+
+  const listed: { e: QueryVizEvent; i: number }[] = [];
+  source.events.forEach((e, i) => {
+    if (showRoutine || !isRoutineQueryEvent(e) || i === current) listed.push({ e, i });
+  });
+  const focus = Math.max(0, listed.findIndex((item) => item.i >= current));
+  const from = Math.max(0, Math.min(focus - LIST_WINDOW / 2, listed.length - LIST_WINDOW));
+  const shown = listed.slice(from, from + LIST_WINDOW);
+  const retries = lanes.lanes.reduce((n, l) => n + l.spans.filter((s) => s.kind === 'backoff').length, 0);
+
+  const spanShape = (lane: Lane, s: Span, y: number, key: number) => {
+    const x0 = x(s.from);
+    const x1 = Math.max(x(s.to), x0 + 2);
+    const cls = `rt-q-item${s.event === current ? ' is-current' : ''}`;
+    // A backoff's label already says how long it is; attempts and pauses get their measured length.
+    const title = `${lane.label}: ${s.label}${s.kind === 'backoff' ? '' : `${s.open ? ' (running)' : ''}, ${formatMs(s.to - s.from)}`}`;
+    if (s.kind === 'fetch') return <rect key={key} className="rt-q-fetch" x={x0} y={y - 11} width={x1 - x0} height={22} rx={3} />;
+    if (s.kind === 'backoff') {
+      return (
+        <g key={key} className={cls} onClick={() => go(s.event)}>
+          <title>{title}</title>
+          <line className="rt-q-backoff" x1={x0} x2={x1} y1={y} y2={y} />
+          <rect x={x0} y={y - 9} width={x1 - x0} height={18} fill="transparent" />
+          {x1 - x0 > 36 ? (
+            <text className="rt-q-backoff-label" x={(x0 + x1) / 2} y={y - 3} textAnchor="middle">
+              {formatMs(s.to - s.from)}
+            </text>
+          ) : null}
+        </g>
+      );
+    }
+    return (
+      <g key={key} className={cls} onClick={() => go(s.event)}>
+        <title>{title}</title>
+        <rect className={s.kind === 'attempt' ? 'rt-q-attempt' : 'rt-q-paused'} x={x0} y={y - 6} width={x1 - x0} height={12} rx={2} />
+      </g>
+    );
+  };
+  const markShape = (lane: Lane, m: Mark, y: number, key: number) => (
+    <g key={`m${key}`} className={`rt-q-item${m.event === current ? ' is-current' : ''}`} onClick={() => go(m.event)}>
+      <title>{`${lane.label}: ${MARK_TEXT[m.kind]} at ${sinceStart(m.at, start)}`}</title>
+      <MarkShape kind={m.kind} x={x(m.at)} y={y} />
+    </g>
+  );
+
+  return (
+    <div className="rt-q">
+      <div className="rt-q-toolbar">
+        {picker}
+        <label>
+          <input type="checkbox" checked={showRoutine} onChange={(e) => setShowRoutine(e.target.checked)} />
+          Show timer bookkeeping
+        </label>
+      </div>
+      <ul className="rt-q-legend" aria-label="Legend">
+        <li>
+          <svg width="22" height="12" aria-hidden="true">
+            <rect x="1" y="2" width="20" height="8" rx="2" fill="var(--rt-q-attempt)" />
+          </svg>
+          attempt
+        </li>
+        <li>
+          <svg width="22" height="12" aria-hidden="true">
+            <line x1="1" x2="21" y1="6" y2="6" stroke="var(--rt-q-backoff)" strokeWidth="2" strokeDasharray="4 3" />
+          </svg>
+          retry delay
+        </li>
+        <li>
+          <svg width="22" height="12" aria-hidden="true">
+            <rect x="1" y="2" width="20" height="8" fill="var(--rt-q-paused)" fillOpacity="0.35" stroke="var(--rt-q-paused)" />
+          </svg>
+          paused
+        </li>
+        <li>● success</li>
+        <li>✕ error</li>
+        <li>◆ invalidated</li>
+        <li>▲ stale / other</li>
+        <li>■ gc</li>
+      </ul>
+      <div className="rt-q-timeline">
+        <div ref={setBox}>
+          <svg
+            className="rt-q-lanes"
+            viewBox={`0 0 ${WIDTH} ${height}`}
+            role="img"
+            aria-labelledby={headingId}
+          >
+            <title id={headingId}>
+              {`Timeline of ${source.label}: ${lanes.lanes.length} lane${lanes.lanes.length === 1 ? '' : 's'}, ${retries} retr${retries === 1 ? 'y' : 'ies'} so far. The event list below says the same in words.`}
+            </title>
+            <g className="rt-q-axis">
+              {ticks.map((t) => (
+                <g key={t}>
+                  <line x1={x(start + t)} x2={x(start + t)} y1={AXIS_H - 4} y2={height} />
+                  <text x={x(start + t)} y={12} textAnchor="middle">
+                    {formatMs(t)}
+                  </text>
+                </g>
+              ))}
+            </g>
+            {lanes.lanes.map((lane, row) => {
+              const y = AXIS_H + row * ROW_H + ROW_H / 2;
+              return (
+                <g key={lane.id}>
+                  <text x={6} y={y + 4}>
+                    {lane.label.length > 16 ? `${lane.label.slice(0, 15)}…` : lane.label}
+                  </text>
+                  {lane.spans.filter((s) => s.kind === 'fetch').map((s, i) => spanShape(lane, s, y, i))}
+                  {lane.spans.filter((s) => s.kind !== 'fetch').map((s, i) => spanShape(lane, s, y, i + 1000))}
+                  {lane.marks.map((m, i) => markShape(lane, m, y, i))}
+                </g>
+              );
+            })}
+            {now !== undefined ? <line className="rt-q-cursor" x1={x(now)} x2={x(now)} y1={AXIS_H - 6} y2={height} /> : null}
+          </svg>
+        </div>
+        <div>
+          <ol className="rt-q-events" ref={listRef} aria-label={`Events of ${source.label}`}>
+            {shown.map(({ e, i }) => (
+              <li key={i}>
+                <button
+                  type="button"
+                  aria-current={i === current ? 'step' : undefined}
+                  data-future={i >= visible.length ? '' : undefined}
+                  onClick={() => go(i)}
+                >
+                  <span className="rt-q-time">{sinceStart(e.at, start)}</span>
+                  <span>{describeQueryEvent(e)}</span>
+                </button>
+              </li>
+            ))}
+          </ol>
+          {listed.length > LIST_WINDOW ? (
+            <p className="rt-q-note">
+              Showing events {from + 1}–{from + shown.length} of {listed.length}, around the cursor.
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}

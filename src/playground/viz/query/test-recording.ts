@@ -1,0 +1,44 @@
+/**
+ * For tests: a real QueryClient recorded through capture-query.ts into a Recording, the way the host would
+ * build it, plus a way to send devtools actions to the live client.
+ */
+import * as queryLib from 'roundtrip/query';
+import type { DevtoolsAction, QuerySource, QueryVizEvent, Recording } from '../model';
+import { instrumentQueryModule } from '../../sandbox/capture-query';
+import type { Capture } from '../../sandbox/capture';
+
+export interface Recorder {
+  readonly lib: typeof queryLib;
+  /** The recording so far (a new object each call, like the host's snapshots). */
+  recording(): Recording;
+  /** Sends a devtools action to the source's handler, as the runtime does. */
+  act(sourceId: string, action: DevtoolsAction): void;
+}
+
+export function recorder(): Recorder {
+  const sources: { id: string; label: string; events: QueryVizEvent[] }[] = [];
+  const steps: { sourceId: string; index: number }[] = [];
+  const handlers = new Map<string, (action: DevtoolsAction) => void>();
+  const capture: Capture = {
+    addSource(_kind, label) {
+      const source = { id: `client-${sources.length + 1}`, label, events: [] as QueryVizEvent[] };
+      sources.push(source);
+      return {
+        id: source.id,
+        push: (event) => {
+          steps.push({ sourceId: source.id, index: source.events.length });
+          source.events.push(event as QueryVizEvent);
+        },
+        onAction: (handler) => void handlers.set(source.id, handler),
+      };
+    },
+  };
+  return {
+    lib: instrumentQueryModule(queryLib, capture),
+    recording: () => ({
+      sources: sources.map((s): QuerySource => ({ id: s.id, kind: 'query', label: s.label, events: [...s.events] })),
+      steps: [...steps],
+    }),
+    act: (sourceId, action) => handlers.get(sourceId)?.(action),
+  };
+}
