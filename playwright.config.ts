@@ -43,7 +43,10 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions } }],
   webServer: {
     // The production build, served as it would be deployed.
-    command: `npm run build && npm run preview -- --host 127.0.0.1 --port ${PORT}`,
+    // --ignore-lock: Astro 7 allows one preview per project by default (a lock file) and, when it thinks an
+    // agent runs it, moves the server to the background; Playwright needs it in the foreground, and
+    // parallel checkouts (RT_OUT_DIR) need one each.
+    command: `npm run build && npm run preview -- --host 127.0.0.1 --port ${PORT} --ignore-lock`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 240_000,
