@@ -162,6 +162,7 @@ export type {
 
 // Roundtrip extensions
 export { Instrumentation } from './instrumentation';
+export { MUTATION_STATUS_TRANSITIONS, QUERY_STATUS_TRANSITIONS } from './stateTable';
 export type {
   InstrumentationEvent,
   InstrumentationEventType,

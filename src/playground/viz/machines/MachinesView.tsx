@@ -1,0 +1,139 @@
+/**
+ * State machine diagrams drawn from the engines' own transition tables, with the table beside each. Pick an
+ * instance (an HTTP/1 connection's role, a connection's management, an HTTP/2 stream, a query, a mutation);
+ * at the cursor its current state is marked, and the row of its last transition is highlighted both as an
+ * edge and as a table row (aria-current). By default the instance follows the cursor.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { ViewProps } from '../model';
+import { MACHINES } from './definitions';
+import { Diagram } from './Diagram';
+import { instancesOf, transitionsAt, type Instance } from './instances';
+import './machines.css';
+
+const GROUPS: readonly { machine: Instance['machine']; label: string }[] = [
+  { machine: 'http1-client-role', label: 'HTTP/1 connection: client role' },
+  { machine: 'http1-server-role', label: 'HTTP/1 connection: server role' },
+  { machine: 'client-connection', label: 'Connection management' },
+  { machine: 'h2-stream', label: 'HTTP/2 streams' },
+  { machine: 'query', label: 'Queries' },
+  { machine: 'mutation', label: 'Mutations' },
+];
+
+export default function MachinesView({ recording, cursor, onCursor }: ViewProps) {
+  const instances = useMemo(() => instancesOf(recording), [recording]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const titleId = useId();
+  const tableWrap = useRef<HTMLDivElement>(null);
+  // Unless one is chosen, follow the cursor: the instance with the latest transition at or before it.
+  const following = useMemo(() => {
+    let best: { inst: Instance; step: number } | undefined;
+    for (const i of instances) {
+      const t = transitionsAt(i, cursor).at(-1);
+      if (t && (!best || t.step > best.step)) best = { inst: i, step: t.step };
+    }
+    return best?.inst;
+  }, [instances, cursor]);
+  const inst = instances.find((i) => i.key === chosen) ?? following ?? instances[0];
+  const firedRow = inst ? transitionsAt(inst, cursor).at(-1)?.row : undefined;
+  // Keep the fired row in sight inside the table's own scroll box (never scrolling the page).
+  useEffect(() => {
+    const wrap = tableWrap.current;
+    const row = wrap?.querySelector<HTMLElement>('tr[aria-current="true"]');
+    if (!wrap || !row) return;
+    const top = row.offsetTop;
+    if (top < wrap.scrollTop + 24 || top + row.offsetHeight > wrap.scrollTop + wrap.clientHeight) wrap.scrollTop = Math.max(0, top - wrap.clientHeight / 2);
+  }, [firedRow, inst?.key]);
+  if (!inst) return <p className="rt-empty">No state machine transitions recorded yet.</p>;
+  const def = MACHINES[inst.machine];
+  const seen = transitionsAt(inst, cursor);
+  const last = seen[seen.length - 1];
+  const current = last ? last.to : inst.initial;
+  const firedHere = last?.step === cursor;
+  return (
+    <div className="rt-sm">
+      <div className="rt-sm-bar">
+        <label>
+          Machine{' '}
+          <select value={inst.key} onChange={(e) => setChosen(e.target.value)}>
+            {GROUPS.map((g) => {
+              const list = instances.filter((i) => i.machine === g.machine);
+              return list.length === 0 ? null : (
+                <optgroup key={g.machine} label={g.label}>
+                  {list.map((i) => (
+                    <option key={i.key} value={i.key}>
+                      {i.label}
+                    </option>
+                  ))}
+                </optgroup>
+              );
+            })}
+          </select>
+        </label>
+        {chosen !== null ? (
+          <button type="button" onClick={() => setChosen(null)}>
+            Follow the cursor
+          </button>
+        ) : null}
+      </div>
+      <p className="rt-sm-status">
+        <span id={titleId}>
+          {def.title}: {inst.label}. State: <strong data-testid="machine-state">{current}</strong>
+        </span>
+        {last ? (
+          <>
+            {' '}
+            · {firedHere ? 'just fired' : 'last fired'}: <code>{last.row ?? last.note ?? 'no row'}</code> ({last.from} → {last.to})
+          </>
+        ) : (
+          ' · no transition yet'
+        )}
+      </p>
+      <div className="rt-sm-panes">
+        <Diagram def={def} current={current} fired={last?.row} titleId={titleId} />
+        <div className="rt-sm-table-wrap" role="region" aria-label="Transition table" tabIndex={0} ref={tableWrap}>
+          <table className="rt-sm-table">
+            <caption>
+              {def.rows.length} rows of {def.source}
+            </caption>
+            <thead>
+              <tr>
+                {def.columns.map((c) => (
+                  <th scope="col" key={c}>
+                    {c}
+                  </th>
+                ))}
+                <th scope="col">Fired</th>
+              </tr>
+            </thead>
+            <tbody>
+              {def.rows.map((r) => {
+                const hits = seen.filter((t) => t.row === r.id);
+                const isLast = last?.row === r.id;
+                const jump = hits[hits.length - 1];
+                return (
+                  <tr key={r.id} data-row={r.id} aria-current={isLast ? 'true' : undefined} className={isLast ? 'is-fired' : hits.length > 0 ? 'is-seen' : undefined}>
+                    {r.cells.map((c, i) => (
+                      <td key={i}>{c}</td>
+                    ))}
+                    <td>
+                      {hits.length === 0 ? (
+                        ''
+                      ) : onCursor && jump ? (
+                        <button type="button" onClick={() => onCursor(jump.step)} aria-label={`${hits.length} times; go to the last (step ${jump.step + 1})`}>
+                          {hits.length}×
+                        </button>
+                      ) : (
+                        `${hits.length}×`
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </div>
+  );
+}

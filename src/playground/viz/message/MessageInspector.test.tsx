@@ -1,0 +1,180 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, createSimulation, http, parseHttp1 } from 'roundtrip/wire';
+import type { Recording } from '../model';
+import { recordingOf } from '../frames/test-recording';
+import { dissect, type Dissected } from './anatomy';
+import MessageInspector, { connectionAt } from './MessageInspector';
+
+let good: Recording;
+let bad: Recording;
+const BROKEN = 'GET /todos HTTP/1.1\r\nHost : api.example\r\n\r\n';
+
+beforeAll(async () => {
+  const server = createServer({
+    routes: [
+      http.get('/todos', () => Response.json([{ id: 1, title: 'milk' }])),
+      http.post('/todos', async (request) => Response.json(await request.json(), { status: 201 })),
+      http.get('/stream', () => {
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(new TextEncoder().encode('hello '));
+            c.enqueue(new TextEncoder().encode('world'));
+            c.close();
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'text/plain' } });
+      }),
+    ],
+  });
+  const sim = createSimulation({ server, httpVersion: '1.1', seed: 2 });
+  await sim.fetch('/todos');
+  await sim.fetch('/todos', { method: 'POST', body: '{"title":"bread"}', headers: { 'content-type': 'application/json' } });
+  await sim.fetch('/stream');
+  await sim.fetch('/todos', { method: 'HEAD' });
+  good = recordingOf([sim]);
+
+  const sim2 = createSimulation({ server, httpVersion: '1.1', seed: 1 });
+  const socket = sim2.connect('api.example:80');
+  socket.write(new TextEncoder().encode(BROKEN));
+  await sim2.advance(1000);
+  bad = recordingOf([sim2]);
+});
+
+afterEach(cleanup);
+
+const end = (r: Recording) => r.steps.length - 1;
+const conn = (r: Recording) => ({ key: 'sim-1/c1', source: r.sources[0] as never, connectionId: 'c1' });
+
+function expectExactCover(messages: readonly Dissected[], length: number) {
+  let at = 0;
+  for (const m of messages) {
+    expect(m.start).toBe(at);
+    for (const p of m.parts) {
+      expect(p.start, p.label).toBe(at);
+      expect(p.end, p.label).toBeGreaterThan(p.start);
+      at = p.end;
+    }
+    expect(m.end).toBe(at);
+  }
+  expect(at).toBe(length);
+}
+
+describe('message anatomy', () => {
+  it('labels cover every byte of both directions exactly once', () => {
+    const { client, server } = connectionAt(good, conn(good), end(good));
+    expect(client.messages.map((m) => m.kind)).toEqual(['request', 'request', 'request', 'request']);
+    expect(server.messages.map((m) => m.kind)).toEqual(['response', 'response', 'response', 'response']);
+    expectExactCover(client.messages, client.bytes.length);
+    expectExactCover(server.messages, server.bytes.length);
+  });
+
+  it('names the parts as the engine reads them: fields, bodies and chunks match parseHttp1', () => {
+    const { client, server } = connectionAt(good, conn(good), end(good));
+    const requests = parseHttp1(client.bytes, { role: 'server' }).messages;
+    const text = (bytes: Uint8Array, start: number, end: number) => String.fromCharCode(...bytes.subarray(start, end));
+    client.messages.forEach((m, i) => {
+      const req = requests[i]! as { method: string; target: string; headers: { name: string; value: string }[]; body: Uint8Array };
+      const of = (kind: string) => m.parts.filter((p) => p.kind === kind).map((p) => text(client.bytes, p.start, p.end));
+      expect(of('method')).toEqual([req.method]);
+      expect(of('target')).toEqual([req.target]);
+      expect(of('field-name')).toEqual(req.headers.map((h) => h.name));
+      expect(of('field-value')).toEqual(req.headers.map((h) => h.value).filter((v) => v !== ''));
+      expect(of('body').join('')).toBe(new TextDecoder().decode(req.body));
+      expect(of('empty-line')).toEqual(['\r\n']);
+    });
+    // Responses need the request methods (the HEAD response has no body); chunked bodies are cut into chunks.
+    const responses = parseHttp1(server.bytes, { role: 'client' });
+    expect(responses.error).toBeDefined(); // without the methods, the HEAD response's headers promise a body
+    expect(server.messages.some((m) => m.parts.some((p) => p.kind === 'chunk-size'))).toBe(false);
+    expect(server.messages[3]!.parts.some((p) => p.kind === 'body')).toBe(false);
+    expect(server.messages[3]!.parts.find((p) => p.kind === 'field-name' && /content-length/i.test(p.label))).toBeDefined();
+  });
+
+  it('cuts a chunked body into sizes, extensions, data and trailers, as the engine reads it', () => {
+    const wire =
+      'POST /upload HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n' +
+      '5;name=x\r\nhello\r\n6\r\n world\r\n0\r\nDigest: sha-256=abc\r\n\r\n';
+    const bytes = Uint8Array.from(wire, (c) => c.charCodeAt(0));
+    const messages = dissect(bytes, 'request');
+    expectExactCover(messages, bytes.length);
+    const engine = parseHttp1(wire, { role: 'server' }).messages[0]!;
+    const text = (p: { start: number; end: number }) => wire.slice(p.start, p.end);
+    const parts = messages[0]!.parts;
+    expect(parts.filter((p) => p.kind === 'chunk-data').map(text).join('')).toBe(new TextDecoder().decode(engine.body));
+    expect(parts.filter((p) => p.kind === 'chunk-size').map(text)).toEqual(['5', '6']);
+    expect(parts.filter((p) => p.kind === 'chunk-ext').map(text)).toEqual([';name=x']);
+    expect(parts.filter((p) => p.kind === 'last-chunk').map(text)).toEqual(['0']);
+    expect(parts.filter((p) => p.kind === 'field-name' && p.label.startsWith('Trailer')).map(text)).toEqual(engine.trailers!.map((t) => t.name));
+    expect(parts.filter((p) => p.kind === 'empty-line')).toHaveLength(2);
+  });
+
+  it('a message the engine rejects points at the byte of the engine’s error', () => {
+    const { client } = connectionAt(bad, conn(bad), end(bad));
+    const engine = parseHttp1(BROKEN, { role: 'server' }).error!;
+    expect(engine.code).toBe('whitespace-before-colon');
+    const [m] = client.messages;
+    expect(m!.kind).toBe('error');
+    expect(m!.error).toMatchObject({ code: engine.code, offset: engine.offset, line: engine.line, column: engine.column, message: engine.message });
+    const byte = m!.parts.find((p) => p.kind === 'error-byte')!;
+    expect([byte.start, byte.end]).toEqual([engine.offset, engine.offset + 1]);
+    expect(BROKEN[byte.start]).toBe(' ');
+    expectExactCover(client.messages, BROKEN.length);
+  });
+
+  it('a message still arriving is incomplete, not an error, until the sender closes', () => {
+    const bytes = Uint8Array.from('POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc', (c) => c.charCodeAt(0));
+    const open = dissect(bytes, 'request');
+    expect(open.map((m) => m.kind)).toEqual(['incomplete']);
+    expectExactCover(open, bytes.length);
+    const closed = dissect(bytes, 'request', { eof: true });
+    expect(closed.map((m) => m.kind)).toEqual(['error']);
+    expect(closed[0]!.error!.code).toBe('incomplete-message');
+  });
+});
+
+describe('MessageInspector', () => {
+  it('shows the engine’s error with the offending byte highlighted', () => {
+    render(<MessageInspector recording={bad} cursor={end(bad)} />);
+    const engine = parseHttp1(BROKEN, { role: 'server' }).error!;
+    const mark = document.querySelector('mark[data-kind="error-byte"]')!;
+    expect(Number(mark.getAttribute('data-start'))).toBe(engine.offset);
+    expect(screen.getByText(engine.message, { exact: false })).toBeDefined();
+    expect(screen.getByText(/line 2, column 5/)).toBeDefined();
+    // The server's 400 is there too, labelled like any response.
+    const server = screen.getByRole('region', { name: 'Server → client' });
+    expect(within(server).getByText(/Status code: 400/)).toBeDefined();
+  });
+
+  it('hovering or focusing a part highlights it in the raw text and the legend', () => {
+    render(<MessageInspector recording={good} cursor={end(good)} />);
+    const client = screen.getByRole('region', { name: 'Client → server' });
+    const second = client.querySelectorAll('figure')[1]!;
+    const value = within(second).getByRole('button', { name: /Header field value \(content-type\)/i });
+    fireEvent.focus(value);
+    const part = value.getAttribute('data-part');
+    const lit = [...second.querySelectorAll('.rt-mi-raw .is-selected')];
+    expect(lit).toHaveLength(1);
+    expect(lit[0]!.getAttribute('data-part')).toBe(part);
+    expect(lit[0]!.textContent).toBe('application/json');
+    const method = second.querySelector('.rt-mi-raw [data-kind="method"]')!;
+    fireEvent.mouseEnter(method);
+    expect(within(second).getByRole('button', { name: /Method: POST/ }).getAttribute('aria-current')).toBe('true');
+  });
+
+  it('marks the message the step at the cursor wrote', () => {
+    const source = good.sources[0]!;
+    const steps = good.steps.map((s, i) => [s, i] as const).filter(([s]) => {
+      const e = source.events[s.index]!;
+      return 'type' in e && e.type === 'bytes-sent' && e.from === 'client';
+    });
+    const [, second] = steps[1]!;
+    render(<MessageInspector recording={good} cursor={second} />);
+    const client = screen.getByRole('region', { name: 'Client → server' });
+    const figures = client.querySelectorAll('figure');
+    expect(figures).toHaveLength(2);
+    expect(figures[1]!.getAttribute('aria-current')).toBe('step');
+    expect(figures[0]!.getAttribute('aria-current')).toBeNull();
+  });
+});

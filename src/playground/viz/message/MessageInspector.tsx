@@ -1,0 +1,219 @@
+/**
+ * HTTP/1.x message inspector: the raw bytes each side of a connection wrote, cut into messages by the
+ * engine's own reader, with every part labelled (start line pieces, field names and values, the empty line,
+ * the body, chunk sizes and trailers). A message the engine rejects shows the engine's error and the byte
+ * it points at.
+ *
+ * Pointing at a part of the raw text, or focusing it in the legend, highlights it in both places. The
+ * message the current step wrote is marked (aria-current).
+ */
+import { useMemo, useState } from 'react';
+import type { Recording, ViewProps, WireSource } from '../model';
+import { eventsAt } from '../model';
+import { dissect, type Dissected, type Part, type PartKind } from './anatomy';
+import './message.css';
+
+interface Http1Connection {
+  readonly key: string;
+  readonly source: WireSource;
+  readonly connectionId: string;
+}
+
+/** Connections that carried HTTP/1 bytes (HTTP/2 connections have their own inspector). */
+function connectionsOf(recording: Recording): Http1Connection[] {
+  const out = new Map<string, Http1Connection>();
+  for (const source of recording.sources) {
+    if (source.kind !== 'wire') continue;
+    const h2 = new Set<string>();
+    for (const e of source.events) if (e.type === 'h2-session' || e.type === 'h2-preface' || e.type === 'h2-frame') h2.add(e.connectionId);
+    for (const e of source.events) {
+      if (e.type !== 'bytes-sent' || h2.has(e.connectionId)) continue;
+      if (e.from === 'client' && e.data.startsWith('PRI * HTTP/2.0')) continue;
+      const key = `${source.id}/${e.connectionId}`;
+      if (!out.has(key)) out.set(key, { key, source, connectionId: e.connectionId });
+    }
+  }
+  return [...out.values()].filter((c) => !c.source.events.some((e) => e.type === 'h2-preface' && e.connectionId === c.connectionId));
+}
+
+export interface DirectionView {
+  readonly bytes: Uint8Array;
+  readonly messages: readonly Dissected[];
+  /** Bytes written by the event at the cursor, if it is one of this direction's. */
+  readonly fresh: { readonly start: number; readonly end: number } | undefined;
+}
+
+/** Both directions of a connection as of `cursor`, dissected by the engine. */
+export function connectionAt(recording: Recording, conn: Http1Connection, cursor: number): { client: DirectionView; server: DirectionView } {
+  const events = eventsAt(recording, conn.source, cursor);
+  const chunks = { client: [] as string[], server: [] as string[] };
+  let eof = false;
+  const atCursor = recording.steps[cursor];
+  const fresh: { client?: { start: number; end: number }; server?: { start: number; end: number } } = {};
+  const length = { client: 0, server: 0 };
+  events.forEach((e, index) => {
+    if (e.type === 'connection-closed' && e.connectionId === conn.connectionId) eof = true;
+    if (e.type !== 'bytes-sent' || e.connectionId !== conn.connectionId) return;
+    if (atCursor && atCursor.sourceId === conn.source.id && atCursor.index === index) fresh[e.from] = { start: length[e.from], end: length[e.from] + e.data.length };
+    chunks[e.from].push(e.data);
+    length[e.from] += e.data.length;
+  });
+  const bytesOf = (parts: string[]) => Uint8Array.from(parts.join(''), (c) => c.charCodeAt(0) & 0xff);
+  const clientBytes = bytesOf(chunks.client);
+  const serverBytes = bytesOf(chunks.server);
+  const requests = dissect(clientBytes, 'request', { eof });
+  const answered = requests.filter((m) => m.method !== undefined).map((m) => ({ method: m.method!, ...(m.version ? { version: m.version } : {}) }));
+  const responses = dissect(serverBytes, 'response', { eof, requests: answered });
+  return {
+    client: { bytes: clientBytes, messages: requests, fresh: fresh.client },
+    server: { bytes: serverBytes, messages: responses, fresh: fresh.server },
+  };
+}
+
+const SEPARATORS: ReadonlySet<PartKind> = new Set(['sp', 'crlf', 'colon', 'ows']);
+const BODY_KINDS: ReadonlySet<PartKind> = new Set(['body', 'chunk-data', 'tunnel', 'error-after', 'incomplete']);
+const MAX_BODY_SHOWN = 1024;
+
+/**
+ * Bytes as visible text: CR, LF and TAB as the escapes readers know (\r \n \t; LF also breaks the line), other
+ * bytes outside printable ASCII as \xNN.
+ */
+function visible(bytes: Uint8Array, start: number, end: number): string {
+  let s = '';
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    s +=
+      b === 0x0d ? '\\r'
+      : b === 0x0a ? '\\n\n'
+      : b === 0x09 ? '\\t'
+      : b >= 0x20 && b < 0x7f ? String.fromCharCode(b)
+      : `\\x${b.toString(16).padStart(2, '0')}`;
+  }
+  return s;
+}
+
+const KIND_TITLES: Readonly<Record<Dissected['kind'], string>> = {
+  request: 'Request',
+  response: 'Response',
+  informational: 'Interim response',
+  incomplete: 'Incomplete message',
+  error: 'Rejected message',
+  tunnel: 'Not HTTP/1',
+};
+
+export default function MessageInspector({ recording, cursor }: ViewProps) {
+  const connections = useMemo(() => connectionsOf(recording), [recording]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  // Follow the connection of the latest bytes written at or before the cursor.
+  const followed = useMemo(() => {
+    for (let i = Math.min(cursor, recording.steps.length - 1); i >= 0; i--) {
+      const step = recording.steps[i]!;
+      const event = recording.sources.find((s) => s.id === step.sourceId)?.events[step.index];
+      if (event && 'type' in event && event.type === 'bytes-sent') return `${step.sourceId}/${event.connectionId}`;
+    }
+    return undefined;
+  }, [recording, cursor]);
+  const conn =
+    connections.find((c) => c.key === chosen) ?? connections.find((c) => c.key === followed) ?? connections[0];
+  const view = useMemo(() => (conn ? connectionAt(recording, conn, cursor) : undefined), [recording, conn, cursor]);
+  if (!conn || !view) return <p className="rt-empty">No HTTP/1.x bytes recorded yet.</p>;
+  return (
+    <div className="rt-mi">
+      <label>
+        Connection{' '}
+        <select value={conn.key} onChange={(e) => setChosen(e.target.value)}>
+          {connections.map((c) => (
+            <option key={c.key} value={c.key}>
+              {`${c.source.label}: ${c.connectionId}`}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="rt-mi-directions">
+        <Direction title="Client → server" view={view.client} />
+        <Direction title="Server → client" view={view.server} />
+      </div>
+    </div>
+  );
+}
+
+function Direction({ title, view }: { title: string; view: DirectionView }) {
+  return (
+    <section className="rt-mi-direction" aria-label={title}>
+      <h4>
+        {title} <small>({view.bytes.length} bytes)</small>
+      </h4>
+      {view.messages.length === 0 ? <p className="rt-empty">Nothing sent yet.</p> : null}
+      {view.messages.map((m) => (
+        <Message
+          key={m.start}
+          message={m}
+          bytes={view.bytes}
+          current={view.fresh !== undefined && view.fresh.start < m.end && view.fresh.end > m.start}
+        />
+      ))}
+    </section>
+  );
+}
+
+export function Message({ message, bytes, current }: { message: Dissected; bytes: Uint8Array; current: boolean }) {
+  const [selected, setSelected] = useState<number | null>(null);
+  const meaningful = message.parts.map((p, i) => [p, i] as const).filter(([p]) => !SEPARATORS.has(p.kind));
+  const e = message.error;
+  return (
+    <figure className={`rt-mi-message rt-mi-${message.kind}${current ? ' is-current' : ''}`} aria-current={current ? 'step' : undefined} data-start={message.start}>
+      <figcaption>
+        <strong>{KIND_TITLES[message.kind]}</strong> <code>{message.title}</code> <small>({message.end - message.start} bytes)</small>
+      </figcaption>
+      {e ? (
+        <p className="rt-mi-errmsg" data-code={e.code}>
+          <strong>{e.code}</strong> at byte {e.offset}
+          {e.line !== undefined ? ` (line ${e.line}, column ${e.column})` : ''}: {e.message}
+        </p>
+      ) : null}
+      <pre className="rt-mi-raw">
+        {message.parts.map((p, i) => (
+          <PartText key={i} part={p} index={i} bytes={bytes} selected={selected === i} onSelect={setSelected} />
+        ))}
+      </pre>
+      <ol className="rt-mi-legend" aria-label="Parts of the message">
+        {meaningful.map(([p, i]) => (
+          <li key={i}>
+            <button
+              type="button"
+              data-part={i}
+              className={selected === i ? 'is-selected' : undefined}
+              aria-current={selected === i ? 'true' : undefined}
+              onMouseEnter={() => setSelected(i)}
+              onFocus={() => setSelected(i)}
+              onClick={() => setSelected(i)}
+            >
+              <span className={`rt-mi-swatch rt-mi-k-${p.kind}`} aria-hidden="true" />
+              {p.label} <small>(bytes {p.start}–{p.end - 1})</small>
+            </button>
+          </li>
+        ))}
+      </ol>
+    </figure>
+  );
+}
+
+function PartText({ part, index, bytes, selected, onSelect }: { part: Part; index: number; bytes: Uint8Array; selected: boolean; onSelect: (i: number) => void }) {
+  const long = BODY_KINDS.has(part.kind) && part.end - part.start > MAX_BODY_SHOWN;
+  const shown = visible(bytes, part.start, long ? part.start + MAX_BODY_SHOWN : part.end);
+  const Tag = part.kind === 'error-byte' ? 'mark' : 'span';
+  return (
+    <Tag
+      className={`rt-mi-part rt-mi-k-${part.kind}${selected ? ' is-selected' : ''}`}
+      data-part={index}
+      data-kind={part.kind}
+      data-start={part.start}
+      data-end={part.end}
+      title={part.label}
+      onMouseEnter={() => onSelect(index)}
+    >
+      {shown}
+      {long ? <span className="rt-mi-more">{`… ${part.end - part.start - MAX_BODY_SHOWN} more bytes`}</span> : null}
+    </Tag>
+  );
+}
