@@ -1,0 +1,124 @@
+/**
+ * Names for what a TCP segment carries, read from the bytes the application wrote ('bytes-sent').
+ *
+ * A segment only has a stream offset and a length. To label it "GET /index.html HTTP/1.1" or "HEADERS s1,
+ * DATA s1" we replay each direction's writes and remember which byte range held which message:
+ * - TLS records (RFC 8446 §5.1: type, legacy version 0x0303, 16-bit length) when the connection runs TLS;
+ *   handshake records carry the flight's message names in ASCII (see net/tls.ts), application data records
+ *   carry the HTTP bytes;
+ * - HTTP/1.x: a write that starts with a request line or status line (RFC 9112 §3, §4);
+ * - HTTP/2: the connection preface (RFC 9113 §3.4) and 9-octet frame headers (§4.1).
+ * Anything else is "data". Labels are for people: a message split across writes is named by its first one.
+ */
+
+export type Category = 'tcp' | 'tls' | 'request' | 'response' | 'h2' | 'data' | 'ack' | 'quic';
+
+export interface LabelledRange {
+  readonly start: number;
+  readonly end: number;
+  readonly label: string;
+  readonly category: Category;
+}
+
+// RFC 9113 §6 frame types by code.
+const H2_FRAME_TYPES = ['DATA', 'HEADERS', 'PRIORITY', 'RST_STREAM', 'SETTINGS', 'PUSH_PROMISE', 'PING', 'GOAWAY', 'WINDOW_UPDATE', 'CONTINUATION'];
+const H2_PREFACE = 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n';
+const REQUEST_LINE = /^([A-Z][A-Z0-9!#$%&'*+.^_`|~-]*) (\S+)(?: HTTP\/\d\.\d)?\r\n/;
+const STATUS_LINE = /^HTTP\/\d(?:\.\d)? \d{3}[^\r\n]*/;
+const TLS_HANDSHAKE = 22;
+const TLS_APPLICATION_DATA = 23;
+
+function h2Frames(data: string, from: number): string[] {
+  const names: string[] = [];
+  let at = from;
+  while (at + 9 <= data.length) {
+    const length = (data.charCodeAt(at) << 16) | (data.charCodeAt(at + 1) << 8) | data.charCodeAt(at + 2);
+    const type = data.charCodeAt(at + 3);
+    const flags = data.charCodeAt(at + 4);
+    const stream = ((data.charCodeAt(at + 5) & 0x7f) << 24) | (data.charCodeAt(at + 6) << 16) | (data.charCodeAt(at + 7) << 8) | data.charCodeAt(at + 8);
+    const name = H2_FRAME_TYPES[type] ?? `type ${type}`;
+    // SETTINGS and PING with ACK (0x1) are answers, worth telling apart from the originals.
+    const ack = (type === 4 || type === 6) && (flags & 1) ? ' ACK' : '';
+    names.push(stream === 0 ? `${name}${ack}` : `${name} s${stream}`);
+    at += 9 + length;
+  }
+  return names;
+}
+
+/** Labels an application-level chunk (HTTP/1 text or HTTP/2 frames). */
+export function appLabel(data: string, http2: boolean): { label: string; category: Category } {
+  if (data.startsWith(H2_PREFACE)) {
+    const frames = h2Frames(data, H2_PREFACE.length);
+    return { label: ['preface', ...frames].join(', '), category: 'h2' };
+  }
+  if (http2) {
+    const frames = h2Frames(data, 0);
+    if (frames.length > 0) {
+      const shown = frames.length > 3 ? [...frames.slice(0, 3), `+${frames.length - 3}`] : frames;
+      return { label: shown.join(', '), category: 'h2' };
+    }
+  }
+  const status = STATUS_LINE.exec(data);
+  if (status) return { label: status[0], category: 'response' };
+  const request = REQUEST_LINE.exec(data);
+  if (request) return { label: request[0].trimEnd(), category: 'request' };
+  return { label: `data (${data.length} B)`, category: 'data' };
+}
+
+/**
+ * Replays one direction's writes into labelled byte ranges. `tls` says whether the bytes are TLS records;
+ * `http2` whether the application speaks HTTP/2.
+ */
+export class StreamLabeller {
+  readonly ranges: LabelledRange[] = [];
+  #offset = 0;
+
+  write(data: string, tls: boolean, http2: boolean): void {
+    if (tls && data.length >= 5 && data.charCodeAt(1) === 3 && data.charCodeAt(2) === 3) {
+      let at = 0;
+      while (at + 5 <= data.length) {
+        const type = data.charCodeAt(at);
+        const length = (data.charCodeAt(at + 3) << 8) | data.charCodeAt(at + 4);
+        const payload = data.slice(at + 5, at + 5 + length);
+        const named =
+          type === TLS_HANDSHAKE
+            ? { label: `TLS ${payload}`, category: 'tls' as const }
+            : type === TLS_APPLICATION_DATA
+              ? appLabel(payload, http2)
+              : { label: `TLS record type ${type}`, category: 'tls' as const };
+        this.#push(5 + payload.length, named.label, named.category);
+        at += 5 + length;
+      }
+      if (at < data.length) this.#push(data.length - at, `data (${data.length - at} B)`, 'data');
+      return;
+    }
+    const named = appLabel(data, http2);
+    this.#push(data.length, named.label, named.category);
+  }
+
+  #push(length: number, label: string, category: Category): void {
+    this.ranges.push({ start: this.#offset, end: this.#offset + length, label, category });
+    this.#offset += length;
+  }
+
+  /** What the segment at [offset, offset + length) carries; `starts` when it holds the first byte of a message. */
+  describe(offset: number, length: number): { label: string; category: Category; starts: boolean } {
+    const ranges = this.ranges;
+    let lo = 0;
+    let hi = ranges.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const r = ranges[mid]!;
+      if (offset < r.start) hi = mid - 1;
+      else if (offset >= r.end) lo = mid + 1;
+      else {
+        let more = 0;
+        for (let i = mid + 1; i < ranges.length && ranges[i]!.start < offset + length; i++) more++;
+        const starts = offset === r.start;
+        const label = `${starts ? r.label : `${r.label} (continued)`}${more > 0 ? ` +${more} more` : ''}`;
+        return { label, category: r.category, starts };
+      }
+    }
+    return { label: `${length} B`, category: 'data', starts: false };
+  }
+}
