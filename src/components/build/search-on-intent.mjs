@@ -31,6 +31,9 @@ export function searchOnIntent() {
   return {
     name: 'roundtrip:search-on-intent',
     enforce: 'pre',
+    // Builds only: the script returns before loading Pagefind in dev (`import.meta.env.DEV`), and the dev
+    // server serves it in a form that no longer holds the line, which made every dev page a 500.
+    apply: 'build',
     transform(code, id) {
       if (!/@astrojs[\\/]starlight[\\/].*Search\.astro\?astro&type=script/.test(id)) return null;
       if (!code.includes(EAGER)) {
