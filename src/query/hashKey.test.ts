@@ -28,6 +28,32 @@ describe('key helpers agree with @tanstack/query-core on generated inputs', () =
       }), { numRuns: 500, seed: 20260101 });
   });
 
+  it('hashKey on shapes only the sorting replacer handles (toJSON, class instances, null prototypes, tags)', () => {
+    class Point {
+      constructor(
+        public y: number,
+        public x: { b: number; a: number },
+      ) {}
+    }
+    const nullProto = Object.assign(Object.create(null) as object, { b: 1, a: 2 });
+    const tagged = { b: 1, a: 2, [Symbol.toStringTag]: 'Tagged' };
+    const withToJson = { toJSON: () => ({ b: 1, a: { d: 1, c: 2 } }) };
+    const arrayWithToJson = Object.assign([1, 2], { toJSON: () => ({ z: 1, y: 2 }) });
+    let deep: unknown = { b: 1, a: 2 };
+    for (let i = 0; i < 40; i++) deep = [deep];
+    const keys: Array<Array<unknown>> = [
+      [new Point(1, { b: 2, a: 3 })],
+      [nullProto],
+      [tagged],
+      [withToJson],
+      ['x', arrayWithToJson],
+      [deep],
+      [{ b: [{ d: 1, c: 2 }], a: { f: 1, e: [3, { h: 1, g: 2 }] } }],
+      [{ a: 1, b: 2 }, { '2': 'x', '10': 'y', b: 1 }],
+    ];
+    for (const k of keys) expect(hashKey(k)).toBe(reference.hashKey(k));
+  });
+
   it('partialMatchKey', () => {
     fc.assert(
       fc.property(key, key, (a, b) => {

@@ -80,9 +80,11 @@ function dehydratePromise(
 ): Promise<unknown> | undefined {
   const promise = query.promise?.then(serializeData).catch((error) => {
     if (shouldRedactErrors?.(error) === false) return Promise.reject(error);
-    console.error(
-      `A query that was dehydrated as pending ended up rejecting. [${query.queryHash}]: ${error}; The error will be redacted in production builds`,
-    );
+    if (process.env.NODE_ENV !== 'production') {
+      console.error(
+        `A query that was dehydrated as pending ended up rejecting. [${query.queryHash}]: ${error}; The error will be redacted in production builds`,
+      );
+    }
     return Promise.reject(new Error('redacted'));
   });
   promise?.catch(noop);

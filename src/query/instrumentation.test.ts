@@ -181,6 +181,33 @@ describe('instrumentation', () => {
     expect(events.find((e) => e.type === 'success')?.subject.kind).toBe('mutation');
   });
 
+  it('reports a mutation waiting for its scope, then its retries and giving up', async () => {
+    const client = new QueryClient();
+    const { events } = record(client);
+    const first = new MutationObserver(client, { scope: { id: 'row' }, mutationFn: () => later(10, 'one') });
+    let attempts = 0;
+    const second = new MutationObserver(client, {
+      scope: { id: 'row' },
+      retry: 1,
+      retryDelay: 3,
+      mutationFn: () => (attempts++, failLater(1, 'nope')),
+    });
+    void first.mutate(undefined);
+    void second.mutate(undefined).catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events.find((e) => e.type === 'pause')).toMatchObject({ reason: 'scope', subject: { mutationId: 2 } });
+    await vi.advanceTimersByTimeAsync(20);
+    expect(attempts).toBe(2);
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({
+      attempt: 1,
+      delay: 3,
+      delaySource: 'retryDelay-number',
+      subject: { mutationId: 2 },
+    });
+    expect(events.filter((e) => e.type === 'timerFired' && e.timer.timer === 'retry')).toHaveLength(1);
+    expect(events.find((e) => e.type === 'retryGiveUp')).toMatchObject({ failureCount: 1, reason: 'retry-exhausted' });
+  });
+
   it('costs nothing while nobody listens, and stops when the last listener leaves', async () => {
     const client = new QueryClient();
     const instrumentation = client.getInstrumentation();

@@ -119,14 +119,15 @@ export class Instrumentation extends Subscribable<InstrumentationListener> {
   }
 
   timerCleared(id: number): void {
-    const entry = this.#timers.get(id);
-    if (!entry) return;
-    this.#timers.delete(id);
-    this.emit('timerCleared', entry.subject, { timer: entry });
+    this.#timerEnded(id, 'timerCleared', false);
   }
 
   /** An interval keeps its entry, moved to the next due time. */
   timerFired(id: number, repeats = false): void {
+    this.#timerEnded(id, 'timerFired', repeats);
+  }
+
+  #timerEnded(id: number, type: 'timerCleared' | 'timerFired', repeats: boolean): void {
     const entry = this.#timers.get(id);
     if (!entry) return;
     if (repeats) {
@@ -135,8 +136,22 @@ export class Instrumentation extends Subscribable<InstrumentationListener> {
     } else {
       this.#timers.delete(id);
     }
-    this.emit('timerFired', entry.subject, { timer: entry });
+    this.emit(type, entry.subject, { timer: entry });
   }
+}
+
+/** Something whose events go to a client's instrumentation: queries and mutations. */
+export interface Traced {
+  /** @internal the client's instrumentation, when the entry knows its client */
+  readonly probe: Instrumentation | undefined;
+  /** @internal who the entry's events are about */
+  readonly subject: InstrumentationSubject;
+}
+
+/** The source's instrumentation while someone listens, else undefined: `tracer(x)?.emit(...)` builds nothing otherwise. */
+export function tracer(source: Traced): Instrumentation | undefined {
+  const probe = source.probe;
+  return probe?.enabled ? probe : undefined;
 }
 
 export function querySubject(queryHash: string, queryKey: QueryKey): InstrumentationSubject {

@@ -74,8 +74,4 @@ export class KeyIndex<T> {
     }
     return found?.members;
   }
-
-  clear(): void {
-    this.#root = new Map();
-  }
 }

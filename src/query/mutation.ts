@@ -13,11 +13,12 @@
  * options onSuccess|onError, cache onSettled, options onSettled, then the state change (which triggers
  * the `mutate(…, callbacks)` of the observer). Each awaited, so returned promises delay what follows.
  */
-import { mutationSubject } from './instrumentation';
+import { mutationSubject, tracer } from './instrumentation';
 import { notifyManager } from './notifyManager';
 import { Removable } from './removable';
-import { createRetryer, pauseReason } from './retryer';
+import { createRetryer } from './retryer';
 import { now } from './timeoutManager';
+import { transition } from './utils';
 import type { Instrumentation, InstrumentationSubject } from './instrumentation';
 import type { MutationCache } from './mutationCache';
 import type { MutationObserver } from './mutationObserver';
@@ -94,9 +95,7 @@ const transitions: { [T in AnyAction['type']]: (state: AnyState, action: Extract
 };
 
 export function mutationReducer<S extends AnyState>(state: S, action: AnyAction): S {
-  const transition = transitions[action.type] as (state: AnyState, action: AnyAction) => AnyState;
-  if (!transition) throw new Error(`Unknown mutation action '${(action as { type: string }).type}'`);
-  return transition(state, action) as S;
+  return transition<AnyState>(transitions, 'mutation', state, action) as S;
 }
 
 /** Surface an error thrown by a user callback without breaking the mutation's own flow. */
@@ -123,11 +122,13 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
     this.scheduleGc();
   }
 
-  protected get probe(): Instrumentation | undefined {
+  /** @internal */
+  get probe(): Instrumentation | undefined {
     return this.#client?.getInstrumentation();
   }
 
-  protected get subject(): InstrumentationSubject {
+  /** @internal */
+  get subject(): InstrumentationSubject {
     return (this.#subject ??= mutationSubject(this.mutationId, this.options?.mutationKey));
   }
 
@@ -176,7 +177,7 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
 
   async execute(variables: TVariables): Promise<TData> {
     const onContinue = () => {
-      this.#tracer?.emit('continue', this.subject, {});
+      tracer(this)?.emit('continue', this.subject, {});
       this.#dispatch({ type: 'continue' });
     };
     const context: MutationFunctionContext = {
@@ -211,27 +212,19 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
       this.#dispatch({ type: 'success', data });
       return data;
     } catch (error) {
-      const settledContext = () => this.state.context;
-      // each callback runs even if an earlier one threw
-      try {
-        await cacheConfig.onError?.(error as any, variables, settledContext(), self, context);
-      } catch (e) {
-        reportAsync(e);
-      }
-      try {
-        await this.options.onError?.(error as TError, variables, settledContext(), context);
-      } catch (e) {
-        reportAsync(e);
-      }
-      try {
-        await cacheConfig.onSettled?.(undefined, error as any, this.state.variables, settledContext(), self, context);
-      } catch (e) {
-        reportAsync(e);
-      }
-      try {
-        await this.options.onSettled?.(undefined, error as TError, variables, settledContext(), context);
-      } catch (e) {
-        reportAsync(e);
+      // each callback runs (and is awaited) even if an earlier one threw; context is read as each starts
+      const callbacks = [
+        () => cacheConfig.onError?.(error as any, variables, this.state.context, self, context),
+        () => this.options.onError?.(error as TError, variables, this.state.context, context),
+        () => cacheConfig.onSettled?.(undefined, error as any, this.state.variables, this.state.context, self, context),
+        () => this.options.onSettled?.(undefined, error as TError, variables, this.state.context, context),
+      ];
+      for (const callback of callbacks) {
+        try {
+          await callback();
+        } catch (e) {
+          reportAsync(e);
+        }
       }
       this.#dispatch({ type: 'error', error: error as TError });
       throw error;
@@ -242,32 +235,15 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
   }
 
   #createRetryer(variables: TVariables, context: MutationFunctionContext, onContinue: () => void): Retryer<TData> {
-    const probe = this.probe;
-    let retryTimer = 0;
     return createRetryer<TData, TError>({
       fn: () =>
         this.options.mutationFn
           ? this.options.mutationFn(variables, context)
           : Promise.reject(new Error('No mutationFn found')),
       onFail: (failureCount, error) => this.#dispatch({ type: 'failed', failureCount, error }),
-      onPause: () => {
-        if (probe?.enabled) {
-          const reason = pauseReason(this.options.networkMode, () => this.#mutationCache.canRun(this)) ?? 'offline';
-          this.#tracer?.emit('pause', this.subject, { reason });
-        }
-        this.#dispatch({ type: 'pause' });
-      },
+      onPause: () => this.#dispatch({ type: 'pause' }),
       onContinue,
-      onRetry: (attempt, delay, delaySource, error) => {
-        if (!probe?.enabled) return;
-        retryTimer = probe.timerScheduled('retry', this.subject, delay);
-        this.#tracer?.emit('retry', this.subject, { attempt, delay, dueAt: now() + delay, delaySource, error });
-      },
-      onRetryDue: () => {
-        if (retryTimer && probe?.enabled) probe.timerFired(retryTimer);
-        retryTimer = 0;
-      },
-      onGiveUp: (failureCount, reason) => this.#tracer?.emit('retryGiveUp', this.subject, { failureCount, reason }),
+      owner: this,
       retry: this.options.retry ?? 0,
       retryDelay: this.options.retryDelay,
       networkMode: this.options.networkMode,
@@ -276,20 +252,13 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
   }
 
   #emitObserverCount(type: 'observerAdded' | 'observerRemoved'): void {
-    const probe = this.probe;
-    if (probe?.enabled) probe.emit(type, this.subject, { observerCount: this.#observers.length });
-  }
-
-  /** The instrumentation, only while someone listens: `this.#tracer?.emit(...)` builds nothing otherwise. */
-  get #tracer(): Instrumentation | undefined {
-    const probe = this.probe;
-    return probe?.enabled ? probe : undefined;
+    tracer(this)?.emit(type, this.subject, { observerCount: this.#observers.length });
   }
 
   #dispatch(action: Action<TData, TError, TVariables, TOnMutateResult>): void {
     this.state = mutationReducer(this.state, action);
-    if (action.type === 'success') this.#tracer?.emit('success', this.subject, { dataUpdatedAt: now(), manual: false });
-    else if (action.type === 'error') this.#tracer?.emit('error', this.subject, { error: action.error });
+    if (action.type === 'success') tracer(this)?.emit('success', this.subject, { dataUpdatedAt: now(), manual: false });
+    else if (action.type === 'error') tracer(this)?.emit('error', this.subject, { error: action.error });
     notifyManager.batch(() => {
       for (const observer of this.#observers) observer.onMutationUpdate(action);
       this.#mutationCache.notify({ mutation: this, type: 'updated', action });

@@ -67,9 +67,11 @@ export class QueriesObserver<TCombinedResult = Array<QueryObserverResult>> exten
   setQueries(queries: Array<QueryObserverOptions>, options?: QueriesObserverOptions<TCombinedResult>): void {
     this.#queries = queries;
     this.#options = options;
-    const hashes = queries.map((query) => this.#client.defaultQueryOptions(query).queryHash);
-    if (new Set(hashes).size !== hashes.length) {
-      console.warn('[QueriesObserver]: Duplicate Queries found. This might result in unexpected behavior.');
+    if (process.env.NODE_ENV !== 'production') {
+      const hashes = queries.map((query) => this.#client.defaultQueryOptions(query).queryHash);
+      if (new Set(hashes).size !== hashes.length) {
+        console.warn('[QueriesObserver]: Duplicate Queries found. This might result in unexpected behavior.');
+      }
     }
 
     notifyManager.batch(() => {

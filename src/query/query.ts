@@ -8,12 +8,11 @@
  * - a silent cancel (used when restarting) hands callers the promise of the fetch that replaced it.
  */
 import { infiniteQueryBehavior } from './infiniteQueryBehavior';
-import { querySubject } from './instrumentation';
+import { querySubject, tracer } from './instrumentation';
 import { notifyManager } from './notifyManager';
 import { getDefaultState, queryReducer, successState } from './queryState';
 import { Removable } from './removable';
-import { now } from './timeoutManager';
-import { CancelledError, createRetryer, pauseReason } from './retryer';
+import { CancelledError, createRetryer } from './retryer';
 import { ensureQueryFn, fetchSignal, noop, replaceData, resolveQueryValue, skipToken, timeUntilStale } from './utils';
 import type { Instrumentation, InstrumentationSubject } from './instrumentation';
 import type { QueryCache } from './queryCache';
@@ -32,13 +31,6 @@ import type {
   SetDataOptions,
   StaleTime,
 } from './types';
-
-// Hot path aliases: these run for every observer on every query update. Module runners (Vite SSR, which
-// the docs site and the tests use) turn each read of an imported binding into a property read on the
-// exporting module's namespace; a module-level alias is read once.
-const reduce = queryReducer;
-const resolveValue = resolveQueryValue;
-const untilStale = timeUntilStale;
 
 export type { Action, QueryState } from './queryState';
 export { fetchState } from './queryState';
@@ -124,11 +116,13 @@ export class Query<
     this.scheduleGc();
   }
 
-  protected get probe(): Instrumentation | undefined {
+  /** @internal */
+  get probe(): Instrumentation | undefined {
     return this.#client?.getInstrumentation();
   }
 
-  protected get subject(): InstrumentationSubject {
+  /** @internal */
+  get subject(): InstrumentationSubject {
     return (this.#subject ??= querySubject(this.queryHash, this.queryKey));
   }
 
@@ -181,7 +175,7 @@ export class Query<
     const retryer = this.#retryer;
     const promise = retryer?.promise;
     if (retryer && retryer.status() === 'pending') {
-      this.#tracer?.emit('cancel', this.subject, { revert: !!options?.revert, silent: !!options?.silent });
+      tracer(this)?.emit('cancel', this.subject, { revert: !!options?.revert, silent: !!options?.silent });
     }
     retryer?.cancel(options);
     return promise ? promise.then(noop).catch(noop) : Promise.resolve();
@@ -205,7 +199,7 @@ export class Query<
   isActive(): boolean {
     const observers = this.observers;
     for (let i = 0; i < observers.length; i++) {
-      if (resolveValue((observers[i] as QueryObserver<any, any, any, any, any>).options.enabled, this as any) !== false) return true;
+      if (resolveQueryValue((observers[i] as QueryObserver<any, any, any, any, any>).options.enabled, this as any) !== false) return true;
     }
     return false;
   }
@@ -222,7 +216,7 @@ export class Query<
   /** Some observer declared the data static (staleTime: 'static'): never refetched by the client. */
   isStatic(): boolean {
     if (this.state.data === undefined || this.getObserversCount() === 0) return false;
-    return this.observers.some((observer) => resolveValue(observer.options.staleTime, this as any) === 'static');
+    return this.observers.some((observer) => resolveQueryValue(observer.options.staleTime, this as any) === 'static');
   }
 
   isStale(): boolean {
@@ -234,7 +228,7 @@ export class Query<
     if (this.state.data === undefined) return true;
     if (staleTime === 'static') return false;
     if (this.state.isInvalidated) return true;
-    return !untilStale(this.state.dataUpdatedAt, staleTime);
+    return !timeUntilStale(this.state.dataUpdatedAt, staleTime);
   }
 
   onFocus(): void {
@@ -252,7 +246,7 @@ export class Query<
     this.observers.push(observer);
     if (this.observers.length === 1) this.#cache.observedChanged(this, true);
     this.clearGcTimeout();
-    this.#tracer?.emit('observerAdded', this.subject, { observerCount: this.observers.length });
+    tracer(this)?.emit('observerAdded', this.subject, { observerCount: this.observers.length });
     this.#cache.notify({ type: 'observerAdded', query: this, observer });
   }
 
@@ -267,7 +261,7 @@ export class Query<
         // otherwise let it finish but stop retrying.
         const pausedBeforeData = this.state.fetchStatus === 'paused' && this.state.status === 'pending';
         if (this.#abortSignalConsumed || pausedBeforeData) {
-          this.#tracer?.emit('cancel', this.subject, { revert: true, silent: false });
+          tracer(this)?.emit('cancel', this.subject, { revert: true, silent: false });
           this.#retryer.cancel({ revert: true });
         } else {
           this.#retryer.cancelRetry();
@@ -275,7 +269,7 @@ export class Query<
       }
       this.scheduleGc();
     }
-    this.#tracer?.emit('observerRemoved', this.subject, { observerCount: this.observers.length });
+    tracer(this)?.emit('observerRemoved', this.subject, { observerCount: this.observers.length });
     this.#cache.notify({ type: 'observerRemoved', query: this, observer });
   }
 
@@ -285,7 +279,7 @@ export class Query<
 
   invalidate(): void {
     if (this.state.isInvalidated) return;
-    this.#tracer?.emit('invalidate', this.subject, {});
+    tracer(this)?.emit('invalidate', this.subject, {});
     this.#dispatch({ type: 'invalidate' });
   }
 
@@ -308,7 +302,8 @@ export class Query<
       const observer = this.observers.find((candidate) => candidate.options.queryFn);
       if (observer) this.setOptions(observer.options);
     }
-    if (!Array.isArray(this.options.queryKey)) {
+    // Dev-only warnings are dropped from production bundles (as in TanStack): bundlers replace NODE_ENV.
+    if (process.env.NODE_ENV !== 'production' && !Array.isArray(this.options.queryKey)) {
       console.error(
         `As of v4, queryKey needs to be an Array. If you are using a string like 'repoData', please change it to an Array, e.g. ['repoData']`,
       );
@@ -331,7 +326,10 @@ export class Query<
     if (this.state.fetchStatus === 'idle' || this.state.fetchMeta !== context.fetchOptions?.meta) {
       this.#dispatch({ type: 'fetch', meta: context.fetchOptions?.meta });
     }
-    this.#emitFetchStart();
+    tracer(this)?.emit('fetchStart', this.subject, {
+      fetchMeta: this.state.fetchMeta,
+      fetchStatus: this.state.fetchStatus === 'paused' ? 'paused' : 'fetching',
+    });
 
     const retryer = this.#createRetryer(context, abortController, fetchOptions);
     this.#retryer = retryer;
@@ -348,13 +346,15 @@ export class Query<
     try {
       const data = await retryer.promise;
       if (data === undefined) {
-        console.error(
-          `Query data cannot be undefined. Please make sure to return a value other than undefined from your query function. Affected query key: ${this.queryHash}`,
-        );
+        if (process.env.NODE_ENV !== 'production') {
+          console.error(
+            `Query data cannot be undefined. Please make sure to return a value other than undefined from your query function. Affected query key: ${this.queryHash}`,
+          );
+        }
         throw new Error(`${this.queryHash} data is undefined`);
       }
       this.setData(data);
-      this.#tracer?.emit('fetchEnd', this.subject, { outcome: 'success' });
+      tracer(this)?.emit('fetchEnd', this.subject, { outcome: 'success' });
       cacheConfig.onSuccess?.(data, self);
       cacheConfig.onSettled?.(data, this.state.error as any, self);
       return data;
@@ -363,17 +363,17 @@ export class Query<
         if (error.silent) {
           // restarted by a newer fetch: callers of the old one get the new one's result
           if (this.#retryer !== retryer && this.#fetchPromise) return this.#fetchPromise;
-          this.#tracer?.emit('fetchEnd', this.subject, { outcome: 'cancelled' });
+          tracer(this)?.emit('fetchEnd', this.subject, { outcome: 'cancelled' });
           throw error;
         }
         if (error.revert) {
-          this.#tracer?.emit('fetchEnd', this.subject, { outcome: 'cancelled' });
+          tracer(this)?.emit('fetchEnd', this.subject, { outcome: 'cancelled' });
           if (this.state.data === undefined) throw error;
           return this.state.data;
         }
       }
       this.#dispatch({ type: 'error', error: error as TError });
-      this.#tracer?.emit('fetchEnd', this.subject, { outcome: 'error' });
+      tracer(this)?.emit('fetchEnd', this.subject, { outcome: 'error' });
       cacheConfig.onError?.(error as any, self);
       cacheConfig.onSettled?.(this.state.data, error as any, self);
       throw error;
@@ -433,9 +433,6 @@ export class Query<
     abortController: AbortController,
     fetchOptions: FetchOptions<TQueryFnData> | undefined,
   ): Retryer<TData> {
-    const probe = this.probe;
-    const networkMode = context.options.networkMode;
-    let retryTimer = 0;
     return createRetryer<TData, TError>({
       initialPromise: fetchOptions?.initialPromise as Promise<TData> | undefined,
       fn: context.fetchFn as () => Promise<TData>,
@@ -446,55 +443,28 @@ export class Query<
         abortController.abort();
       },
       onFail: (failureCount, error) => this.#dispatch({ type: 'failed', failureCount, error }),
-      onPause: () => {
-        if (probe?.enabled) {
-          this.#tracer?.emit('pause', this.subject, { reason: pauseReason(networkMode, () => true) ?? 'offline' });
-        }
-        this.#dispatch({ type: 'pause' });
-      },
+      onPause: () => this.#dispatch({ type: 'pause' }),
       onContinue: () => {
-        this.#tracer?.emit('continue', this.subject, {});
+        tracer(this)?.emit('continue', this.subject, {});
         this.#dispatch({ type: 'continue' });
       },
-      onRetry: (attempt, delay, delaySource, error) => {
-        if (!probe?.enabled) return;
-        retryTimer = probe.timerScheduled('retry', this.subject, delay);
-        this.#tracer?.emit('retry', this.subject, { attempt, delay, dueAt: now() + delay, delaySource, error });
-      },
-      onRetryDue: () => {
-        if (retryTimer && probe?.enabled) probe.timerFired(retryTimer);
-        retryTimer = 0;
-      },
-      onGiveUp: (failureCount, reason) => this.#tracer?.emit('retryGiveUp', this.subject, { failureCount, reason }),
+      owner: this,
       retry: context.options.retry,
       retryDelay: context.options.retryDelay,
-      networkMode,
+      networkMode: context.options.networkMode,
       canRun: () => true,
     });
   }
 
-  #emitFetchStart(): void {
-    const probe = this.probe;
-    if (!probe?.enabled) return;
-    const fetchStatus = this.state.fetchStatus === 'paused' ? 'paused' : 'fetching';
-    probe.emit('fetchStart', this.subject, { fetchMeta: this.state.fetchMeta, fetchStatus });
-  }
-
-  /** The instrumentation, only while someone listens: `this.#tracer?.emit(...)` builds nothing otherwise. */
-  get #tracer(): Instrumentation | undefined {
-    const probe = this.probe;
-    return probe?.enabled ? probe : undefined;
-  }
-
   /** The one place state changes: reduce, then notify observers and the cache in one batch. */
   #dispatch(action: Action<TData, TError>): void {
-    this.state = reduce(this.state, action, this);
+    this.state = queryReducer(this.state, action, this);
     if (action.type === 'success') {
       // a manual write becomes the new baseline a cancelled fetch reverts to
       this.#revertState = action.manual ? this.state : undefined;
-      this.#tracer?.emit('success', this.subject, { dataUpdatedAt: this.state.dataUpdatedAt, manual: !!action.manual });
+      tracer(this)?.emit('success', this.subject, { dataUpdatedAt: this.state.dataUpdatedAt, manual: !!action.manual });
     } else if (action.type === 'error') {
-      this.#tracer?.emit('error', this.subject, { error: action.error });
+      tracer(this)?.emit('error', this.subject, { error: action.error });
     }
     // nobody to tell (e.g. bulk invalidation of unobserved queries): skip the batch altogether
     if (this.observers.length === 0 && !this.#cache.hasListeners()) return;

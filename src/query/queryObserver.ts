@@ -8,7 +8,6 @@
  */
 import { isServerNow } from './environmentManager';
 import { focusManager } from './focusManager';
-import { querySubject } from './instrumentation';
 import { notifyManager } from './notifyManager';
 import { isStale, shouldFetchOn, shouldFetchOnMount, shouldFetchOptionally } from './observerRules';
 import { fetchState } from './queryState';
@@ -31,15 +30,6 @@ import type {
   QueryObserverResult,
   RefetchOptions,
 } from './types';
-
-// Hot path aliases: these run for every observer on every query update. Module runners (Vite SSR, which
-// the docs site and the tests use) turn each read of an imported binding into a property read on the
-// exporting module's namespace; a module-level alias is read once.
-const resolveValue = resolveQueryValue;
-const isStaleFor = isStale;
-const onServer = isServerNow;
-const validTimeout = isValidTimeout;
-const untilStale = timeUntilStale;
 
 type QueryObserverListener<TData, TError> = (result: QueryObserverResult<TData, TError>) => void;
 
@@ -125,7 +115,7 @@ export class QueryObserver<
       enabled !== undefined &&
       typeof enabled !== 'boolean' &&
       typeof enabled !== 'function' &&
-      typeof resolveValue(enabled, this.#currentQuery) !== 'boolean'
+      typeof resolveQueryValue(enabled, this.#currentQuery) !== 'boolean'
     ) {
       throw new Error('Expected enabled to be a boolean or a callback that returns a boolean');
     }
@@ -144,12 +134,12 @@ export class QueryObserver<
     this.updateResult();
 
     const query = this.#currentQuery;
-    const enabledChanged = resolveValue(this.options.enabled, query) !== resolveValue(prevOptions.enabled, query);
+    const enabledChanged = resolveQueryValue(this.options.enabled, query) !== resolveQueryValue(prevOptions.enabled, query);
     if (
       mounted &&
       (query !== prevQuery ||
         enabledChanged ||
-        resolveValue(this.options.staleTime, query) !== resolveValue(prevOptions.staleTime, query))
+        resolveQueryValue(this.options.staleTime, query) !== resolveQueryValue(prevOptions.staleTime, query))
     ) {
       this.#updateStaleTimeout();
     }
@@ -249,25 +239,25 @@ export class QueryObserver<
 
   #shouldScheduleTimer(timeout: unknown): timeout is number {
     return (
-      !onServer() && resolveValue(this.options.enabled, this.#currentQuery) !== false && validTimeout(timeout)
+      !isServerNow() && resolveQueryValue(this.options.enabled, this.#currentQuery) !== false && isValidTimeout(timeout)
     );
   }
 
   #updateStaleTimeout(): void {
     this.#clearStaleTimeout();
-    const staleTime = resolveValue(this.options.staleTime, this.#currentQuery);
+    const staleTime = resolveQueryValue(this.options.staleTime, this.#currentQuery);
     if (this.#currentResult.isStale || !this.#shouldScheduleTimer(staleTime)) return;
     // +1: at exactly updatedAt + staleTime the data is not stale yet (strict comparison)
-    const delay = untilStale(this.#currentResult.dataUpdatedAt, staleTime) + 1;
+    const delay = timeUntilStale(this.#currentResult.dataUpdatedAt, staleTime) + 1;
     this.#staleTimeoutId = timeoutManager.setTimeout(() => {
-      this.#probeFired('staleTime');
+      this.#probeEnded('staleTime', true);
       if (!this.#currentResult.isStale) this.updateResult();
     }, delay);
     this.#probeScheduled('staleTime', delay);
   }
 
   #computeRefetchInterval(): number | false {
-    return resolveValue(this.options.refetchInterval, this.#currentQuery) ?? false;
+    return resolveQueryValue(this.options.refetchInterval, this.#currentQuery) ?? false;
   }
 
   #updateRefetchInterval(nextInterval: number | false): void {
@@ -275,7 +265,7 @@ export class QueryObserver<
     this.#currentRefetchInterval = nextInterval;
     if (nextInterval === 0 || !this.#shouldScheduleTimer(nextInterval)) return;
     this.#refetchIntervalId = timeoutManager.setInterval(() => {
-      this.#probeFired('refetchInterval', true);
+      this.#probeEnded('refetchInterval', true, true);
       if (this.options.refetchIntervalInBackground || focusManager.isFocused()) this.#executeFetch();
     }, nextInterval);
     this.#probeScheduled('refetchInterval', nextInterval);
@@ -290,35 +280,29 @@ export class QueryObserver<
     if (this.#staleTimeoutId === undefined) return;
     timeoutManager.clearTimeout(this.#staleTimeoutId);
     this.#staleTimeoutId = undefined;
-    this.#probeCleared('staleTime');
+    this.#probeEnded('staleTime', false);
   }
 
   #clearRefetchInterval(): void {
     if (this.#refetchIntervalId === undefined) return;
     timeoutManager.clearInterval(this.#refetchIntervalId);
     this.#refetchIntervalId = undefined;
-    this.#probeCleared('refetchInterval');
+    this.#probeEnded('refetchInterval', false);
   }
 
   #probeScheduled(kind: TimerKind, delay: number): void {
     const probe = this.#client.getInstrumentation();
-    if (!probe.enabled) return;
-    const query = this.#currentQuery;
-    this.#probeTimers[kind] = probe.timerScheduled(kind, querySubject(query.queryHash, query.queryKey), delay);
+    if (probe.enabled) this.#probeTimers[kind] = probe.timerScheduled(kind, this.#currentQuery.subject, delay);
   }
 
-  #probeCleared(kind: TimerKind): void {
-    const id = this.#probeTimers[kind];
-    if (!id) return;
-    this.#probeTimers[kind] = 0;
-    this.#client.getInstrumentation().timerCleared(id);
-  }
-
-  #probeFired(kind: TimerKind, repeats = false): void {
+  /** The `kind` timer fired (an interval keeps its pending record) or was cleared. */
+  #probeEnded(kind: TimerKind, fired: boolean, repeats = false): void {
     const id = this.#probeTimers[kind];
     if (!id) return;
     if (!repeats) this.#probeTimers[kind] = 0;
-    this.#client.getInstrumentation().timerFired(id, repeats);
+    const probe = this.#client.getInstrumentation();
+    if (fired) probe.timerFired(id, repeats);
+    else probe.timerCleared(id);
   }
 
   // ------------------------------------------------------------ results
@@ -430,9 +414,9 @@ export class QueryObserver<
       isPaused: fetchStatus === 'paused',
       isPlaceholderData,
       isRefetchError: isError && hasData,
-      isStale: isStaleFor(query, options),
+      isStale: isStale(query, options),
       refetch: this.refetch,
-      isEnabled: resolveValue(options.enabled, query) !== false,
+      isEnabled: resolveQueryValue(options.enabled, query) !== false,
     };
     return result as QueryObserverResult<TData, TError>;
   }

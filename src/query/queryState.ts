@@ -16,6 +16,7 @@
  */
 import { canFetch } from './retryer';
 import { now } from './timeoutManager';
+import { transition } from './utils';
 import type { FetchMeta } from './query';
 import type { DefaultError, FetchStatus, InitialDataFunction, QueryOptions, QueryStatus } from './types';
 
@@ -106,13 +107,7 @@ export function queryReducer<TData, TError>(
   action: Action<TData, TError>,
   context: ReducerContext,
 ): QueryState<TData, TError> {
-  const transition = transitions[action.type] as (
-    state: QueryState<TData, TError>,
-    action: Action<TData, TError>,
-    context: ReducerContext,
-  ) => QueryState<TData, TError>;
-  if (!transition) throw new Error(`Unknown query action '${(action as { type: string }).type}'`);
-  return transition(state, action, context);
+  return transition<QueryState<any, any>>(transitions, 'query', state, action, context);
 }
 
 /** The part of state a fetch start overwrites (also used for optimistic observer results). */

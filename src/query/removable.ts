@@ -6,19 +6,21 @@
 import { isServerNow } from './environmentManager';
 import { now, timeoutManager } from './timeoutManager';
 import { isValidTimeout } from './utils';
-import type { Instrumentation, InstrumentationSubject } from './instrumentation';
+import { tracer } from './instrumentation';
+import type { Instrumentation, InstrumentationSubject, Traced } from './instrumentation';
 import type { ManagedTimerId } from './timeoutManager';
 
 const CLIENT_GC_TIME = 5 * 60 * 1000;
 
-export abstract class Removable {
+export abstract class Removable implements Traced {
   gcTime!: number;
   #gcTimeout?: ManagedTimerId;
   #gcProbeId = 0;
 
-  /** Where gc events go; set by subclasses that know their client. */
-  protected abstract get probe(): Instrumentation | undefined;
-  protected abstract get subject(): InstrumentationSubject;
+  /** @internal Where this entry's events go (gc here; fetches, retries, mutations in subclasses). */
+  abstract get probe(): Instrumentation | undefined;
+  /** @internal */
+  abstract get subject(): InstrumentationSubject;
 
   destroy(): void {
     this.clearGcTimeout();
@@ -29,8 +31,8 @@ export abstract class Removable {
     if (!isValidTimeout(this.gcTime)) return;
     const delay = this.gcTime;
     this.#gcTimeout = timeoutManager.setTimeout(() => this.#gcFired(), delay);
-    const probe = this.probe;
-    if (probe?.enabled) {
+    const probe = tracer(this);
+    if (probe) {
       this.#gcProbeId = probe.timerScheduled('gc', this.subject, delay);
       probe.emit('gcScheduled', this.subject, { delay, dueAt: now() + delay });
     }
@@ -44,22 +46,20 @@ export abstract class Removable {
     if (this.#gcTimeout === undefined) return;
     timeoutManager.clearTimeout(this.#gcTimeout);
     this.#gcTimeout = undefined;
-    const probe = this.probe;
-    if (probe?.enabled && this.#gcProbeId) {
-      probe.timerCleared(this.#gcProbeId);
-      probe.emit('gcCancelled', this.subject, {});
+    if (this.#gcProbeId) {
+      tracer(this)?.timerCleared(this.#gcProbeId);
+      tracer(this)?.emit('gcCancelled', this.subject, {});
     }
     this.#gcProbeId = 0;
   }
 
   #gcFired(): void {
     this.#gcTimeout = undefined;
-    const probe = this.probe;
     const id = this.#gcProbeId;
     this.#gcProbeId = 0;
-    if (probe?.enabled && id) probe.timerFired(id);
+    if (id) tracer(this)?.timerFired(id);
     const removed = this.optionalRemove();
-    if (probe?.enabled) probe.emit('gcFired', this.subject, { removed: removed !== false });
+    tracer(this)?.emit('gcFired', this.subject, { removed: removed !== false });
   }
 
   /** Remove the entry if nothing still needs it; return false when it was kept. */

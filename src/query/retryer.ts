@@ -9,12 +9,17 @@
  * Between attempts it sleeps `retryDelay`, then pauses while the window is unfocused or (networkMode
  * 'online') the network is down, or the owner says it cannot run (mutation scopes). `continue()` wakes a
  * paused retryer when the condition may have changed. Sleeping uses timeoutManager, so virtual time works.
+ *
+ * The retryer reports its own pauses, retries (with the backoff timer) and give-ups to the owner's
+ * instrumentation, so queries and mutations share one copy of that bookkeeping.
  */
 import { isServerNow } from './environmentManager';
 import { focusManager } from './focusManager';
 import { onlineManager } from './onlineManager';
+import { tracer } from './instrumentation';
+import { now } from './timeoutManager';
 import { noop, sleep } from './utils';
-import type { PauseReason, RetryDelaySource } from './instrumentation';
+import type { PauseReason, RetryDelaySource, Traced } from './instrumentation';
 import type { CancelOptions, DefaultError, NetworkMode } from './types';
 
 type ShouldRetryFunction<TError = DefaultError> = (failureCount: number, error: TError) => boolean;
@@ -31,10 +36,8 @@ interface RetryerConfig<TData = unknown, TError = DefaultError> {
   onFail?: (failureCount: number, error: TError) => void;
   onPause?: () => void;
   onContinue?: () => void;
-  /** Instrumentation hooks: a retry was scheduled / retrying stopped. */
-  onRetry?: (attempt: number, delay: number, source: RetryDelaySource, error: TError) => void;
-  onRetryDue?: () => void;
-  onGiveUp?: (failureCount: number, reason: 'retry-exhausted' | 'retry-cancelled') => void;
+  /** The query or mutation whose instrumentation hears about pauses, retries and give-ups. */
+  owner?: Traced;
   retry?: RetryValue<TError>;
   retryDelay?: RetryDelayValue<TError>;
   networkMode: NetworkMode | undefined;
@@ -104,6 +107,8 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
   promise.catch(noop); // callers attach their own handlers; never report this one as unhandled
 
   const settled = () => status !== 'pending';
+  const owner = config.owner;
+  const probe = () => owner && tracer(owner);
 
   const resolve = (value: TData) => {
     if (settled()) return;
@@ -119,8 +124,8 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
     settleFail(error);
   };
 
-  const canContinue = () =>
-    focusManager.isFocused() && (config.networkMode === 'always' || onlineManager.isOnline()) && config.canRun();
+  // focused, online unless networkMode 'always', and the owner allows it: pauseReason's checks, in its order
+  const canContinue = () => !pauseReason(config.networkMode, config.canRun);
 
   const canStart = () => canFetch(config.networkMode) && config.canRun();
 
@@ -130,11 +135,17 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
       wake = (value) => {
         if (settled() || canResume()) release(value);
       };
+      probe()?.emit('pause', owner!.subject, { reason: pauseReason(config.networkMode, config.canRun) ?? 'offline' });
       config.onPause?.();
     }).then(() => {
       wake = undefined;
       if (!settled()) config.onContinue?.();
     });
+
+  const giveUp = (error: TError, reason: 'retry-exhausted' | 'retry-cancelled') => {
+    probe()?.emit('retryGiveUp', owner!.subject, { failureCount, reason });
+    reject(error);
+  };
 
   const attempt = (): void => {
     if (settled()) return;
@@ -153,31 +164,31 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
         const retryDelay = config.retryDelay ?? defaultRetryDelay;
         const delay = typeof retryDelay === 'function' ? retryDelay(failureCount, error) : retryDelay;
         if (retryCancelled || !shouldRetry(retry, failureCount, error)) {
-          config.onGiveUp?.(failureCount, retryCancelled ? 'retry-cancelled' : 'retry-exhausted');
-          reject(error);
+          giveUp(error, retryCancelled ? 'retry-cancelled' : 'retry-exhausted');
           return;
         }
         failureCount++;
         config.onFail?.(failureCount, error);
-        if (config.onRetry) {
-          const source: RetryDelaySource =
+        const tracing = probe();
+        let timer = 0;
+        if (tracing) {
+          const delaySource: RetryDelaySource =
             config.retryDelay === undefined
               ? 'default-backoff'
               : typeof config.retryDelay === 'function'
                 ? 'retryDelay-function'
                 : 'retryDelay-number';
-          config.onRetry(failureCount, delay, source, error);
+          timer = tracing.timerScheduled('retry', owner!.subject, delay);
+          tracing.emit('retry', owner!.subject, { attempt: failureCount, delay, dueAt: now() + delay, delaySource, error });
         }
         sleep(delay)
           .then(() => {
-            config.onRetryDue?.();
+            if (timer) tracing!.timerFired(timer);
             return settled() || canContinue() ? undefined : pause(canContinue);
           })
           .then(() => {
-            if (retryCancelled) {
-              config.onGiveUp?.(failureCount, 'retry-cancelled');
-              reject(error);
-            } else attempt();
+            if (retryCancelled) giveUp(error, 'retry-cancelled');
+            else attempt();
           });
       });
   };

@@ -46,9 +46,8 @@ const STATUSES: readonly QueryStatus[] = ['pending', 'success', 'error'];
 const FETCH_STATUSES: readonly FetchStatus[] = ['idle', 'fetching', 'paused'];
 
 /** The nine (status, fetchStatus) pairs, in the order the diagrams and tables list them. */
-export const QUERY_MACHINE_STATES: readonly QueryMachineState[] = Object.freeze(
-  STATUSES.flatMap((status) => FETCH_STATUSES.map((fetchStatus) => Object.freeze({ status, fetchStatus }))),
-);
+export const QUERY_MACHINE_STATES: readonly QueryMachineState[] = /* @__PURE__ */ (() =>
+  Object.freeze(STATUSES.flatMap((status) => FETCH_STATUSES.map((fetchStatus) => Object.freeze({ status, fetchStatus })))))();
 
 export const queryStateName = (s: QueryMachineState): string => `${s.status}/${s.fetchStatus}`;
 
@@ -78,7 +77,9 @@ const fetchRows = (from: QueryStatus, to: QueryStatus, note: string, data?: bool
   }),
 ];
 
-export const QUERY_STATUS_TRANSITIONS: readonly QueryTransitionRow[] = Object.freeze([
+// The tables are built inside pure-annotated functions so that bundlers drop them from apps that never
+// import them (only the docs' diagrams do): a top-level call with arguments is kept as a possible side effect.
+export const QUERY_STATUS_TRANSITIONS: readonly QueryTransitionRow[] = /* @__PURE__ */ (() => Object.freeze([
   ...fetchRows('pending', 'pending', 'first fetch: no data yet, so the query stays pending'),
   ...fetchRows('success', 'success', 'background refetch: the data stays, so does success'),
   ...fetchRows('error', 'pending', 'retrying a query that never had data: back to pending', false),
@@ -95,7 +96,7 @@ export const QUERY_STATUS_TRANSITIONS: readonly QueryTransitionRow[] = Object.fr
     qrow(s, 'success', st('success', s.fetchStatus), 'setQueryData: new data, a running fetch is left alone', { manual: true }),
   ),
   ...QUERY_MACHINE_STATES.map((s) => qrow(s, 'invalidate', s, 'invalidateQueries: isInvalidated = true; state otherwise unchanged')),
-]);
+]))();
 
 /** The row for a transition, or undefined when the table has none (the Query never dispatches it). */
 export function findQueryTransition(
@@ -119,7 +120,7 @@ export function findQueryTransition(
 /** A mutation's status, with a pending mutation that cannot run yet (isPaused) as its own state. */
 export type MutationMachineState = 'idle' | 'pending' | 'paused' | 'success' | 'error';
 
-export const MUTATION_MACHINE_STATES: readonly MutationMachineState[] = Object.freeze(['idle', 'pending', 'paused', 'success', 'error']);
+export const MUTATION_MACHINE_STATES: readonly MutationMachineState[] = /* @__PURE__ */ (() => Object.freeze(['idle', 'pending', 'paused', 'success', 'error'] as const))();
 
 export type MutationTableAction = MutationAction<unknown, unknown, unknown, unknown>['type'];
 
@@ -136,7 +137,7 @@ export interface MutationTransitionRow {
 const mrow = (from: MutationMachineState, action: MutationTableAction, to: MutationMachineState, note: string, paused?: boolean): MutationTransitionRow =>
   Object.freeze({ id: `${from}:${action}${paused === undefined ? '' : paused ? ':paused' : ':ready'}`, from, action, ...(paused === undefined ? {} : { paused }), to, note });
 
-export const MUTATION_STATUS_TRANSITIONS: readonly MutationTransitionRow[] = Object.freeze([
+export const MUTATION_STATUS_TRANSITIONS: readonly MutationTransitionRow[] = /* @__PURE__ */ (() => Object.freeze([
   mrow('idle', 'pending', 'pending', 'mutate(): variables and submittedAt recorded, onMutate runs', false),
   mrow('idle', 'pending', 'paused', 'mutate() while it cannot run (offline, or another mutation of its scope is running)', true),
   mrow('pending', 'pending', 'pending', 'onMutate returned a context: stored with the same status', false),
@@ -146,7 +147,7 @@ export const MUTATION_STATUS_TRANSITIONS: readonly MutationTransitionRow[] = Obj
   mrow('pending', 'failed', 'pending', 'an attempt failed and a retry is scheduled: only failureCount changes'),
   mrow('pending', 'success', 'success', 'the mutationFn resolved: data; onSuccess and onSettled have run'),
   mrow('pending', 'error', 'error', 'the last attempt failed: error; onError and onSettled have run'),
-]);
+]))();
 
 /** The machine state of a mutation's (status, isPaused). */
 export const mutationMachineState = (status: MutationMachineState | 'pending', isPaused: boolean): MutationMachineState =>

@@ -43,7 +43,7 @@ export class TimeoutManager implements Omit<TimeoutProvider, 'now'> {
    * Switch before the first timer is set: handles from one provider mean nothing to another.
    */
   setTimeoutProvider<TTimerId extends ManagedTimerId>(provider: TimeoutProvider<TTimerId>): void {
-    if (this.#used && provider !== this.#provider) {
+    if (process.env.NODE_ENV !== 'production' && this.#used && provider !== this.#provider) {
       console.error(
         '[timeoutManager]: the timeout provider was replaced after timers were already scheduled with the previous one; ' +
           'those timers can no longer be cleared. Install the provider before creating clients.',

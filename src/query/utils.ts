@@ -61,10 +61,6 @@ export function noop(): void;
 export function noop(): undefined;
 export function noop(): void {}
 
-export function functionalUpdate<TInput, TOutput>(updater: Updater<TInput, TOutput>, input: TInput): TOutput {
-  return typeof updater === 'function' ? (updater as (input: TInput) => TOutput)(input) : updater;
-}
-
 /** A delay a timer can actually be set for: finite and not negative. */
 export function isValidTimeout(value: unknown): value is number {
   return typeof value === 'number' && value >= 0 && value !== Infinity;
@@ -81,6 +77,25 @@ export function resolveQueryValue<TValue, TQuery>(
 ): TValue | undefined {
   return typeof value === 'function' ? (value as (query: TQuery) => TValue)(query) : value;
 }
+
+/**
+ * One step of a state machine kept as a table (queryState.ts, mutation.ts, STYLE practice 1): apply the
+ * table's transition for the action's type. An action the table does not know is an error.
+ */
+export function transition<TState>(
+  table: { readonly [type: string]: (state: TState, action: never, context: never) => TState },
+  machine: 'query' | 'mutation',
+  state: TState,
+  action: { type: string },
+  context?: unknown,
+): TState {
+  const step = table[action.type];
+  if (!step) throw new Error(`Unknown ${machine} action '${action.type}'`);
+  return step(state, action as never, context as never);
+}
+
+/** `setQueryData`'s updater: a value, or a function of the previous data (the same rule as above). */
+export const functionalUpdate = resolveQueryValue as <TInput, TOutput>(updater: Updater<TInput, TOutput>, input: TInput) => TOutput;
 
 export function matchQuery(filters: QueryFilters, query: Query<any, any, any, any>): boolean {
   const { type = 'all', exact, fetchStatus, predicate, queryKey, stale } = filters;
@@ -129,48 +144,60 @@ const sortPlainObjectKeys = (_key: string, value: unknown): unknown => {
 
 /**
  * A key's hash is its JSON with plain-object keys sorted, so `{a, b}` and `{b, a}` hash alike.
- * Keys made only of strings, finite numbers, booleans and null (the common case) skip the replacer.
+ * Keys made only of primitives, plain arrays and plain objects (the common case) get sorted copies of
+ * just the objects that need them and go through JSON.stringify without a replacer, which V8 serializes
+ * on its fast path; anything else goes through the sorting replacer, which defines the result.
  */
 export function hashKey(queryKey: QueryKey | MutationKey): string {
-  return (Array.isArray(queryKey) ? fastSerialize(queryKey) : undefined) ?? JSON.stringify(queryKey, sortPlainObjectKeys);
+  const normal = Array.isArray(queryKey) ? sortedForJson(queryKey, 0) : NOT_SIMPLE;
+  return normal === NOT_SIMPLE ? JSON.stringify(queryKey, sortPlainObjectKeys) : JSON.stringify(normal);
 }
 
-/** Array-index-like property names: JSON output lists them first, in numeric order. */
+const NOT_SIMPLE = Symbol();
+
+/** Array-index-like property names: JSON output lists them first, in numeric order, whatever we sort. */
 const INDEX_LIKE = /^(?:0|[1-9]\d*)$/;
 
 /**
- * Stable JSON for the common shapes of keys: strings, finite numbers, booleans, null, plain arrays and
- * plain objects with non-index property names and JSON-representable values. Anything else (undefined,
- * toJSON, class instances, index-like names...) returns undefined and the caller falls back to
- * JSON.stringify with a sorting replacer, which defines the result.
+ * `value` (an object) with every plain object in it replaced by a copy with sorted keys, copying only
+ * what is out of order; NOT_SIMPLE for anything the replacer could treat differently: toJSON, class
+ * instances, null-prototype objects, index-like names, or nesting deep enough to be a cycle.
  */
-function fastSerialize(value: unknown, depth = 0): string | undefined {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (value === null) return 'null';
-  if (typeof value !== 'object' || depth > 32) return undefined;
+function sortedForJson(value: object, depth: number): unknown {
+  if (depth > 32 || 'toJSON' in value) return NOT_SIMPLE;
   if (Array.isArray(value)) {
-    let out = '[';
+    let copy: Array<unknown> | undefined;
     for (let i = 0; i < value.length; i++) {
-      const part = fastSerialize(value[i], depth + 1);
-      if (part === undefined) return undefined;
-      out += i > 0 ? ',' + part : part;
+      const item: unknown = value[i];
+      if (typeof item !== 'object' || item === null) continue;
+      const next = sortedForJson(item, depth + 1);
+      if (next === NOT_SIMPLE) return NOT_SIMPLE;
+      if (next !== item) (copy ??= value.slice())[i] = next;
     }
-    return out + ']';
+    return copy ?? value;
   }
-  if (Object.getPrototypeOf(value) !== Object.prototype || Symbol.toStringTag in value) return undefined;
+  if (Object.getPrototypeOf(value) !== Object.prototype || Symbol.toStringTag in value) return NOT_SIMPLE;
   const record = value as Record<string, unknown>;
-  const names = Object.keys(record).sort();
-  let out = '{';
+  const names = Object.keys(record);
+  let copyNeeded = false;
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
-    if (INDEX_LIKE.test(name)) return undefined;
-    const part = fastSerialize(record[name], depth + 1);
-    if (part === undefined) return undefined;
-    out += (i > 0 ? ',' : '') + JSON.stringify(name) + ':' + part;
+    if (name.charCodeAt(0) < 58 && INDEX_LIKE.test(name)) return NOT_SIMPLE;
+    if (i > 0 && (names[i - 1] as string) > name) copyNeeded = true;
+    const item = record[name];
+    if (typeof item === 'object' && item !== null) {
+      const next = sortedForJson(item, depth + 1);
+      if (next === NOT_SIMPLE) return NOT_SIMPLE;
+      if (next !== item) copyNeeded = true;
+    }
   }
-  return out + '}';
+  if (!copyNeeded) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const name of names.sort()) {
+    const item = record[name];
+    sorted[name] = typeof item === 'object' && item !== null ? sortedForJson(item, depth + 1) : item;
+  }
+  return sorted;
 }
 
 /** Does key `a` start with (or, for objects, contain) everything in `b`? */
@@ -262,11 +289,6 @@ export function shallowEqualObjects<T extends Record<string, any>>(a: T, b: T | 
   return true;
 }
 
-/** An array with no holes and no extra properties. */
-export function isPlainArray(value: unknown): value is Array<unknown> {
-  return Array.isArray(value) && value.length === Object.keys(value).length;
-}
-
 /** Created by `{}` literal, `Object.create(null)` or `new Object()`: not a class instance. */
 export function isPlainObject(o: any): o is Record<PropertyKey, unknown> {
   if (o === null || typeof o !== 'object') return false;
@@ -325,7 +347,7 @@ export function ensureQueryFn<TQueryFnData = unknown, TQueryKey extends QueryKey
   options: { queryFn?: QueryFunction<TQueryFnData, TQueryKey> | SkipToken; queryHash?: string },
   fetchOptions?: FetchOptions<TQueryFnData>,
 ): QueryFunction<TQueryFnData, TQueryKey> {
-  if (options.queryFn === skipToken) {
+  if (process.env.NODE_ENV !== 'production' && options.queryFn === skipToken) {
     console.error(
       `Attempted to invoke queryFn when set to skipToken. This is likely a configuration error. Query hash: '${options.queryHash}'`,
     );

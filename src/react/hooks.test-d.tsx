@@ -200,6 +200,31 @@ describe('useQueries', () => {
     expectTypeOf(a.data).toEqualTypeOf<number>();
     expectTypeOf(b.data).toEqualTypeOf<Array<string>>();
   });
+
+  // useQueries and useSuspenseQueries share one walk over the options (queriesTypes.ts): each kind must
+  // still get its own element types, for tuples, explicit hints and homogeneous arrays alike.
+  it('explicit type hints, per kind', () => {
+    const [a, b] = useQueries<[{ queryFnData: number; error: Error; data: string }, [boolean]]>({
+      queries: [
+        { queryKey: ['a'], queryFn: () => Promise.resolve(1), select: (n) => String(n) },
+        { queryKey: ['b'], queryFn: () => Promise.resolve(true) },
+      ],
+    });
+    expectTypeOf(a.data).toEqualTypeOf<string | undefined>();
+    expectTypeOf(a.error).toEqualTypeOf<Error | null>();
+    expectTypeOf(b.data).toEqualTypeOf<boolean | undefined>();
+    const [c] = useSuspenseQueries<[[number, Error, string]]>({
+      queries: [{ queryKey: ['c'], queryFn: () => Promise.resolve(1), select: (n) => String(n) }],
+    });
+    expectTypeOf(c.data).toEqualTypeOf<string>();
+  });
+
+  it('useSuspenseQueries infers a homogeneous array from map, with data always defined', () => {
+    const results = useSuspenseQueries({
+      queries: [1, 2].map((id) => ({ queryKey: ['item', id], queryFn: () => Promise.resolve({ id }) })),
+    });
+    expectTypeOf(results[0]!.data).toEqualTypeOf<{ id: number }>();
+  });
 });
 
 describe('mutations', () => {

@@ -2,23 +2,12 @@
  * useQueries: a dynamic list of queries behind one QueriesObserver, with an optional `combine` that folds
  * the results into one value (memoised by the observer, so a stable `combine` yields a stable result).
  *
- * The type machinery walks the options tuple one element at a time (up to a depth of 20, as the original
- * does, to stay clear of TypeScript's recursion limit) and infers each result from its queryFn, select and
- * throwOnError, or from an explicit `{ queryFnData, error, data }` / `[TQueryFnData, TError, TData]` hint.
+ * The type machinery (each element's options and result inferred on its own) lives in queriesTypes.ts,
+ * shared with useSuspenseQueries.
  */
 import * as React from 'react';
 import { QueriesObserver, QueryObserver, noop, notifyManager } from 'roundtrip/query';
-import type {
-  DefaultError,
-  OmitKeyof,
-  QueriesObserverOptions,
-  QueriesPlaceholderDataFunction,
-  QueryClient,
-  QueryFunction,
-  QueryKey,
-  QueryObserverOptions,
-  ThrowOnError,
-} from 'roundtrip/query';
+import type { QueriesObserverOptions, QueryClient, QueryObserverOptions } from 'roundtrip/query';
 import { useIsRestoring } from './IsRestoringProvider';
 import { useQueryClient } from './QueryClientProvider';
 import { useQueryErrorResetBoundary } from './QueryErrorResetBoundary';
@@ -30,121 +19,21 @@ import {
   suspendOn,
   useClearReset,
 } from './errorBoundary';
-import type { DefinedUseQueryResult, UseQueryOptions, UseQueryResult } from './types';
+import type { GetUseQueryOptionsForUseQueries, OptionsWalk, ResultsWalk } from './queriesTypes';
 
-// In a list, placeholderData functions get no previous data (there is no "previous query" per slot).
-type UseQueryOptionsForUseQueries<
-  TQueryFnData = unknown,
-  TError = DefaultError,
-  TData = TQueryFnData,
-  TQueryKey extends QueryKey = QueryKey,
-> = OmitKeyof<UseQueryOptions<TQueryFnData, TError, TData, TQueryKey>, 'placeholderData' | 'subscribed'> & {
-  placeholderData?: TQueryFnData | QueriesPlaceholderDataFunction<TQueryFnData>;
-};
-
-type MAXIMUM_DEPTH = 20;
-
-// skipToken widened to symbol, so that inference still works when it is not a `unique symbol` at the use site.
-type SkipTokenForUseQueries = symbol;
-
-type GetUseQueryOptionsForUseQueries<T> = T extends { queryFnData: infer TQueryFnData; error?: infer TError; data: infer TData }
-  ? UseQueryOptionsForUseQueries<TQueryFnData, TError, TData>
-  : T extends { queryFnData: infer TQueryFnData; error?: infer TError }
-    ? UseQueryOptionsForUseQueries<TQueryFnData, TError>
-    : T extends { data: infer TData; error?: infer TError }
-      ? UseQueryOptionsForUseQueries<unknown, TError, TData>
-      : T extends [infer TQueryFnData, infer TError, infer TData]
-        ? UseQueryOptionsForUseQueries<TQueryFnData, TError, TData>
-        : T extends [infer TQueryFnData, infer TError]
-          ? UseQueryOptionsForUseQueries<TQueryFnData, TError>
-          : T extends [infer TQueryFnData]
-            ? UseQueryOptionsForUseQueries<TQueryFnData>
-            : T extends {
-                  queryFn?: QueryFunction<infer TQueryFnData, infer TQueryKey> | SkipTokenForUseQueries;
-                  select?: (data: any) => infer TData;
-                  throwOnError?: ThrowOnError<any, infer TError, any, any>;
-                }
-              ? UseQueryOptionsForUseQueries<
-                  TQueryFnData,
-                  unknown extends TError ? DefaultError : TError,
-                  unknown extends TData ? TQueryFnData : TData,
-                  TQueryKey
-                >
-              : UseQueryOptionsForUseQueries;
-
-// A defined initialData makes `data` defined, exactly as the useQuery overloads do.
-type GetDefinedOrUndefinedQueryResult<T, TData, TError = unknown> = T extends { initialData?: infer TInitialData }
-  ? unknown extends TInitialData
-    ? UseQueryResult<TData, TError>
-    : TInitialData extends TData
-      ? DefinedUseQueryResult<TData, TError>
-      : TInitialData extends () => infer TInitialDataResult
-        ? unknown extends TInitialDataResult
-          ? UseQueryResult<TData, TError>
-          : TInitialDataResult extends TData
-            ? DefinedUseQueryResult<TData, TError>
-            : UseQueryResult<TData, TError>
-        : UseQueryResult<TData, TError>
-  : UseQueryResult<TData, TError>;
-
-type GetUseQueryResult<T> = T extends { queryFnData: any; error?: infer TError; data: infer TData }
-  ? GetDefinedOrUndefinedQueryResult<T, TData, TError>
-  : T extends { queryFnData: infer TQueryFnData; error?: infer TError }
-    ? GetDefinedOrUndefinedQueryResult<T, TQueryFnData, TError>
-    : T extends { data: infer TData; error?: infer TError }
-      ? GetDefinedOrUndefinedQueryResult<T, TData, TError>
-      : T extends [any, infer TError, infer TData]
-        ? GetDefinedOrUndefinedQueryResult<T, TData, TError>
-        : T extends [infer TQueryFnData, infer TError]
-          ? GetDefinedOrUndefinedQueryResult<T, TQueryFnData, TError>
-          : T extends [infer TQueryFnData]
-            ? GetDefinedOrUndefinedQueryResult<T, TQueryFnData>
-            : T extends {
-                  queryFn?: QueryFunction<infer TQueryFnData, any> | SkipTokenForUseQueries;
-                  select?: (data: any) => infer TData;
-                  throwOnError?: ThrowOnError<any, infer TError, any, any>;
-                }
-              ? GetDefinedOrUndefinedQueryResult<
-                  T,
-                  unknown extends TData ? TQueryFnData : TData,
-                  unknown extends TError ? DefaultError : TError
-                >
-              : UseQueryResult;
-
-/** The options tuple, each element typed from its own inference. */
+/** The options tuple, each element typed from its own inference (see queriesTypes.ts). */
 export type QueriesOptions<
   T extends Array<any>,
   TResults extends Array<any> = [],
   TDepth extends ReadonlyArray<number> = [],
-> = TDepth['length'] extends MAXIMUM_DEPTH
-  ? Array<UseQueryOptionsForUseQueries>
-  : T extends []
-    ? []
-    : T extends [infer Head]
-      ? [...TResults, GetUseQueryOptionsForUseQueries<Head>]
-      : T extends [infer Head, ...infer Tails]
-        ? QueriesOptions<[...Tails], [...TResults, GetUseQueryOptionsForUseQueries<Head>], [...TDepth, 1]>
-        : ReadonlyArray<unknown> extends T
-          ? T
-          : // a homogeneous array, e.g. from ids.map(...): infer once for all elements
-            T extends Array<UseQueryOptionsForUseQueries<infer TQueryFnData, infer TError, infer TData, infer TQueryKey>>
-            ? Array<UseQueryOptionsForUseQueries<TQueryFnData, TError, TData, TQueryKey>>
-            : Array<UseQueryOptionsForUseQueries>;
+> = OptionsWalk<T, 'plain', TResults, TDepth>;
 
 /** The results tuple, parallel to QueriesOptions. */
 export type QueriesResults<
   T extends Array<any>,
   TResults extends Array<any> = [],
   TDepth extends ReadonlyArray<number> = [],
-> = TDepth['length'] extends MAXIMUM_DEPTH
-  ? Array<UseQueryResult>
-  : T extends []
-    ? []
-    : T extends [infer Head]
-      ? [...TResults, GetUseQueryResult<Head>]
-      : T extends [infer Head, ...infer Tails]
-        ? QueriesResults<[...Tails], [...TResults, GetUseQueryResult<Head>], [...TDepth, 1]>
-        : { [K in keyof T]: GetUseQueryResult<T[K]> };
+> = ResultsWalk<T, 'plain', TResults, TDepth>;
 
 export function useQueries<T extends Array<any>, TCombinedResult = QueriesResults<T>>(
   {
