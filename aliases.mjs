@@ -8,4 +8,5 @@ export const roundtripAliases = {
   'roundtrip/wire': here('./src/wire/index.ts'),
   'roundtrip/query': here('./src/query/index.ts'),
   'roundtrip/react': here('./src/react/index.ts'),
+  'roundtrip/playground': here('./src/playground/options/index.ts'),
 };

@@ -14,7 +14,8 @@ import { sitemapPaths } from './sitemap';
 // axe's tags for WCAG 2.0, 2.1 and 2.2, levels A and AA.
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const PHONE = { width: 360, height: 740 };
-const SHARDS = 4;
+// 8: the /playground/<id>/ pages (one per docs playground) doubled the page count; keep ~8 pages per test.
+const SHARDS = 8;
 
 test.describe.configure({ timeout: 120_000 });
 

@@ -63,3 +63,41 @@ test('console output logged after the run finished still shows, until the next r
   await expect(pg.output).toContainText(/Finished in \d+ ms\./);
   await expect(pg.output).toContainText('logged later');
 });
+
+test('unbounded recursion is named, with its line, and the next run works', async ({ page }) => {
+  const pg = await openWithCode(page, "const x = 1;\nfunction down(n: number): number {\n  return down(n + 1) + x;\n}\ndown(0);\n");
+  await pg.run.click();
+  await expect(pg.output).toContainText(/Error \(line [2-3], column \d+\): RangeError: Maximum call stack size exceeded at line [2-3]: runaway recursion\./);
+  await pg.replaceCode("console.log('after recursion')");
+  await pg.run.click();
+  await expect(pg.output).toContainText('after recursion');
+});
+
+test('microtask recursion that never yields is stopped by the watchdog, and the next run works', async ({ page }) => {
+  // Each microtask queues the next: the run's own promise resolves (so 'done' arrives), then the thread never
+  // reaches a task again. Only the watchdog can tell.
+  const pg = await openWithCode(page, "console.log('spinning');\nfunction again(): void {\n  queueMicrotask(again);\n}\nagain();\n");
+  await pg.run.click();
+  await expect(pg.output).toContainText('spinning');
+  await expect(pg.output).toContainText('Stopped: the snippet blocked for more than 2 s', { timeout: 15_000 });
+  // The page stayed responsive: the UI still reacts at once.
+  await expect(pg.run).toBeEnabled();
+  await pg.replaceCode("console.log('after the spin')");
+  await pg.run.click();
+  await expect(pg.output).toContainText('after the spin');
+  await expect(pg.output).not.toContainText('Stopped');
+});
+
+test('the snippet cannot open a popup (no allow-popups)', async ({ page, context }) => {
+  const popups: string[] = [];
+  context.on('page', (p) => popups.push(p.url()));
+  const pg = await openWithCode(
+    page,
+    "let opened: Window | null = null;\ntry { opened = window.open('https://example.com/', '_blank'); } catch (e) { console.log('threw', (e as Error).name); }\nconsole.log('popup handle:', String(opened));\n",
+  );
+  await pg.run.click();
+  await expect(pg.output).toContainText('popup handle: null');
+  await page.waitForTimeout(500); // a popup, if one opened, would have been reported by now
+  expect(popups).toEqual([]);
+  expect(context.pages()).toHaveLength(1);
+});

@@ -5,7 +5,11 @@
  * Dynamic `import()` is excluded (that is what runs on interaction); so are island component URLs, which
  * `client:interaction` loads only when the reader touches the island.
  *
- * Usage: node scripts/page-weight.mjs [dist]    prints every page's weight, gzip and raw.
+ * Also reports Monaco bytes among them, which must be none: the editor loads only when a reader starts editing.
+ * Monaco's files are the editor chunk (src/playground/editor/monaco.ts -> `monaco.<hash>.js`), everything it
+ * imports statically, and its workers; see monacoFiles().
+ *
+ * Usage: node scripts/page-weight.mjs [dist]    prints every page's weight (gzip) and its Monaco bytes.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -57,6 +61,33 @@ export async function measurePage(dist, pagePath) {
   return { page: pagePath, totalGzip: total, inlineGzip, files: Object.fromEntries(files) };
 }
 
+/** Worker and language chunks Monaco starts by URL (new Worker / import()), which no static import reaches. */
+const MONACO_NAMES = /^(monaco|editor\.api|editor\.worker|ts\.worker|tsMode)[.-]/;
+
+/**
+ * The build's Monaco files, as URLs ('/_astro/x.js'): the named chunks and their static imports, transitively.
+ * Shared helpers they import (preload-helper, React's runtime) are not Monaco and are left out.
+ * @param {string} dist
+ */
+export async function monacoFiles(dist) {
+  const assets = await readdir(join(dist, '_astro')).catch(() => /** @type {string[]} */ ([]));
+  const queue = assets.filter((f) => MONACO_NAMES.test(f) && f.endsWith('.js')).map((f) => `/_astro/${f}`);
+  /** @type {Set<string>} */
+  const found = new Set();
+  while (queue.length) {
+    const url = /** @type {string} */ (queue.pop());
+    if (found.has(url)) continue;
+    found.add(url);
+    const code = await readFile(join(dist, url), 'utf8');
+    for (const m of code.matchAll(STATIC_IMPORT)) {
+      const spec = m[1] ?? '';
+      const next = spec.startsWith('/') ? spec : posix.join(posix.dirname(url), spec);
+      if (MONACO_NAMES.test(posix.basename(next)) || /monaco|editor\.main|codicon/i.test(next)) queue.push(next);
+    }
+  }
+  return found;
+}
+
 /** @param {string} dist */
 export async function listPages(dist) {
   /** @type {string[]} */
@@ -75,8 +106,18 @@ export async function listPages(dist) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dist = resolve(process.argv[2] ?? 'dist');
+  const monaco = await monacoFiles(dist);
+  let pagesWithMonaco = 0;
   for (const page of await listPages(dist)) {
-    const { totalGzip } = await measurePage(dist, page);
-    console.log(`${(totalGzip / 1024).toFixed(1).padStart(6)} KiB gzip  ${page}`);
+    const { totalGzip, files } = await measurePage(dist, page);
+    const monacoBytes = Object.entries(files).reduce((n, [url, size]) => n + (monaco.has(url) ? size : 0), 0);
+    if (monacoBytes > 0) pagesWithMonaco += 1;
+    const note = monacoBytes > 0 ? `  MONACO ${(monacoBytes / 1024).toFixed(1)} KiB` : '';
+    console.log(`${(totalGzip / 1024).toFixed(1).padStart(6)} KiB gzip  ${page}${note}`);
   }
+  console.log(
+    monaco.size === 0
+      ? 'Monaco: no Monaco files found in this build (is it a playground build?).'
+      : `Monaco: ${monaco.size} files in the build; ${pagesWithMonaco === 0 ? 'no page loads any of them before interaction' : `${pagesWithMonaco} page(s) load Monaco before interaction`}.`,
+  );
 }

@@ -1,15 +1,22 @@
 import { QueryClient, QueryObserver } from 'roundtrip/query';
+import { defineOptions } from 'roundtrip/playground';
 
 // Watch status and fetchStatus move while a query fails twice, then succeeds.
-// retry is set explicitly: its default is 3 in a browser but 0 on a server (isServer).
+// Turn `retry` down to 1 and the query ends in 'error' before its third attempt.
+const { retry, retryDelay, failures } = defineOptions({
+  retry: { type: 'number', default: 3, min: 0, max: 10, integer: true, doc: 'Retries after a failed attempt (the default is 3 in a browser, 0 on a server)' },
+  retryDelay: { type: 'number', default: 10, min: 0, max: 5000, step: 10, doc: 'Milliseconds to wait before each retry' },
+  failures: { type: 'number', default: 2, min: 0, max: 10, integer: true, doc: 'How many attempts fail before one succeeds' },
+});
+
 let calls = 0;
-const client = new QueryClient({ defaultOptions: { queries: { retry: 3, retryDelay: 10 } } });
+const client = new QueryClient({ defaultOptions: { queries: { retry, retryDelay } } });
 
 const observer = new QueryObserver(client, {
   queryKey: ['flaky'],
   queryFn: async () => {
     calls += 1;
-    if (calls < 3) throw new Error(`attempt ${calls} failed`);
+    if (calls <= failures) throw new Error(`attempt ${calls} failed`);
     return { calls };
   },
 });

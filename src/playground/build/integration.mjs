@@ -5,13 +5,15 @@
  * - builds the sandbox runtime (src/playground/sandbox/runtime.ts) as one classic script at /sandbox/runtime.js:
  *   on demand in `astro dev`, into the output folder on `astro build`;
  * - keeps Monaco's CSS inside Monaco's lazy chunk (see monacoCssInline below);
- * - serves the libraries' generated declaration files to the editor (types-plugin.mjs).
+ * - serves the libraries' generated declaration files to the editor (types-plugin.mjs);
+ * - offers a built copy of the libraries to "Download project" (download/package-plugin.mjs).
  */
 import { fileURLToPath } from 'node:url';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { build } from 'vite';
 import { roundtripAliases } from '../../../aliases.mjs';
 import { roundtripTypes } from './types-plugin.mjs';
+import { roundtripPackage } from '../download/package-plugin.mjs';
 
 const RUNTIME_ENTRY = fileURLToPath(new URL('../sandbox/runtime.ts', import.meta.url));
 const RUNTIME_PATH = '/sandbox/runtime.js';
@@ -95,7 +97,7 @@ export function playgroundIntegration() {
           name: 'interaction',
           entrypoint: fileURLToPath(new URL('./interaction-directive.ts', import.meta.url)),
         });
-        updateConfig({ vite: { plugins: [monacoCssInline(), roundtripTypes()], worker: { format: 'es' } } });
+        updateConfig({ vite: { plugins: [monacoCssInline(), roundtripTypes(), roundtripPackage()], worker: { format: 'es' } } });
       },
       'astro:server:setup': ({ server }) => {
         /** @type {Promise<string> | undefined} */

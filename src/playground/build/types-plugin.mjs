@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * `virtual:roundtrip-types`: the declaration files of roundtrip/wire, roundtrip/query and roundtrip/react,
+ * `virtual:roundtrip-types`: the declaration files of roundtrip/wire, roundtrip/query, roundtrip/react and
+ * roundtrip/playground (the snippet's side of the options panel, src/playground/options),
  * generated from the real sources with the TypeScript compiler when the site is built (or first requested in
  * dev), so the editor offers completion and diagnostics for exactly the API the sandbox runs, with no network.
  *
@@ -12,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { relative, sep } from 'node:path';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const ENTRIES = ['wire', 'query', 'react'];
+/** Each `roundtrip/<name>` module and the folder its index.ts lives in. */
+const ENTRIES = { wire: 'src/wire', query: 'src/query', react: 'src/react', playground: 'src/playground/options' };
+const ENTRY_DIRS = Object.values(ENTRIES);
 const VIRTUAL_ID = 'virtual:roundtrip-types';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
 const PACKAGE_ROOT = 'file:///node_modules/roundtrip/';
@@ -38,7 +41,7 @@ export function generateDeclarations() {
     outDir: `${ROOT}.types-out`,
     rootDir: ROOT,
   };
-  const roots = ENTRIES.map((e) => `${ROOT}src/${e}/index.ts`);
+  const roots = ENTRY_DIRS.map((dir) => `${ROOT}${dir}/index.ts`);
   const program = ts.createProgram(roots, options);
   /** @type {Record<string, string>} */
   const files = {};
@@ -46,11 +49,11 @@ export function generateDeclarations() {
   program.emit(undefined, (fileName, text) => {
     const rel = relative(outRoot, fileName).split(sep).join('/');
     // Only the libraries' own declarations: tests, benches and other folders are not part of the API.
-    if (!/^src\/(wire|query|react)\//.test(rel) || /\.(test|bench)\.d\.ts$/.test(rel)) return;
+    if (!ENTRY_DIRS.some((dir) => rel.startsWith(`${dir}/`)) || /\.(test|bench)\.d\.ts$/.test(rel)) return;
     files[`${PACKAGE_ROOT}${rel}`] = text;
   });
-  for (const entry of ENTRIES) {
-    files[`${PACKAGE_ROOT}${entry}/index.d.ts`] = `export * from '../src/${entry}/index';\n`;
+  for (const [entry, dir] of Object.entries(ENTRIES)) {
+    files[`${PACKAGE_ROOT}${entry}/index.d.ts`] = `export * from '../${dir}/index';\n`;
   }
   return files;
 }
@@ -70,7 +73,7 @@ export function roundtripTypes() {
       return `export default ${JSON.stringify(cached)};`;
     },
     handleHotUpdate({ file, server }) {
-      if (!/[\\/]src[\\/](wire|query|react)[\\/]/.test(file)) return;
+      if (!/[\\/]src[\\/](wire|query|react|playground[\\/]options)[\\/]/.test(file)) return;
       cached = undefined;
       const mod = server.moduleGraph.getModuleById(RESOLVED_ID);
       if (mod) server.moduleGraph.invalidateModule(mod);

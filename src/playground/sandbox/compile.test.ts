@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileSnippet } from './compile';
-import { executeSnippet, locateError } from './execute';
+import { describeRuntimeError, executeSnippet, locateError } from './execute';
 
 function run(code: string, modules: Record<string, unknown> = {}) {
   const compiled = compileSnippet(code);
@@ -35,5 +35,19 @@ describe('snippet compile and execute', () => {
     const error = await done.then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(await locateError(error)).toEqual({ line: 4, column: expect.any(Number) });
+  });
+
+  it('names unbounded recursion and the line that recursed', async () => {
+    const { done } = run(`let depth = 0;\nfunction down(): number {\n  depth += 1;\n  return down() + 1;\n}\ndown();\n`);
+    const error = await done.then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(RangeError);
+    const position = await locateError(error);
+    // Inside the recursing function (lines 2-5); which line the stack runs out on is the engine's business.
+    expect(position?.line).toBeGreaterThanOrEqual(2);
+    expect(position?.line).toBeLessThanOrEqual(5);
+    expect(describeRuntimeError(error as Error, position)).toBe(
+      `RangeError: Maximum call stack size exceeded at line ${position?.line}: runaway recursion. A function kept calling itself (directly or through others) without reaching a case that stops it.`,
+    );
+    expect(describeRuntimeError(new TypeError('x'))).toBe('TypeError: x');
   });
 });

@@ -53,3 +53,17 @@ export async function locateError(error: unknown): Promise<SourcePosition | unde
   if (!raw) return undefined;
   return { line: raw.line - (await wrapperLineOffset()), column: raw.column };
 }
+
+/**
+ * The console's one-line description of an Error a snippet threw. A stack overflow gets named for what it
+ * almost always is in a snippet, runaway recursion, with the line that kept calling (V8's "Maximum call stack
+ * size exceeded" alone sends readers hunting for a loop).
+ */
+export function describeRuntimeError(error: Error, position?: SourcePosition): string {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    // The line where the stack ran out: inside the recursing function, not necessarily at its call.
+    const where = position ? ` at line ${position.line}` : '';
+    return `RangeError: ${error.message}${where}: runaway recursion. A function kept calling itself (directly or through others) without reaching a case that stops it.`;
+  }
+  return `${error.name}: ${error.message}`;
+}

@@ -1,0 +1,166 @@
+/**
+ * The lightweight editor for touch and narrow screens, where Monaco does not work (its hidden-textarea input
+ * model fights on-screen keyboards, selection handles and autocorrect). A native <textarea> gets all of that
+ * right; this adds what a code box needs on top: a line-number gutter, Tab/Shift+Tab indentation, Enter that
+ * keeps the indentation, Ctrl/Cmd+Enter to run, and Esc to let the next Tab move focus (as in Monaco).
+ *
+ * Same handle as the Monaco editor (editor/monaco.ts), so the playground does not care which one it has.
+ */
+import type { CreateEditorOptions, EditorHandle, EditorProblem } from './monaco';
+
+const INDENT = '  ';
+
+/** True where the lightweight editor should be used instead of Monaco. */
+export function prefersLiteEditor(): boolean {
+  if (typeof matchMedia !== 'function') return false;
+  return matchMedia('(pointer: coarse)').matches || matchMedia('(max-width: 640px)').matches;
+}
+
+/**
+ * Indents or outdents the lines touched by [start, end) of `text`. Returns the new text and selection.
+ * Pure, so the keyboard behaviour is unit-tested without a DOM.
+ */
+export function indentLines(text: string, start: number, end: number, outdent: boolean): { text: string; start: number; end: number } {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  // A selection ending right after a newline does not include the next line.
+  const lastChar = end > start && text[end - 1] === '\n' ? end - 1 : end;
+  const blockEnd = text.indexOf('\n', lastChar);
+  const stop = blockEnd === -1 ? text.length : blockEnd;
+  const lines = text.slice(lineStart, stop).split('\n');
+  let firstDelta = 0;
+  let total = 0;
+  const changed = lines.map((line, i) => {
+    if (!outdent) {
+      if (i === 0) firstDelta = INDENT.length;
+      total += INDENT.length;
+      return INDENT + line;
+    }
+    const remove = line.startsWith(INDENT) ? INDENT.length : line.startsWith(' ') || line.startsWith('\t') ? 1 : 0;
+    if (i === 0) firstDelta = -remove;
+    total -= remove;
+    return line.slice(remove);
+  });
+  const next = text.slice(0, lineStart) + changed.join('\n') + text.slice(stop);
+  return { text: next, start: Math.max(lineStart, start + firstDelta), end: Math.max(lineStart, end + total) };
+}
+
+/** The text Enter inserts at `pos`: a newline plus the current line's indentation (one more after `{ ( [`). */
+export function newlineWithIndent(text: string, pos: number): string {
+  const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart, pos))?.[0] ?? '';
+  const before = text.slice(lineStart, pos).trimEnd();
+  return `\n${indent}${/[{([]$/.test(before) ? INDENT : ''}`;
+}
+
+export function createLiteEditor(container: HTMLElement, options: CreateEditorOptions): EditorHandle {
+  const root = document.createElement('div');
+  root.className = 'rt-lite';
+  const gutter = document.createElement('pre');
+  gutter.className = 'rt-lite-gutter';
+  gutter.setAttribute('aria-hidden', 'true');
+  const area = document.createElement('textarea');
+  area.className = 'rt-lite-input';
+  area.value = options.code;
+  area.spellcheck = false;
+  area.setAttribute('autocapitalize', 'off');
+  area.setAttribute('autocomplete', 'off');
+  area.setAttribute('autocorrect', 'off');
+  area.setAttribute('aria-label', options.label);
+  area.wrap = 'off';
+  const problemText = document.createElement('p');
+  problemText.className = 'rt-lite-problem';
+  problemText.hidden = true;
+  root.append(gutter, area);
+  container.append(root, problemText);
+
+  let problemLine = 0;
+  // After Esc, Tab moves focus instead of indenting, until the reader types again (Monaco's tab-focus idea).
+  let tabMovesFocus = false;
+
+  const renderGutter = () => {
+    const count = area.value.split('\n').length;
+    let out = '';
+    for (let i = 1; i <= count; i++) out += `${i === problemLine ? '▸' : ''}${i}\n`;
+    gutter.textContent = out;
+    area.rows = Math.min(Math.max(count, 6), 28);
+  };
+  const changed = () => {
+    renderGutter();
+    options.onChange(area.value);
+  };
+  const replaceSelection = (text: string) => {
+    // execCommand('insertText') is deprecated but still the only way to edit a textarea that keeps its undo
+    // history (Ctrl+Z) intact; it fires 'input' itself. setRangeText is the fallback, without undo.
+    area.focus();
+    if (document.execCommand?.('insertText', false, text)) return;
+    area.setRangeText(text, area.selectionStart, area.selectionEnd, 'end');
+    changed();
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      options.onRun();
+      return;
+    }
+    if (e.key === 'Escape') {
+      tabMovesFocus = true;
+      options.onEscape();
+      return;
+    }
+    if (e.key === 'Tab' && !tabMovesFocus && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      const { selectionStart: start, selectionEnd: end } = area;
+      if (start === end && !e.shiftKey) {
+        replaceSelection(INDENT);
+        return;
+      }
+      const next = indentLines(area.value, start, end, e.shiftKey);
+      area.value = next.text;
+      area.setSelectionRange(next.start, next.end);
+      changed();
+      return;
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.altKey) {
+      e.preventDefault();
+      replaceSelection(newlineWithIndent(area.value, area.selectionStart));
+      return;
+    }
+    if (e.key !== 'Tab' && e.key !== 'Shift') tabMovesFocus = false;
+  };
+  const onInput = () => changed();
+  const onScroll = () => {
+    gutter.scrollTop = area.scrollTop;
+  };
+  const onFocus = () => {
+    tabMovesFocus = false;
+  };
+  area.addEventListener('keydown', onKeyDown);
+  area.addEventListener('input', onInput);
+  area.addEventListener('scroll', onScroll);
+  area.addEventListener('focus', onFocus);
+  renderGutter();
+
+  return {
+    getValue: () => area.value,
+    showRunProblem: (problem: EditorProblem | null) => {
+      problemLine = problem?.line ?? 0;
+      problemText.hidden = !problem;
+      problemText.textContent = problem ? `Line ${problem.line}, column ${problem.column}: ${problem.message}` : '';
+      renderGutter();
+    },
+    setValue: (code) => {
+      area.value = code;
+      renderGutter();
+    },
+    focus: () => area.focus(),
+    dispose: () => {
+      area.removeEventListener('keydown', onKeyDown);
+      area.removeEventListener('input', onInput);
+      area.removeEventListener('scroll', onScroll);
+      area.removeEventListener('focus', onFocus);
+      root.remove();
+      problemText.remove();
+    },
+  };
+}

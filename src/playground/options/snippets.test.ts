@@ -1,0 +1,89 @@
+/**
+ * The docs snippets that declare options: their build-time schema matches what they declare when run, and
+ * turning a knob changes what they print (the reason the knob exists).
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import * as wire from 'roundtrip/wire';
+import * as query from 'roundtrip/query';
+import * as playground from 'roundtrip/playground';
+import { compileSnippet } from '../sandbox/compile';
+import { executeSnippet } from '../sandbox/execute';
+import { formatArgs } from '../sandbox/format';
+import { installOptionsContext } from './context';
+import { extractOptionsSchema } from './extract';
+import type { OptionsSchema } from './schema';
+
+const MODULES = { 'roundtrip/wire': wire, 'roundtrip/query': query, 'roundtrip/playground': playground };
+
+async function runSnippet(file: string, overrides: Record<string, unknown> = {}) {
+  const code = readFileSync(`content/snippets/${file}`, 'utf8');
+  const compiled = compileSnippet(code);
+  if (!compiled.ok) throw new Error(compiled.message);
+  const lines: string[] = [];
+  let reported: OptionsSchema | undefined;
+  installOptionsContext({ overrides, onSchema: (s) => (reported = s) });
+  const log = (...args: unknown[]) => lines.push(formatArgs(args));
+  try {
+    await executeSnippet(compiled.js, MODULES, { log, info: log, warn: log, error: log, debug: log });
+  } finally {
+    installOptionsContext(undefined);
+  }
+  return { output: lines.join('\n'), reported, extracted: extractOptionsSchema(code, file) };
+}
+
+describe('snippets with options', () => {
+  it('query-observer-states: fewer retries than failures ends in error', async () => {
+    const normal = await runSnippet('query-observer-states.ts');
+    expect(normal.reported).toEqual(normal.extracted);
+    expect(normal.output).toContain("final state: { status: \"success\"");
+    const impatient = await runSnippet('query-observer-states.ts', { retry: 1 });
+    expect(impatient.output).toContain('final state: { status: "error"');
+  });
+
+  it('query-offline: networkMode "always" does not pause', async () => {
+    const paused = await runSnippet('query-offline.ts');
+    expect(paused.reported).toEqual(paused.extracted);
+    expect(paused.output).toContain('mutation paused? true');
+    const always = await runSnippet('query-offline.ts', { networkMode: 'always' });
+    expect(always.output).toContain('mutation paused? false');
+  });
+
+  it('http3-vs-http2-loss: the seed is the state, so a run replays exactly, and another seed differs', async () => {
+    const a = await runSnippet('http3-vs-http2-loss.ts');
+    const b = await runSnippet('http3-vs-http2-loss.ts');
+    expect(a.reported).toEqual(a.extracted);
+    expect(b.output).toBe(a.output);
+    const other = await runSnippet('http3-vs-http2-loss.ts', { seed: 7 });
+    expect(other.output).not.toBe(a.output);
+    const lossless = await runSnippet('http3-vs-http2-loss.ts', { loss: 0 });
+    expect(lossless.output).not.toBe(a.output);
+    expect(lossless.output).toContain('HTTP/2, loss 0: ');
+  });
+
+  it('http-connections: a longer round trip makes every policy slower', async () => {
+    const fast = await runSnippet('http-connections.ts');
+    const slow = await runSnippet('http-connections.ts', { rtt: 300 });
+    expect(fast.reported).toEqual(fast.extracted);
+    const times = (out: string) => [...out.matchAll(/: (\d+) ms/g)].map((m) => Number(m[1]));
+    const [f, s] = [times(fast.output), times(slow.output)];
+    expect(f).toHaveLength(4);
+    s.forEach((t, i) => expect(t).toBeGreaterThan(f[i]!));
+  });
+
+  it('hello-wire: HTTP/1.0 opens a second connection where 1.1 and 2 reuse the first', async () => {
+    const v11 = await runSnippet('hello-wire.ts');
+    expect(v11.reported).toEqual(v11.extracted);
+    expect(v11.output).toContain('reused the connection');
+    const v10 = await runSnippet('hello-wire.ts', { httpVersion: '1.0' });
+    expect(v10.output).not.toContain('reused the connection');
+    expect(v10.output.match(/ms to connect/g)).toHaveLength(2);
+    const v2 = await runSnippet('hello-wire.ts', { httpVersion: '2', rtt: 200 });
+    expect(v2.output).toContain('reused the connection');
+    expect(v2.output).toContain('200 ms to connect');
+  });
+
+  it('a bad value says which option and what it expected', async () => {
+    await expect(runSnippet('http-connections.ts', { rtt: 'fast' })).rejects.toThrow('Option "rtt" must be a number from 1 to 1000; got "fast".');
+  });
+});
