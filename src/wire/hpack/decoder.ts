@@ -16,17 +16,10 @@
  */
 import { WireError } from '../errors';
 import type { DynamicTableRow, HeaderField, HpackStep, HpackTableState } from './annotations';
-import { DynamicTable, ENTRY_OVERHEAD as ENTRY_OVERHEAD_ } from './dynamic-table';
+import { DynamicTable, ENTRY_OVERHEAD } from './dynamic-table';
 import { HpackError, compressionError } from './errors';
-import { ByteReader as ByteReader_, octetLength } from './primitives';
-import { STATIC_TABLE as STATIC_TABLE_, STATIC_TABLE_LENGTH as STATIC_TABLE_LENGTH_ } from './static-table';
-
-// Local bindings for the imports read once per header field: in a test runner's module system (Vitest's,
-// where sim.bench.ts measures this) every read of an imported binding is a getter call.
-const ENTRY_OVERHEAD = ENTRY_OVERHEAD_;
-const ByteReader = ByteReader_;
-const STATIC_TABLE = STATIC_TABLE_;
-const STATIC_TABLE_LENGTH = STATIC_TABLE_LENGTH_;
+import { ByteReader, octetLength } from './primitives';
+import { STATIC_TABLE, STATIC_TABLE_LENGTH } from './static-table';
 
 export interface HpackDecoderOptions {
   /** Our SETTINGS_HEADER_TABLE_SIZE: the largest table the peer's encoder may use. Default 4096. */

@@ -15,23 +15,15 @@
 import { WireError } from '../errors';
 import type { DynamicTableRow, EncodableField, HpackStep, HpackTableState } from './annotations';
 import { DEFAULT_HEADER_TABLE_SIZE } from './decoder';
-import { DynamicTable, ENTRY_OVERHEAD as ENTRY_OVERHEAD_ } from './dynamic-table';
+import { DynamicTable, ENTRY_OVERHEAD } from './dynamic-table';
 import { IndexingPolicy } from './indexing-policy';
 import { ByteWriter, textToOctets } from './primitives';
 import {
-  STATIC_FIELD_INDEX as STATIC_FIELD_INDEX_,
-  STATIC_NAME_INDEX as STATIC_NAME_INDEX_,
-  STATIC_TABLE as STATIC_TABLE_,
-  STATIC_TABLE_LENGTH as STATIC_TABLE_LENGTH_,
+  STATIC_FIELD_INDEX,
+  STATIC_NAME_INDEX,
+  STATIC_TABLE,
+  STATIC_TABLE_LENGTH,
 } from './static-table';
-
-// Local bindings for the imports read once per header field: in a test runner's module system (Vitest's,
-// where sim.bench.ts measures this) every read of an imported binding is a getter call.
-const ENTRY_OVERHEAD = ENTRY_OVERHEAD_;
-const STATIC_FIELD_INDEX = STATIC_FIELD_INDEX_;
-const STATIC_NAME_INDEX = STATIC_NAME_INDEX_;
-const STATIC_TABLE = STATIC_TABLE_;
-const STATIC_TABLE_LENGTH = STATIC_TABLE_LENGTH_;
 
 export type HuffmanMode = 'auto' | 'always' | 'never';
 

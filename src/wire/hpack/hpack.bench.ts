@@ -7,14 +7,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'vitest';
-import { HpackDecoder as Decoder } from './decoder';
-import { HpackEncoder as Encoder } from './encoder';
+import { importBundled } from '../../testing/bench-build';
 import { sharedDataPath } from '../../testing/shared-data';
 
-// Local bindings: the test runner exposes module exports through getters, which a hot loop should
-// not pay for on every construction.
-const HpackEncoder = Encoder;
-const HpackDecoder = Decoder;
+// Bundled, as it ships and as the peers load from their dist files (see src/testing/bench-build.ts).
+const { HpackDecoder, HpackEncoder } = await importBundled<typeof import('../index')>('src/wire/index.ts');
 
 interface HpackJsHeader {
   name: string;

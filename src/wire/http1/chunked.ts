@@ -8,7 +8,7 @@
  * Chunk boundaries carry no meaning (RFC 9112 §7.1: intermediaries may re-chunk), so data is handed out as
  * soon as it arrives, not chunk by chunk. Extensions are validated and dropped.
  */
-import * as abnf from './abnf';
+import { HEX_VALUE, TCHAR } from './abnf';
 import type { ParseContext } from './codes';
 import { type DataEvent, type EndOfMessageEvent, dataEvent } from './events';
 
@@ -16,8 +16,6 @@ const END: EndOfMessageEvent = Object.freeze({ type: 'end-of-message', trailers:
 import { contentEnd, parseFields } from './head';
 import type { ReceiveBuffer } from './receive-buffer';
 
-// Bound once (see head.ts: imported bindings are getters under a module runner).
-const { HEX_VALUE, TCHAR } = abnf;
 const CR = 0x0d;
 const LF = 0x0a;
 const SP = 0x20;

@@ -6,14 +6,11 @@
  * after validation. Strict mode rejects what RFC 9112 lets a recipient reject; lenient mode repairs what the
  * RFC says may be repaired (bare CR to SP, obs-fold to SP, ...) and records each repair in `ctx.tolerated`.
  */
-import * as abnf from './abnf';
+import { FIELD_CHAR, REASON_CHAR, TARGET_CHAR, TCHAR, latin1 } from './abnf';
 import { scanLF } from './receive-buffer';
 import type { ParseContext } from './codes';
 import type { Header, Http1Version } from './events';
 
-// Bound once: under a module runner (Vitest, Vite dev) every read of an imported binding is a getter call,
-// which would dominate these per-byte loops.
-const { FIELD_CHAR, REASON_CHAR, TARGET_CHAR, TCHAR, latin1 } = abnf;
 const CR = 0x0d;
 const SP = 0x20;
 const HTAB = 0x09;
@@ -30,12 +27,24 @@ const cut = (src: TextSource, b: Uint8Array, start: number, end: number, high: b
 
 export interface FieldFacts {
   /** Field lines that matter for framing and routing, with the stream offset of their line. */
-  readonly contentLength: { value: string; offset: number }[];
-  readonly transferEncoding: { value: string; offset: number }[];
-  readonly host: { value: string; offset: number }[];
-  readonly connection: string[];
+  readonly contentLength: readonly { value: string; offset: number }[];
+  readonly transferEncoding: readonly { value: string; offset: number }[];
+  readonly host: readonly { value: string; offset: number }[];
+  readonly connection: readonly string[];
+  readonly upgrade: boolean;
+}
+
+/** FieldFacts while the fields are read: each list is the shared empty one until its first field. */
+interface MutableFacts {
+  contentLength: { value: string; offset: number }[];
+  transferEncoding: { value: string; offset: number }[];
+  host: { value: string; offset: number }[];
+  connection: string[];
   upgrade: boolean;
 }
+
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+const noFacts = (): MutableFacts => ({ contentLength: NONE, transferEncoding: NONE, host: NONE, connection: NONE, upgrade: false });
 
 export interface RequestLine {
   method: string;
@@ -112,6 +121,15 @@ export const parseRequestLine = (
   if (sp1 > ls && sp1 < le) {
     let sp2 = sp1 + 1;
     while (sp2 < le && b[sp2] !== SP) sp2++;
+    if (sp2 < le && sp2 > sp1 + 1 && le - sp2 === 9 && plainRange(b, ls, sp1, TCHAR) && plainRange(b, sp1 + 1, sp2, TARGET_CHAR)) {
+      // The common case, a token, a target of visible ASCII and a version, needs none of the part lists
+      // below: the same checks, without allocating them.
+      const method = cut(src, b, ls, sp1, false);
+      const target = cut(src, b, sp1 + 1, sp2, false);
+      const version = parseVersion(b, sp2 + 1, le, ctx, toStream);
+      checkTargetForm(method, target, sp1 + 1 + toStream, ctx);
+      return { method, target, version };
+    }
     if (sp2 >= le) fast = sp1 + 1 < le ? [[ls, sp1], [sp1 + 1, le]] : undefined;
     else if (sp2 > sp1 + 1 && le - sp2 === 9) fast = [[ls, sp1], [sp1 + 1, sp2], [sp2 + 1, le]];
   }
@@ -152,6 +170,13 @@ const plainRequestLine = (b: Uint8Array, parts: [number, number][]): boolean => 
   const [m, t] = parts as [[number, number], [number, number]];
   for (let i = m[0]; i < m[1]; i++) bad |= TCHAR[b[i]!]! ^ 1;
   for (let i = t[0]; i < t[1]; i++) bad |= TARGET_CHAR[b[i]!]! ^ 1;
+  return bad === 0;
+};
+
+/** Every byte of b[from..to) is in `table`, in one branch-free pass. */
+const plainRange = (b: Uint8Array, from: number, to: number, table: Uint8Array): boolean => {
+  let bad = 0;
+  for (let i = from; i < to; i++) bad |= table[b[i]!]! ^ 1;
   return bad === 0;
 };
 
@@ -225,9 +250,10 @@ export const parseFields = (
   // lineEnds: stream offsets of the LFs the section search already found (ReceiveBuffer.lineEnds).
   let k = skip;
   let folded = false;
-  const offsets: number[] = [];
+  // Line offsets are only needed to re-note the facts after obs-fold, which only lenient mode repairs.
+  const offsets: number[] | null = ctx.strict ? null : [];
   const headers: Header[] = [];
-  const facts: FieldFacts = { contentLength: [], transferEncoding: [], host: [], connection: [], upgrade: false };
+  const facts = noFacts();
   let ls = from;
   while (ls < end) {
     const lf = k < lineCount ? lineEnds[k++]! - toStream : scanLF(b, ls, end);
@@ -268,27 +294,27 @@ export const parseFields = (
     const name = cut(src, b, ls, ne, false);
     const value = fieldValue(b, i + 1, le, ctx, toStream, src);
     headers.push({ name, value });
-    offsets.push(ls + toStream);
+    offsets?.push(ls + toStream);
     noteSpecial(facts, name, value, ls + toStream);
     ls = lf + 1;
   }
   if (folded) {
     // Lenient obs-fold changed values after they were noted: framing must see the joined values.
-    const refolded: FieldFacts = { contentLength: [], transferEncoding: [], host: [], connection: [], upgrade: false };
-    headers.forEach((h, i) => noteSpecial(refolded, h.name, h.value, offsets[i]!));
+    const refolded = noFacts();
+    headers.forEach((h, i) => noteSpecial(refolded, h.name, h.value, offsets![i]!));
     return { headers, facts: refolded };
   }
   return { headers, facts };
 };
 
 /** Records the fields framing and routing need; most names are never lowercased (see SPECIAL_BY_LENGTH). */
-const noteSpecial = (facts: FieldFacts, name: string, value: string, offset: number): void => {
+const noteSpecial = (facts: MutableFacts, name: string, value: string, offset: number): void => {
   const special = SPECIAL_BY_LENGTH[name.length];
   if (special === undefined || name.toLowerCase() !== special) return;
-  if (special === 'content-length') facts.contentLength.push({ value, offset });
-  else if (special === 'transfer-encoding') facts.transferEncoding.push({ value, offset });
-  else if (special === 'host') facts.host.push({ value, offset });
-  else if (special === 'connection') facts.connection.push(value);
+  if (special === 'content-length') (facts.contentLength === NONE ? (facts.contentLength = []) : facts.contentLength).push({ value, offset });
+  else if (special === 'transfer-encoding') (facts.transferEncoding === NONE ? (facts.transferEncoding = []) : facts.transferEncoding).push({ value, offset });
+  else if (special === 'host') (facts.host === NONE ? (facts.host = []) : facts.host).push({ value, offset });
+  else if (special === 'connection') (facts.connection === NONE ? (facts.connection = []) : facts.connection).push(value);
   else facts.upgrade = true;
 };
 

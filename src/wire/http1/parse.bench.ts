@@ -14,7 +14,10 @@
  */
 import { createRequire } from 'node:module';
 import { describe, test } from 'vitest';
-import { parseHttp1 } from './parse';
+import { importBundled } from '../../testing/bench-build';
+
+// Bundled, as it ships and as the peers load from their dist files (see src/testing/bench-build.ts).
+const { parseHttp1 } = await importBundled<typeof import('../index')>('src/wire/index.ts');
 
 const require = createRequire(import.meta.url);
 

@@ -20,6 +20,8 @@ import { type BodyFraming, persistentBy, requestFraming, responseFraming } from 
 import { type RequestLine, type StatusLine, parseFields, parseRequestLine, parseStatusLine, contentEnd } from './head';
 import { ReceiveBuffer } from './receive-buffer';
 
+const Chunked = ChunkedDecoder;
+
 const CR = 0x0d;
 const LF = 0x0a;
 
@@ -261,7 +263,7 @@ export class Http1Reader {
     this.framing = framing;
     this.phase = 'body';
     if (framing.kind === 'content-length') this.remaining = framing.length;
-    if (framing.kind === 'chunked') this.chunked = new ChunkedDecoder(this.ctx, this.maxChunkLine, this.maxHead);
+    if (framing.kind === 'chunked') this.chunked = new Chunked(this.ctx, this.maxChunkLine, this.maxHead);
   }
 
   private endMessage(eom: EndOfMessageEvent = END): EndOfMessageEvent {

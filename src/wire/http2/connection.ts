@@ -7,10 +7,12 @@
  * - `initiate()`, `request()`, `sendHeaders()`, `sendData()`, `pushPromise()`, `ping()`, `resetStream()`,
  *   `goAway()`, `updateSettings()`, `priority()` -> `{ frames, bytes }` to put on the wire.
  *
- * What lives here: the preface and SETTINGS exchange (§3.4, §6.5), stream identifiers (§5.1.1),
- * concurrency limits (§5.1.2), the stream state table (`stream-states.ts`), flow control with automatic
+ * What lives here: the preface and SETTINGS exchange (§3.4, §6.5), flow control with automatic
  * WINDOW_UPDATEs (§5.2, §6.9), CONTINUATION sequences (§6.10), server push and SETTINGS_ENABLE_PUSH
- * (§6.6, §8.4), GOAWAY (§6.8), field validation (`header-validation.ts`) and HPACK (`../hpack`).
+ * (§6.6, §8.4), GOAWAY (§6.8). It composes the parts that live beside it: the stream state table
+ * (`stream-states.ts`) and registry (`stream-registry.ts`), the rules for opening our own streams,
+ * identifiers and concurrency limits (§5.1.1, §5.1.2; `stream-opening.ts`), field validation
+ * (`header-validation.ts`) and HPACK (`../hpack`).
  *
  * What does not: priorities are reported but not acted on (RFC 9113 §5.3.2 deprecates the scheme);
  * there is no SETTINGS timeout (no clocks inside); DATA delivered in a `data` event counts as consumed,
@@ -21,37 +23,23 @@
  * ignored and send methods throw. Misuse of the API throws a local `Http2Error` and sends nothing.
  */
 import { HpackDecoder, HpackEncoder, HpackError, type HeaderField, type EncodableField } from '../hpack/index';
-import {
-  CLIENT_PREFACE,
-  DEFAULT_SETTINGS,
-  DEFAULT_WINDOW_SIZE,
-  ERROR_CODES,
-  type ErrorCodeName,
-  FLAGS,
-  type Settings,
-  errorCodeName,
-} from './constants';
+import { CLIENT_PREFACE, DEFAULT_SETTINGS, DEFAULT_WINDOW_SIZE, ERROR_CODES, FLAGS, errorCodeName } from './constants';
+import type { ErrorCodeName, Settings } from './constants';
 import { Http2Error, connectionError, streamError, usageError } from './errors';
 import { type FieldBlock, FieldBlockAssembler } from './field-block';
 import { event } from './events';
 import { FlowControlWindow } from './flow-control';
 import { encodeFrames, parseFrame } from './frame-codec';
-import {
-  Effects,
-  type ReceiveResult,
-  type SendResult,
-  concat,
-  dataFrames,
-  fieldBlockFrames,
-  goawayFrame,
-  sendResult,
-} from './frame-builders';
+import { Effects, concat, dataFrames, fieldBlockFrames, goawayFrame, sendResult } from './frame-builders';
+import type { ReceiveResult, SendResult } from './frame-builders';
 import { SETTING_NAMES, checkLocalSettings, nameOfSetting, settingsFrame } from './settings';
 import type { Frame, FrameOfType, PriorityFields, SettingsParameter } from './frames';
-import { type BlockKind, announcedLength, receivedKind, validateFieldBlock } from './header-validation';
+import { announcedLength, receivedKind, validateFieldBlock } from './header-validation';
 import { ReceiveBuffer } from './receive-buffer';
+import { checkCanOpen, checkPeerLimit, sendKind } from './stream-opening';
 import { type StreamRecord, StreamRegistry } from './stream-registry';
-import { type StreamEvent, type StreamState, transition } from './stream-states';
+import { transition } from './stream-states';
+import type { StreamEvent, StreamState } from './stream-states';
 
 export type Role = 'client' | 'server';
 
@@ -141,7 +129,8 @@ export class Http2Connection {
   request(headers: readonly EncodableField[], opts: { endStream?: boolean; priority?: PriorityFields } = {}): SendResult & { streamId: number } {
     if (this.role !== 'client') throw usageError('PROTOCOL_ERROR', 'Only a client sends requests.');
     const streamId = this.streams.highestLocal === 0 ? 1 : this.streams.highestLocal + 2;
-    return { ...this.sendHeaders(streamId, headers, opts), streamId };
+    const sent = this.sendHeaders(streamId, headers, opts);
+    return { frames: sent.frames, bytes: sent.bytes, streamId };
   }
 
   /** Sends a field block (request, response, informational or trailers) as HEADERS + CONTINUATION. */
@@ -153,10 +142,11 @@ export class Http2Connection {
     this.checkUsable();
     const state = this.streamState(streamId);
     const opening = state === 'idle';
-    if (opening) this.checkCanOpen(streamId);
+    const peerLimit = this.remoteSettings.MAX_CONCURRENT_STREAMS;
+    if (opening) checkCanOpen(this.streams, this.role, streamId, { received: this.goawayReceived, sent: this.goawaySent }, peerLimit);
     // A pushed stream counts against the peer's limit once its HEADERS make it half-closed.
-    else if (state === 'reserved_local') this.checkPeerLimit(streamId);
-    const kind = this.sendKind(streamId, state);
+    else if (state === 'reserved_local') checkPeerLimit(this.streams, streamId, peerLimit);
+    const kind = sendKind(this.streams, this.role, streamId, state);
     const problem = validateFieldBlock(headers, kind);
     if ('error' in problem) throw usageError('PROTOCOL_ERROR', problem.error, streamId);
     const informational = problem.status !== undefined && problem.status < 200;
@@ -592,28 +582,5 @@ export class Http2Connection {
     if (this.terminal) throw usageError(this.terminal.code, `The connection failed: ${this.terminal.message}`);
     // RFC 9113 §3.4: the preface (our SETTINGS) is the first thing each side sends.
     if (requireInitiated && !this.initiated) throw usageError('PROTOCOL_ERROR', 'Call initiate() first: the connection preface goes out before anything else (RFC 9113 §3.4).');
-  }
-
-  private checkCanOpen(id: number): void {
-    if (!this.streams.isLocal(id)) {
-      throw usageError('PROTOCOL_ERROR', `Stream ${id} would be opened by the ${this.role === 'client' ? 'server' : 'client'} (RFC 9113 §5.1.1).`, id);
-    }
-    if (id <= this.streams.highestLocal) throw usageError('PROTOCOL_ERROR', `Stream ${id} is not above stream ${this.streams.highestLocal} (RFC 9113 §5.1.1).`, id);
-    if (this.goawayReceived !== null) throw usageError('REFUSED_STREAM', 'The peer sent GOAWAY: no new streams (RFC 9113 §6.8).', id);
-    if (this.goawaySent !== null) throw usageError('REFUSED_STREAM', 'We sent GOAWAY: no new streams (RFC 9113 §6.8).', id);
-    this.checkPeerLimit(id);
-  }
-
-  /** RFC 9113 §5.1.2: no more active streams of ours than the peer's SETTINGS_MAX_CONCURRENT_STREAMS. */
-  private checkPeerLimit(id: number): void {
-    if (this.streams.active(true) >= this.remoteSettings.MAX_CONCURRENT_STREAMS) {
-      throw usageError('REFUSED_STREAM', `The peer allows ${this.remoteSettings.MAX_CONCURRENT_STREAMS} concurrent streams (RFC 9113 §5.1.2).`, id);
-    }
-  }
-
-  /** What a block we send is: clients send a request then trailers; servers responses then trailers. */
-  private sendKind(id: number, state: StreamState): BlockKind {
-    if (this.role === 'client') return state === 'idle' ? 'request' : 'trailers';
-    return this.streams.get(id)?.finalSent ? 'trailers' : 'response';
   }
 }

@@ -41,7 +41,8 @@ export function fieldBlockFrames(
 ): Frame[] {
   const frames: Frame[] = [];
   for (let at = 0; at < block.length || frames.length === 0; at += maxFrameSize) {
-    const headerBlockFragment = block.slice(at, at + maxFrameSize);
+    // A block that fits in one frame is used as it is: the encoder hands out a fresh array per block.
+    const headerBlockFragment = at === 0 && block.length <= maxFrameSize ? block : block.slice(at, at + maxFrameSize);
     const endHeaders = at + maxFrameSize >= block.length ? FLAGS.END_HEADERS : 0;
     if (at > 0) {
       frames.push({ type: 'CONTINUATION', streamId, flags: endHeaders, headerBlockFragment });

@@ -17,8 +17,8 @@
  */
 import {
   DEFAULT_SETTINGS,
-  FLAGS as FLAGS_,
-  FRAME_HEADER_LENGTH as FRAME_HEADER_LENGTH_,
+  FLAGS,
+  FRAME_HEADER_LENGTH,
   FRAME_TYPE_CODES,
   FRAME_TYPE_NAMES,
   type FrameTypeName,
@@ -29,11 +29,6 @@ import {
 } from './constants';
 import { Http2Error, connectionError, streamError, usageError } from './errors';
 import type { AnnotatedFrame, FieldRange, Frame, IgnoredFrame, PriorityFields, SettingsParameter } from './frames';
-
-// Local bindings for the imports read once per frame: in a test runner's module system (Vitest's, where
-// sim.bench.ts measures this) every read of an imported binding is a getter call.
-const FLAGS = FLAGS_;
-const FRAME_HEADER_LENGTH = FRAME_HEADER_LENGTH_;
 
 export interface DecodeOptions {
   /** SETTINGS_MAX_FRAME_SIZE we advertised; frames with a longer payload are rejected. Default 16384. */
@@ -447,7 +442,21 @@ const word = (v: number): number[] => [(v >>> 24) & 0xff, (v >>> 16) & 0xff, (v 
 /** Serializes one frame: 9-octet header + payload. The frame size limit is the caller's business. */
 export function encodeFrame(frame: Frame): Uint8Array {
   checkStreamId(frame.streamId, 'Stream id');
-  const { payload, flags } = payloadOf(frame);
+  // The frames every request and response is made of, without padding or priority, skip the general
+  // path's list of parts: their payload is one array, copied once.
+  let payload: Uint8Array | undefined;
+  let flags = frame.flags & 0xff;
+  if (frame.type === 'DATA' && frame.padding === undefined) {
+    payload = frame.data;
+    flags &= ~FLAGS.PADDED;
+  } else if (frame.type === 'HEADERS' && frame.padding === undefined && frame.priority === undefined) {
+    payload = frame.headerBlockFragment;
+    flags &= ~(FLAGS.PADDED | FLAGS.PRIORITY);
+  } else if (frame.type === 'CONTINUATION') {
+    payload = frame.headerBlockFragment;
+  } else {
+    ({ payload, flags } = payloadOf(frame));
+  }
   if (payload.length > MAX_MAX_FRAME_SIZE) {
     throw usageError('FRAME_SIZE_ERROR', `Frame payload of ${payload.length} octets exceeds 2^24-1 (RFC 9113 §4.1).`);
   }
@@ -457,13 +466,21 @@ export function encodeFrame(frame: Frame): Uint8Array {
   out[2] = payload.length & 0xff;
   out[3] = FRAME_TYPE_CODES[frame.type];
   out[4] = flags;
-  out.set(word(frame.streamId), 5);
+  const id = frame.streamId;
+  out[5] = (id >>> 24) & 0xff;
+  out[6] = (id >>> 16) & 0xff;
+  out[7] = (id >>> 8) & 0xff;
+  out[8] = id & 0xff;
   out.set(payload, FRAME_HEADER_LENGTH);
   return out;
 }
 
+const NO_BYTES = new Uint8Array(0);
+
 /** Serializes several frames into one buffer. */
 export function encodeFrames(frames: readonly Frame[]): Uint8Array {
+  if (frames.length === 0) return NO_BYTES;
+  if (frames.length === 1) return encodeFrame(frames[0]!);
   const parts = frames.map(encodeFrame);
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;

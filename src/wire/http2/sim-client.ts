@@ -24,31 +24,21 @@
  */
 import { WireError } from '../errors';
 import type { HeaderField, WireResponse } from '../net/codec';
-import { header as header_ } from '../net/codec';
-import { defaultPort as defaultPort_ } from '../net/agent';
-import { abortReason, toFetchResponse as toFetchResponse_, type Exchange } from '../net/exchange';
+import { header } from '../net/codec';
+import { defaultPort } from '../net/agent';
+import { abortReason, toFetchResponse, type Exchange } from '../net/exchange';
 import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from '../net/simulation';
 import type { ByteStream } from '../net/stream';
-import { concatBytes as concatBytes_ } from '../net/stream';
+import { concatBytes } from '../net/stream';
 import { TlsStream } from '../net/tls';
 import { ConnectTunnel } from '../net/tunnel';
-import { binaryString as binaryString_ } from '../trace/events';
+import { binaryString } from '../trace/events';
 import type { Settings } from './constants';
 import { ERROR_CODES } from './constants';
 import { Http2Connection } from './connection';
 import type { Http2Event } from './events';
-import { DataQueue, field as field_, h2Fields as h2Fields_ } from './sim-common';
+import { DataQueue, field, h2Fields } from './sim-common';
 import { Http2Tracer } from './sim-trace';
-
-// Local bindings for imports used on every frame or request: in a test runner's module system (Vitest's,
-// where sim.bench.ts measures this) every read of an imported binding is a getter call.
-const header = header_;
-const defaultPort = defaultPort_;
-const toFetchResponse = toFetchResponse_;
-const binaryString = binaryString_;
-const concatBytes = concatBytes_;
-const field = field_;
-const h2Fields = h2Fields_;
 
 export interface Http2ClientOptions {
   /** Announce SETTINGS_ENABLE_PUSH = 0 so the server may not push (RFC 9113 §6.5.2). Default: push allowed. */

@@ -52,6 +52,8 @@ export class Http2ServerConnection {
   #closing = false;
   #goingAway = false;
   #idleTimer: number | undefined;
+  #dateAt = NaN;
+  #dateText = '';
 
   constructor(server: MockServer, stream: ByteStream, env: AttachOptions, ctx: NetContext) {
     this.#server = server;
@@ -216,7 +218,7 @@ export class Http2ServerConnection {
     const bodyless = method === 'HEAD' || reply.status === 204 || reply.status === 304;
     const fields: HeaderField[] = [
       { name: ':status', value: String(reply.status) },
-      { name: 'date', value: new Date(this.#env.epoch + this.#ctx.clock.now()).toUTCString() },
+      { name: 'date', value: this.#date() },
       { name: 'server', value: this.#server.name },
       ...h2Fields(reply.headers).filter((h) => h.name !== 'content-length' && h.name !== 'date' && h.name !== 'server'),
     ];
@@ -227,6 +229,19 @@ export class Http2ServerConnection {
     if (body.length > 0) this.#data.push(streamId, body, true);
     else this.#done(streamId);
     this.#flush();
+  }
+
+  /**
+   * The Date field for now (RFC 9110 §6.6.1), formatted once per virtual instant: the responses that
+   * become ready together (a hundred concurrent streams) share one string.
+   */
+  #date(): string {
+    const at = this.#env.epoch + this.#ctx.clock.now();
+    if (at !== this.#dateAt) {
+      this.#dateAt = at;
+      this.#dateText = new Date(at).toUTCString();
+    }
+    return this.#dateText;
   }
 
   #flush(): void {

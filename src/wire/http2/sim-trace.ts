@@ -5,29 +5,30 @@
  * ('h2-stream-transition').
  *
  * The tracer works from the bytes alone, beside the engine rather than inside it (STYLE practice 3: the
- * engine stays free of tracing): it re-parses each direction with `parseFrame`, keeps one
- * HPACK decoder per direction (the encoder on the other end fills the same dynamic table, so decoding
- * every block in order reproduces it), and shadows stream states with `transition()` from the same
- * table the engine uses. Rows that leave a state unchanged (DATA in open, WINDOW_UPDATE...) are not
- * reported, to keep traces of big bodies readable. Streams the engine closes without a frame (those above
- * a GOAWAY's last stream id) are not reported either.
+ * engine stays free of tracing): it parses each direction with `parseFrame`, keeps one HPACK decoder per
+ * direction (the encoder on the other end fills the same dynamic table, so decoding every block in order
+ * reproduces it), and shadows stream states with `transition()` from the same table the engine uses.
+ * Rows that leave a state unchanged (DATA in open, WINDOW_UPDATE...) are not reported, to keep traces of
+ * big bodies readable. Streams the engine closes without a frame (those above a GOAWAY's last stream id)
+ * are not reported either.
+ *
+ * Both ends of a simulated connection are usually traced, and they see the same bytes: what the client
+ * sends is, byte for byte, what the server receives (TCP delivers the stream exactly, only later). So each
+ * direction of a connection is one `Flow`, shared by the tracers at its two ends: whichever end gets to
+ * a byte first parses and decodes it, into frozen `FrameFacts` that both ends' events carry (everything
+ * but side, direction, seq and time). Each end emits a frame's event once it has itself sent or received
+ * all of the frame's bytes, so the events keep their place in the trace. A tracer whose peer is not
+ * traced, or arrives too late to see the flow from its start, gets a flow of its own.
  */
 import { HpackDecoder } from '../hpack/index';
 import type { NetContext } from '../net/tcp';
 import type { HeaderList, Http2HpackStep, Side } from '../trace/events';
-import { binaryString as binaryString_ } from '../trace/events';
-import { CLIENT_PREFACE, FLAGS as FLAGS_, type FrameTypeName, errorCodeName } from './constants';
-import { parseFrame as parseFrame_ } from './frame-codec';
+import { binaryString } from '../trace/events';
+import { CLIENT_PREFACE, FLAGS, type FrameTypeName, errorCodeName } from './constants';
+import { parseFrame } from './frame-codec';
 import type { Frame } from './frames';
 import { nameOfSetting } from './settings';
-import { type StreamEvent, type StreamState, transition as transition_ } from './stream-states';
-
-// Local bindings for the imports used once per frame: in a test runner's module system (Vitest's, where
-// sim.bench.ts measures this) every read of an imported binding is a getter call.
-const binaryString = binaryString_;
-const FLAGS = FLAGS_;
-const parseFrame = parseFrame_;
-const transition = transition_;
+import { type StreamEvent, type StreamState, transition } from './stream-states';
 
 const FLAG_NAMES: Readonly<Partial<Record<FrameTypeName, readonly (readonly [number, string])[]>>> = {
   DATA: [[FLAGS.END_STREAM, 'END_STREAM'], [FLAGS.PADDED, 'PADDED']],
@@ -37,6 +38,8 @@ const FLAG_NAMES: Readonly<Partial<Record<FrameTypeName, readonly (readonly [num
   PUSH_PROMISE: [[FLAGS.END_HEADERS, 'END_HEADERS'], [FLAGS.PADDED, 'PADDED']],
   CONTINUATION: [[FLAGS.END_HEADERS, 'END_HEADERS']],
 };
+
+type Ranges = readonly { readonly field: string; readonly start: number; readonly end: number }[];
 
 /**
  * Frozen values shared by every event that has them: flag lists, and byte-range layouts (which depend
@@ -48,7 +51,9 @@ const FLAG_LISTS = new Map<string, readonly string[]>();
 const MAX_LAYOUTS = 4096;
 /** The tracer follows whatever the engine accepted, so it reads frames up to the largest size (RFC 9113 §4.2). */
 const MAX_FRAME_SIZE = 0xff_ffff;
-const LAYOUTS = new Map<string, readonly { readonly field: string; readonly start: number; readonly end: number }[]>();
+const LAYOUTS = new Map<string, Ranges>();
+const EMPTY = new Uint8Array(0);
+const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
 
 function flagNames(frame: Frame): readonly string[] {
   const key = `${frame.type}|${frame.flags}`;
@@ -64,7 +69,7 @@ function flagNames(frame: Frame): readonly string[] {
  * The frame's byte-range layout. Most frames hit the cache, so the field ranges are only worked out
  * (by parsing the frame again with annotation) the first time a layout is seen.
  */
-function layout(buf: Uint8Array, frame: Frame, start: number, end: number): readonly { readonly field: string; readonly start: number; readonly end: number }[] {
+function layout(buf: Uint8Array, frame: Frame, start: number, end: number): Ranges {
   const pad = 'padding' in frame && frame.padding ? frame.padding.length : -1;
   const key = `${frame.type}|${frame.flags}|${end - start}|${pad}`;
   let ranges = LAYOUTS.get(key);
@@ -79,103 +84,149 @@ function layout(buf: Uint8Array, frame: Frame, start: number, end: number): read
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
-/** The fields a reader wants to see per frame type, flattened to scalars. */
-function fieldsOf(frame: Frame): Record<string, string | number | boolean> {
+/** The fields a reader wants to see per frame type, flattened to scalars; frozen, as events hold it. */
+function fieldsOf(frame: Frame): Readonly<Record<string, string | number | boolean>> {
   switch (frame.type) {
     case 'DATA':
-      return { dataLength: frame.data.length, ...(frame.padding ? { padLength: frame.padding.length } : {}) };
+      return frame.padding ? Object.freeze({ dataLength: frame.data.length, padLength: frame.padding.length }) : Object.freeze({ dataLength: frame.data.length });
     case 'HEADERS':
     case 'CONTINUATION':
-      return { fragmentLength: frame.headerBlockFragment.length };
+      return Object.freeze({ fragmentLength: frame.headerBlockFragment.length });
     case 'PUSH_PROMISE':
-      return { promisedStreamId: frame.promisedStreamId, fragmentLength: frame.headerBlockFragment.length };
+      return Object.freeze({ promisedStreamId: frame.promisedStreamId, fragmentLength: frame.headerBlockFragment.length });
     case 'PRIORITY':
-      return { dependency: frame.priority.dependency, weight: frame.priority.weight, exclusive: frame.priority.exclusive };
+      return Object.freeze({ dependency: frame.priority.dependency, weight: frame.priority.weight, exclusive: frame.priority.exclusive });
     case 'RST_STREAM':
-      return { errorCode: frame.errorCode, error: errorCodeName(frame.errorCode) };
+      return Object.freeze({ errorCode: frame.errorCode, error: errorCodeName(frame.errorCode) });
     case 'SETTINGS': {
+      if (frame.settings.length === 0) return NO_FIELDS;
       const out: Record<string, number> = {};
       for (const { id, value } of frame.settings) out[nameOfSetting(id) ?? `0x${id.toString(16)}`] = value;
-      return out;
+      return Object.freeze(out);
     }
     case 'PING':
-      return { opaqueData: hex(frame.opaqueData) };
+      return Object.freeze({ opaqueData: hex(frame.opaqueData) });
     case 'GOAWAY':
-      return { lastStreamId: frame.lastStreamId, errorCode: frame.errorCode, error: errorCodeName(frame.errorCode), debugData: new TextDecoder().decode(frame.debugData) };
+      return Object.freeze({ lastStreamId: frame.lastStreamId, errorCode: frame.errorCode, error: errorCodeName(frame.errorCode), debugData: new TextDecoder().decode(frame.debugData) });
     case 'WINDOW_UPDATE':
-      return { windowSizeIncrement: frame.windowSizeIncrement };
+      return Object.freeze({ windowSizeIncrement: frame.windowSizeIncrement });
   }
 }
 
-/** The stream events a frame stands for, in order, with the stream they apply to (RFC 9113 §5.1). */
-function streamEvents(frame: Frame): [number, StreamEvent][] {
-  const ends = (frame.flags & FLAGS.END_STREAM) !== 0;
-  switch (frame.type) {
-    case 'HEADERS':
-      return ends ? [[frame.streamId, 'HEADERS'], [frame.streamId, 'END_STREAM']] : [[frame.streamId, 'HEADERS']];
-    case 'DATA':
-      return ends ? [[frame.streamId, 'DATA'], [frame.streamId, 'END_STREAM']] : [[frame.streamId, 'DATA']];
-    case 'PUSH_PROMISE':
-      return [[frame.promisedStreamId, 'PUSH_PROMISE']];
-    case 'RST_STREAM':
-      return [[frame.streamId, 'RST_STREAM']];
-    default:
-      return [];
-  }
+/** Freezes a decoded field block (the lists and each entry) once, for the events of both ends. */
+function frozenBlock(fields: { name: string; value: string }[], steps: Http2HpackStep[]): { headers: HeaderList; hpack: readonly Http2HpackStep[] } {
+  for (let i = 0; i < fields.length; i++) Object.freeze(fields[i]);
+  for (let i = 0; i < steps.length; i++) Object.freeze(steps[i]);
+  return { headers: Object.freeze(fields), hpack: Object.freeze(steps) };
 }
 
-/** One direction of a connection as seen by the tracer: bytes not yet framed, and its HPACK context. */
-class Direction {
-  buffer: Uint8Array = new Uint8Array(0);
-  prefacePending: boolean;
-  readonly hpack = new HpackDecoder();
-  block: Uint8Array[] = [];
-  lastBlockLength = 0;
+/** One frame as both ends of its flow see it: its event's content, and what the stream table needs. */
+interface FrameFacts {
+  /** Offset in the flow's byte stream just past the frame (or the preface). */
+  readonly end: number;
+  /** null for the connection preface. */
+  readonly frameType: FrameTypeName | null;
+  readonly streamId: number;
+  readonly flagBits: number;
+  readonly promisedStreamId: number;
+  readonly flags: readonly string[];
+  readonly length: number;
+  readonly fields: Readonly<Record<string, string | number | boolean>>;
+  readonly data: string;
+  readonly ranges: Ranges;
+  /** When the frame completes a field block, its size on the wire (else -1), and the block decoded (undefined on a compression error). */
+  readonly blockLength: number;
+  readonly block: { readonly headers: HeaderList; readonly hpack: readonly Http2HpackStep[] } | undefined;
+}
+
+/** How many frames a flow keeps for an end that has not attached yet, before it stops waiting for it. */
+const MAX_UNCLAIMED = 4096;
+
+/** One end's reading position in a flow. */
+class FlowEnd {
+  /** Bytes of the flow this end has sent or received. */
+  pos = 0;
+  /** Index (in the flow's numbering) of the next fact to emit. */
+  next = 0;
+}
+
+/**
+ * One direction of one connection: its bytes parsed once into frame facts, read by the tracers of the
+ * end that sends them and the end that receives them.
+ */
+class Flow {
+  /** Bytes parsed so far, and those of an incomplete frame at the end. */
+  parsed = 0;
+  private buffer: Uint8Array = EMPTY;
+  private prefacePending: boolean;
+  private readonly hpack = new HpackDecoder();
+  private block: Uint8Array[] = [];
+  /** Facts not yet emitted by every attached end; facts[0] has number `base`. */
+  private facts: FrameFacts[] = [];
+  private base = 0;
+  readonly ends: FlowEnd[] = [];
+  /** False once facts were dropped before a second end attached: a late end then needs a flow of its own. */
+  open = true;
+
   constructor(carriesPreface: boolean) {
     this.prefacePending = carriesPreface;
   }
-}
 
-export class Http2Tracer {
-  readonly #ctx: NetContext;
-  readonly #connectionId: string;
-  readonly #side: Side;
-  readonly #out: Direction;
-  readonly #in: Direction;
-  readonly #states = new Map<number, StreamState>();
-
-  constructor(ctx: NetContext, connectionId: string, side: Side) {
-    this.#ctx = ctx;
-    this.#connectionId = connectionId;
-    this.#side = side;
-    this.#out = new Direction(side === 'client');
-    this.#in = new Direction(side === 'server');
+  attach(): FlowEnd {
+    const end = new FlowEnd();
+    this.ends.push(end);
+    return end;
   }
 
-  /** Octets of the last complete field block received (HAR headersSize: what HPACK put on the wire). */
-  get lastBlockReceived(): number {
-    return this.#in.lastBlockLength;
+  /** `end` has `bytes` more; parses whatever no end had before, then returns the facts `end` can now emit. */
+  advance(end: FlowEnd, bytes: Uint8Array): FrameFacts[] {
+    const from = end.pos;
+    end.pos += bytes.length;
+    if (end.pos > this.parsed) this.parse(from >= this.parsed ? bytes : bytes.subarray(this.parsed - from));
+    const out: FrameFacts[] = [];
+    while (end.next - this.base < this.facts.length) {
+      const f = this.facts[end.next - this.base]!;
+      if (f.end > end.pos) break;
+      out.push(f);
+      end.next++;
+    }
+    this.trim();
+    return out;
   }
 
-  sent(bytes: Uint8Array): void {
-    this.#feed(this.#out, bytes, 'sent');
+  /** Drops facts every attached end has emitted (or, with one end, those past the unclaimed bound). */
+  private trim(): void {
+    let low = Infinity;
+    for (const e of this.ends) low = Math.min(low, e.next);
+    if (this.ends.length < 2) {
+      if (this.facts.length <= MAX_UNCLAIMED) return;
+      this.open = false;
+    }
+    const n = low - this.base;
+    if (n > 256 || (n > 0 && n === this.facts.length)) {
+      this.facts = n === this.facts.length ? [] : this.facts.slice(n);
+      this.base += n;
+    }
   }
 
-  received(bytes: Uint8Array): void {
-    this.#feed(this.#in, bytes, 'received');
-  }
-
-  #feed(dir: Direction, bytes: Uint8Array, direction: 'sent' | 'received'): void {
-    if (bytes.length === 0) return;
-    let buf = dir.buffer.length === 0 ? bytes : concat(dir.buffer, bytes);
-    if (dir.prefacePending) {
+  private parse(bytes: Uint8Array): void {
+    const start = this.parsed;
+    this.parsed += bytes.length;
+    let buf = this.buffer.length === 0 ? bytes : concat(this.buffer, bytes);
+    let at = start - this.buffer.length;
+    if (this.prefacePending) {
       if (buf.length < CLIENT_PREFACE.length) {
-        dir.buffer = buf.slice();
+        this.buffer = buf.slice();
         return;
       }
-      dir.prefacePending = false;
-      this.#ctx.trace.emit({ type: 'h2-preface', connectionId: this.#connectionId, side: this.#side, direction, data: binaryString(buf.subarray(0, CLIENT_PREFACE.length)) });
+      this.prefacePending = false;
+      const data = binaryString(buf.subarray(0, CLIENT_PREFACE.length));
+      this.facts.push({
+        end: at + CLIENT_PREFACE.length, frameType: null, streamId: 0, flagBits: 0, promisedStreamId: 0, flags: [], length: 0,
+        fields: NO_FIELDS, data, ranges: [], blockLength: -1, block: undefined,
+      });
       buf = buf.subarray(CLIENT_PREFACE.length);
+      at += CLIENT_PREFACE.length;
     }
     // Whole frames first, without field ranges (`layout` has them cached); a protocol error anywhere in
     // the chunk means none of it is traced, as the engine reports the error and the tracer stops following.
@@ -185,55 +236,149 @@ export class Http2Tracer {
       const r = parseFrame(buf, offset, MAX_FRAME_SIZE, false);
       if (r.kind === 'incomplete') break;
       if (r.kind === 'error') {
-        dir.buffer = new Uint8Array(0);
+        this.buffer = EMPTY;
         return;
       }
       if (r.kind === 'frame') frames.push({ frame: r.frame, start: offset, end: r.end });
       offset = r.end;
     }
-    for (const { frame, start, end } of frames) this.#frame(dir, buf, frame, start, end, direction);
-    dir.buffer = buf.slice(offset);
+    for (const { frame, start: s, end: e } of frames) this.facts.push(this.factsOf(buf, frame, s, e, at));
+    this.buffer = offset === buf.length ? EMPTY : buf.slice(offset);
   }
 
-  #frame(dir: Direction, buf: Uint8Array, frame: Frame, start: number, end: number, direction: 'sent' | 'received'): void {
-    const raw = buf.subarray(start, end);
-    let block: { headers: HeaderList; hpack: readonly Http2HpackStep[] } | undefined;
+  private factsOf(buf: Uint8Array, frame: Frame, start: number, end: number, at: number): FrameFacts {
+    let block: FrameFacts['block'];
+    let blockLength = -1;
     if (frame.type === 'HEADERS' || frame.type === 'PUSH_PROMISE' || frame.type === 'CONTINUATION') {
-      dir.block.push(frame.headerBlockFragment);
+      this.block.push(frame.headerBlockFragment);
       if (frame.flags & FLAGS.END_HEADERS) {
-        const bytes = dir.block.length === 1 ? dir.block[0]! : dir.block.reduce((a, b) => concat(a, b));
-        dir.block = [];
-        dir.lastBlockLength = bytes.length;
+        const bytes = this.block.length === 1 ? this.block[0]! : this.block.reduce((a, b) => concat(a, b));
+        this.block = [];
+        blockLength = bytes.length;
         try {
-          const r = dir.hpack.decodeAnnotated(bytes);
-          block = { headers: r.fields, hpack: r.steps };
+          const r = this.hpack.decodeAnnotated(bytes);
+          block = frozenBlock(r.fields, r.steps);
         } catch {
           block = undefined; // a compression error: the engine says so with GOAWAY
         }
       }
     }
-    this.#ctx.trace.emit({
-      type: 'h2-frame',
-      connectionId: this.#connectionId,
-      side: this.#side,
-      direction,
+    return {
+      end: at + end,
       frameType: frame.type,
       streamId: frame.streamId,
+      flagBits: frame.flags,
+      promisedStreamId: frame.type === 'PUSH_PROMISE' ? frame.promisedStreamId : 0,
       flags: flagNames(frame),
-      length: raw.length - 9,
+      length: end - start - 9,
       fields: fieldsOf(frame),
-      data: binaryString(raw),
+      data: binaryString(buf.subarray(start, end)),
       ranges: layout(buf, frame, start, end),
-      ...(block ? { headers: block.headers, hpack: block.hpack } : {}),
-    });
+      blockLength,
+      block,
+    };
+  }
+}
+
+/** The flows of the connections traced in one simulation, by connection id and sending side. */
+const FLOWS = new WeakMap<object, Map<string, Flow>>();
+
+/**
+ * The flow `side` `direction`s on connection `connectionId`, shared with the tracer at the other end
+ * when it has attached (or can still attach) to the same flow.
+ */
+function flowFor(ctx: NetContext, connectionId: string, sender: Side): { flow: Flow; end: FlowEnd } {
+  let flows = FLOWS.get(ctx.trace);
+  if (!flows) FLOWS.set(ctx.trace, (flows = new Map()));
+  const key = `${connectionId} ${sender}`;
+  const waiting = flows.get(key);
+  if (waiting && waiting.open && waiting.ends.length === 1) {
+    flows.delete(key); // both ends are here: nobody else will look it up
+    return { flow: waiting, end: waiting.attach() };
+  }
+  const flow = new Flow(sender === 'client');
+  flows.set(key, flow);
+  return { flow, end: flow.attach() };
+}
+
+/** The stream events a frame stands for, in order, with the stream they apply to (RFC 9113 §5.1). */
+function streamEvents(f: FrameFacts): [number, StreamEvent][] | null {
+  const ends = (f.flagBits & FLAGS.END_STREAM) !== 0;
+  switch (f.frameType) {
+    case 'HEADERS':
+      return ends ? [[f.streamId, 'HEADERS'], [f.streamId, 'END_STREAM']] : [[f.streamId, 'HEADERS']];
+    case 'DATA':
+      return ends ? [[f.streamId, 'DATA'], [f.streamId, 'END_STREAM']] : null;
+    case 'PUSH_PROMISE':
+      return [[f.promisedStreamId, 'PUSH_PROMISE']];
+    case 'RST_STREAM':
+      return [[f.streamId, 'RST_STREAM']];
+    default:
+      return null;
+  }
+}
+
+export class Http2Tracer {
+  readonly #ctx: NetContext;
+  readonly #connectionId: string;
+  readonly #side: Side;
+  readonly #out: { flow: Flow; end: FlowEnd };
+  readonly #in: { flow: Flow; end: FlowEnd };
+  readonly #states = new Map<number, StreamState>();
+  #lastBlockReceived = 0;
+
+  constructor(ctx: NetContext, connectionId: string, side: Side) {
+    this.#ctx = ctx;
+    this.#connectionId = connectionId;
+    this.#side = side;
+    this.#out = flowFor(ctx, connectionId, side);
+    this.#in = flowFor(ctx, connectionId, side === 'client' ? 'server' : 'client');
+  }
+
+  /** Octets of the last complete field block received (HAR headersSize: what HPACK put on the wire). */
+  get lastBlockReceived(): number {
+    return this.#lastBlockReceived;
+  }
+
+  sent(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    const { flow, end } = this.#out;
+    for (const f of flow.advance(end, bytes)) this.#emit(f, 'sent');
+  }
+
+  received(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    const { flow, end } = this.#in;
+    for (const f of flow.advance(end, bytes)) {
+      if (f.blockLength >= 0) this.#lastBlockReceived = f.blockLength;
+      this.#emit(f, 'received');
+    }
+  }
+
+  #emit(f: FrameFacts, direction: 'sent' | 'received'): void {
+    const { trace } = this.#ctx;
+    const connectionId = this.#connectionId;
+    const side = this.#side;
+    if (f.frameType === null) {
+      trace.emit({ type: 'h2-preface', connectionId, side, direction, data: f.data });
+      return;
+    }
+    const { frameType, streamId, flags, length, fields, data, ranges, block } = f;
+    if (block) {
+      trace.emit({ type: 'h2-frame', connectionId, side, direction, frameType, streamId, flags, length, fields, data, ranges, headers: block.headers, hpack: block.hpack });
+    } else {
+      trace.emit({ type: 'h2-frame', connectionId, side, direction, frameType, streamId, flags, length, fields, data, ranges });
+    }
+    const inputs = streamEvents(f);
+    if (inputs === null) return;
     const dirName = direction === 'sent' ? 'send' : 'recv';
-    for (const [streamId, input] of streamEvents(frame)) {
-      const from = this.#states.get(streamId) ?? 'idle';
+    for (const [id, input] of inputs) {
+      const from = this.#states.get(id) ?? 'idle';
       const r = transition(from, input, dirName);
       if (!r.ok || r.next === from) continue;
-      if (r.next === 'closed') this.#states.delete(streamId);
-      else this.#states.set(streamId, r.next);
-      this.#ctx.trace.emit({ type: 'h2-stream-transition', connectionId: this.#connectionId, side: this.#side, streamId, from, input, direction: dirName, to: r.next });
+      if (r.next === 'closed') this.#states.delete(id);
+      else this.#states.set(id, r.next);
+      trace.emit({ type: 'h2-stream-transition', connectionId, side, streamId: id, from, input, direction: dirName, to: r.next });
     }
   }
 }
@@ -244,4 +389,3 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(b, a.length);
   return out;
 }
-

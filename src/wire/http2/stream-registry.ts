@@ -11,6 +11,8 @@ import { connectionError, type Http2Error, streamError, usageError } from './err
 import { FlowControlWindow } from './flow-control';
 import { type Direction, type StreamEvent, type StreamState, transition } from './stream-states';
 
+const Window = FlowControlWindow;
+
 export interface StreamRecord {
   readonly id: number;
   state: StreamState;
@@ -43,6 +45,13 @@ export class StreamRegistry {
   private readonly streams = new Map<number, StreamRecord>();
   private readonly closedRecently = new Set<number>();
   private readonly resetRecently = new Set<number>();
+  /**
+   * Active streams (open or half-closed, §5.1.2) by initiator, kept up to date on every state change:
+   * the concurrency checks run for every new stream, and counting the map each time made opening
+   * n streams cost O(n²).
+   */
+  private activeLocal = 0;
+  private activeRemote = 0;
 
   constructor(
     private readonly isClient: boolean,
@@ -71,11 +80,7 @@ export class StreamRegistry {
 
   /** Streams counting toward MAX_CONCURRENT_STREAMS: open or half-closed (§5.1.2). */
   active(local: boolean): number {
-    let n = 0;
-    for (const rec of this.streams.values()) {
-      if ((rec.state === 'open' || rec.state.startsWith('half_closed')) && this.isLocal(rec.id) === local) n++;
-    }
-    return n;
+    return local ? this.activeLocal : this.activeRemote;
   }
 
   /** Closed by a real close (not skipped over), recently enough to remember. */
@@ -105,8 +110,8 @@ export class StreamRegistry {
       rec = {
         id,
         state,
-        send: new FlowControlWindow(windows.send),
-        recv: new FlowControlWindow(windows.recv),
+        send: new Window(windows.send),
+        recv: new Window(windows.recv),
         messageReceived: false,
         finalSent: false,
         method: null,
@@ -120,7 +125,7 @@ export class StreamRegistry {
       else this.highestRemote = Math.max(this.highestRemote, id);
     }
     const closed = t.next === 'closed' && rec.state !== 'closed';
-    rec.state = t.next;
+    this.setState(rec, t.next);
     if (closed) this.forget(rec);
     return { ok: true, rec, closed };
   }
@@ -130,7 +135,7 @@ export class StreamRegistry {
     if (resetLocally) remember(this.resetRecently, id);
     const rec = this.streams.get(id);
     if (!rec) return false;
-    rec.state = 'closed';
+    this.setState(rec, 'closed');
     this.forget(rec);
     return true;
   }
@@ -140,11 +145,23 @@ export class StreamRegistry {
     this.highestRemote = Math.max(this.highestRemote, id);
   }
 
+  /** The one place a stream's state changes, so the active counts stay exact. */
+  private setState(rec: StreamRecord, next: StreamState): void {
+    const delta = (isActive(next) ? 1 : 0) - (isActive(rec.state) ? 1 : 0);
+    if (delta !== 0) {
+      if (this.isLocal(rec.id)) this.activeLocal += delta;
+      else this.activeRemote += delta;
+    }
+    rec.state = next;
+  }
+
   private forget(rec: StreamRecord): void {
     this.streams.delete(rec.id);
     remember(this.closedRecently, rec.id);
   }
 }
+
+const isActive = (state: StreamState): boolean => state === 'open' || state === 'half_closed_local' || state === 'half_closed_remote';
 
 function remember(set: Set<number>, id: number): void {
   set.add(id);

@@ -15,6 +15,9 @@
  * - Data is packed stream by stream, round-robin, into packets of at most 1200 bytes, as many as the
  *   congestion window allows; lost data is re-sent in NEW packets with new numbers (QUIC never
  *   retransmits a packet, only its frames, RFC 9000 §13.3).
+ * - Stream states: each stream's sending and receiving parts follow the tables in stream-states.ts
+ *   (driven from streams.ts); the sending part reaches "Data Recvd" / "Reset Recvd" when an ACK covers
+ *   all its data / its RESET_STREAM, which is checked after every ACK frame.
  * - Abandoning streams: `resetStream` sends RESET_STREAM (§19.4) and stops sending and re-sending that
  *   stream's data; `stopSending` sends STOP_SENDING (§19.5) and discards what still arrives. On a
  *   STOP_SENDING the engine answers with RESET_STREAM carrying the same code (§3.5), unless every byte
@@ -46,6 +49,7 @@ import {
   type QuicSpace,
 } from './packets';
 import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
+import type { QuicStreamTransition } from './stream-states';
 import { ReceiveStream, SendStream, type StreamChunk } from './streams';
 
 export type QuicRole = 'client' | 'server';
@@ -60,6 +64,8 @@ export type QuicEvent =
   | { readonly type: 'stream-reset'; readonly by: QuicRole; readonly streamId: number; readonly errorCode: number; readonly finalSize: number }
   /** STOP_SENDING sent (`by` is this side) or received (`by` is the peer). */
   | { readonly type: 'stop-sending'; readonly by: QuicRole; readonly streamId: number; readonly errorCode: number }
+  /** A stream part changed state (RFC 9000 §3.1-3.2, tables in stream-states.ts). */
+  | ({ readonly type: 'stream-transition' } & QuicStreamTransition)
   | { readonly type: 'stream-blocked'; readonly streamId: number; readonly waitingFor: number; readonly heldBytes: number }
   | { readonly type: 'packet-sent'; readonly packet: QuicPacket; readonly size: number; readonly cwnd: number; readonly bytesInFlight: number; readonly probe: boolean }
   | { readonly type: 'packet-received'; readonly packet: QuicPacket }
@@ -106,6 +112,9 @@ export class QuicConnection {
   #rotation = 0;
   #phase: string = 'slow-start';
   #events: QuicEvent[] = [];
+  readonly #onTransition = (t: QuicStreamTransition): void => {
+    this.#events.push({ type: 'stream-transition', ...t });
+  };
   #datagrams: QuicDatagram[] = [];
 
   constructor(options: QuicConnectionOptions) {
@@ -142,12 +151,7 @@ export class QuicConnection {
   /** Queues bytes on a stream (opened implicitly, RFC 9000 §2.1) and sends what the window allows. */
   write(streamId: number, data: Uint8Array, fin: boolean, now: number): QuicOutput {
     if (this.#state === 'closed') throw new WireError({ code: 'quic-closed', side: 'local', message: `Cannot write on stream ${streamId}: the connection is closed.` });
-    let stream = this.#send.get(streamId);
-    if (!stream) {
-      stream = new SendStream(streamId);
-      this.#send.set(streamId, stream);
-    }
-    stream.write(data, fin);
+    this.#stream(streamId).write(data, fin);
     return this.#flush(now);
   }
 
@@ -258,23 +262,24 @@ export class QuicConnection {
       }
       case 'ACK': {
         if (numberSpace(space) !== 'app') return; // handshake packets are never lost: nothing to recover
-        const outcome = this.recovery.onAck(ackedSet(frame.ranges), now);
+        const acked = ackedSet(frame.ranges);
+        const outcome = this.recovery.onAck(acked, now);
         if (outcome.lost.length > 0) this.#requeue(outcome.lost.map((p) => p.payload), outcome.lostBy ?? 'packet-threshold', outcome.lost.map((p) => p.number));
         this.#congestion(outcome.congestion);
+        this.#settle(acked);
         return;
       }
       case 'RESET_STREAM': {
-        const stream = this.#receiving(frame.streamId);
-        // §3.2: once every byte has been delivered ("Data Read") a late reset changes nothing.
-        if (stream.abandoned === 'reset' || stream.complete) return;
-        stream.reset();
+        // §3.2: once every byte has been delivered ("Data Read") a late reset changes nothing; nor does a repeat.
+        if (!this.#receiving(frame.streamId).reset()) return;
         this.#events.push({ type: 'stream-reset', by: this.#peer, streamId: frame.streamId, errorCode: frame.errorCode, finalSize: frame.finalSize });
         return;
       }
       case 'STOP_SENDING': {
         this.#events.push({ type: 'stop-sending', by: this.#peer, streamId: frame.streamId, errorCode: frame.errorCode });
         const stream = this.#stream(frame.streamId);
-        if (stream.resetAt !== undefined) return;
+        stream.stopReceived();
+        if (stream.resetAt !== undefined || stream.state === 'Data Recvd') return;
         // §3.5: in "Ready" or "Send" we must reset, and should copy the error code. In "Data Sent" the
         // reset may wait: we reset only if some of the data sent is later declared lost (see #requeue).
         if (!stream.finSent || stream.retransmit.length > 0) this.#reset(frame.streamId, frame.errorCode);
@@ -326,7 +331,7 @@ export class QuicConnection {
         streams.add(chunk.streamId);
         const stream = this.#stream(chunk.streamId);
         // §3.5: the peer asked us to stop; lost data is a reason to reset rather than send it again.
-        if (stream.stopRequested !== undefined) this.#reset(chunk.streamId, stream.stopRequested, true);
+        if (stream.stopRequested !== undefined) this.#reset(chunk.streamId, stream.stopRequested);
         else stream.requeue(chunk);
       }
     }
@@ -344,29 +349,40 @@ export class QuicConnection {
     return this.role === 'client' ? 'server' : 'client';
   }
 
+  /**
+   * After an ACK: sending parts whose data and FIN are all acknowledged move to "Data Recvd", those
+   * whose RESET_STREAM is acknowledged to "Reset Recvd" (RFC 9000 §3.1).
+   */
+  #settle(acked: ReadonlySet<number>): void {
+    for (const stream of this.#send.values()) {
+      if (stream.state === 'Reset Sent' && stream.resetPacket !== undefined && acked.has(stream.resetPacket)) stream.resetAcked();
+      else if (stream.state === 'Data Sent' && !stream.hasData && !this.#inFlight(stream.id)) stream.allAcked();
+    }
+  }
+
+  #inFlight(streamId: number): boolean {
+    return this.recovery.unacked.some((p) => p.payload.some((c) => c.streamId === streamId));
+  }
+
   #receiving(id: number): ReceiveStream {
     let stream = this.#receive.get(id);
     if (!stream) {
-      stream = new ReceiveStream(id);
+      stream = new ReceiveStream(id, this.#onTransition);
       this.#receive.set(id, stream);
     }
     return stream;
   }
 
   #stop(streamId: number, errorCode: number): void {
-    const stream = this.#receiving(streamId);
-    if (stream.complete || stream.abandoned !== undefined) return;
-    stream.stop();
+    if (!this.#receiving(streamId).stop()) return;
     this.#control.push({ type: 'STOP_SENDING', streamId, errorCode });
     this.#events.push({ type: 'stop-sending', by: this.role, streamId, errorCode });
   }
 
-  /** `lost`: some of the stream's data was just declared lost, so it is not all acknowledged. */
-  #reset(streamId: number, errorCode: number, lost = false): void {
+  #reset(streamId: number, errorCode: number): void {
     const stream = this.#stream(streamId);
-    if (stream.resetAt !== undefined) return;
-    const inFlight = lost || this.recovery.unacked.some((p) => p.payload.some((c) => c.streamId === streamId));
-    if (stream.finSent && !stream.hasData && !inFlight) return; // "Data Recvd": nothing to abandon
+    // Already reset, or "Data Recvd": everything arrived, nothing to abandon (the table has no such row).
+    if (stream.resetAt !== undefined || stream.state === 'Data Recvd') return;
     const finalSize = stream.reset();
     this.#control.push({ type: 'RESET_STREAM', streamId, errorCode, finalSize });
     this.#events.push({ type: 'stream-reset', by: this.role, streamId, errorCode, finalSize });
@@ -375,7 +391,7 @@ export class QuicConnection {
   #stream(id: number): SendStream {
     let stream = this.#send.get(id);
     if (!stream) {
-      stream = new SendStream(id);
+      stream = new SendStream(id, this.#onTransition);
       this.#send.set(id, stream);
     }
     return stream;
@@ -390,7 +406,9 @@ export class QuicConnection {
       // RFC 9000 §12.4: RESET_STREAM and STOP_SENDING may go in 0-RTT and 1-RTT packets; 0-RTT has no ACKs.
       const space: QuicSpace = this.#oneRtt ? '1rtt' : '0rtt';
       const frames = [...(space === '1rtt' && this.#ackPending.app ? [this.#ack('app')] : []), ...this.#control.splice(0)];
-      this.#datagrams.push(this.#datagram([this.#packet(space, frames, now, true)]));
+      const packet = this.#packet(space, frames, now, true);
+      for (const f of frames) if (f.type === 'RESET_STREAM') this.#stream(f.streamId).resetPacket = packet.number;
+      this.#datagrams.push(this.#datagram([packet]));
     }
     if (this.canSendData) this.#sendApp(now, false);
     if (this.#ackPending.app && this.#oneRtt) {

@@ -10,6 +10,7 @@
  * never collide with TCP connection ids ('c1').
  */
 import type { HeaderList, Side } from '../trace/events';
+import type { QuicRecvInput, QuicRecvState, QuicSendInput, QuicSendState, QuicStreamPart } from './stream-states';
 
 interface Base<T extends string> {
   readonly type: T;
@@ -121,6 +122,20 @@ export interface QuicStopSendingEvent extends Base<'quic-stop-sending'> {
   readonly errorCode: number;
   readonly errorName: string;
 }
+/**
+ * One part of a stream changed state (RFC 9000 §3.1 sending part, §3.2 receiving part), by a row of
+ * QUIC_SEND_TRANSITIONS / QUIC_RECV_TRANSITIONS (stream-states.ts). `side` is the endpoint whose part it
+ * is. Self-loops on more STREAM data are not traced; every other accepted input is.
+ */
+export interface QuicStreamTransitionEvent extends Base<'quic-stream-transition'> {
+  readonly connectionId: string;
+  readonly side: Side;
+  readonly streamId: number;
+  readonly part: QuicStreamPart;
+  readonly from: QuicSendState | QuicRecvState;
+  readonly input: QuicSendInput | QuicRecvInput;
+  readonly to: QuicSendState | QuicRecvState;
+}
 /** An HTTP/3 frame written on a stream; HEADERS carry the decoded field lines. */
 export interface Http3FrameEvent extends Base<'http3-frame'> {
   readonly connectionId: string;
@@ -145,6 +160,7 @@ export type Http3TraceEvent =
   | QuicConnectionClosedEvent
   | QuicResetStreamEvent
   | QuicStopSendingEvent
+  | QuicStreamTransitionEvent
   | Http3FrameEvent;
 
 export type Http3TraceEventInit = Http3TraceEvent extends infer E ? (E extends Http3TraceEvent ? Omit<E, 'seq' | 'at'> : never) : never;

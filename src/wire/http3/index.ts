@@ -28,3 +28,5 @@ export type { QpackEncoded, QpackField, QpackLine } from './qpack';
 export { QPACK_STATIC_TABLE } from './qpack-static-table';
 export type { QpackStaticEntry } from './qpack-static-table';
 export type * from './events';
+export { QUIC_RECV_INPUTS, QUIC_RECV_STATES, QUIC_RECV_TRANSITIONS, QUIC_SEND_INPUTS, QUIC_SEND_STATES, QUIC_SEND_TRANSITIONS, quicRecvTransition, quicSendTransition } from './stream-states';
+export type { QuicRecvInput, QuicRecvState, QuicSendInput, QuicSendState, QuicStreamPart, QuicStreamTransition } from './stream-states';

@@ -112,6 +112,9 @@ export class QuicEndpoint {
       case 'congestion':
         this.emit({ type: 'quic-congestion', connectionId, from, cwnd: event.cwnd, ssthresh: Number.isFinite(event.ssthresh) ? event.ssthresh : null, phase: event.phase, reason: event.reason });
         return;
+      case 'stream-transition':
+        this.emit({ type: 'quic-stream-transition', connectionId, side: from, streamId: event.streamId, part: event.part, from: event.from, input: event.input, to: event.to });
+        return;
       case 'stream-blocked':
         this.emit({ type: 'quic-stream-blocked', connectionId, by: from, streamId: event.streamId, waitingFor: event.waitingFor, heldBytes: event.heldBytes });
         return;

@@ -37,9 +37,20 @@ export interface Exchange {
 /** Statuses whose responses have no body in the Fetch standard ("null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-/** Builds the real Fetch `Response` the caller receives. */
+/**
+ * Builds the real Fetch `Response` the caller receives. The fields go straight into the Response's own
+ * Headers (a separate Headers object passed as init would be validated and copied a second time), and
+ * the body is handed over as it is: the Fetch standard has the Response take a copy of the bytes anyway.
+ */
 export function toFetchResponse(exchange: Exchange, message: WireResponse): Response {
-  const headers = new Headers();
+  const status = message.version === '0.9' ? 200 : message.status;
+  const bodyless = exchange.method === 'HEAD' || NULL_BODY.has(status);
+  // Our byte arrays are never backed by a SharedArrayBuffer, which is all the cast rules out.
+  const response = new Response(bodyless ? null : (message.body as Uint8Array<ArrayBuffer>), {
+    status: status >= 200 && status <= 599 ? status : 500,
+    statusText: message.version === '0.9' ? '' : message.reason,
+  });
+  const headers = response.headers;
   for (const h of message.headers) {
     try {
       headers.append(h.name, h.value);
@@ -47,13 +58,6 @@ export function toFetchResponse(exchange: Exchange, message: WireResponse): Resp
       // A field the Fetch Headers class refuses (invalid name or value) stays visible in the trace only.
     }
   }
-  const status = message.version === '0.9' ? 200 : message.status;
-  const bodyless = exchange.method === 'HEAD' || NULL_BODY.has(status);
-  const response = new Response(bodyless ? null : message.body.slice(), {
-    status: status >= 200 && status <= 599 ? status : 500,
-    statusText: message.version === '0.9' ? '' : message.reason,
-    headers,
-  });
   Object.defineProperty(response, 'url', { value: exchange.url.href });
   return response;
 }

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../net/clock';
+import type { NetContext } from '../net/tcp';
+import type { TraceEvent } from '../trace/events';
+import { Trace } from '../trace/trace';
+import { Http2Connection } from './connection';
+import { Http2Tracer } from './sim-trace';
+
+function context(): NetContext {
+  const clock = new VirtualClock();
+  let n = 0;
+  return { clock, trace: new Trace(() => clock.now()), nextId: (prefix) => `${prefix}${++n}` };
+}
+
+/** What a client puts on the wire for a few requests (preface, SETTINGS, HEADERS with a growing HPACK table). */
+function clientBytes(): Uint8Array[] {
+  const conn = new Http2Connection({ role: 'client' });
+  const out = [conn.initiate().bytes];
+  for (const path of ['/a', '/b', '/a']) {
+    out.push(conn.request([{ name: ':method', value: 'GET' }, { name: ':scheme', value: 'http' }, { name: ':authority', value: 'x.test' }, { name: ':path', value: path }, { name: 'accept', value: 'text/plain' }], { endStream: true }).bytes);
+  }
+  return out;
+}
+
+/** An event without what differs between the two ends (who, which way, when). */
+const content = (e: TraceEvent) => {
+  const { seq: _seq, at: _at, side: _side, direction: _direction, ...rest } = e as TraceEvent & { side: string; direction: string };
+  return rest;
+};
+
+const deeplyFrozen = (v: unknown): boolean =>
+  v === null || typeof v !== 'object' || (Object.isFrozen(v) && Object.values(v).every(deeplyFrozen));
+
+describe('Http2Tracer', () => {
+  it('gives both ends of a connection the same frames, whatever the chunking, frozen and cloneable', () => {
+    const ctx = context();
+    const client = new Http2Tracer(ctx, 'c1', 'client');
+    const server = new Http2Tracer(ctx, 'c1', 'server');
+    const chunks = clientBytes();
+    for (const bytes of chunks) client.sent(bytes);
+    // The receiving end gets the same stream one byte at a time (TCP may cut it anywhere).
+    for (const bytes of chunks) for (const b of bytes) server.received(Uint8Array.of(b));
+    const sent = ctx.trace.events.filter((e) => 'side' in e && e.side === 'client');
+    const received = ctx.trace.events.filter((e) => 'side' in e && e.side === 'server' && e.type !== 'h2-stream-transition');
+    expect(sent.filter((e) => e.type !== 'h2-stream-transition').map(content)).toEqual(received.map(content));
+    const headers = ctx.trace.ofType('h2-frame').filter((e) => e.frameType === 'HEADERS');
+    expect(headers).toHaveLength(6);
+    // The third request finds its fields in the dynamic table the first one filled.
+    expect(headers[2]!.hpack!.filter((s) => s.representation === 'indexed' && s.table === 'dynamic').length).toBeGreaterThan(0);
+    expect(headers[2]!.headers).toContainEqual({ name: ':path', value: '/a' });
+    expect(server.lastBlockReceived).toBe(headers[5]!.length);
+    for (const e of ctx.trace.events) expect(deeplyFrozen(e)).toBe(true);
+    expect(structuredClone(ctx.trace.events)).toEqual(ctx.trace.events);
+    // Stream transitions are each end's own: send on the client, recv on the server.
+    const transitions = ctx.trace.ofType('h2-stream-transition');
+    expect(transitions.filter((e) => e.side === 'client').every((e) => e.direction === 'send')).toBe(true);
+    expect(transitions.filter((e) => e.side === 'server').map((e) => `${e.streamId} ${e.from}->${e.to}`)).toEqual([
+      '1 idle->open', '1 open->half_closed_remote', '3 idle->open', '3 open->half_closed_remote', '5 idle->open', '5 open->half_closed_remote',
+    ]);
+  });
+
+  it('reads a flow on its own when the other end is not traced', () => {
+    const shared = context();
+    const alone = context();
+    const chunks = clientBytes();
+    const client = new Http2Tracer(shared, 'c1', 'client');
+    for (const bytes of chunks) client.sent(bytes);
+    const server = new Http2Tracer(alone, 'c1', 'server');
+    for (const bytes of chunks) server.received(bytes);
+    const frames = (ctx: NetContext) => ctx.trace.events.filter((e) => e.type === 'h2-frame' || e.type === 'h2-preface').map(content);
+    expect(frames(alone)).toEqual(frames(shared));
+  });
+});
