@@ -3,12 +3,20 @@
  * sandboxed iframe; Share puts the state in the URL fragment. Hydrated by `client:interaction`, so nothing here
  * runs until the reader touches the playground (or opens a link addressed to it).
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import type { ConsoleLevel, SourcePosition } from './sandbox/protocol';
 import type { SandboxHost } from './sandbox/host';
+import type { RecordingStore } from './viz/recording';
+import type { VizPosition } from './viz/VizPanel';
+import type { DevtoolsAction } from './viz/model';
 import type { EditorHandle } from './editor/monaco';
 import { decodeShareState, encodeShareState } from './share/codec';
 import { formatShareHash, readShareHash } from './share/hash';
+import type { OptionsSchema } from './options/schema';
+import { usePlaygroundOptions } from './options/usePlaygroundOptions';
+import OptionsPanel from './options/OptionsPanel';
+import { FIRST_PANEL, isPanelId, PanelTabs, panelProps, useNarrow, type PanelId } from './layout/tabs';
 
 export interface PlaygroundProps {
   /** Unique on the page; names the playground in share links. */
@@ -18,6 +26,12 @@ export interface PlaygroundProps {
   code: string;
   /** The snippet, highlighted at build time. */
   children?: ReactNode;
+  /** The snippet's options schema, read at build time (options/extract.ts); the panel shows before any run. */
+  schema?: OptionsSchema;
+  /** The full-page playground for this example (/playground/<id>/) and the id of the playground there. */
+  openIn?: { href: string; id: string };
+  /** 'full': the /playground page's one big playground. */
+  variant?: 'embedded' | 'full';
 }
 
 interface OutputLine {
@@ -26,17 +40,36 @@ interface OutputLine {
   text: string;
 }
 
-type EditorState = 'static' | 'loading' | 'monaco';
+/** 'lite': the textarea editor for touch and narrow screens (editor/lite.ts). */
+type EditorState = 'static' | 'loading' | 'monaco' | 'lite';
 
 const SANDBOX_SRC = '/sandbox/index.html';
+
+/** The visualizers load with the first run that records something, never before. */
+const VizPanel = lazy(() => import('./viz/VizPanel'));
+
+/** One run's recording, the run it came from, and whether its sandbox still takes devtools actions. */
+interface VizRun {
+  readonly key: number;
+  readonly store: RecordingStore;
+  /** Where the panel opens: a share link's view and step on the first run after it, else the last view. */
+  readonly initial: VizPosition;
+  runId: number;
+  live: boolean;
+}
 
 function describeFailure(phase: string, message: string, position?: SourcePosition): string {
   const where = position ? ` (line ${position.line}, column ${position.column})` : '';
   return `${phase === 'compile' ? 'Syntax error' : 'Error'}${where}: ${message}`;
 }
 
-export default function Playground({ id, title, code: originalCode, children }: PlaygroundProps) {
+export default function Playground({ id, title, code: originalCode, children, schema, openIn, variant = 'embedded' }: PlaygroundProps) {
   const [code, setCode] = useState(originalCode);
+  const options = usePlaygroundOptions(schema);
+  const [optionsOpen, setOptionsOpen] = useState(variant === 'full');
+  const narrow = useNarrow();
+  const [panel, setPanel] = useState<PanelId>(FIRST_PANEL);
+  const prefix = `rt-${id}`;
   const [editorState, setEditorState] = useState<EditorState>('static');
   const [output, setOutput] = useState<OutputLine[]>([]);
   const [running, setRunning] = useState(false);
@@ -51,6 +84,10 @@ export default function Playground({ id, title, code: originalCode, children }: 
   const codeRef = useRef(code);
   codeRef.current = code;
   const lineKey = useRef(0);
+  const [vizRun, setVizRun] = useState<VizRun | null>(null);
+  /** The view and step to carry in share links; a link's view and step, for the next run to open at. */
+  const vizPosition = useRef<VizPosition>({});
+  const linkedViz = useRef<VizPosition | null>(null);
 
   const append = useCallback((level: OutputLine['level'], text: string) => {
     setOutput((lines) => [...lines, { key: lineKey.current++, level, text }]);
@@ -58,24 +95,44 @@ export default function Playground({ id, title, code: originalCode, children }: 
 
   const run = useCallback(async () => {
     if (!frameHostRef.current) return;
+    // The recording store and the panel load alongside the sandbox host, so the first event can be drawn at once.
+    const vizModules = Promise.all([import('./viz/recording'), import('./viz/VizPanel')]);
     if (!sandboxRef.current) {
       const { SandboxHost } = await import('./sandbox/host');
-      sandboxRef.current = new SandboxHost({ src: SANDBOX_SRC, container: frameHostRef.current });
+      sandboxRef.current ??= new SandboxHost({ src: SANDBOX_SRC, container: frameHostRef.current });
     }
+    const [{ RecordingStore }] = await vizModules;
+    const lastView = vizPosition.current.view;
+    const initial = linkedViz.current ?? (lastView ? { view: lastView } : {});
+    linkedViz.current = null;
+    const viz: VizRun = { key: (lineKey.current += 1), store: new RecordingStore(), initial, runId: 0, live: true };
+    setVizRun(viz);
     setRunning(true);
     setOutput([]);
+    setPanel((p) => (p === 'code' ? 'output' : p));
     editorRef.current?.showRunProblem(null);
     const started = performance.now();
     await sandboxRef.current.run(codeRef.current, (event) => {
-      if (event.type === 'console') append(event.level, event.text);
+      if (event.type === 'viz-source') {
+        viz.runId = event.runId;
+        viz.store.addSource(event.source);
+      } else if (event.type === 'viz-events') viz.store.append(event.sourceId, event.events);
+      else if (event.type === 'console') append(event.level, event.text);
+      else if (event.type === 'options') {
+        const problem = options.onReported(event.schema);
+        if (problem) append('failure', problem);
+      }
       else if (event.type === 'done') append('status', `Finished in ${Math.round(performance.now() - started)} ms.`);
       else if (event.type === 'error') {
         append('failure', describeFailure(event.phase, event.message, event.position));
         if (event.position) editorRef.current?.showRunProblem({ ...event.position, message: event.message });
-      } else append('failure', event.message);
-    });
+      } else if (event.type === 'timeout') append('failure', event.message);
+    }, options.overridesRef.current);
+    viz.store.finish();
+    // A stopped run's sandbox is gone: its devtools actions have nowhere to go.
+    if (viz.runId !== 0 && !sandboxRef.current.isLive(viz.runId)) setVizRun((v) => (v === viz ? { ...viz, live: false } : v));
     setRunning(false);
-  }, [append]);
+  }, [append, options.onReported, options.overridesRef]);
 
   const editorLoading = useRef(false);
   const startEditing = useCallback(async () => {
@@ -87,20 +144,30 @@ export default function Playground({ id, title, code: originalCode, children }: 
     if (editorLoading.current || !editorBoxRef.current) return;
     editorLoading.current = true;
     setEditorState('loading');
-    const { createEditor } = await import('./editor/monaco');
-    editorRef.current = createEditor(editorBoxRef.current, {
+    setPanel('code');
+    const editorOptions = {
       code: codeRef.current,
       label: `${title}: code editor. Press Escape, then Tab, to move focus out.`,
       onChange: setCode,
       onRun: () => void run(),
       onEscape: () => runButtonRef.current?.focus(),
-    });
-    setEditorState('monaco');
+    };
+    // Monaco does not work with touch keyboards; phones and narrow screens get a textarea-based editor.
+    const lite = await import('./editor/lite');
+    if (lite.prefersLiteEditor()) {
+      editorRef.current = lite.createLiteEditor(editorBoxRef.current, editorOptions);
+      // Rendered now, not later: the editor box must be visible before it can take focus.
+      flushSync(() => setEditorState('lite'));
+    } else {
+      const { createEditor } = await import('./editor/monaco');
+      editorRef.current = createEditor(editorBoxRef.current, editorOptions);
+      flushSync(() => setEditorState('monaco'));
+    }
     editorRef.current.focus();
   }, [run, title]);
 
   const share = useCallback(async () => {
-    const encoded = await encodeShareState({ code: codeRef.current });
+    const encoded = await encodeShareState({ code: codeRef.current, ...options.toShare(), ...vizPosition.current });
     const url = `${location.origin}${location.pathname}${location.search}${formatShareHash({ id, encoded })}`;
     history.replaceState(history.state, '', url);
     // Some chat tools and browsers cut links near 2,000 characters; say how long this one is.
@@ -111,7 +178,44 @@ export default function Playground({ id, title, code: originalCode, children }: 
     } catch {
       setShareStatus(`The address bar now holds the link to share (${length}).`);
     }
-  }, [id]);
+  }, [id, options.toShare]);
+
+  /** Carries the current state (code, options) to the full-page playground through its share fragment. */
+  const openInPlayground = useCallback(async () => {
+    if (!openIn) return;
+    const encoded = await encodeShareState({ code: codeRef.current, ...options.toShare() });
+    location.assign(`${openIn.href}${formatShareHash({ id: openIn.id, encoded })}`);
+  }, [openIn, options.toShare]);
+
+  const [downloadStatus, setDownloadStatus] = useState('');
+  const downloading = useRef(false);
+  const download = useCallback(async () => {
+    // A ref, not state: the click that woke the island and its replay must not download twice.
+    if (downloading.current) return;
+    downloading.current = true;
+    setDownloadStatus('Preparing the project…');
+    try {
+      const { downloadProject } = await import('./download/project');
+      const name = await downloadProject({ id, title, code: codeRef.current, options: options.toShare() });
+      setDownloadStatus(`Downloaded ${name}.`);
+    } catch (error) {
+      setDownloadStatus(`Could not build the project: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      downloading.current = false;
+    }
+  }, [id, title, options.toShare]);
+
+  const changeOption = useCallback(
+    (name: string, value: string | number | boolean) => {
+      options.set(name, value);
+      void run();
+    },
+    [options.set, run],
+  );
+  const resetOptions = useCallback(() => {
+    options.reset();
+    void run();
+  }, [options.reset, run]);
 
   const reset = useCallback(() => {
     if (codeRef.current !== originalCode && !window.confirm('Discard your changes and restore the original snippet?')) return;
@@ -133,7 +237,13 @@ export default function Playground({ id, title, code: originalCode, children }: 
         if (cancelled) return;
         if (result.ok) {
           setCode(result.state.code);
-          setNotice('Opened from a shared link. Read the code, then press Run to run it.');
+          options.fromShare(result.state);
+          if (result.state.options || result.state.seed !== undefined) setOptionsOpen(true);
+          const { view, step } = result.state;
+          if (view !== undefined || step !== undefined) linkedViz.current = { ...(view !== undefined ? { view } : {}), ...(step !== undefined ? { step } : {}) };
+          setNotice(
+            `Opened from a shared link. Read the code, then press Run to run it${step !== undefined ? `; Run will replay to step ${step + 1}` : ''}.`,
+          );
         } else {
           setNotice(`${result.message} Showing the page's original snippet instead.`);
         }
@@ -141,6 +251,15 @@ export default function Playground({ id, title, code: originalCode, children }: 
       if (wakeAction === 'run') void run();
       else if (wakeAction === 'edit') void startEditing();
       else if (wakeAction === 'share') void share();
+      else if (wakeAction === 'options') setOptionsOpen(true);
+      else if (wakeAction === 'download') void download();
+      else if (wakeAction?.startsWith('tab-') && isPanelId(wakeAction.slice(4))) setPanel(wakeAction.slice(4) as PanelId);
+      // The reader is engaging with this playground: start its first sandbox now, so Run answers at once.
+      if (wakeAction !== 'run' && frameHostRef.current && !cancelled) {
+        const { SandboxHost } = await import('./sandbox/host');
+        sandboxRef.current ??= new SandboxHost({ src: SANDBOX_SRC, container: frameHostRef.current });
+        sandboxRef.current.prewarm();
+      }
     })();
     return () => {
       cancelled = true;
@@ -154,8 +273,16 @@ export default function Playground({ id, title, code: originalCode, children }: 
   }, []);
 
   const edited = code !== originalCode;
+  const editing = editorState === 'monaco' || editorState === 'lite';
+  const hasOptions = options.schema !== undefined && Object.keys(options.schema).length > 0;
+  const maxLines = variant === 'full' ? 40 : 28;
   return (
-    <section ref={rootRef} className="rt-playground not-content" data-playground-id={id} aria-label={`Playground: ${title}`}>
+    <section
+      ref={rootRef}
+      className={`rt-playground not-content${variant === 'full' ? ' rt-playground-full' : ''}`}
+      data-playground-id={id}
+      aria-label={`Playground: ${title}`}
+    >
       <div className="rt-toolbar" role="toolbar" aria-label={`${title} controls`}>
         <span className="rt-title">{title}</span>
         <button type="button" data-action="run" ref={runButtonRef} onClick={() => void run()} disabled={running} aria-keyshortcuts="Control+Enter Meta+Enter">
@@ -166,9 +293,32 @@ export default function Playground({ id, title, code: originalCode, children }: 
             Edit
           </button>
         )}
+        {hasOptions && (
+          <button type="button" data-action="options" aria-expanded={optionsOpen} aria-controls={`${prefix}-options`} onClick={() => setOptionsOpen((o) => !o)}>
+            Options{options.changed && <span aria-hidden="true"> •</span>}
+          </button>
+        )}
         <button type="button" data-action="share" onClick={() => void share()}>
           Share
         </button>
+        {openIn && (
+          <a
+            className="rt-toolbar-link"
+            href={openIn.href}
+            data-action="open"
+            onClick={(e) => {
+              e.preventDefault();
+              void openInPlayground();
+            }}
+          >
+            Open in playground
+          </a>
+        )}
+        {variant === 'full' && (
+          <button type="button" data-action="download" onClick={() => void download()}>
+            Download project
+          </button>
+        )}
         {edited && (
           <button type="button" data-action="reset" onClick={reset}>
             Reset
@@ -180,46 +330,83 @@ export default function Playground({ id, title, code: originalCode, children }: 
           {notice}
         </p>
       )}
-      {editorState !== 'monaco' && (
-        <div className="rt-code" data-action="edit" onClick={() => void startEditing()} aria-busy={editorState === 'loading'}>
-          {edited || !children ? (
-            <pre className="rt-plain">
-              <code>{code}</code>
-            </pre>
+      {hasOptions && optionsOpen && (
+        <div id={`${prefix}-options`}>
+          <OptionsPanel
+            idPrefix={prefix}
+            title={title}
+            schema={options.schema!}
+            values={options.values}
+            changed={options.changed}
+            onChange={changeOption}
+            onReset={resetOptions}
+          />
+        </div>
+      )}
+      <PanelTabs prefix={prefix} title={title} active={panel} narrow={narrow} onSelect={setPanel} />
+      <div className="rt-panel rt-panel-code" {...panelProps(prefix, 'code', panel, narrow)}>
+        {!editing && (
+          <div className="rt-code" data-action="edit" onClick={() => void startEditing()} aria-busy={editorState === 'loading'}>
+            {edited || !children ? (
+              <pre className="rt-plain">
+                <code>{code}</code>
+              </pre>
+            ) : (
+              children
+            )}
+          </div>
+        )}
+        <div
+          ref={editorBoxRef}
+          className={`rt-editor${editorState === 'lite' ? ' rt-editor-lite' : ''}`}
+          hidden={!editing}
+          style={editorState === 'monaco' ? { height: `${Math.min(Math.max(code.split('\n').length, 6), maxLines) * 19 + 16}px` } : undefined}
+        />
+        {editing && <p className="rt-hint">Ctrl/Cmd+Enter runs. Esc leaves the editor; Tab then moves focus.</p>}
+      </div>
+      <div className="rt-panel rt-panel-output" {...panelProps(prefix, 'output', panel, narrow)}>
+        {output.length > 0 && !running && (
+          <div className="rt-output-bar">
+            <button type="button" data-action="clear" onClick={() => setOutput([])}>
+              Clear console
+            </button>
+          </div>
+        )}
+        <div className="rt-output" role="log" aria-live="polite" aria-label={`${title} console output`}>
+          {output.length === 0 ? (
+            <p className="rt-empty">Console output appears here.</p>
           ) : (
-            children
+            output.map((line) => (
+              <pre key={line.key} className={`rt-line rt-${line.level}`}>
+                {line.text}
+              </pre>
+            ))
           )}
         </div>
-      )}
-      <div
-        ref={editorBoxRef}
-        className="rt-editor"
-        hidden={editorState !== 'monaco'}
-        style={{ height: `${Math.min(Math.max(code.split('\n').length, 6), 28) * 19 + 16}px` }}
-      />
-      {editorState === 'monaco' && <p className="rt-hint">Ctrl/Cmd+Enter runs. Esc leaves the editor; Tab then moves focus.</p>}
-      {output.length > 0 && !running && (
-        <div className="rt-output-bar">
-          <button type="button" data-action="clear" onClick={() => setOutput([])}>
-            Clear console
-          </button>
-        </div>
-      )}
-      <div className="rt-output" role="log" aria-live="polite" aria-label={`${title} console output`}>
-        {output.length === 0 ? (
-          <p className="rt-empty">Console output appears here.</p>
+        <div ref={frameHostRef} className="rt-frame-host" />
+      </div>
+      <div className="rt-panel rt-panel-timeline" {...panelProps(prefix, 'timeline', panel, narrow)}>
+        {/* The visualizer panel: below the output on wide screens, the Timeline tab on phones. */}
+        {vizRun ? (
+          <Suspense fallback={<p className="rt-empty">Loading the visualizers…</p>}>
+            <VizPanel
+              key={vizRun.key}
+              store={vizRun.store}
+              idPrefix={prefix}
+              playgroundId={id}
+              title={title}
+              {...(vizRun.live ? { onAction: (sourceId: string, action: DevtoolsAction) => void sandboxRef.current?.devtools(vizRun.runId, sourceId, action) } : {})}
+              initial={vizRun.initial}
+              onPosition={(position) => (vizPosition.current = position)}
+            />
+          </Suspense>
         ) : (
-          output.map((line) => (
-            <pre key={line.key} className={`rt-line rt-${line.level}`}>
-              {line.text}
-            </pre>
-          ))
+          <p className="rt-empty rt-timeline-placeholder">Run the snippet to record its timeline.</p>
         )}
       </div>
       <p className="rt-share-status" role="status">
-        {shareStatus}
+        {shareStatus || downloadStatus}
       </p>
-      <div ref={frameHostRef} className="rt-frame-host" />
     </section>
   );
 }

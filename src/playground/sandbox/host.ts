@@ -8,7 +8,14 @@
  * (an infinite loop or runaway recursion blocks its thread) gets its iframe thrown away and replaced, so the
  * next run starts clean, and the reader is told why. A run that is merely waiting (timers, promises) keeps
  * beating and is left alone.
+ *
+ * Starting a realm (loading and running the sandbox runtime) is most of the time between Run and the first
+ * output, so after each run the host prepares the next sandbox in the background: a spare iframe parked in a
+ * hidden container, moved into place when Run is pressed with `moveBefore` (DOM's state-preserving move, so the
+ * spare's document survives the move; with `append` it would reload). Browsers without `moveBefore` start a
+ * sandbox per run as before.
  */
+import type { DevtoolsAction } from '../viz/model';
 import { HEARTBEAT_MS, parseSandboxMessage, SANDBOX_PROTOCOL_VERSION, type HostToSandbox, type SandboxToHost } from './protocol';
 
 export type RunEvent =
@@ -24,18 +31,60 @@ export interface SandboxHostOptions {
   stallMs?: number;
 }
 
+const canMoveIframes = typeof Element !== 'undefined' && 'moveBefore' in Element.prototype;
+
+/** One hidden container per page for spare sandboxes, outside every playground. */
+let parking: HTMLElement | undefined;
+function parkingLot(): HTMLElement {
+  if (!parking?.isConnected) {
+    parking = document.createElement('div');
+    parking.className = 'rt-sandbox-parking';
+    parking.hidden = true;
+    parking.setAttribute('aria-hidden', 'true');
+    document.body.append(parking);
+  }
+  return parking;
+}
+
+type MovableParent = HTMLElement & { moveBefore(node: Node, child: Node | null): void };
+
 export class SandboxHost {
   #options: Required<SandboxHostOptions>;
   #iframe: HTMLIFrameElement | undefined;
   #port: Promise<MessagePort> | undefined;
   #nextRunId = 1;
+  /** The run whose sandbox is alive, and the port to it: devtools actions go there. */
+  #live: { runId: number; port: MessagePort } | undefined;
+  /** A fresh sandbox loading (or loaded) in the parking lot, for the next run. */
+  #spare: { iframe: HTMLIFrameElement; port: Promise<MessagePort> } | undefined;
 
   constructor(options: SandboxHostOptions) {
     this.#options = { stallMs: 2000, ...options };
   }
 
-  #connect(): Promise<MessagePort> {
+  async #connect(): Promise<MessagePort> {
     if (this.#port) return this.#port;
+    const spare = this.#spare;
+    this.#spare = undefined;
+    if (spare?.iframe.isConnected) {
+      const ready = await Promise.race([spare.port, new Promise<undefined>((resolve) => setTimeout(resolve, this.#options.stallMs))]);
+      if (ready) {
+        (this.#options.container as MovableParent).moveBefore(spare.iframe, null);
+        this.#iframe = spare.iframe;
+        this.#port = spare.port;
+        return ready;
+      }
+      // A spare that never said hello (its process is stuck, or it failed to load): start afresh.
+      spare.iframe.remove();
+    }
+    const opened = this.#open(this.#options.container);
+    this.#iframe = opened.iframe;
+    this.#port = opened.port;
+    return this.#port;
+  }
+
+  /** Creates a sandbox iframe in `parent` and starts the handshake; `port` settles once it said hello. */
+  #open(parent: HTMLElement): { iframe: HTMLIFrameElement; port: Promise<MessagePort> } {
     const iframe = document.createElement('iframe');
     // allow-scripts only: no allow-same-origin, so the snippet runs with an opaque origin.
     iframe.setAttribute('sandbox', 'allow-scripts');
@@ -44,8 +93,7 @@ export class SandboxHost {
     iframe.tabIndex = -1;
     iframe.className = 'rt-sandbox-frame';
     iframe.src = this.#options.src;
-    this.#iframe = iframe;
-    this.#port = new Promise<MessagePort>((resolve) => {
+    const port = new Promise<MessagePort>((resolve) => {
       const onHello = (event: MessageEvent) => {
         if (event.source !== iframe.contentWindow || event.origin !== 'null') return;
         if (parseSandboxMessage(event.data)?.type !== 'hello') return;
@@ -64,16 +112,48 @@ export class SandboxHost {
       };
       window.addEventListener('message', onHello);
     });
-    this.#options.container.append(iframe);
-    return this.#port;
+    parent.append(iframe);
+    return { iframe, port };
   }
 
-  /** Drops the iframe (and whatever runs in it); the next run makes a new one. */
-  reset(): void {
+  /** Starts loading the next run's sandbox now, so Run does not wait for a realm to start. */
+  prewarm(): void {
+    if (!canMoveIframes || this.#spare) return;
+    this.#spare = this.#open(parkingLot());
+  }
+
+  /** Drops the current iframe (and whatever runs in it); the next run takes the spare or makes a new one. */
+  #dropCurrent(): void {
     void this.#port?.then((port) => port.close());
     this.#iframe?.remove();
     this.#iframe = undefined;
     this.#port = undefined;
+    this.#live = undefined;
+  }
+
+  /** Drops every iframe this host made, the spare included. */
+  reset(): void {
+    this.#dropCurrent();
+    void this.#spare?.port.then((port) => port.close());
+    this.#spare?.iframe.remove();
+    this.#spare = undefined;
+  }
+
+  /** True while run `runId`'s sandbox lives (until the next run, a reset, or a stopped run). */
+  isLive(runId: number): boolean {
+    return this.#live?.runId === runId;
+  }
+
+  /**
+   * Sends a query devtools action to source `sourceId` of run `runId`. False (nothing sent) when that run's
+   * sandbox is gone: a newer run replaced it or it was stopped.
+   */
+  devtools(runId: number, sourceId: string, action: DevtoolsAction): boolean {
+    const live = this.#live;
+    if (!live || live.runId !== runId) return false;
+    const message: HostToSandbox = { v: SANDBOX_PROTOCOL_VERSION, type: 'devtools', runId, sourceId, action };
+    live.port.postMessage(message);
+    return true;
   }
 
   /**
@@ -97,40 +177,57 @@ export class SandboxHost {
    * promise settles then). Console output that comes later (a React component logging as it renders, a click
    * in the preview) still reaches `onEvent` until the next run replaces the sandbox.
    */
-  async run(code: string, onEvent: (event: RunEvent) => void): Promise<void> {
-    this.reset();
+  async run(code: string, onEvent: (event: RunEvent) => void, options?: Readonly<Record<string, unknown>>): Promise<void> {
+    this.#dropCurrent();
     const port = await this.#connect();
     const runId = this.#nextRunId++;
+    this.#live = { runId, port };
     await new Promise<void>((resolve) => {
       let lastHeard = performance.now();
       let finished = false;
       const finish = (event: RunEvent) => {
-        clearInterval(watchdog);
         finished = true;
         onEvent(event);
         resolve();
+        // After the run's own work, not during it: the next sandbox loads while the reader reads the output.
+        // Not after a stopped run: a sandbox made now could land in the stuck one's process.
+        if (event.type !== 'timeout') setTimeout(() => this.prewarm(), 0);
       };
       const onMessage = (e: MessageEvent) => {
         const msg = parseSandboxMessage(e.data);
         if (!msg || msg.type === 'hello' || msg.runId !== runId) return;
         lastHeard = performance.now();
         if (msg.type === 'alive' || msg.type === 'preview') return;
-        if (msg.type === 'console') onEvent(msg);
+        // Output and visualizer events keep coming after 'done' (timers, a live query client), like console output.
+        if (msg.type === 'console' || msg.type === 'options' || msg.type === 'viz-source' || msg.type === 'viz-events') onEvent(msg);
         else if (!finished) finish(msg);
       };
+      // The watchdog outlives 'done': a microtask that re-queues itself lets the run finish, then holds the
+      // sandbox's thread forever. It watches until the sandbox goes (reset, the next run).
       const watchdog = setInterval(() => {
+        if (!this.isLive(runId)) {
+          clearInterval(watchdog);
+          return;
+        }
+        // A hidden tab throttles timers on both sides (to once a second, then once a minute), so silence
+        // proves nothing there; the count starts again when the reader comes back.
+        if (document.visibilityState === 'hidden') lastHeard = performance.now();
         if (performance.now() - lastHeard < this.#options.stallMs) return;
+        clearInterval(watchdog);
+        // The spare goes too: it may share the stuck frame's renderer process and never finish loading.
         this.reset();
         const seconds = this.#options.stallMs / 1000;
-        finish({
+        const stopped: RunEvent = {
           type: 'timeout',
           runId,
           message: `Stopped: the snippet blocked for more than ${seconds} s without yielding (an infinite loop or runaway recursion?). The next run starts fresh.`,
-        });
+        };
+        if (finished) onEvent(stopped);
+        else finish(stopped);
       }, HEARTBEAT_MS);
       port.addEventListener('message', onMessage);
       port.start();
-      const message: HostToSandbox = { v: SANDBOX_PROTOCOL_VERSION, type: 'run', runId, code };
+      const message: HostToSandbox = { v: SANDBOX_PROTOCOL_VERSION, type: 'run', runId, code, ...(options ? { options: { ...options } } : {}) };
       port.postMessage(message);
     });
   }

@@ -8,18 +8,43 @@
 import * as wire from 'roundtrip/wire';
 import * as query from 'roundtrip/query';
 import * as reactBindings from 'roundtrip/react';
+import * as playgroundModule from 'roundtrip/playground';
+import { installOptionsContext } from '../options/context';
 import * as React from 'react';
 import * as ReactDOMClient from 'react-dom/client';
 import * as jsxRuntime from 'react/jsx-runtime';
 import { compileSnippet } from './compile';
-import { executeSnippet, locateError } from './execute';
+import { describeRuntimeError, executeSnippet, locateError } from './execute';
 import { formatArgs } from './format';
 import { HEARTBEAT_MS, parseHostMessage, SANDBOX_PROTOCOL_VERSION, type ConsoleLevel, type SandboxToHost } from './protocol';
+import { createCapture, type Capture, type CaptureController } from './capture';
+import { instrumentWireModule } from './capture-wire';
+import { instrumentQueryModule } from './capture-query';
+
+/**
+ * The modules a run's snippet may import: MODULES with simulations and query clients reporting to `capture`.
+ * roundtrip/react re-exports the query library's classes (QueryClient...): those re-exports get the
+ * instrumented versions too, so `new QueryClient()` is recorded whichever module it came from.
+ */
+function modulesFor(capture: Capture): Readonly<Record<string, unknown>> {
+  const instrumentedQuery = instrumentQueryModule(query, capture);
+  const react: Record<string, unknown> = { ...reactBindings };
+  for (const [name, value] of Object.entries(reactBindings)) {
+    if (Object.hasOwn(query, name) && (query as Record<string, unknown>)[name] === value) react[name] = (instrumentedQuery as Record<string, unknown>)[name];
+  }
+  return {
+    ...MODULES,
+    'roundtrip/wire': instrumentWireModule(wire, capture),
+    'roundtrip/query': instrumentedQuery,
+    'roundtrip/react': Object.freeze(react),
+  };
+}
 
 const MODULES: Readonly<Record<string, unknown>> = {
   'roundtrip/wire': wire,
   'roundtrip/query': query,
   'roundtrip/react': reactBindings,
+  'roundtrip/playground': playgroundModule,
   react: React,
   'react-dom/client': ReactDOMClient,
   'react/jsx-runtime': jsxRuntime,
@@ -66,25 +91,33 @@ function makeConsole(runId: number) {
 }
 
 let currentRun = 0;
+let capture: CaptureController | undefined;
 
-async function run(runId: number, code: string): Promise<void> {
+async function run(runId: number, code: string, options: Readonly<Record<string, unknown>> = {}): Promise<void> {
   currentRun = runId;
+  // The heartbeat lasts as long as this realm (one run), not just until 'done': the host keeps watching, so work
+  // left behind that never yields (a self-requeueing microtask) is stopped too.
+  setInterval(() => send({ v: 1, type: 'alive', runId }), HEARTBEAT_MS);
+  installOptionsContext({ overrides: options, onSchema: (schema) => send({ v: 1, type: 'options', runId, schema }) });
   const compiled = compileSnippet(code);
   if (!compiled.ok) {
     const { message, position } = compiled;
     send({ v: 1, type: 'error', runId, phase: 'compile', message, ...(position ? { position } : {}) });
     return;
   }
-  const heartbeat = setInterval(() => send({ v: 1, type: 'alive', runId }), HEARTBEAT_MS);
+  const sandboxConsole = makeConsole(runId);
+  const runCapture = createCapture({ runId, send, warn: sandboxConsole.warn });
+  capture = runCapture;
   try {
-    await executeSnippet(compiled.js, MODULES, makeConsole(runId));
+    await executeSnippet(compiled.js, modulesFor(runCapture), sandboxConsole);
+    // Everything recorded so far reaches the host before 'done'; later events (timers, gc) keep streaming.
+    runCapture.flush();
     send({ v: 1, type: 'done', runId });
   } catch (error) {
+    runCapture.flush();
     const position = await locateError(error);
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : `Uncaught ${formatArgs([error])}`;
+    const message = error instanceof Error ? describeRuntimeError(error, position) : `Uncaught ${formatArgs([error])}`;
     send({ v: 1, type: 'error', runId, phase: 'runtime', message, ...(position ? { position } : {}) });
-  } finally {
-    clearInterval(heartbeat);
   }
 }
 
@@ -96,7 +129,8 @@ window.addEventListener('message', (event) => {
   port = event.ports[0];
   port.onmessage = (e: MessageEvent) => {
     const msg = parseHostMessage(e.data);
-    if (msg?.type === 'run') void run(msg.runId, msg.code);
+    if (msg?.type === 'run') void run(msg.runId, msg.code, msg.options);
+    else if (msg?.type === 'devtools' && msg.runId === currentRun) capture?.dispatch(msg.sourceId, msg.action);
   };
 });
 

@@ -61,6 +61,26 @@ describe('share codec', () => {
   });
 });
 
+describe('visualizer step in share state', () => {
+  it('round-trips view and step, and omits them when unset', async () => {
+    const state = { code: 'x', view: 'frames', step: 12 };
+    expect(await decodeShareState(await encodeShareState(state))).toEqual({ ok: true, state, version: 1 });
+    expect(await decodeShareState(await encodeShareState({ code: 'x', step: 0 }))).toEqual({ ok: true, state: { code: 'x', step: 0 }, version: 1 });
+  });
+
+  it('keeps decoding links made before steps existed', async () => {
+    const old = `1.${toBase64Url(await compress(JSON.stringify({ code: 'old', view: 'timeline' })))}`;
+    expect(await decodeShareState(old)).toEqual({ ok: true, state: { code: 'old', view: 'timeline' }, version: 1 });
+  });
+
+  it('rejects a step that is not a whole number', async () => {
+    for (const step of [-1, 1.5, '3', null]) {
+      const link = `1.${toBase64Url(await compress(JSON.stringify({ code: '', step })))}`;
+      expect(await decodeShareState(link)).toMatchObject({ ok: false, code: 'invalid', message: expect.stringContaining('"step"') });
+    }
+  });
+});
+
 describe('share hash', () => {
   it('reads what it writes and ignores ordinary anchors', () => {
     const hash = formatShareHash({ id: 'hello-wire', encoded: '1.abc-_' });

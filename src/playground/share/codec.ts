@@ -14,8 +14,13 @@ export interface ShareState {
   options?: Record<string, unknown>;
   /** Seed of the simulation's random generator, so a run replays identically. */
   seed?: number;
-  /** Which view was open (e.g. 'console', 'timeline'). */
+  /** Which visualizer view was open: an id from viz/views.ts ('sequence', 'frames'...). */
   view?: string;
+  /**
+   * The visualizer step the reader was looking at (0-based index into the run's steps). Applied after the
+   * reader presses Run: code from a link never runs by itself.
+   */
+  step?: number;
 }
 
 export type ShareErrorCode = 'malformed' | 'unknown-version' | 'corrupt' | 'invalid';
@@ -36,6 +41,7 @@ export async function encodeShareState(state: ShareState): Promise<string> {
   if (state.options && Object.keys(state.options).length > 0) payload.options = state.options;
   if (state.seed !== undefined) payload.seed = state.seed;
   if (state.view !== undefined) payload.view = state.view;
+  if (state.step !== undefined) payload.step = state.step;
   const json = new TextEncoder().encode(JSON.stringify(payload));
   const packed = await pipeThrough(json, new CompressionStream('deflate-raw'));
   return `${SHARE_FORMAT_VERSION}.${toBase64Url(packed)}`;
@@ -49,10 +55,13 @@ function validateV1(value: unknown): ShareState | string {
     return '"options" must be an object';
   if (v.seed !== undefined && !Number.isInteger(v.seed)) return '"seed" must be an integer';
   if (v.view !== undefined && typeof v.view !== 'string') return '"view" must be a string';
+  // Added after version 1 shipped; optional, so every earlier link still decodes.
+  if (v.step !== undefined && !(Number.isSafeInteger(v.step) && (v.step as number) >= 0)) return '"step" must be a whole number, 0 or more';
   const state: ShareState = { code: v.code };
   if (v.options !== undefined) state.options = v.options as Record<string, unknown>;
   if (v.seed !== undefined) state.seed = v.seed as number;
   if (v.view !== undefined) state.view = v.view as string;
+  if (v.step !== undefined) state.step = v.step as number;
   return state;
 }
 

@@ -60,10 +60,20 @@ export interface MutationSummary {
   readonly error: ValuePreview | null;
 }
 
-/** InstrumentationEvent with its `unknown` fields (error, fetchMeta) replaced by previews. */
-export type SerializedInstrumentationEvent = {
-  [K in keyof InstrumentationEvent]: K extends 'error' | 'fetchMeta' ? ValuePreview : InstrumentationEvent[K];
-} & { readonly type: InstrumentationEvent['type'] };
+/**
+ * InstrumentationEvent with its `unknown` fields (error, fetchMeta) replaced by previews. Mapped per variant
+ * (a conditional type distributes over the union): `keyof` of the union itself keeps only the common keys.
+ */
+type Serialized<E> = E extends unknown
+  ? { readonly [K in keyof E]: K extends 'error' | 'fetchMeta' ? ValuePreview : E[K] }
+  : never;
+export type SerializedInstrumentationEvent = Serialized<InstrumentationEvent> & {
+  /**
+   * Facts the sandbox adds so one event can be told in words without the rest of the trace: on 'retry', how many
+   * retries the query allows (when `retry` is a number); on 'gcFired', the gcTime that elapsed.
+   */
+  readonly notes?: { readonly retryLimit?: number; readonly gcDelay?: number };
+};
 
 /**
  * What the host records for a query client, in the order the sandbox saw it:
@@ -134,12 +144,49 @@ export interface ViewProps {
 
 export const EMPTY_RECORDING: Recording = Object.freeze({ sources: Object.freeze([]), steps: Object.freeze([]) });
 
+/**
+ * For each source, the step index of each of its events, ascending (`positions[i]` is the step of event `i`).
+ * Views call visibleCount for every source on every frame while a reader scrubs, so it must not walk `steps`:
+ * with this index it is a binary search. Built once per Recording object (recordings are immutable snapshots)
+ * and cached; the host's RecordingStore hands over the index it keeps anyway (primeStepIndex).
+ */
+export type StepIndex = ReadonlyMap<string, readonly number[]>;
+
+const stepIndexes = new WeakMap<Recording, StepIndex>();
+
+export function stepIndex(recording: Recording): StepIndex {
+  let index = stepIndexes.get(recording);
+  if (!index) {
+    const built = new Map<string, number[]>();
+    recording.steps.forEach((step, i) => {
+      let positions = built.get(step.sourceId);
+      if (!positions) built.set(step.sourceId, (positions = []));
+      positions[step.index] = i;
+    });
+    index = built;
+    stepIndexes.set(recording, index);
+  }
+  return index;
+}
+
+/** Lets whoever builds `recording` supply its index (it must match `recording.steps`). */
+export function primeStepIndex(recording: Recording, index: StepIndex): void {
+  stepIndexes.set(recording, index);
+}
+
 /** Number of events of `sourceId` visible at `cursor` (events 0 .. count-1). */
 export function visibleCount(recording: Recording, sourceId: string, cursor: number): number {
-  let count = 0;
-  const last = Math.min(cursor, recording.steps.length - 1);
-  for (let i = 0; i <= last; i++) if (recording.steps[i]!.sourceId === sourceId) count = recording.steps[i]!.index + 1;
-  return count;
+  const positions = stepIndex(recording).get(sourceId);
+  if (!positions) return 0;
+  // The number of positions <= cursor: the first index whose step is past the cursor.
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (positions[mid]! <= cursor) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The events of a source as of `cursor`. */
@@ -149,7 +196,16 @@ export function eventsAt<S extends Source>(recording: Recording, source: S, curs
 
 /** The step index of event `index` of `sourceId`, or -1. Lets a view turn a clicked event into a cursor. */
 export function stepOf(recording: Recording, sourceId: string, index: number): number {
-  return recording.steps.findIndex((s) => s.sourceId === sourceId && s.index === index);
+  return stepIndex(recording).get(sourceId)?.[index] ?? -1;
+}
+
+/** The source and event at step `cursor`, or undefined outside the recording. */
+export function eventAt(recording: Recording, cursor: number): { source: Source; index: number; event: Source['events'][number] } | undefined {
+  const step = recording.steps[cursor];
+  if (!step) return undefined;
+  const source = recording.sources.find((s) => s.id === step.sourceId);
+  const event = source?.events[step.index];
+  return source && event ? { source, index: step.index, event } : undefined;
 }
 
 /** What the query devtools ask the sandbox to do (host -> sandbox); mirrors TanStack Query Devtools' actions. */

@@ -1,0 +1,114 @@
+// @ts-check
+/**
+ * Scrubs a 1,000+ event trace through every step, in every visualizer view, and reports frame times from the
+ * Performance API. Goal (issue #8): no frame over 50 ms. A script, not a test: it prints numbers.
+ *
+ * The snippet (BIG_TRACE_SNIPPET: 32 HTTP/2 requests with loss) goes into the HTTP overview's playground through
+ * a share link; after Run the script pauses the player and, for each view tab, moves the step slider one step
+ * per animation frame from the first step to the last, the way a drag does. Per view it reports:
+ * - rAF deltas (time between consecutive frames while scrubbing): max, p50, p95, p99 and how many exceed 50 ms;
+ * - Long Animation Frames (PerformanceObserver 'long-animation-frame', Chromium): count and the longest.
+ *
+ * Usage: start a server (npm run preview -- --port 4341, or npm run dev -- --port 4341), then
+ *   E2E_PORT=4341 npx node scripts/viz-scrub.mjs [max steps] [view ids...]    (or RT_BASE_URL=http://host:port)
+ * A view that takes longer than MAX_SECONDS_PER_VIEW is cut short (reported with the frames it got through).
+ */
+import { BASE, BIG_TRACE_SNIPPET, launch, PAGE, percentile, PLAYGROUND_ID, shareHash } from './viz-shared.mjs';
+
+const BUDGET_MS = 50;
+const MAX_SECONDS_PER_VIEW = 60;
+const MAX_STEPS = Number(process.argv[2] ?? Infinity);
+const ONLY = process.argv.slice(3);
+
+const browser = await launch();
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('crash', () => console.log('the page crashed'));
+  page.on('pageerror', (error) => console.log(`page error: ${error.message}`));
+  await page.goto(`${BASE}${PAGE}${await shareHash(PLAYGROUND_ID, BIG_TRACE_SNIPPET)}`);
+  const root = page.locator(`[data-playground-id="${PLAYGROUND_ID}"]`);
+  await root.getByRole('button', { name: 'Run', exact: true }).click();
+  const panel = root.getByTestId('viz-panel');
+  await panel.waitFor({ timeout: 60_000 });
+  const pause = panel.getByRole('button', { name: 'Pause', exact: true });
+  await pause.waitFor({ timeout: 60_000 });
+  await pause.click();
+  const slider = panel.getByRole('slider', { name: 'Step' });
+  const steps = Number(await slider.getAttribute('max')) + 1;
+  console.log(`${PAGE} ${PLAYGROUND_ID}: ${steps} steps recorded`);
+  if (steps < 1000) console.log(`warning: fewer than 1,000 steps; the goal is about a 1,000-event trace`);
+
+  const tabs = panel.getByRole('tab');
+  const tabCount = await tabs.count();
+  /** @type {{ view: string, frames: number, max: number, p50: number, p95: number, p99: number, over: number, loafs: number, loafMax: number }[]} */
+  const rows = [];
+  for (let t = 0; t < Math.max(tabCount, 1); t++) {
+    let view = '(no view)';
+    if (tabCount > 0) {
+      if (ONLY.length > 0 && !ONLY.includes((await tabs.nth(t).getAttribute('data-view')) ?? '')) continue;
+      await tabs.nth(t).click();
+      view = (await tabs.nth(t).textContent()) ?? `tab ${t}`;
+      // Let the view's chunk load and draw once before measuring.
+      await page.waitForFunction(() => !document.querySelector('[role="tabpanel"] .rt-empty')?.textContent?.startsWith('Loading'));
+    }
+    const result = await page.evaluate(
+      async ({ id, steps, seconds }) => {
+        const input = /** @type {HTMLInputElement} */ (document.querySelector(`[data-playground-id="${id}"] [data-testid="viz-panel"] input[type="range"]`));
+        const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+        const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+        /** @type {number[]} */
+        const loafs = [];
+        /** @type {PerformanceObserver | undefined} */
+        let observer;
+        try {
+          observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => loafs.push(e.duration)));
+          observer.observe({ type: 'long-animation-frame', buffered: false });
+        } catch {
+          // No LoAF in this browser: rAF deltas still tell.
+        }
+        const set = (/** @type {number} */ v) => {
+          setValue?.call(input, String(v));
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+        };
+        set(0);
+        await frame();
+        /** @type {number[]} */
+        const deltas = [];
+        let last = /** @type {number} */ (await frame());
+        const deadline = performance.now() + seconds * 1000;
+        for (let step = 1; step < steps && performance.now() < deadline; step++) {
+          set(step);
+          const now = /** @type {number} */ (await frame());
+          deltas.push(now - last);
+          last = now;
+        }
+        await frame();
+        observer?.disconnect();
+        return { deltas, loafs, end: Number(input.value) };
+      },
+      { id: PLAYGROUND_ID, steps: Math.min(steps, MAX_STEPS), seconds: MAX_SECONDS_PER_VIEW },
+    );
+    const target = Math.min(steps, MAX_STEPS) - 1;
+    if (result.end !== target) console.log(`warning: ${view}: cut short after ${MAX_SECONDS_PER_VIEW} s at step ${result.end} of ${target}`);
+    rows.push({
+      view,
+      frames: result.deltas.length,
+      max: Math.max(...result.deltas),
+      p50: percentile(result.deltas, 50),
+      p95: percentile(result.deltas, 95),
+      p99: percentile(result.deltas, 99),
+      over: result.deltas.filter((d) => d > BUDGET_MS).length,
+      loafs: result.loafs.length,
+      loafMax: result.loafs.length ? Math.max(...result.loafs) : 0,
+    });
+  }
+  const f = (/** @type {number} */ x) => x.toFixed(1).padStart(7);
+  console.log(`\nview              frames   p50 ms   p95 ms   p99 ms   max ms  >${BUDGET_MS}ms  LoAFs  longest LoAF ms`);
+  for (const r of rows) {
+    console.log(`${r.view.padEnd(16)} ${String(r.frames).padStart(7)} ${f(r.p50)}  ${f(r.p95)}  ${f(r.p99)}  ${f(r.max)} ${String(r.over).padStart(6)} ${String(r.loafs).padStart(6)} ${f(r.loafMax)}`);
+  }
+  const worst = Math.max(...rows.map((r) => r.max));
+  console.log(`\nworst frame: ${worst.toFixed(1)} ms (goal: none over ${BUDGET_MS} ms) -> ${worst <= BUDGET_MS ? 'met' : 'NOT met'}`);
+} finally {
+  await browser.close();
+}

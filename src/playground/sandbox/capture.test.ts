@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { createSimulation, createServer, http } from 'roundtrip/wire';
+import * as wire from 'roundtrip/wire';
+import { createCapture } from './capture';
+import { instrumentWireModule, summarizeSimulation } from './capture-wire';
+import { parseSandboxMessage, type SandboxToHost } from './protocol';
+
+function harness(maxEvents?: number) {
+  const sent: SandboxToHost[] = [];
+  const warnings: string[] = [];
+  const flushes: (() => void)[] = [];
+  const capture = createCapture({
+    runId: 7,
+    send: (m) => sent.push(m),
+    warn: (t) => warnings.push(t),
+    schedule: (f) => flushes.push(f),
+    ...(maxEvents === undefined ? {} : { maxEvents }),
+  });
+  const endTask = () => flushes.splice(0).forEach((f) => f());
+  return { capture, sent, warnings, endTask };
+}
+
+describe('capture', () => {
+  it('numbers sources by kind and announces each one', () => {
+    const { capture, sent } = harness();
+    expect(capture.addSource('wire', 'A').id).toBe('sim-1');
+    expect(capture.addSource('query', 'Q').id).toBe('client-1');
+    expect(capture.addSource('wire', 'B', { rtt: 100 }).id).toBe('sim-2');
+    expect(sent).toEqual([
+      { v: 1, type: 'viz-source', runId: 7, source: { id: 'sim-1', kind: 'wire', label: 'A' } },
+      { v: 1, type: 'viz-source', runId: 7, source: { id: 'client-1', kind: 'query', label: 'Q' } },
+      { v: 1, type: 'viz-source', runId: 7, source: { id: 'sim-2', kind: 'wire', label: 'B', options: { rtt: 100 } } },
+    ]);
+  });
+
+  it('sends one message per task for 10,000 events', () => {
+    const { capture, sent, endTask } = harness();
+    const source = capture.addSource('wire', 'A');
+    sent.length = 0;
+    for (let i = 0; i < 10_000; i++) source.push({ at: i });
+    expect(sent).toHaveLength(0);
+    endTask();
+    expect(sent).toHaveLength(1);
+    const msg = sent[0]!;
+    expect(msg.type === 'viz-events' && msg.events.length).toBe(10_000);
+    endTask();
+    expect(sent).toHaveLength(1);
+  });
+
+  it('keeps the order of interleaved sources', () => {
+    const { capture, sent, endTask } = harness();
+    const a = capture.addSource('wire', 'A');
+    const b = capture.addSource('wire', 'B');
+    sent.length = 0;
+    a.push({ at: 1 });
+    a.push({ at: 2 });
+    b.push({ at: 1 });
+    a.push({ at: 3 });
+    endTask();
+    expect(sent.map((m) => (m.type === 'viz-events' ? [m.sourceId, m.events.map((e) => e.at)] : m.type))).toEqual([
+      ['sim-1', [1, 2]],
+      ['sim-2', [1]],
+      ['sim-1', [3]],
+    ]);
+  });
+
+  it('flushes queued events before announcing a new source', () => {
+    const { capture, sent } = harness();
+    const a = capture.addSource('wire', 'A');
+    a.push({ at: 1 });
+    capture.addSource('wire', 'B');
+    expect(sent.map((m) => m.type)).toEqual(['viz-source', 'viz-events', 'viz-source']);
+  });
+
+  it('caps a run and says so once', () => {
+    const { capture, sent, warnings, endTask } = harness(5);
+    const a = capture.addSource('wire', 'A');
+    for (let i = 0; i < 12; i++) a.push({ at: i });
+    endTask();
+    const events = sent.flatMap((m) => (m.type === 'viz-events' ? m.events : []));
+    expect(events).toHaveLength(5);
+    expect(capture.recorded).toBe(5);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/recorded 5 events/);
+  });
+
+  it('leaves out events that cannot be cloned, with a notice', () => {
+    const sent: SandboxToHost[] = [];
+    const warnings: string[] = [];
+    const capture = createCapture({
+      runId: 1,
+      send: (m) => {
+        structuredClone(m);
+        sent.push(m);
+      },
+      warn: (t) => warnings.push(t),
+      schedule: (f) => f(),
+    });
+    const a = capture.addSource('wire', 'A');
+    a.push({ at: 1 });
+    a.push({ at: 2, fn: () => 1 } as { at: number });
+    expect(warnings[0]).toMatch(/1 event\(s\) of sim-1/);
+    expect(sent.filter((m) => m.type === 'viz-events').flatMap((m) => (m.type === 'viz-events' ? m.events : []))).toEqual([{ at: 1 }]);
+  });
+
+  it('routes devtools actions to the source that registered a handler', () => {
+    const { capture, warnings } = harness();
+    const q = capture.addSource('query', 'Q');
+    const got: unknown[] = [];
+    q.onAction((action) => got.push(action));
+    expect(capture.dispatch('client-1', { type: 'set-online', online: false })).toBe(true);
+    expect(capture.dispatch('client-2', { type: 'set-online', online: false })).toBe(false);
+    expect(got).toEqual([{ type: 'set-online', online: false }]);
+    q.onAction(() => {
+      throw new Error('no such query');
+    });
+    capture.dispatch('client-1', { type: 'refetch', queryHash: '["x"]' });
+    expect(warnings[0]).toMatch(/"refetch" failed: no such query/);
+  });
+});
+
+describe('capture-wire', () => {
+  it('records every simulation as a wire source streaming its trace', async () => {
+    const { capture, sent, endTask } = harness();
+    const instrumented = instrumentWireModule(wire, capture);
+    expect(instrumented.createServer).toBe(wire.createServer);
+    const server = createServer({ routes: [http.get('/x', () => new Response('hi'))] });
+    const sim = instrumented.createSimulation({ server, httpVersion: '2', tls: '1.3', rtt: 100, loss: 0.1, seed: 3 });
+    const labelled = instrumented.createSimulation({ server, label: 'Mine' });
+    await sim.fetch('/x');
+    endTask();
+    const sources = sent.flatMap((m) => (m.type === 'viz-source' ? [m.source] : []));
+    expect(sources.map((s) => [s.id, s.label])).toEqual([
+      ['sim-1', 'HTTP/2 · TLS 1.3 · 100 ms RTT · loss 10%'],
+      ['sim-2', 'Mine'],
+    ]);
+    expect(sources[0]!.options).toMatchObject({ httpVersion: '2', tls: '1.3', rtt: 100, loss: 0.1 });
+    const events = sent.flatMap((m) => (m.type === 'viz-events' && m.sourceId === 'sim-1' ? m.events : []));
+    expect(events).toEqual(sim.trace.events);
+    expect(labelled.trace.events).toHaveLength(0);
+    // What the capture sends is what the host accepts.
+    for (const m of sent) expect(parseSandboxMessage(structuredClone(m))).not.toBeNull();
+  });
+
+  it('summarizes the options that matter', () => {
+    const sim = createSimulation({ httpVersion: '1.1', maxConnectionsPerOrigin: 1, pipelining: true });
+    expect(summarizeSimulation(sim.options)).toBe('HTTP/1.1 · 100 ms RTT · pipelining · 1 connection');
+    expect(summarizeSimulation(createSimulation({ httpVersion: '1.0' }).options)).toBe('HTTP/1.0 · 100 ms RTT · no keep-alive');
+  });
+});

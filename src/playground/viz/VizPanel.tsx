@@ -1,0 +1,286 @@
+/**
+ * The visualizer panel of a playground run: tabs for the views that apply to what the run recorded, one shared
+ * controls bar, and a text log that says in words what the current step is.
+ *
+ * - Tabs follow the WAI-ARIA tabs pattern (automatic activation): arrow keys, Home and End move between tabs,
+ *   only the selected tab is in the tab order, and each view's module loads when its tab is first opened.
+ * - Playback: while the run is going, the cursor follows the newest event (so the first event shows the moment
+ *   it arrives). When the run finishes with wire events it replays from the start, or under reduced motion
+ *   jumps to the last step. A run that only has query clients keeps following them live until the reader
+ *   steps or scrubs.
+ * - The log is an aria-live="polite" region. While playing it speaks at most once a second (the latest step),
+ *   so a fast replay does not queue hundreds of announcements; paused, each step is announced as it is shown.
+ */
+import { Component, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
+import { EMPTY_RECORDING, type DevtoolsAction, type Recording, type ViewProps } from './model';
+import type { RecordingStore } from './recording';
+import { Player } from './player';
+import { VIEWS, type ViewEntry } from './views';
+import { describePosition, describeStep } from './describe';
+import { download, recordingToHar, recordingToJson } from './export';
+import Controls from './Controls';
+
+export interface VizPosition {
+  /** The open view, when it is not the first one that applies. */
+  readonly view?: string;
+  /** The step shown, when it is not the last one. */
+  readonly step?: number;
+}
+
+export interface VizPanelProps {
+  readonly store: RecordingStore;
+  /** Unique on the page: prefixes element ids. */
+  readonly idPrefix: string;
+  readonly playgroundId: string;
+  readonly title: string;
+  /** Sends a devtools action to the run's sandbox; undefined once the sandbox is gone. */
+  readonly onAction?: (sourceId: string, action: DevtoolsAction) => void;
+  /** Where to open: the view last used, and a step from a share link. */
+  readonly initial?: VizPosition;
+  /** Tells the playground what to put in a share link. */
+  readonly onPosition?: (position: VizPosition) => void;
+}
+
+/** Announcements while playing: at most one per this many ms. */
+const ANNOUNCE_EVERY_MS = 1000;
+
+const loaded = new Map<string, ComponentType<ViewProps>>();
+function viewComponent(entry: ViewEntry): ComponentType<ViewProps> {
+  let component = loaded.get(entry.id);
+  if (!component) {
+    component = lazy(entry.load);
+    loaded.set(entry.id, component);
+  }
+  return component;
+}
+
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+function useReducedMotion(): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      const query = matchMedia(REDUCED_MOTION);
+      query.addEventListener('change', notify);
+      return () => query.removeEventListener('change', notify);
+    },
+    () => matchMedia(REDUCED_MOTION).matches,
+    () => false,
+  );
+}
+
+/** The store's latest snapshot, at most once per animation frame: a burst of batches is one render. */
+function useRecording(store: RecordingStore): { recording: Recording; finished: boolean } {
+  const read = () => ({ recording: store.snapshot(), finished: store.finished });
+  const [state, setState] = useState(read);
+  useEffect(() => {
+    let frame = 0;
+    const update = () => {
+      frame = 0;
+      setState(read());
+    };
+    update();
+    const stop = store.subscribe(() => {
+      if (frame === 0) frame = requestAnimationFrame(update);
+    });
+    return () => {
+      stop();
+      if (frame !== 0) cancelAnimationFrame(frame);
+    };
+  }, [store]);
+  return state;
+}
+
+class ViewBoundary extends Component<{ label: string; children: ReactNode }, { error: string | null }> {
+  override state = { error: null as string | null };
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  override render() {
+    if (this.state.error) return <p className="rt-viz-error">The {this.props.label} view failed: {this.state.error}</p>;
+    return this.props.children;
+  }
+}
+
+export default function VizPanel({ store, idPrefix, playgroundId, title, onAction, initial, onPosition }: VizPanelProps) {
+  const { recording, finished } = useRecording(store);
+  const reducedMotion = useReducedMotion();
+  const recordingRef = useRef<Recording>(EMPTY_RECORDING);
+  recordingRef.current = recording;
+
+  const player = useMemo(
+    () =>
+      new Player({
+        clock: { now: () => performance.now(), setTimeout: (f, ms) => window.setTimeout(f, ms), clearTimeout: (h) => window.clearTimeout(h as number) },
+        gapBefore: (i) => {
+          const { steps, sources } = recordingRef.current;
+          const a = steps[i - 1];
+          const b = steps[i];
+          if (!a || !b || a.sourceId !== b.sourceId) return 0;
+          const events = sources.find((s) => s.id === a.sourceId)?.events;
+          return Math.max(0, (events?.[b.index]?.at ?? 0) - (events?.[a.index]?.at ?? 0));
+        },
+      }),
+    [],
+  );
+  useEffect(() => () => player.dispose(), [player]);
+  const seek = useCallback((step: number) => player.seek(step), [player]);
+  const state = useSyncExternalStore(
+    (notify) => player.subscribe(notify),
+    () => player.state,
+    () => player.state,
+  );
+  useEffect(() => player.setReducedMotion(reducedMotion), [player, reducedMotion]);
+
+  // Live until the run finishes: the newest event shows as soon as it arrives.
+  const started = useRef(false);
+  if (!started.current) {
+    started.current = true;
+    player.follow();
+  }
+  useEffect(() => player.setLength(recording.steps.length), [player, recording]);
+
+  // The run finished: replay it, or go where a share link said.
+  const replayed = useRef(false);
+  useEffect(() => {
+    if (!finished || replayed.current || recording.steps.length === 0) return;
+    replayed.current = true;
+    const last = recording.steps.length - 1;
+    if (initial?.step !== undefined) player.seek(Math.min(initial.step, last));
+    else if (recording.sources.some((s) => s.kind === 'wire' && s.events.length > 0)) {
+      if (reducedMotion) player.seek(last);
+      else {
+        player.seek(0);
+        player.play();
+      }
+    }
+  }, [finished, recording, player, initial, reducedMotion]);
+
+  const views = useMemo(() => VIEWS.filter((v) => v.applies(recording)), [recording]);
+  const [chosen, setChosen] = useState<string | undefined>(initial?.view);
+  const active = views.find((v) => v.id === chosen) ?? views[0];
+
+  const cursor = state.cursor;
+  useEffect(() => {
+    if (!onPosition) return;
+    const view = active && active !== views[0] ? active.id : undefined;
+    const step = cursor >= 0 && cursor < recording.steps.length - 1 ? cursor : undefined;
+    onPosition({ ...(view ? { view } : {}), ...(step !== undefined ? { step } : {}) });
+  }, [onPosition, active, views, cursor, recording]);
+
+  // The log: every step when paused, the latest at most once a second while playing.
+  const text = describeStep(recording, cursor);
+  const [announced, setAnnounced] = useState(text);
+  const lastAnnounce = useRef(0);
+  useEffect(() => {
+    if (!state.playing) {
+      lastAnnounce.current = performance.now();
+      setAnnounced(text);
+      return;
+    }
+    const wait = ANNOUNCE_EVERY_MS - (performance.now() - lastAnnounce.current);
+    const timer = window.setTimeout(() => {
+      lastAnnounce.current = performance.now();
+      setAnnounced(text);
+    }, Math.max(0, wait));
+    return () => window.clearTimeout(timer);
+  }, [text, state.playing]);
+
+  const tabRefs = useRef(new Map<string, HTMLButtonElement>());
+  const onTabKey = useCallback(
+    (event: KeyboardEvent<HTMLButtonElement>) => {
+      const at = views.findIndex((v) => v.id === active?.id);
+      const next =
+        event.key === 'ArrowRight' ? (at + 1) % views.length
+        : event.key === 'ArrowLeft' ? (at - 1 + views.length) % views.length
+        : event.key === 'Home' ? 0
+        : event.key === 'End' ? views.length - 1
+        : -1;
+      if (next < 0 || !views[next]) return;
+      event.preventDefault();
+      setChosen(views[next].id);
+      tabRefs.current.get(views[next].id)?.focus();
+    },
+    [views, active],
+  );
+
+  // Whether a HAR would have entries; the HAR itself is built only when asked for.
+  const har = useMemo(
+    () => finished && recording.sources.some((s) => s.kind === 'wire' && s.events.some((e) => e.type === 'request-finished' || e.type === 'request-failed')),
+    [finished, recording],
+  );
+  const exportJson = useCallback(() => {
+    download(`${playgroundId}-trace.json`, JSON.stringify(recordingToJson(recordingRef.current, playgroundId), null, 1), 'application/json');
+  }, [playgroundId]);
+  const exportHar = useCallback(() => {
+    const built = recordingToHar(recordingRef.current);
+    if (built) download(`${playgroundId}.har`, JSON.stringify(built, null, 1), 'application/json');
+  }, [playgroundId]);
+
+  if (recording.sources.length === 0) {
+    return <p className="rt-empty">{finished ? 'This run created no simulation or query client, so there is nothing to visualize.' : 'Recording…'}</p>;
+  }
+
+  const View = active ? viewComponent(active) : undefined;
+  const live = state.following && !!onAction;
+  return (
+    <div className="rt-viz" data-testid="viz-panel">
+      {views.length > 0 && (
+        <div className="rt-viz-tabs" role="tablist" aria-label={`${title} visualizers`}>
+          {views.map((v) => {
+            const selected = v.id === active?.id;
+            return (
+              <button
+                key={v.id}
+                ref={(el) => void (el ? tabRefs.current.set(v.id, el) : tabRefs.current.delete(v.id))}
+                type="button"
+                role="tab"
+                id={`${idPrefix}-viz-tab-${v.id}`}
+                aria-selected={selected}
+                aria-controls={`${idPrefix}-viz-panel`}
+                tabIndex={selected ? 0 : -1}
+                data-view={v.id}
+                onClick={() => setChosen(v.id)}
+                onKeyDown={onTabKey}
+              >
+                {v.label}
+              </button>
+            );
+          })}
+        </div>
+      )}
+      <Controls
+        idPrefix={idPrefix}
+        state={state}
+        valueText={describePosition(recording, cursor)}
+        onToggle={() => player.toggle()}
+        onStepBack={() => player.stepBack()}
+        onStepForward={() => player.stepForward()}
+        onSeek={seek}
+        onSpeed={(speed) => player.setSpeed(speed)}
+        onExportJson={exportJson}
+        {...(har ? { onExportHar: exportHar } : {})}
+      />
+      <p className="rt-viz-now" aria-hidden="true">
+        {text}
+      </p>
+      <div className="rt-visually-hidden" aria-live="polite" aria-atomic="true" data-testid="viz-log">
+        {announced}
+      </div>
+      {active && View && (
+        <div
+          className="rt-viz-view"
+          role="tabpanel"
+          id={`${idPrefix}-viz-panel`}
+          aria-labelledby={`${idPrefix}-viz-tab-${active.id}`}
+          tabIndex={0}
+          data-view={active.id}
+        >
+          <ViewBoundary key={active.id} label={active.label}>
+            <Suspense fallback={<p className="rt-empty">Loading the {active.label} view…</p>}>
+              <View recording={recording} cursor={cursor} onCursor={seek} {...(onAction ? { onAction } : {})} live={live} />
+            </Suspense>
+          </ViewBoundary>
+        </div>
+      )}
+    </div>
+  );
+}
