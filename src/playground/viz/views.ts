@@ -28,40 +28,23 @@ const hasHttp1Bytes = (r: Recording) =>
     return s.events.some((e) => e.type === 'bytes-sent' && !h2.has(e.connectionId));
   });
 
-/**
- * The view modules, found at build time. The views are written alongside the panel; a view whose module does
- * not exist (yet) is left out of the tabs instead of breaking the build.
- */
-const MODULES = import.meta.glob<{ default: ComponentType<ViewProps> }>([
-  './timeline/SequenceView.tsx',
-  './timeline/WaterfallView.tsx',
-  './timeline/CompareView.tsx',
-  './frames/FrameInspector.tsx',
-  './frames/HpackStepper.tsx',
-  './message/MessageInspector.tsx',
-  './machines/MachinesView.tsx',
-  './query/DevtoolsView.tsx',
-  './query/EventTimeline.tsx',
-  './query/TimersView.tsx',
-]);
-
-const ALL: readonly (Omit<ViewEntry, 'load'> & { readonly module: string })[] = [
-  { id: 'sequence', label: 'Sequence', applies: hasWire, module: './timeline/SequenceView.tsx' },
-  { id: 'waterfall', label: 'Waterfall', applies: (r) => hasWireEvent(r, ['request-started']), module: './timeline/WaterfallView.tsx' },
-  { id: 'compare', label: 'Compare', applies: (r) => r.sources.filter((s) => s.kind === 'wire').length > 1, module: './timeline/CompareView.tsx' },
-  { id: 'frames', label: 'Frames', applies: (r) => hasWireEvent(r, ['h2-frame']), module: './frames/FrameInspector.tsx' },
-  { id: 'hpack', label: 'HPACK', applies: hasFieldBlocks, module: './frames/HpackStepper.tsx' },
-  { id: 'messages', label: 'Messages', applies: hasHttp1Bytes, module: './message/MessageInspector.tsx' },
-  { id: 'machines', label: 'State machines', applies: (r) => hasWireEvent(r, ['transition', 'h2-stream-transition', 'quic-stream-transition']) || hasQuery(r), module: './machines/MachinesView.tsx' },
-  { id: 'devtools', label: 'Query devtools', applies: hasQuery, module: './query/DevtoolsView.tsx' },
-  { id: 'events', label: 'Event timeline', applies: hasQuery, module: './query/EventTimeline.tsx' },
-  { id: 'timers', label: 'Timers', applies: hasQuery, module: './query/TimersView.tsx' },
+export const VIEWS: readonly ViewEntry[] = [
+  { id: 'sequence', label: 'Sequence', applies: hasWire, load: () => import('./timeline/SequenceView') },
+  { id: 'waterfall', label: 'Waterfall', applies: (r) => hasWireEvent(r, ['request-started']), load: () => import('./timeline/WaterfallView') },
+  { id: 'compare', label: 'Compare', applies: (r) => r.sources.filter((s) => s.kind === 'wire').length > 1, load: () => import('./timeline/CompareView') },
+  { id: 'frames', label: 'Frames', applies: (r) => hasWireEvent(r, ['h2-frame']), load: () => import('./frames/FrameInspector') },
+  { id: 'hpack', label: 'HPACK', applies: hasFieldBlocks, load: () => import('./frames/HpackStepper') },
+  { id: 'messages', label: 'Messages', applies: hasHttp1Bytes, load: () => import('./message/MessageInspector') },
+  {
+    id: 'machines',
+    label: 'State machines',
+    applies: (r) => hasWireEvent(r, ['transition', 'h2-stream-transition', 'quic-stream-transition']) || hasQuery(r),
+    load: () => import('./machines/MachinesView'),
+  },
+  { id: 'devtools', label: 'Query devtools', applies: hasQuery, load: () => import('./query/DevtoolsView') },
+  { id: 'events', label: 'Event timeline', applies: hasQuery, load: () => import('./query/EventTimeline') },
+  { id: 'timers', label: 'Timers', applies: hasQuery, load: () => import('./query/TimersView') },
 ];
 
-export const VIEWS: readonly ViewEntry[] = ALL.flatMap(({ module, ...entry }) => {
-  const load = MODULES[module];
-  return load ? [{ ...entry, load }] : [];
-});
-
-/** Ids of every view the registry knows, available in this build or not (share links may name any). */
-export const VIEW_IDS: readonly string[] = ALL.map((v) => v.id);
+/** Ids of every view (share links may name any). */
+export const VIEW_IDS: readonly string[] = VIEWS.map((v) => v.id);
