@@ -1,15 +1,14 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
 import type { Query, QueryClient } from 'roundtrip/query';
 import { stepOf, type QuerySource } from '../model';
 import DevtoolsView from './DevtoolsView';
 import { formatQueryKey } from './describe';
-import { recorder } from './test-recording';
+import { recorder, useQueryTestEnvironment } from './test-recording';
 
-const { QueryObserver, onlineManager, focusManager, environmentManager } = queryLib;
-const T0 = Date.UTC(2026, 0, 1);
+const { QueryObserver, onlineManager } = queryLib;
 
 /** TanStack Query Devtools' status label, computed from the live Query object. */
 function realLabel(q: Query): string {
@@ -36,19 +35,7 @@ function realRows(client: QueryClient) {
 const byKey = <T extends { key: string | null }>(list: T[]) => [...list].sort((a, b) => String(a.key).localeCompare(String(b.key)));
 
 describe('DevtoolsView', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(T0);
-    environmentManager.setIsServer(() => false);
-    onlineManager.setOnline(true);
-    focusManager.setFocused(true);
-  });
-  afterEach(() => {
-    cleanup();
-    onlineManager.setOnline(true);
-    focusManager.setFocused(undefined);
-    vi.useRealTimers();
-  });
+  useQueryTestEnvironment();
 
   /** Four queries in four different states, and a paused one. */
   async function scripted() {

@@ -1,14 +1,13 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
 import { stepOf, type QuerySource } from '../model';
 import EventTimeline from './EventTimeline';
 import { buildLanes } from './lanes';
-import { recorder } from './test-recording';
+import { T0, recorder, useQueryTestEnvironment } from './test-recording';
 
-const { QueryObserver, onlineManager, focusManager, environmentManager } = queryLib;
-const T0 = Date.UTC(2026, 0, 1);
+const { QueryObserver, onlineManager } = queryLib;
 
 /** A query that fails twice, then succeeds, with retryDelay growing 300, 600 ms; each attempt takes 100 ms. */
 async function flaky() {
@@ -29,19 +28,7 @@ async function flaky() {
 }
 
 describe('event timeline', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(T0);
-    environmentManager.setIsServer(() => false);
-    onlineManager.setOnline(true);
-    focusManager.setFocused(true);
-  });
-  afterEach(() => {
-    cleanup();
-    onlineManager.setOnline(true);
-    focusManager.setFocused(undefined);
-    vi.useRealTimers();
-  });
+  useQueryTestEnvironment();
 
   it('lays out each attempt, and each retry delay as a gap from the failure to its due time', async () => {
     const { rec } = await flaky();

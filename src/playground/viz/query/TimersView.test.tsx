@@ -1,15 +1,14 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
 import type { PendingTimer } from 'roundtrip/query';
 import { stepOf, type QuerySource } from '../model';
 import TimersView from './TimersView';
 import { liveNow, timerRows } from './timers';
-import { recorder } from './test-recording';
+import { T0, recorder, useQueryTestEnvironment } from './test-recording';
 
-const { QueryObserver, onlineManager, focusManager, environmentManager } = queryLib;
-const T0 = Date.UTC(2026, 0, 1);
+const { QueryObserver } = queryLib;
 
 const timer = (over: Partial<PendingTimer>): PendingTimer => ({
   id: 1,
@@ -44,19 +43,7 @@ describe('timerRows', () => {
 });
 
 describe('TimersView', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(T0);
-    environmentManager.setIsServer(() => false);
-    onlineManager.setOnline(true);
-    focusManager.setFocused(true);
-  });
-  afterEach(() => {
-    cleanup();
-    onlineManager.setOnline(true);
-    focusManager.setFocused(undefined);
-    vi.useRealTimers();
-  });
+  useQueryTestEnvironment();
 
   async function observed() {
     const rec = recorder();

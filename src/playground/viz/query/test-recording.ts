@@ -2,6 +2,8 @@
  * For tests: a real QueryClient recorded through capture-query.ts into a Recording, the way the host would
  * build it, plus a way to send devtools actions to the live client.
  */
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
 import type { DevtoolsAction, QuerySource, QueryVizEvent, Recording } from '../model';
 import { instrumentQueryModule } from '../../sandbox/capture-query';
@@ -41,4 +43,27 @@ export function recorder(): Recorder {
     }),
     act: (sourceId, action) => handlers.get(sourceId)?.(action),
   };
+}
+
+/** The wall-clock time the fake timers start at. */
+export const T0 = Date.UTC(2026, 0, 1);
+
+/**
+ * Registers the environment every view test needs: fake timers at T0, a browser (not a server), online and
+ * focused; afterwards unmounts what was rendered and puts the managers back.
+ */
+export function useQueryTestEnvironment(): void {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(T0);
+    queryLib.environmentManager.setIsServer(() => false);
+    queryLib.onlineManager.setOnline(true);
+    queryLib.focusManager.setFocused(true);
+  });
+  afterEach(() => {
+    cleanup();
+    queryLib.onlineManager.setOnline(true);
+    queryLib.focusManager.setFocused(undefined);
+    vi.useRealTimers();
+  });
 }
