@@ -163,6 +163,8 @@ export type {
 // Roundtrip extensions
 export { Instrumentation } from './instrumentation';
 export { MUTATION_STATUS_TRANSITIONS, QUERY_STATUS_TRANSITIONS } from './stateTable';
+/** The defaults as data, for docs and tools; the core imports the constants directly (tree-shaken). */
+export * as QUERY_DEFAULTS from './defaults';
 export type {
   InstrumentationEvent,
   InstrumentationEventType,

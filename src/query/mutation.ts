@@ -13,6 +13,7 @@
  * options onSuccess|onError, cache onSettled, options onSettled, then the state change (which triggers
  * the `mutate(…, callbacks)` of the observer). Each awaited, so returned promises delay what follows.
  */
+import { MUTATION_RETRY } from './defaults';
 import { mutationSubject, tracer } from './instrumentation';
 import { notifyManager } from './notifyManager';
 import { Removable } from './removable';
@@ -244,7 +245,7 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
       onPause: () => this.#dispatch({ type: 'pause' }),
       onContinue,
       owner: this,
-      retry: this.options.retry ?? 0,
+      retry: this.options.retry ?? MUTATION_RETRY,
       retryDelay: this.options.retryDelay,
       networkMode: this.options.networkMode,
       canRun: () => this.#mutationCache.canRun(this),

@@ -9,6 +9,7 @@
  *
  * Nothing fetches while `enabled` resolves to false, and nothing refetches static data.
  */
+import { ENABLED, REFETCH_ON_MOUNT, RETRY_ON_MOUNT } from './defaults';
 import { resolveQueryValue } from './utils';
 import type { Query } from './query';
 import type { QueryObserverOptions } from './types';
@@ -21,7 +22,7 @@ const resolveValue = resolveQueryValue;
 type AnyQuery = Query<any, any, any, any>;
 type AnyOptions = QueryObserverOptions<any, any, any, any, any>;
 
-const enabledFor = (query: AnyQuery, options: AnyOptions) => resolveValue(options.enabled, query) !== false;
+const enabledFor = (query: AnyQuery, options: AnyOptions) => resolveValue(options.enabled ?? ENABLED, query) !== false;
 
 export function isStale(query: AnyQuery, options: AnyOptions): boolean {
   return enabledFor(query, options) && query.isStaleByTime(resolveValue(options.staleTime, query));
@@ -31,7 +32,7 @@ function shouldLoadOnMount(query: AnyQuery, options: AnyOptions): boolean {
   return (
     enabledFor(query, options) &&
     query.state.data === undefined &&
-    !(query.state.status === 'error' && resolveValue(options.retryOnMount, query) === false)
+    !(query.state.status === 'error' && resolveValue(options.retryOnMount ?? RETRY_ON_MOUNT, query) === false)
   );
 }
 
@@ -47,7 +48,8 @@ export function shouldFetchOn(
 
 export function shouldFetchOnMount(query: AnyQuery, options: AnyOptions): boolean {
   return (
-    shouldLoadOnMount(query, options) || (query.state.data !== undefined && shouldFetchOn(query, options, options.refetchOnMount))
+    shouldLoadOnMount(query, options) ||
+    (query.state.data !== undefined && shouldFetchOn(query, options, options.refetchOnMount ?? REFETCH_ON_MOUNT))
   );
 }
 

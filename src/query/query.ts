@@ -7,6 +7,7 @@
  * - a new fetch records the state it started from, so `cancel({ revert: true })` can go back to it;
  * - a silent cancel (used when restarting) hands callers the promise of the fetch that replaced it.
  */
+import { STALE_TIME } from './defaults';
 import { infiniteQueryBehavior } from './infiniteQueryBehavior';
 import { querySubject, tracer } from './instrumentation';
 import { notifyManager } from './notifyManager';
@@ -224,7 +225,7 @@ export class Query<
     return this.state.data === undefined || this.state.isInvalidated;
   }
 
-  isStaleByTime(staleTime: StaleTime = 0): boolean {
+  isStaleByTime(staleTime: StaleTime = STALE_TIME): boolean {
     if (this.state.data === undefined) return true;
     if (staleTime === 'static') return false;
     if (this.state.isInvalidated) return true;

@@ -3,6 +3,7 @@
  * options (client-wide, then per-key defaults, then the call's own options), wires focus/online
  * events to the caches while mounted, and carries the instrumentation stream for its queries.
  */
+import { CANCEL_REFETCH, FETCH_QUERY_RETRY, REFETCH_TYPE } from './defaults';
 import { focusManager } from './focusManager';
 import { Instrumentation } from './instrumentation';
 import { MutationCache } from './mutationCache';
@@ -229,7 +230,7 @@ export class QueryClient {
     return notifyManager.batch(() => {
       for (const query of this.#queryCache.findAll(filters)) query.invalidate();
       if (filters?.refetchType === 'none') return Promise.resolve();
-      return this.refetchQueries({ ...filters, type: filters?.refetchType ?? filters?.type ?? 'active' }, options);
+      return this.refetchQueries({ ...filters, type: filters?.refetchType ?? filters?.type ?? REFETCH_TYPE }, options);
     });
   }
 
@@ -237,7 +238,7 @@ export class QueryClient {
     filters?: RefetchQueryFilters<TTaggedQueryKey>,
     options: RefetchOptions = {},
   ): Promise<void> {
-    const fetchOptions = { ...options, cancelRefetch: options.cancelRefetch ?? true };
+    const fetchOptions = { ...options, cancelRefetch: options.cancelRefetch ?? CANCEL_REFETCH };
     const promises = notifyManager.batch(() => {
       const started: Array<Promise<unknown>> = [];
       for (const query of this.#queryCache.findAll(filters)) {
@@ -263,7 +264,7 @@ export class QueryClient {
     TPageParam = never,
   >(options: QueryExecuteOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey, TPageParam>): Promise<TData> {
     const defaulted = this.defaultQueryOptions(options as any) as DefaultedQueryObserverOptions<any, any, any, any, any>;
-    if (defaulted.retry === undefined) defaulted.retry = false;
+    if (defaulted.retry === undefined) defaulted.retry = FETCH_QUERY_RETRY;
     const query = this.#queryCache.build(this, defaulted);
     const stale = query.isStaleByTime(resolveQueryValue(defaulted.staleTime, query));
     const queryData = stale ? await query.fetch(defaulted) : (query.state.data as TQueryData);
@@ -275,7 +276,7 @@ export class QueryClient {
     options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
   ): Promise<TData> {
     const defaulted = this.defaultQueryOptions(options as any) as DefaultedQueryObserverOptions<any, any, any, any, any>;
-    if (defaulted.retry === undefined) defaulted.retry = false;
+    if (defaulted.retry === undefined) defaulted.retry = FETCH_QUERY_RETRY;
     const query = this.#queryCache.build(this, defaulted);
     return query.isStaleByTime(resolveQueryValue(defaulted.staleTime, query))
       ? query.fetch(defaulted)

@@ -6,6 +6,7 @@
  * Listeners are only told about results that changed in a property they use: `notifyOnChangeProps`,
  * or the properties read through `trackResult`, or everything when neither is set.
  */
+import { CANCEL_REFETCH, REFETCH_INTERVAL, REFETCH_ON_RECONNECT, REFETCH_ON_WINDOW_FOCUS } from './defaults';
 import { isServerNow } from './environmentManager';
 import { focusManager } from './focusManager';
 import { notifyManager } from './notifyManager';
@@ -91,11 +92,11 @@ export class QueryObserver<
   }
 
   shouldFetchOnReconnect(): boolean {
-    return shouldFetchOn(this.#currentQuery, this.options, this.options.refetchOnReconnect);
+    return shouldFetchOn(this.#currentQuery, this.options, this.options.refetchOnReconnect ?? REFETCH_ON_RECONNECT);
   }
 
   shouldFetchOnWindowFocus(): boolean {
-    return shouldFetchOn(this.#currentQuery, this.options, this.options.refetchOnWindowFocus);
+    return shouldFetchOn(this.#currentQuery, this.options, this.options.refetchOnWindowFocus ?? REFETCH_ON_WINDOW_FOCUS);
   }
 
   destroy(): void {
@@ -223,7 +224,7 @@ export class QueryObserver<
   }
 
   protected fetch(fetchOptions: ObserverFetchOptions): Promise<QueryObserverResult<TData, TError>> {
-    return this.#executeFetch({ ...fetchOptions, cancelRefetch: fetchOptions.cancelRefetch ?? true }).then(() => {
+    return this.#executeFetch({ ...fetchOptions, cancelRefetch: fetchOptions.cancelRefetch ?? CANCEL_REFETCH }).then(() => {
       this.updateResult();
       return this.#currentResult;
     });
@@ -257,7 +258,7 @@ export class QueryObserver<
   }
 
   #computeRefetchInterval(): number | false {
-    return resolveQueryValue(this.options.refetchInterval, this.#currentQuery) ?? false;
+    return resolveQueryValue(this.options.refetchInterval, this.#currentQuery) ?? REFETCH_INTERVAL;
   }
 
   #updateRefetchInterval(nextInterval: number | false): void {

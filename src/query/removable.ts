@@ -3,14 +3,13 @@
  * gcTime countdown; when it runs out the subclass decides whether it can really go (`optionalRemove`).
  * gcTime only ever grows: the longest gcTime any user asked for wins.
  */
+import { GC_TIME, SERVER_GC_TIME } from './defaults';
 import { isServerNow } from './environmentManager';
 import { now, timeoutManager } from './timeoutManager';
 import { isValidTimeout } from './utils';
 import { tracer } from './instrumentation';
 import type { Instrumentation, InstrumentationSubject, Traced } from './instrumentation';
 import type { ManagedTimerId } from './timeoutManager';
-
-const CLIENT_GC_TIME = 5 * 60 * 1000;
 
 export abstract class Removable implements Traced {
   gcTime!: number;
@@ -39,7 +38,7 @@ export abstract class Removable implements Traced {
   }
 
   protected updateGcTime(newGcTime: number | undefined): void {
-    this.gcTime = Math.max(this.gcTime || 0, newGcTime ?? (isServerNow() ? Infinity : CLIENT_GC_TIME));
+    this.gcTime = Math.max(this.gcTime || 0, newGcTime ?? (isServerNow() ? SERVER_GC_TIME : GC_TIME));
   }
 
   protected clearGcTimeout(): void {

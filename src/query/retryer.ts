@@ -13,6 +13,7 @@
  * The retryer reports its own pauses, retries (with the backoff timer) and give-ups to the owner's
  * instrumentation, so queries and mutations share one copy of that bookkeeping.
  */
+import { NETWORK_MODE, RETRY, RETRY_DELAY_BASE, RETRY_DELAY_MAX, SERVER_RETRY } from './defaults';
 import { isServerNow } from './environmentManager';
 import { focusManager } from './focusManager';
 import { onlineManager } from './onlineManager';
@@ -57,12 +58,12 @@ export interface Retryer<TData = unknown> {
 
 /** 1 s, 2 s, 4 s ... capped at 30 s (failureCount starts at 0 for the first retry). */
 function defaultRetryDelay(failureCount: number): number {
-  return Math.min(1000 * 2 ** failureCount, 30000);
+  return Math.min(RETRY_DELAY_BASE * 2 ** failureCount, RETRY_DELAY_MAX);
 }
 
 /** May a fetch in this network mode start right now? Only 'online' cares about connectivity. */
 export function canFetch(networkMode: NetworkMode | undefined): boolean {
-  return (networkMode ?? 'online') === 'online' ? onlineManager.isOnline() : true;
+  return (networkMode ?? NETWORK_MODE) === 'online' ? onlineManager.isOnline() : true;
 }
 
 /** Why can't work continue right now? (For instrumentation; undefined when it can.) */
@@ -160,7 +161,7 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
       .then(resolve)
       .catch((error: TError) => {
         if (settled()) return;
-        const retry = config.retry ?? (isServerNow() ? 0 : 3);
+        const retry = config.retry ?? (isServerNow() ? SERVER_RETRY : RETRY);
         const retryDelay = config.retryDelay ?? defaultRetryDelay;
         const delay = typeof retryDelay === 'function' ? retryDelay(failureCount, error) : retryDelay;
         if (retryCancelled || !shouldRetry(retry, failureCount, error)) {

@@ -2,6 +2,7 @@
  * Small pure helpers shared by the whole library: key hashing and matching, filters, structural
  * sharing, and a few option resolvers. No state lives here; "now" comes from timeoutManager.
  */
+import { FILTER_TYPE, STRUCTURAL_SHARING } from './defaults';
 import { isServer } from './environmentManager';
 import { now, timeoutManager } from './timeoutManager';
 import type { Mutation } from './mutation';
@@ -98,7 +99,7 @@ export function transition<TState>(
 export const functionalUpdate = resolveQueryValue as <TInput, TOutput>(updater: Updater<TInput, TOutput>, input: TInput) => TOutput;
 
 export function matchQuery(filters: QueryFilters, query: Query<any, any, any, any>): boolean {
-  const { type = 'all', exact, fetchStatus, predicate, queryKey, stale } = filters;
+  const { type = FILTER_TYPE, exact, fetchStatus, predicate, queryKey, stale } = filters;
   if (queryKey) {
     if (exact) {
       if (query.queryHash !== hashQueryKeyByOptions(queryKey, query.options)) return false;
@@ -310,7 +311,7 @@ export function replaceData<TData, TOptions extends QueryOptions<any, any, any, 
   data: TData,
   options: TOptions,
 ): TData {
-  const sharing = options.structuralSharing;
+  const sharing = options.structuralSharing ?? STRUCTURAL_SHARING;
   if (typeof sharing === 'function') return sharing(prevData, data) as TData;
   if (sharing === false) return data;
   try {
