@@ -112,7 +112,10 @@ export class QuicConnection {
   #rotation = 0;
   #phase: string = 'slow-start';
   #events: QuicEvent[] = [];
+  /** Sending parts waiting for an ACK to settle them ("Data Sent", "Reset Sent"), so an ACK visits only these. */
+  readonly #unsettled = new Set<number>();
   readonly #onTransition = (t: QuicStreamTransition): void => {
+    if (t.part === 'send' && (t.to === 'Data Sent' || t.to === 'Reset Sent')) this.#unsettled.add(t.streamId);
     this.#events.push({ type: 'stream-transition', ...t });
   };
   #datagrams: QuicDatagram[] = [];
@@ -354,14 +357,16 @@ export class QuicConnection {
    * whose RESET_STREAM is acknowledged to "Reset Recvd" (RFC 9000 §3.1).
    */
   #settle(acked: ReadonlySet<number>): void {
-    for (const stream of this.#send.values()) {
+    if (this.#unsettled.size === 0) return;
+    // One pass over the packets still in flight, rather than one per waiting stream.
+    const inFlight = new Set<number>();
+    for (const packet of this.recovery.unacked) for (const chunk of packet.payload) inFlight.add(chunk.streamId);
+    for (const id of this.#unsettled) {
+      const stream = this.#stream(id);
       if (stream.state === 'Reset Sent' && stream.resetPacket !== undefined && acked.has(stream.resetPacket)) stream.resetAcked();
-      else if (stream.state === 'Data Sent' && !stream.hasData && !this.#inFlight(stream.id)) stream.allAcked();
+      else if (stream.state === 'Data Sent' && !stream.hasData && !inFlight.has(id)) stream.allAcked();
+      if (stream.state !== 'Data Sent' && stream.state !== 'Reset Sent') this.#unsettled.delete(id);
     }
-  }
-
-  #inFlight(streamId: number): boolean {
-    return this.recovery.unacked.some((p) => p.payload.some((c) => c.streamId === streamId));
   }
 
   #receiving(id: number): ReceiveStream {

@@ -4,6 +4,8 @@
  * A QUIC stream is not one machine but two: the part that sends and the part that receives, each with
  * its own states. A bidirectional stream has both parts at each end; a unidirectional stream has only
  * the sending part at its opener and only the receiving part at the peer (§3.4).
+ * In the simulator these are the client's bidirectional request streams (0, 4, 8, ...) and the two
+ * unidirectional control streams (2 from the client, 3 from the server), which never end.
  *
  *   Sending part (§3.1)                          Receiving part (§3.2)
  *
@@ -96,13 +98,21 @@ export const QUIC_RECV_TRANSITIONS: readonly (readonly [QuicRecvState, QuicRecvI
   ['Reset Read', 'recv RESET_STREAM', 'Reset Read'],
 ];
 
-const index = <S extends string, I extends string>(rows: readonly (readonly [S, I, S])[]): Map<string, S> =>
-  new Map(rows.map(([from, input, to]) => [`${from}|${input}`, to]));
+// Indexed by state, then input: the lookup runs for every STREAM frame sent or received, so it builds no key.
+function index<S extends string, I extends string>(rows: readonly (readonly [S, I, S])[]): Map<S, Map<string, S>> {
+  const out = new Map<S, Map<string, S>>();
+  for (const [from, input, to] of rows) {
+    let byInput = out.get(from);
+    if (!byInput) out.set(from, (byInput = new Map()));
+    byInput.set(input, to);
+  }
+  return out;
+}
 const SEND_INDEX = index(QUIC_SEND_TRANSITIONS);
 const RECV_INDEX = index(QUIC_RECV_TRANSITIONS);
 
-function step<S extends string>(table: Map<string, S>, part: QuicStreamPart, streamId: number, state: S, input: string): S {
-  const next = table.get(`${state}|${input}`);
+function step<S extends string>(table: Map<S, Map<string, S>>, part: QuicStreamPart, streamId: number, state: S, input: string): S {
+  const next = table.get(state)?.get(input);
   if (next !== undefined) return next;
   const half = part === 'send' ? 'sending' : 'receiving';
   throw new WireError({

@@ -5,6 +5,8 @@ import {
   CLIENT_CONNECTION_TABLE,
   HTTP1_EVENT_TRANSITIONS,
   HTTP1_SETTLE_RULES,
+  QUIC_RECV_TRANSITIONS,
+  QUIC_SEND_TRANSITIONS,
   STREAM_TRANSITIONS,
   createServer,
   createSimulation,
@@ -31,6 +33,8 @@ const ENGINE_ROWS: Record<MachineId, number> = {
     HTTP1_SETTLE_RULES.filter((r) => r.role === 'server').reduce((n, r) => n + r.from.length, 0),
   'client-connection': CLIENT_CONNECTION_TABLE.length,
   'h2-stream': STREAM_TRANSITIONS.length,
+  'quic-stream-send': QUIC_SEND_TRANSITIONS.length,
+  'quic-stream-recv': QUIC_RECV_TRANSITIONS.length,
   query: QUERY_STATUS_TRANSITIONS.length,
   mutation: MUTATION_STATUS_TRANSITIONS.length,
 };
@@ -53,6 +57,29 @@ describe('diagrams come from the tables', () => {
       expect(onPaths.sort()).toEqual(labels);
     });
   }
+});
+
+describe('QUIC stream parts', () => {
+  it('an aborted HTTP/3 fetch: the client\'s receiving part ends in Reset Read, on the row that fired', async () => {
+    const server = createServer({ routes: [http.get('/slow', () => new Response('x'.repeat(3000)), { bytesPerTick: 100, tickMs: 10 })] });
+    const sim = createSimulation({ server, httpVersion: '3', rtt: 100, bandwidth: Infinity, drive: 'manual', seed: 1 });
+    const controller = new AbortController();
+    const done = sim.fetch('https://api.example/slow', { signal: controller.signal }).catch(() => undefined);
+    await sim.advance(255);
+    controller.abort();
+    await done;
+    await sim.advance(1000);
+    const recording = recordingOf([sim]);
+    const last = recording.steps.length - 1;
+    const { container } = render(<MachinesView recording={recording} cursor={last} />);
+    const select = screen.getByLabelText('Machine') as HTMLSelectElement;
+    const key = [...select.options].map((o) => o.value).find((v) => v.endsWith('/client/0/recv'))!;
+    expect(key).toBeDefined();
+    fireEvent.change(select, { target: { value: key } });
+    expect(container.querySelector('svg[data-machine]')!.getAttribute('data-machine')).toBe('quic-stream-recv');
+    expect(container.querySelector('.rt-sm-state.is-current')!.getAttribute('data-state')).toBe('reset_read');
+    expect(container.querySelector('tr[aria-current="true"]')!.getAttribute('data-row')).toBe('reset_recvd:app_read_reset');
+  });
 });
 
 describe('HTTP/1 and HTTP/2 machines at the cursor', () => {

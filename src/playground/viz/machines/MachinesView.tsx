@@ -8,7 +8,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../model';
 import { MACHINES } from './definitions';
 import { Diagram } from './Diagram';
-import { instancesOf, transitionsAt, type Instance } from './instances';
+import { countUpTo, firedCountAt, indexInstances, instancesOf, type Instance } from './instances';
 import './machines.css';
 
 const GROUPS: readonly { machine: Instance['machine']; label: string }[] = [
@@ -16,26 +16,27 @@ const GROUPS: readonly { machine: Instance['machine']; label: string }[] = [
   { machine: 'http1-server-role', label: 'HTTP/1 connection: server role' },
   { machine: 'client-connection', label: 'Connection management' },
   { machine: 'h2-stream', label: 'HTTP/2 streams' },
+  { machine: 'quic-stream-send', label: 'QUIC streams: sending parts' },
+  { machine: 'quic-stream-recv', label: 'QUIC streams: receiving parts' },
   { machine: 'query', label: 'Queries' },
   { machine: 'mutation', label: 'Mutations' },
 ];
 
 export default function MachinesView({ recording, cursor, onCursor }: ViewProps) {
   const instances = useMemo(() => instancesOf(recording), [recording]);
+  // Built once per recording: each cursor move then reads the followed instance and the fired counts by
+  // binary search instead of filtering every instance's transitions.
+  const index = useMemo(() => indexInstances(instances, recording.steps.length), [instances, recording]);
   const [chosen, setChosen] = useState<string | null>(null);
   const titleId = useId();
   const tableWrap = useRef<HTMLDivElement>(null);
   // Unless one is chosen, follow the cursor: the instance with the latest transition at or before it.
-  const following = useMemo(() => {
-    let best: { inst: Instance; step: number } | undefined;
-    for (const i of instances) {
-      const t = transitionsAt(i, cursor).at(-1);
-      if (t && (!best || t.step > best.step)) best = { inst: i, step: t.step };
-    }
-    return best?.inst;
-  }, [instances, cursor]);
+  const following = cursor >= 0 ? index.followAt[Math.min(cursor, index.followAt.length - 1)] : undefined;
   const inst = instances.find((i) => i.key === chosen) ?? following ?? instances[0];
-  const firedRow = inst ? transitionsAt(inst, cursor).at(-1)?.row : undefined;
+  const fired = inst ? (index.fired.get(inst.key) ?? []) : [];
+  const seenCount = firedCountAt(fired, cursor);
+  const last = seenCount > 0 ? fired[seenCount - 1] : undefined;
+  const firedRow = last?.row;
   // Keep the fired row in sight inside the table's own scroll box (never scrolling the page).
   useEffect(() => {
     const wrap = tableWrap.current;
@@ -46,8 +47,7 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
   }, [firedRow, inst?.key]);
   if (!inst) return <p className="rt-empty">No state machine transitions recorded yet.</p>;
   const def = MACHINES[inst.machine];
-  const seen = transitionsAt(inst, cursor);
-  const last = seen[seen.length - 1];
+  const rowSteps = index.rowSteps.get(inst.key);
   const current = last ? last.to : inst.initial;
   const firedHere = last?.step === cursor;
   return (
@@ -108,23 +108,24 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
             </thead>
             <tbody>
               {def.rows.map((r) => {
-                const hits = seen.filter((t) => t.row === r.id);
+                const steps = rowSteps?.get(r.id) ?? [];
+                const hitCount = countUpTo(steps, cursor);
                 const isLast = last?.row === r.id;
-                const jump = hits[hits.length - 1];
+                const jump = hitCount > 0 ? { step: steps[hitCount - 1]! } : undefined;
                 return (
-                  <tr key={r.id} data-row={r.id} aria-current={isLast ? 'true' : undefined} className={isLast ? 'is-fired' : hits.length > 0 ? 'is-seen' : undefined}>
+                  <tr key={r.id} data-row={r.id} aria-current={isLast ? 'true' : undefined} className={isLast ? 'is-fired' : hitCount > 0 ? 'is-seen' : undefined}>
                     {r.cells.map((c, i) => (
                       <td key={i}>{c}</td>
                     ))}
                     <td>
-                      {hits.length === 0 ? (
+                      {hitCount === 0 ? (
                         ''
                       ) : onCursor && jump ? (
-                        <button type="button" onClick={() => onCursor(jump.step)} aria-label={`${hits.length} times; go to the last (step ${jump.step + 1})`}>
-                          {hits.length}×
+                        <button type="button" onClick={() => onCursor(jump.step)} aria-label={`${hitCount} times; go to the last (step ${jump.step + 1})`}>
+                          {hitCount}×
                         </button>
                       ) : (
-                        `${hits.length}×`
+                        `${hitCount}×`
                       )}
                     </td>
                   </tr>

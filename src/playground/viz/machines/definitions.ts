@@ -5,14 +5,15 @@
  *
  * Tables: HTTP/1 connection (src/wire/http1/state.ts, one machine per role, h11-style; a settle rule with
  * several source states is one row per source state), client connection management
- * (src/wire/net/connection-table.ts), HTTP/2 stream (src/wire/http2/stream-states.ts), query status x
+ * (src/wire/net/connection-table.ts), HTTP/2 stream (src/wire/http2/stream-states.ts), the two parts of a
+ * QUIC stream (src/wire/http3/stream-states.ts), query status x
  * fetchStatus and mutation status (src/query/stateTable.ts).
  */
-import { CLIENT_CONNECTION_TABLE, HTTP1_EVENT_TRANSITIONS, HTTP1_SETTLE_RULES, STREAM_TRANSITIONS } from 'roundtrip/wire';
+import { CLIENT_CONNECTION_TABLE, HTTP1_EVENT_TRANSITIONS, HTTP1_SETTLE_RULES, QUIC_RECV_TRANSITIONS, QUIC_SEND_TRANSITIONS, STREAM_TRANSITIONS } from 'roundtrip/wire';
 import type { Http1Role } from 'roundtrip/wire';
 import { MUTATION_STATUS_TRANSITIONS, QUERY_STATUS_TRANSITIONS } from 'roundtrip/query';
 
-export type MachineId = 'http1-client-role' | 'http1-server-role' | 'client-connection' | 'h2-stream' | 'query' | 'mutation';
+export type MachineId = 'http1-client-role' | 'http1-server-role' | 'client-connection' | 'h2-stream' | 'quic-stream-send' | 'quic-stream-recv' | 'query' | 'mutation';
 
 export interface StateNode {
   readonly id: string;
@@ -174,6 +175,33 @@ const h2Stream: MachineDef = {
   height: 530,
 };
 
+// --- QUIC stream, sending and receiving parts (RFC 9000 §3.1, §3.2) ---------------------------------
+
+/** State and row ids without spaces ('Data Sent' -> 'data_sent'): the diagram lists row ids space-separated. */
+export const quicStateId = (state: string): string => state.toLowerCase().replace(/ /g, '_');
+export const quicRowId = (from: string, input: string): string => `${quicStateId(from)}:${input.replace(/ /g, '_')}`;
+
+// Both figures have the same shape: the data path down the left, the reset path down the right.
+function quicPart(part: 'send' | 'recv'): MachineDef {
+  const table: readonly (readonly [string, string, string])[] = part === 'send' ? QUIC_SEND_TRANSITIONS : QUIC_RECV_TRANSITIONS;
+  const [a, b, c, d, e, f] = part === 'send'
+    ? ['Ready', 'Send', 'Data Sent', 'Data Recvd', 'Reset Sent', 'Reset Recvd']
+    : ['Recv', 'Size Known', 'Data Recvd', 'Data Read', 'Reset Recvd', 'Reset Read'];
+  const place = (name: string, x: number, y: number): StateNode => ({ id: quicStateId(name), label: name, x, y });
+  return {
+    id: part === 'send' ? 'quic-stream-send' : 'quic-stream-recv',
+    title: part === 'send' ? 'QUIC stream, sending part (RFC 9000 §3.1)' : 'QUIC stream, receiving part (RFC 9000 §3.2)',
+    source: `src/wire/http3/stream-states.ts (${part === 'send' ? 'QUIC_SEND_TRANSITIONS' : 'QUIC_RECV_TRANSITIONS'})`,
+    states: [place(a, 240, 60), place(b, 240, 200), place(c, 240, 340), place(d, 240, 470), place(e, 580, 340), place(f, 580, 470)],
+    initial: quicStateId(a),
+    columns: ['From', 'Input', 'To'],
+    rows: table.map(([from, input, to]) => ({ id: quicRowId(from, input), from: quicStateId(from), to: quicStateId(to), label: input, cells: [from, input, to] })),
+    loops: Object.fromEntries([[a, 'left'], [b, 'left'], [c, 'left'], [d, 'left'], [e, 'right'], [f, 'right']].map(([n, side]) => [quicStateId(n!), side as 'left' | 'right'])),
+    width: 840,
+    height: 540,
+  };
+}
+
 // --- query status x fetchStatus, mutation status -------------------------------------------------
 
 // Columns by status, rows by fetchStatus: setQueryData runs across, fetch / pause / continue run down.
@@ -246,6 +274,8 @@ export const MACHINES: Readonly<Record<MachineId, MachineDef>> = {
   'http1-server-role': http1Role('server'),
   'client-connection': clientConnection,
   'h2-stream': h2Stream,
+  'quic-stream-send': quicPart('send'),
+  'quic-stream-recv': quicPart('recv'),
   query,
   mutation,
 };

@@ -1,6 +1,6 @@
 /**
  * Which machine instances a recording holds (an HTTP/1 connection's roles, a connection's management, an
- * HTTP/2 stream, a query, a mutation) and the transitions each went through, with the table row of each.
+ * HTTP/2 stream, a QUIC stream's sending or receiving part, a query, a mutation) and the transitions each went through, with the table row of each.
  *
  * Wire engines trace the row that fired ('transition' events carry the row or rule id, HTTP/2 stream
  * transitions carry state, frame and direction). The query library's cache notifications carry the state
@@ -9,7 +9,7 @@
  * invalidation). A change no row explains (setState: reset, cancel's revert, hydration) has no row.
  */
 import type { MutationSummary, QuerySummary, Recording, Source } from '../model';
-import { MACHINES, type MachineDef, type MachineId } from './definitions';
+import { MACHINES, quicRowId, quicStateId, type MachineDef, type MachineId } from './definitions';
 
 export interface FiredRow {
   /** Step index (cursor) of the event. */
@@ -88,6 +88,16 @@ function wireInstances(source: Extract<Source, { kind: 'wire' }>, stepOf: (i: nu
         row: `${e.from}:${e.input}:${e.direction}`,
       });
     }
+    if (e.type === 'quic-stream-transition') {
+      const machine: MachineId = e.part === 'send' ? 'quic-stream-send' : 'quic-stream-recv';
+      const label = `${source.label}: ${e.connectionId}, ${e.side}, stream ${e.streamId} (${e.part === 'send' ? 'sending' : 'receiving'} part)`;
+      get(`${source.id}/${e.connectionId}/${e.side}/${e.streamId}/${e.part}`, machine, label).transitions.push({
+        step: stepOf(index),
+        from: quicStateId(e.from),
+        to: quicStateId(e.to),
+        row: quicRowId(e.from, e.input),
+      });
+    }
   });
 }
 
@@ -152,3 +162,64 @@ function queryInstances(source: Extract<Source, { kind: 'query' }>, stepOf: (i: 
 
 /** The instance's transitions up to and including `cursor`. */
 export const transitionsAt = (inst: Instance, cursor: number): FiredRow[] => inst.transitions.filter((t) => t.step >= 0 && t.step <= cursor);
+
+/**
+ * Per-recording lookups for the machines view, so a cursor move costs binary searches instead of filtering
+ * every instance's transitions (which grew with the cursor while scrubbing a 1,000-event trace).
+ */
+export interface InstanceIndex {
+  /** Per instance key: its transitions that have a step, in step order. */
+  readonly fired: ReadonlyMap<string, readonly FiredRow[]>;
+  /** Per instance key, per row id: the steps at which that row fired, ascending. */
+  readonly rowSteps: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>>;
+  /** Per step: the instance with the latest transition at or before it (the first listed on a tie). */
+  readonly followAt: readonly (Instance | undefined)[];
+}
+
+export function indexInstances(instances: readonly Instance[], stepCount: number): InstanceIndex {
+  const fired = new Map<string, FiredRow[]>();
+  const rowSteps = new Map<string, Map<string, number[]>>();
+  // owner[step]: the first instance (in list order) with a transition at exactly that step.
+  const owner: (Instance | undefined)[] = new Array<Instance | undefined>(stepCount).fill(undefined);
+  for (const inst of instances) {
+    const list = inst.transitions.filter((t) => t.step >= 0).sort((a, b) => a.step - b.step);
+    fired.set(inst.key, list);
+    const rows = new Map<string, number[]>();
+    for (const t of list) {
+      if (t.step < stepCount && owner[t.step] === undefined) owner[t.step] = inst;
+      if (t.row === undefined) continue;
+      let steps = rows.get(t.row);
+      if (!steps) rows.set(t.row, (steps = []));
+      steps.push(t.step);
+    }
+    rowSteps.set(inst.key, rows);
+  }
+  const followAt: (Instance | undefined)[] = [];
+  let latest: Instance | undefined;
+  for (let i = 0; i < stepCount; i++) followAt.push((latest = owner[i] ?? latest));
+  return { fired, rowSteps, followAt };
+}
+
+/** How many of `steps` (ascending) are at or before `cursor`. */
+export function countUpTo(steps: readonly number[], cursor: number): number {
+  let lo = 0;
+  let hi = steps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (steps[mid]! <= cursor) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** How many of `rows` (in step order) fired at or before `cursor`. */
+export function firedCountAt(rows: readonly FiredRow[], cursor: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]!.step <= cursor) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
