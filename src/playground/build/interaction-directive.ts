@@ -1,27 +1,63 @@
 /**
- * `client:interaction`: hydrate an island on the reader's first touch of it, not before.
+ * `client:interaction`: hydrate an island on the reader's first touch of it, or first sign of intent, not before.
  *
- * A docs page with playgrounds then ships no React, no editor and no sandbox until someone presses a key, clicks
- * or focuses inside a playground. The control that woke the island is remembered in `data-wake-action` (from
- * the nearest `[data-action]`), so the island performs the click that hydrated it instead of swallowing it.
- * An island also wakes at once when the URL fragment carries share state addressed to it (`#pg=<id>&...`).
+ * A docs page with playgrounds then ships no React, no editor and no sandbox until the pointer enters a
+ * playground, a finger touches it, focus moves into it, or a key is pressed in it. Waking on intent (the pointer
+ * arriving) rather than on the click itself matters: the island then hydrates and starts its first sandbox
+ * while the reader aims at Run, so the click finds a sandbox that is ready or nearly so.
+ *
+ * A press (pointer down, Enter or Space) that arrives before the island has hydrated is remembered in
+ * `data-wake-action` (the nearest `[data-action]`), so the island performs the click that woke it instead of
+ * swallowing it. An island also wakes at once when the URL fragment carries share state addressed to it
+ * (`#pg=<id>&...`).
  */
 import type { ClientDirective } from 'astro';
 
-const WAKE_EVENTS = ['pointerdown', 'focusin', 'keydown'] as const;
+/** Signs that the reader is about to use the playground: hydrate and warm up, but perform nothing. */
+const INTENT_EVENTS = ['pointerenter', 'touchstart', 'focusin'] as const;
+/** Presses: they wake the island too, and the control pressed is performed once it has hydrated. */
+const PRESS_EVENTS = ['pointerdown', 'keydown'] as const;
+/** How long after a press its click may come (a press held longer than this is not worth deduplicating). */
+const PRESS_TO_CLICK_MS = 1000;
 
 const interaction: ClientDirective = (load, _options, el) => {
-  let woken = false;
-  const wake = async (event?: Event) => {
-    if (woken) return;
-    woken = true;
-    for (const type of WAKE_EVENTS) el.removeEventListener(type, wake);
-    const target = event?.target instanceof Element ? event.target.closest<HTMLElement>('[data-action]') : null;
-    const pressed = event?.type === 'pointerdown' || (event instanceof KeyboardEvent && (event.key === 'Enter' || event.key === ' '));
-    if (target && pressed) el.dataset.wakeAction = target.dataset.action;
+  /** Listening for presses until the island's code is in; after that the island handles them itself. */
+  let phase: 'asleep' | 'loading' | 'hydrating' = 'asleep';
+  const wake = async () => {
+    if (phase !== 'asleep') return;
+    phase = 'loading';
+    for (const type of INTENT_EVENTS) el.removeEventListener(type, wake);
     const hydrate = await load();
+    for (const type of PRESS_EVENTS) el.removeEventListener(type, onPress);
+    phase = 'hydrating';
     await hydrate();
   };
+  const onPress = (event: Event) => {
+    if (phase === 'hydrating') return;
+    const target = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-action]') : null;
+    const pressed = event.type === 'pointerdown' || (event instanceof KeyboardEvent && (event.key === 'Enter' || event.key === ' '));
+    if (target && pressed) {
+      el.dataset.wakeAction = target.dataset.action;
+      pressedAt = event.timeStamp;
+    }
+    void wake();
+  };
+  // The click that follows a remembered press must happen once, not twice. If the island hydrated between the
+  // press and its click, either the island has not yet performed the press (then React handles the click and
+  // the remembered press is dropped) or it already has (then the click is stopped here, before React's own
+  // listener on this element sees it).
+  let pressedAt = -Infinity;
+  el.addEventListener(
+    'click',
+    (event) => {
+      const recent = event.timeStamp - pressedAt <= PRESS_TO_CLICK_MS;
+      pressedAt = -Infinity;
+      if (!recent || phase !== 'hydrating') return;
+      if (el.dataset.wakeAction !== undefined) delete el.dataset.wakeAction;
+      else event.stopImmediatePropagation();
+    },
+    { capture: true },
+  );
   const island = el.querySelector<HTMLElement>('[data-playground-id]');
   const id = island?.dataset.playgroundId;
   const hashTargetsUs = () => id !== undefined && new URLSearchParams(location.hash.slice(1)).get('pg') === id;
@@ -30,7 +66,8 @@ const interaction: ClientDirective = (load, _options, el) => {
     return;
   }
   window.addEventListener('hashchange', () => hashTargetsUs() && void wake());
-  for (const type of WAKE_EVENTS) el.addEventListener(type, wake, { passive: true });
+  for (const type of INTENT_EVENTS) el.addEventListener(type, wake, { passive: true });
+  for (const type of PRESS_EVENTS) el.addEventListener(type, onPress, { passive: true });
 };
 
 export default interaction;

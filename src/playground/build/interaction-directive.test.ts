@@ -1,0 +1,86 @@
+// @vitest-environment jsdom
+import { describe, expect, it, vi } from 'vitest';
+import interaction from './interaction-directive';
+
+/** An island with a Run button, woken through the directive; `release` lets its code "arrive". */
+function island() {
+  document.body.innerHTML = '<astro-island><section data-playground-id="pg"><button data-action="run">Run</button></section></astro-island>';
+  const el = document.querySelector<HTMLElement>('astro-island')!;
+  const button = el.querySelector('button')!;
+  const hydrate = vi.fn(async () => {});
+  let release: () => void = () => {};
+  const load = vi.fn(() => new Promise<() => Promise<void>>((resolve) => (release = () => resolve(hydrate))));
+  void interaction(load, { name: 'interaction', value: undefined as never }, el);
+  return { el, button, load, hydrate, release: () => release() };
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('client:interaction', () => {
+  it('loads nothing until the reader shows intent', async () => {
+    const { load } = island();
+    await flush();
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('hydrates when the pointer enters, without performing any action', async () => {
+    const { el, load, hydrate, release } = island();
+    el.dispatchEvent(new Event('pointerenter'));
+    el.dispatchEvent(new Event('pointerenter'));
+    expect(load).toHaveBeenCalledTimes(1);
+    release();
+    await flush();
+    expect(hydrate).toHaveBeenCalledTimes(1);
+    expect(el.dataset.wakeAction).toBeUndefined();
+  });
+
+  it('wakes on touchstart and on focus moving in', () => {
+    const touched = island();
+    touched.el.dispatchEvent(new Event('touchstart'));
+    expect(touched.load).toHaveBeenCalledTimes(1);
+    const focused = island();
+    focused.button.dispatchEvent(new Event('focusin', { bubbles: true }));
+    expect(focused.load).toHaveBeenCalledTimes(1);
+  });
+
+  it('remembers a press that lands while the island code is still loading', async () => {
+    const { el, button, load, release } = island();
+    el.dispatchEvent(new Event('pointerenter'));
+    button.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(el.dataset.wakeAction).toBe('run');
+    release();
+    await flush();
+    // After hydration, presses are the island's own business.
+    delete el.dataset.wakeAction;
+    button.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(el.dataset.wakeAction).toBeUndefined();
+  });
+
+  it('lets the click through and forgets the press when the island has not performed it yet', async () => {
+    const { el, button, release } = island();
+    button.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    release();
+    await flush();
+    const reactSaw = vi.fn();
+    el.addEventListener('click', reactSaw);
+    button.click();
+    expect(reactSaw).toHaveBeenCalledTimes(1);
+    expect(el.dataset.wakeAction).toBeUndefined();
+  });
+
+  it('stops the click when the island already performed the press, so it runs once', async () => {
+    const { el, button, release } = island();
+    button.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    release();
+    await flush();
+    delete el.dataset.wakeAction; // the island's hydration effect consumed it
+    const reactSaw = vi.fn();
+    el.addEventListener('click', reactSaw);
+    button.click();
+    expect(reactSaw).not.toHaveBeenCalled();
+    // A later, separate click is the reader's own.
+    button.click();
+    expect(reactSaw).toHaveBeenCalledTimes(1);
+  });
+});
