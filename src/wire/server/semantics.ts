@@ -48,12 +48,51 @@ const encoder = new TextEncoder();
 
 /** 'content-type' -> 'Content-Type', for readable HTTP/1 output (names are case-insensitive anyway). */
 export function displayName(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+  // A character loop rather than a regex with a replacer: the server formats every field of every reply.
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    // a-z at the start or after '-'
+    if (c >= 0x61 && c <= 0x7a && (i === 0 || name.charCodeAt(i - 1) === 0x2d)) {
+      out += name.slice(from, i) + String.fromCharCode(c - 0x20);
+      from = i + 1;
+    }
+  }
+  return from === 0 ? name : out + name.slice(from);
+}
+
+/** 'http:' from 'http://api.example' (what `new URL(origin).protocol` gives, without parsing the URL). */
+function schemeOf(origin: string): string {
+  const colon = origin.indexOf(':');
+  return colon > 0 ? origin.slice(0, colon + 1).toLowerCase() : new URL(origin).protocol;
+}
+
+/** The last base `absoluteUrl` checked, and whether it is a plain scheme://authority (a one-entry memo). */
+let checkedBase = '';
+let plainBase = false;
+
+/**
+ * The absolute URL of an origin-form target on `base` (scheme://host), as `new URL(target, base)`
+ * resolves it. When the base is valid and already in normal form with an empty path, and the target is
+ * path-absolute ('/x', not '//x' or '/\\x'), resolution is concatenation (WHATWG URL: a path-absolute
+ * reference keeps the base's scheme and authority), so the Request parses the URL once instead of twice.
+ * A server answers with one base almost always, so it is checked once.
+ */
+function absoluteUrl(pathAndQuery: string, base: string): string | URL {
+  if (base !== checkedBase) {
+    checkedBase = base;
+    plainBase = URL.parse(base)?.href === `${base}/`;
+  }
+  const second = pathAndQuery.charCodeAt(1);
+  if (plainBase && pathAndQuery.charCodeAt(0) === 0x2f && second !== 0x2f && second !== 0x5c) return base + pathAndQuery;
+  return new URL(pathAndQuery, base);
 }
 
 export function splitTarget(target: string): { path: string; query: string } {
   let rest = target;
-  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(rest);
+  // Origin-form ('/...', nearly every request) cannot be absolute-form: skip the regex for it.
+  const absolute = rest.charCodeAt(0) === 0x2f ? null : /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(rest);
   if (absolute) rest = rest.slice(absolute[0].length) || '/'; // RFC 9112 §3.2.2: servers accept absolute-form
   const q = rest.indexOf('?');
   return q < 0 ? { path: rest, query: '' } : { path: rest.slice(0, q), query: rest.slice(q) };
@@ -120,12 +159,12 @@ async function runHandler(
 ): Promise<Reply> {
   const { path, query } = splitTarget(request.target);
   const host = header(request.headers, 'host');
-  const base = host ? `${new URL(config.origin).protocol}//${host}` : config.origin;
+  const base = host ? `${schemeOf(config.origin)}//${host}` : config.origin;
   const method = request.method;
   const noBody = method === 'GET' || method === 'HEAD';
   let response: Response;
   try {
-    const fetchRequest = new Request(new URL(path + query, base), {
+    const fetchRequest = new Request(absoluteUrl(path + query, base), {
       method,
       headers: request.headers.map((h) => [h.name, h.value] as [string, string]),
       body: noBody || request.body.length === 0 ? null : request.body.slice(),
