@@ -6,40 +6,90 @@
  * The chosen frame follows the player's cursor; clicking a frame moves the cursor there (onCursor), or
  * just shows it when the view runs without a player.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../model';
 import { stepOf } from '../model';
 import { HexDump } from './HexDump';
-import { endpointsOf, flatten, frameAtCursor, framesAt, frameTree, nodeAt, type FieldNode, type FrameRef } from './model';
+import { flatten, frameAtCursor, frameIndex, frameTree, nodeAt, visibleFrameCount, type FieldNode, type FrameEvent, type FrameRef } from './model';
 import './frames.css';
 
 const dirArrow = (d: 'sent' | 'received') => (d === 'sent' ? '→' : '←');
 /** Short flag names for the lanes (the tree spells them out). */
 const FLAG_ABBR: Readonly<Record<string, string>> = { END_STREAM: 'ES', END_HEADERS: 'EH', ACK: 'ACK', PADDED: 'PAD', PRIORITY: 'PRI' };
 
+/**
+ * Up to this many frames the lanes render every row; past it only the rows in (and near) the scrolled view,
+ * with spacer rows keeping the scroll height, so a cursor move on a long trace re-renders a few dozen rows,
+ * not every frame so far (the way DevTools' network log virtualizes its rows).
+ */
+const RENDER_ALL_UP_TO = 150;
+/** Rows rendered above and below the visible ones, so a quick scroll does not show blank space. */
+const OVERSCAN = 12;
+/** Row height until one is measured; close to the real one so the first window is about right. */
+const DEFAULT_ROW_PX = 26;
+
 export default function FrameInspector({ recording, cursor, onCursor }: ViewProps) {
-  const endpoints = useMemo(() => endpointsOf(recording), [recording]);
+  const index = useMemo(() => frameIndex(recording), [recording]);
+  const { endpoints } = index;
   const atCursor = frameAtCursor(recording, cursor);
   const [chosenKey, setChosenKey] = useState<string | null>(null);
   const key = chosenKey ?? atCursor?.key ?? endpoints[0]?.key;
   const endpoint = endpoints.find((e) => e.key === key) ?? endpoints[0];
-  const frames = useMemo(() => (endpoint ? framesAt(recording, endpoint, cursor) : []), [recording, endpoint, cursor]);
+  const lane = endpoint ? index.byEndpoint.get(endpoint.key) : undefined;
+  const all = lane?.frames ?? [];
+  const count = visibleFrameCount(lane, cursor);
 
   // A frame picked without a player; a new cursor position takes over again.
   const [picked, setPicked] = useState<number | null>(null);
   useEffect(() => setPicked(null), [cursor]);
-  const followed = atCursor && atCursor.key === endpoint?.key ? atCursor.index : frames[frames.length - 1]?.index;
+  const followed = atCursor && atCursor.key === endpoint?.key ? atCursor.index : all[count - 1]?.index;
   const selectedIndex = picked ?? followed;
-  const selected = frames.find((f) => f.index === selectedIndex);
+  // Frames are in event order, so the selected one is found by binary search on the event index.
+  const selectedPos = positionOf(all, count, selectedIndex);
+  const selected = selectedPos >= 0 ? all[selectedPos] : undefined;
 
-  if (!endpoint) return <p className="rt-empty">No HTTP/2 frames recorded yet. Run a simulation with httpVersion: '2'.</p>;
+  // --- windowing: which rows to render -------------------------------------------------------------
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const rowPx = useRef(DEFAULT_ROW_PX);
+  const [view, setView] = useState({ top: 0, height: 18 * 16, bodyTop: 0 });
+  const windowed = count > RENDER_ALL_UP_TO;
+  const measure = () => {
+    const wrap = wrapRef.current;
+    const body = bodyRef.current;
+    if (!wrap || !body) return;
+    const row = body.querySelector<HTMLTableRowElement>('tr[data-pos]');
+    if (row && row.offsetHeight > 0) rowPx.current = row.offsetHeight;
+    const bodyTop = body.getBoundingClientRect().top - wrap.getBoundingClientRect().top + wrap.scrollTop;
+    const next = { top: wrap.scrollTop, height: wrap.clientHeight, bodyTop };
+    setView((v) => (v.top === next.top && v.height === next.height && v.bodyTop === next.bodyTop ? v : next));
+  };
+  // Keep the followed frame in view as the cursor moves (DevTools keeps the selected request in view too):
+  // scroll only when it is outside the visible rows, so a reader's own scrolling is left alone otherwise.
+  useLayoutEffect(() => {
+    const wrap = wrapRef.current;
+    if (!wrap || !windowed || selectedPos < 0) return;
+    const px = rowPx.current;
+    const rowTop = view.bodyTop + selectedPos * px;
+    if (rowTop < wrap.scrollTop + view.bodyTop || rowTop + px > wrap.scrollTop + wrap.clientHeight) {
+      wrap.scrollTop = Math.max(0, rowTop - wrap.clientHeight / 2);
+    }
+    measure();
+  }, [selectedPos, windowed]);
+  const px = rowPx.current;
+  const from = windowed ? clamp(Math.floor((view.top - view.bodyTop) / px) - OVERSCAN, 0, count) : 0;
+  const to = windowed ? clamp(Math.ceil((view.top - view.bodyTop + view.height) / px) + OVERSCAN, from, count) : count;
 
-  const streams = [...new Set([0, ...frames.map((f) => f.event.streamId)])].sort((a, b) => a - b);
+  if (!endpoint || !lane) return <p className="rt-empty">No HTTP/2 frames recorded yet. Run a simulation with httpVersion: '2'.</p>;
+
+  // Stream 0 always has a lane; other streams once their first frame is visible.
+  const streams = lane.streams.filter((s) => s.id === 0 || s.first < count).map((s) => s.id);
   const choose = (f: FrameRef) => {
     setPicked(f.index);
     const step = stepOf(recording, endpoint.source.id, f.index);
     if (onCursor && step >= 0) onCursor(step);
   };
+  const rows: FrameRef[] = all.slice(from, to);
 
   return (
     <div className="rt-fi">
@@ -53,13 +103,13 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
           ))}
         </select>
       </label>
-      <div className="rt-fi-lanes-wrap">
-        <table className="rt-fi-lanes">
+      <div className="rt-fi-lanes-wrap" ref={wrapRef} onScroll={windowed ? measure : undefined}>
+        <table className="rt-fi-lanes" aria-rowcount={windowed ? count + 1 : undefined}>
           <caption>
             Frames the {endpoint.side} sent (→) and received (←) on {endpoint.connectionId}, one lane per stream
           </caption>
           <thead>
-            <tr>
+            <tr aria-rowindex={windowed ? 1 : undefined}>
               <th scope="col">#</th>
               <th scope="col">ms</th>
               {streams.map((s) => (
@@ -69,45 +119,80 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
               ))}
             </tr>
           </thead>
-          <tbody>
-            {frames.map((f, n) => {
+          <tbody ref={bodyRef}>
+            {from > 0 ? <Spacer height={from * px} columns={streams.length + 2} /> : null}
+            {rows.map((f, k) => {
+              const n = from + k;
               const current = f.index === selected?.index;
               return (
-                <tr key={f.index} aria-current={current ? 'true' : undefined} className={current ? 'is-current' : undefined}>
+                <tr
+                  key={f.index}
+                  data-pos={n}
+                  aria-rowindex={windowed ? n + 2 : undefined}
+                  aria-current={current ? 'true' : undefined}
+                  className={current ? 'is-current' : undefined}
+                >
                   <td>{n + 1}</td>
                   <td>{f.event.at.toFixed(1)}</td>
                   {streams.map((s) => (
-                    <td key={s}>
-                      {s === f.event.streamId ? (
-                        <button
-                          type="button"
-                          className={`rt-fi-frame rt-fi-${f.event.direction}`}
-                          data-frame-type={f.event.frameType}
-                          aria-pressed={current}
-                          onClick={() => choose(f)}
-                        >
-                          <span aria-hidden="true">{dirArrow(f.event.direction)}</span>
-                          <span className="rt-sr-only">{f.event.direction} </span> {f.event.frameType}
-                          {f.event.flags.length > 0 ? (
-                            <small title={f.event.flags.join(', ')}>
-                              {' '}
-                              <span aria-hidden="true">{f.event.flags.map((x) => FLAG_ABBR[x] ?? x).join(' ')}</span>
-                              <span className="rt-sr-only">{f.event.flags.join(', ')}</span>
-                            </small>
-                          ) : null}
-                          <small> {f.event.length} B</small>
-                        </button>
-                      ) : null}
-                    </td>
+                    <td key={s}>{s === f.event.streamId ? <FrameButton frame={f} current={current} onChoose={choose} /> : null}</td>
                   ))}
                 </tr>
               );
             })}
+            {to < count ? <Spacer height={(count - to) * px} columns={streams.length + 2} /> : null}
           </tbody>
         </table>
       </div>
-      {selected ? <FrameDetail key={`${endpoint.key}#${selected.index}`} frame={selected} /> : <p className="rt-empty">No frame yet at this step.</p>}
+      {selected ? <FrameDetail frame={selected} /> : <p className="rt-empty">No frame yet at this step.</p>}
     </div>
+  );
+}
+
+const clamp = (n: number, lo: number, hi: number): number => Math.min(Math.max(n, lo), hi);
+
+/** Position in `frames[0 .. count)` of the frame whose event index is `index`, or -1. */
+function positionOf(frames: readonly FrameRef[], count: number, index: number | undefined): number {
+  if (index === undefined) return -1;
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (frames[mid]!.index < index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < count && frames[lo]!.index === index ? lo : -1;
+}
+
+/** Stands in for the rows not rendered, so the scrollbar matches the whole list. */
+function Spacer({ height, columns }: { height: number; columns: number }) {
+  return (
+    <tr className="rt-fi-spacer" aria-hidden="true">
+      <td colSpan={columns} style={{ height, padding: 0, border: 0 }} />
+    </tr>
+  );
+}
+
+function FrameButton({ frame: f, current, onChoose }: { frame: FrameRef; current: boolean; onChoose: (f: FrameRef) => void }) {
+  return (
+    <button
+      type="button"
+      className={`rt-fi-frame rt-fi-${f.event.direction}`}
+      data-frame-type={f.event.frameType}
+      aria-pressed={current}
+      onClick={() => onChoose(f)}
+    >
+      <span aria-hidden="true">{dirArrow(f.event.direction)}</span>
+      <span className="rt-sr-only">{f.event.direction} </span> {f.event.frameType}
+      {f.event.flags.length > 0 ? (
+        <small title={f.event.flags.join(', ')}>
+          {' '}
+          <span aria-hidden="true">{f.event.flags.map((x) => FLAG_ABBR[x] ?? x).join(' ')}</span>
+          <span className="rt-sr-only">{f.event.flags.join(', ')}</span>
+        </small>
+      ) : null}
+      <small> {f.event.length} B</small>
+    </button>
   );
 }
 
@@ -117,8 +202,13 @@ export function FrameDetail({ frame }: { frame: FrameRef }) {
   const tree = useMemo(() => frameTree(ev), [ev]);
   const bytes = useMemo(() => Array.from(ev.data, (c) => c.charCodeAt(0) & 0xff), [ev]);
   const nodes = useMemo(() => flatten(tree), [tree]);
-  const [fieldId, setFieldId] = useState<string | null>(null);
-  const [active, setActive] = useState(-1);
+  // The pointed-at field and byte belong to one frame: the detail stays mounted while the cursor moves (so
+  // the hex cells are updated, not rebuilt, on each step) and a new frame starts with nothing pointed at.
+  const [pointed, setPointed] = useState<{ ev: FrameEvent; fieldId: string | null; active: number }>({ ev, fieldId: null, active: -1 });
+  const fieldId = pointed.ev === ev ? pointed.fieldId : null;
+  const active = pointed.ev === ev ? pointed.active : -1;
+  const setFieldId = (id: string | null) => setPointed((p) => ({ ev, fieldId: id, active: p.ev === ev ? p.active : -1 }));
+  const setActive = (offset: number) => setPointed((p) => ({ ev, fieldId: p.ev === ev ? p.fieldId : null, active: offset }));
   const field = nodes.find((n) => n.id === fieldId);
   const highlight = field?.start !== undefined && field.end !== undefined ? { start: field.start, end: field.end } : undefined;
   const onByte = (offset: number) => {

@@ -20,14 +20,20 @@ export interface HexDumpProps {
 }
 
 const WIDTH = 16;
-/** Bytes drawn before "Show all": a 16 KB DATA frame would be 30,000+ elements. */
-export const HEX_LIMIT = 1024;
+/**
+ * Bytes drawn before "Show all": a 16 KB DATA frame would be 30,000+ elements, and the dump re-renders on
+ * every cursor move while a reader scrubs, so 32 rows (what fits the pane) keep each move cheap.
+ */
+export const HEX_LIMIT = 512;
 const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 const ascii = (b: number) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.');
 
 export function HexDump({ bytes, highlight, active, onByte, label, describeActive }: HexDumpProps) {
   const id = useId();
-  const [all, setAll] = useState(false);
+  // "Show all" holds for the bytes it was asked for; the owner keeps one dump mounted across frames (so a
+  // cursor move updates cells instead of recreating them), and a new frame starts truncated again.
+  const [allFor, setAllFor] = useState<readonly number[] | null>(null);
+  const all = allFor === bytes;
   const shown = all ? bytes.length : Math.min(bytes.length, HEX_LIMIT);
   const rows = Math.ceil(shown / WIDTH);
   const lit = (i: number) => highlight !== undefined && i >= highlight.start && i < highlight.end;
@@ -96,7 +102,7 @@ export function HexDump({ bytes, highlight, active, onByte, label, describeActiv
         })}
       </div>
       {shown < bytes.length ? (
-        <button type="button" className="rt-hex-more" onClick={() => setAll(true)}>
+        <button type="button" className="rt-hex-more" onClick={() => setAllFor(bytes)}>
           Show all {bytes.length.toLocaleString('en')} bytes
         </button>
       ) : null}

@@ -10,7 +10,6 @@
 import { DEFINED_FLAGS, FLAGS, FRAME_TYPE_CODES, SETTINGS_IDS, errorCodeName } from 'roundtrip/wire';
 import type { FrameTypeName, TraceEventOf } from 'roundtrip/wire';
 import type { Recording, WireSource } from '../model';
-import { eventsAt } from '../model';
 
 export type FrameEvent = TraceEventOf<'h2-frame'>;
 
@@ -45,14 +44,78 @@ export function endpointsOf(recording: Recording): Endpoint[] {
   return [...out.values()];
 }
 
+/**
+ * Everything the frame inspector looks up on each cursor move, built once per Recording (recordings are
+ * immutable snapshots, so a WeakMap cache is safe). Scrubbing then costs a binary search per move instead
+ * of a walk over every event up to the cursor, which grew with the cursor on 1,000-event traces.
+ */
+export interface FrameIndex {
+  readonly endpoints: readonly Endpoint[];
+  /** Per endpoint key: its frames in order, the step of each (ascending), and each stream's first frame. */
+  readonly byEndpoint: ReadonlyMap<string, EndpointFrames>;
+  /** Per step: the step of the latest HTTP/2 frame at or before it, or -1. */
+  readonly latestFrameStep: Int32Array;
+}
+
+export interface EndpointFrames {
+  readonly frames: readonly FrameRef[];
+  readonly steps: readonly number[];
+  /** Stream ids with the position (in `frames`) of their first frame, sorted by id; stream 0 at position 0. */
+  readonly streams: readonly { readonly id: number; readonly first: number }[];
+}
+
+const frameIndexes = new WeakMap<Recording, FrameIndex>();
+
+export function frameIndex(recording: Recording): FrameIndex {
+  const cached = frameIndexes.get(recording);
+  if (cached) return cached;
+  const endpoints = endpointsOf(recording);
+  const building = new Map<string, { frames: FrameRef[]; steps: number[]; first: Map<number, number> }>();
+  for (const e of endpoints) building.set(e.key, { frames: [], steps: [], first: new Map([[0, 0]]) });
+  const sources = new Map(recording.sources.map((s) => [s.id, s]));
+  const latestFrameStep = new Int32Array(recording.steps.length);
+  let latest = -1;
+  recording.steps.forEach((step, i) => {
+    const source = sources.get(step.sourceId);
+    const event = source?.kind === 'wire' ? source.events[step.index] : undefined;
+    if (event?.type === 'h2-frame') {
+      latest = i;
+      const lane = building.get(endpointKey(step.sourceId, event.connectionId, event.side));
+      if (lane) {
+        if (!lane.first.has(event.streamId)) lane.first.set(event.streamId, lane.frames.length);
+        lane.frames.push({ event, index: step.index });
+        lane.steps.push(i);
+      }
+    }
+    latestFrameStep[i] = latest;
+  });
+  const byEndpoint = new Map<string, EndpointFrames>();
+  for (const [key, lane] of building) {
+    const streams = [...lane.first].map(([id, first]) => ({ id, first })).sort((a, b) => a.id - b.id);
+    byEndpoint.set(key, { frames: lane.frames, steps: lane.steps, streams });
+  }
+  const index: FrameIndex = { endpoints, byEndpoint, latestFrameStep };
+  frameIndexes.set(recording, index);
+  return index;
+}
+
+/** How many of the endpoint's frames are visible at `cursor` (a binary search over their steps). */
+export function visibleFrameCount(lane: EndpointFrames | undefined, cursor: number): number {
+  if (!lane) return 0;
+  let lo = 0;
+  let hi = lane.steps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (lane.steps[mid]! <= cursor) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The endpoint's frames visible at `cursor`, in the order the endpoint sent or received them. */
 export function framesAt(recording: Recording, endpoint: Endpoint, cursor: number): FrameRef[] {
-  const visible = eventsAt(recording, endpoint.source, cursor);
-  const out: FrameRef[] = [];
-  visible.forEach((event, index) => {
-    if (event.type === 'h2-frame' && event.connectionId === endpoint.connectionId && event.side === endpoint.side) out.push({ event, index });
-  });
-  return out;
+  const lane = frameIndex(recording).byEndpoint.get(endpoint.key);
+  return lane ? lane.frames.slice(0, visibleFrameCount(lane, cursor)) : [];
 }
 
 /**
@@ -60,13 +123,15 @@ export function framesAt(recording: Recording, endpoint: Endpoint, cursor: numbe
  * the cursor itself. Views follow it, so the endpoint shown does not flip while other events play.
  */
 export function frameAtCursor(recording: Recording, cursor: number): { key: string; index: number; exact: boolean } | undefined {
-  for (let i = Math.min(cursor, recording.steps.length - 1); i >= 0; i--) {
-    const step = recording.steps[i]!;
-    const source = recording.sources.find((s) => s.id === step.sourceId);
-    const event = source?.kind === 'wire' ? source.events[step.index] : undefined;
-    if (event?.type === 'h2-frame') return { key: endpointKey(step.sourceId, event.connectionId, event.side), index: step.index, exact: i === cursor };
-  }
-  return undefined;
+  const { latestFrameStep } = frameIndex(recording);
+  const at = Math.min(cursor, latestFrameStep.length - 1);
+  const i = at >= 0 ? latestFrameStep[at]! : -1;
+  if (i < 0) return undefined;
+  const step = recording.steps[i]!;
+  const source = recording.sources.find((s) => s.id === step.sourceId);
+  const event = source?.kind === 'wire' ? source.events[step.index] : undefined;
+  if (event?.type !== 'h2-frame') return undefined;
+  return { key: endpointKey(step.sourceId, event.connectionId, event.side), index: step.index, exact: i === cursor };
 }
 
 // --- the field tree --------------------------------------------------------------------------------

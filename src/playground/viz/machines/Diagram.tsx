@@ -3,6 +3,7 @@
  * edges. Rows between the same two states share one arrow whose label lists each row on its own line, so
  * the picture stays readable while every row keeps its own label element (data-row) to highlight.
  */
+import { memo, useMemo } from 'react';
 import type { MachineDef, MachineRow, StateNode } from './definitions';
 
 export interface DiagramProps {
@@ -106,9 +107,16 @@ function edgeGeometry(def: MachineDef, e: Edge, reverse: boolean): { d: string; 
   return { d: bend === 0 ? `M ${sx} ${sy} L ${ex} ${ey}` : `M ${sx} ${sy} Q ${cx} ${cy} ${ex} ${ey}`, lx, ly: ly - (count * LINE) / 2 + 9, anchor: 'middle' };
 }
 
-export function Diagram({ def, current, fired, titleId }: DiagramProps) {
-  const edges = groupEdges(def);
-  const pairs = new Set(edges.map((e) => `${e.from.id}>${e.to.id}`));
+/**
+ * Memoized: the props are a static definition and three strings, so while a reader scrubs the diagram only
+ * re-renders when the state or the fired row changes, and the layout is computed once per machine.
+ */
+export const Diagram = memo(function Diagram({ def, current, fired, titleId }: DiagramProps) {
+  const layout = useMemo(() => {
+    const edges = groupEdges(def);
+    const pairs = new Set(edges.map((e) => `${e.from.id}>${e.to.id}`));
+    return edges.map((e) => ({ e, g: edgeGeometry(def, e, e.from !== e.to && pairs.has(`${e.to.id}>${e.from.id}`)) }));
+  }, [def]);
   const markerId = `${titleId}-arrow`;
   const markerFired = `${titleId}-arrow-fired`;
   return (
@@ -122,9 +130,8 @@ export function Diagram({ def, current, fired, titleId }: DiagramProps) {
         </marker>
       </defs>
       <g className="rt-sm-edges">
-        {edges.map((e) => {
+        {layout.map(({ e, g }) => {
           const key = `${e.from.id}>${e.to.id}`;
-          const g = edgeGeometry(def, e, e.from !== e.to && pairs.has(`${e.to.id}>${e.from.id}`));
           const hot = fired !== undefined && e.rows.some((r) => r.id === fired);
           return (
             <g key={key} className={`rt-sm-edge${hot ? ' is-fired' : ''}`}>
@@ -168,4 +175,4 @@ export function Diagram({ def, current, fired, titleId }: DiagramProps) {
       </g>
     </svg>
   );
-}
+});

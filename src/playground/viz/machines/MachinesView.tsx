@@ -27,6 +27,24 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
   // Built once per recording: each cursor move then reads the followed instance and the fired counts by
   // binary search instead of filtering every instance's transitions.
   const index = useMemo(() => indexInstances(instances, recording.steps.length), [instances, recording]);
+  // The option list only changes with the recording (hundreds of instances on a long trace): built once, not
+  // on every cursor move.
+  const options = useMemo(
+    () =>
+      GROUPS.map((g) => {
+        const list = instances.filter((i) => i.machine === g.machine);
+        return list.length === 0 ? null : (
+          <optgroup key={g.machine} label={g.label}>
+            {list.map((i) => (
+              <option key={i.key} value={i.key}>
+                {i.label}
+              </option>
+            ))}
+          </optgroup>
+        );
+      }),
+    [instances],
+  );
   const [chosen, setChosen] = useState<string | null>(null);
   const titleId = useId();
   const tableWrap = useRef<HTMLDivElement>(null);
@@ -56,18 +74,7 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
         <label>
           Machine{' '}
           <select value={inst.key} onChange={(e) => setChosen(e.target.value)}>
-            {GROUPS.map((g) => {
-              const list = instances.filter((i) => i.machine === g.machine);
-              return list.length === 0 ? null : (
-                <optgroup key={g.machine} label={g.label}>
-                  {list.map((i) => (
-                    <option key={i.key} value={i.key}>
-                      {i.label}
-                    </option>
-                  ))}
-                </optgroup>
-              );
-            })}
+            {options}
           </select>
         </label>
         {chosen !== null ? (
