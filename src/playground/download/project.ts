@@ -8,6 +8,7 @@
  */
 import type { ShareState } from '../share/codec';
 import { createZip, type ZipEntry } from './zip';
+import { saveFile } from './save';
 
 export interface ProjectInput {
   /** The example's id; becomes the project's name. */
@@ -153,15 +154,6 @@ export async function downloadProject(input: ProjectInput): Promise<string> {
   const { default: pkg } = await import('virtual:roundtrip-package');
   const zip = projectZip({ ...input, sourceUrl: input.sourceUrl ?? location.href.split('#')[0] }, pkg, new Date());
   const fileName = `${slug(input.id)}.zip`;
-  const url = URL.createObjectURL(new Blob([zip as BlobPart], { type: 'application/zip' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started by the next task; the object URL is no longer needed.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  saveFile(fileName, zip as BlobPart, 'application/zip');
   return fileName;
 }

@@ -17,7 +17,8 @@ import type { RecordingStore } from './recording';
 import { Player } from './player';
 import { VIEWS, type ViewEntry } from './views';
 import { describePosition, describeStep } from './describe';
-import { download, recordingToHar, recordingToJson } from './export';
+import { recordingToHar, recordingToJson } from './export';
+import { saveFile } from '../download/save';
 import Controls from './Controls';
 
 export interface VizPosition {
@@ -208,11 +209,11 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
     [finished, recording],
   );
   const exportJson = useCallback(() => {
-    download(`${playgroundId}-trace.json`, JSON.stringify(recordingToJson(recordingRef.current, playgroundId), null, 1), 'application/json');
+    saveFile(`${playgroundId}-trace.json`, JSON.stringify(recordingToJson(recordingRef.current, playgroundId), null, 1), 'application/json');
   }, [playgroundId]);
   const exportHar = useCallback(() => {
     const built = recordingToHar(recordingRef.current);
-    if (built) download(`${playgroundId}.har`, JSON.stringify(built, null, 1), 'application/json');
+    if (built) saveFile(`${playgroundId}.har`, JSON.stringify(built, null, 1), 'application/json');
   }, [playgroundId]);
 
   if (recording.sources.length === 0) {

@@ -91,16 +91,3 @@ export function recordingToHar(recording: Recording): Har | undefined {
   } as Har;
 }
 
-/** Offers `text` as a file download (a Blob URL on a temporary link, released afterwards). */
-export function download(filename: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoke later: Chromium starts the download asynchronously.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
