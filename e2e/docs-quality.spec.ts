@@ -46,6 +46,7 @@ for (let shard = 0; shard < SHARDS; shard++) {
       const errors = collectPageErrors(page);
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
+      await expect(page.locator('h1').first(), path).toBeVisible();
       problems.push(...(await axeViolations(page, path)));
       await page.waitForLoadState('networkidle');
       problems.push(...errors.map((e) => `${path}: ${e}`));

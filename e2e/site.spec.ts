@@ -1,22 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { collectPageErrors } from './helpers';
 import { sitemapPaths } from './sitemap';
 
-test('every page in the sitemap renders without a console error', async ({ page, request }) => {
+// Every sitemap page is loaded, checked for status, a heading and console errors by docs-quality.spec.ts
+// (sharded: there are too many pages for one test's time). Here: the sitemap holds the entry pages.
+test('the sitemap lists the landing page and both halves of the docs', async ({ request }) => {
   const paths = await sitemapPaths(request);
   expect(paths).toContain('/');
   expect(paths).toContain('/http/overview/');
   expect(paths).toContain('/query/overview/');
-  for (const path of paths) {
-    const errors = collectPageErrors(page);
-    const response = await page.goto(path);
-    expect(response?.status(), path).toBe(200);
-    await expect(page.locator('h1').first()).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    expect(errors, path).toEqual([]);
-    page.removeAllListeners('console');
-    page.removeAllListeners('pageerror');
-  }
+  expect(paths).toContain('/playground/');
 });
 
 test('the landing page links into both halves of the docs', async ({ page }) => {
