@@ -3,7 +3,7 @@
  * This file is the library's only public surface.
  *
  * Beyond TanStack:
- * - `client.getInstrumentation()` — a subscribable stream of fetch / retry / pause / gc / timer events
+ * - `Instrumentation.of(client)` — a subscribable stream of fetch / retry / pause / gc / timer events
  *   (see instrumentation.ts);
  * - a timeout provider may carry `now()`, so a virtual clock also drives timestamps.
  */

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   environmentManager,
   focusManager,
+  Instrumentation,
   MutationObserver,
   onlineManager,
   QueryClient,
@@ -14,7 +15,7 @@ const T0 = Date.UTC(2026, 0, 1);
 
 function record(client: QueryClient) {
   const events: Array<InstrumentationEvent> = [];
-  const stop = client.getInstrumentation().subscribe((event) => events.push(event));
+  const stop = Instrumentation.of(client).subscribe((event) => events.push(event));
   return { events, stop, types: () => events.map((event) => event.type) };
 }
 
@@ -153,14 +154,14 @@ describe('instrumentation', () => {
     });
     observer.subscribe(() => undefined);
     await vi.advanceTimersByTimeAsync(10);
-    const pending = client.getInstrumentation().getPendingTimers();
+    const pending = Instrumentation.of(client).getPendingTimers();
     const byKind = Object.fromEntries(pending.map((timer) => [timer.timer, timer]));
     expect(byKind.staleTime).toMatchObject({ delay: 501, dueAt: T0 + 10 + 501 });
     expect(byKind.refetchInterval).toMatchObject({ delay: 1000 });
     // like TanStack, a settled fetch re-arms gc even while observed; removal then checks for observers
     expect(byKind.gc).toMatchObject({ delay: 5 * 60 * 1000 });
     await vi.advanceTimersByTimeAsync(1000);
-    const interval = client.getInstrumentation().getPendingTimers().find((t) => t.timer === 'refetchInterval');
+    const interval = Instrumentation.of(client).getPendingTimers().find((t) => t.timer === 'refetchInterval');
     expect(interval?.dueAt).toBeGreaterThan(T0 + 1000);
   });
 
@@ -208,9 +209,24 @@ describe('instrumentation', () => {
     expect(events.find((e) => e.type === 'retryGiveUp')).toMatchObject({ failureCount: 1, reason: 'retry-exhausted' });
   });
 
+  it('is one instrumentation per client, hearing only that client', async () => {
+    const client = new QueryClient();
+    const other = new QueryClient();
+    expect(Instrumentation.of(client)).toBe(Instrumentation.of(client));
+    expect(Instrumentation.of(other)).not.toBe(Instrumentation.of(client));
+    const { events } = record(client);
+    await other.prefetchQuery({ queryKey: ['elsewhere'], queryFn: () => Promise.resolve(1) });
+    expect(events).toHaveLength(0);
+    await client.prefetchQuery({ queryKey: ['here'], queryFn: () => Promise.resolve(1) });
+    const subjects = new Set(events.map((e) => e.subject));
+    // one frozen subject per query, shared by all of its events
+    expect([...subjects]).toEqual([{ kind: 'query', queryHash: '["here"]', queryKey: ['here'] }]);
+    expect(Object.isFrozen(events[0]!.subject)).toBe(true);
+  });
+
   it('costs nothing while nobody listens, and stops when the last listener leaves', async () => {
     const client = new QueryClient();
-    const instrumentation = client.getInstrumentation();
+    const instrumentation = Instrumentation.of(client);
     expect(instrumentation.enabled).toBe(false);
     const { events, stop } = record(client);
     expect(instrumentation.enabled).toBe(true);

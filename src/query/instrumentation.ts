@@ -2,15 +2,19 @@
  * Instrumentation: a per-QueryClient stream of "what the library is doing and why", for the docs'
  * visualizers and for learners. It is not part of the TanStack interface.
  *
- *   const stop = client.getInstrumentation().subscribe((event) => console.log(event.type, event));
- *   client.getInstrumentation().getPendingTimers(); // timers set while someone was listening
+ *   const instrumentation = Instrumentation.of(client);
+ *   const stop = instrumentation.subscribe((event) => console.log(event.type, event));
+ *   instrumentation.getPendingTimers(); // timers set while someone was listening
  *
  * Every event is a frozen, discriminated value with `type`, `at` (the timeoutManager clock) and a
- * `subject` (which query or mutation). Emitters check `enabled` before building anything, so with no
- * subscriber the cost is one property read per would-be event.
+ * `subject` (which query or mutation). The core only reports raw facts through trace.ts; building events,
+ * subjects and the pending-timer list happens here. An app that never calls `Instrumentation.of` does not
+ * bundle this file and pays one counter read per trace() call; once a client is instrumented, a fact costs
+ * a map lookup and, while nobody listens, nothing more.
  */
 import { Subscribable } from './subscribable';
 import { now } from './timeoutManager';
+import { attachTrace } from './trace';
 import type { MutationKey } from './mutationTypes';
 import type { QueryKey } from './types';
 
@@ -75,11 +79,52 @@ export type InstrumentationPayload<T extends InstrumentationEventType> = Omit<Ex
 
 export type InstrumentationListener = (event: InstrumentationEvent) => void;
 
+/** What trace() owners look like from here (duck-typed: importing the classes would pull the core in). */
+type Owner = {
+  queryHash?: string;
+  queryKey?: QueryKey;
+  mutationId?: number;
+  options?: { mutationKey?: MutationKey; retryDelay?: unknown };
+  state?: { dataUpdatedAt: number; fetchMeta?: unknown; fetchStatus?: string };
+  /** observers: their timers are about the query they watch */
+  getCurrentQuery?: () => Owner;
+};
+
+const instances = new WeakMap<object, Instrumentation>();
+const subjects = new WeakMap<object, InstrumentationSubject>();
+
+/** Who an owner's events are about; one frozen value per query or mutation, so subjects compare by identity. */
+function subjectOf(owner: Owner): InstrumentationSubject {
+  if (owner.getCurrentQuery) return subjectOf(owner.getCurrentQuery());
+  let subject = subjects.get(owner);
+  if (!subject) {
+    subject =
+      owner.mutationId === undefined
+        ? querySubject(owner.queryHash!, owner.queryKey!)
+        : mutationSubject(owner.mutationId, owner.options?.mutationKey);
+    subjects.set(owner, subject);
+  }
+  return subject;
+}
+
 export class Instrumentation extends Subscribable<InstrumentationListener> {
-  /** True while at least one listener is subscribed; emitters read it before building events. */
+  /** True while at least one listener is subscribed; nothing is recorded otherwise. */
   enabled = false;
   #timers = new Map<number, PendingTimer>();
+  /** The pending timer id per owner and kind (an observer has two kinds, a query or mutation gc and retry). */
+  #timerIds = new WeakMap<object, Partial<Record<TimerKind, number>>>();
   #nextTimerId = 1;
+
+  /** The client's instrumentation, attached on first use (events start with the first listener). */
+  static of(client: object): Instrumentation {
+    let instrumentation = instances.get(client);
+    if (!instrumentation) {
+      instrumentation = new Instrumentation();
+      instances.set(client, instrumentation);
+      attachTrace(client, (type, owner, a, b, c) => instrumentation!.enabled && instrumentation!.#fact(type, owner, a, b, c));
+    }
+    return instrumentation;
+  }
 
   protected override onSubscribe(): void {
     this.enabled = true;
@@ -87,7 +132,10 @@ export class Instrumentation extends Subscribable<InstrumentationListener> {
 
   protected override onUnsubscribe(): void {
     this.enabled = this.hasListeners();
-    if (!this.enabled) this.#timers.clear();
+    if (!this.enabled) {
+      this.#timers.clear();
+      this.#timerIds = new WeakMap();
+    }
   }
 
   emit<T extends InstrumentationEventType>(type: T, subject: InstrumentationSubject, payload: InstrumentationPayload<T>): void {
@@ -101,63 +149,115 @@ export class Instrumentation extends Subscribable<InstrumentationListener> {
     return [...this.#timers.values()];
   }
 
-  /** Record a new timer; returns its id, or 0 when nobody listens. */
-  timerScheduled(timer: TimerKind, subject: InstrumentationSubject, delay: number): number {
-    if (!this.enabled) return 0;
+  /** One fact from the core (see the trace() calls in query.ts, mutation.ts, retryer.ts, removable.ts, queryObserver.ts). */
+  #fact(type: string, owner: Owner, a: unknown, b: unknown, c: unknown): void {
+    const subject = subjectOf(owner);
+    switch (type) {
+      case 'gcScheduled':
+        this.#timerScheduled(owner, 'gc', a as number);
+        return this.emit('gcScheduled', subject, { delay: a as number, dueAt: now() + (a as number) });
+      case 'gcCancelled':
+        if (this.#timerEnded(owner, 'gc', 'timerCleared')) this.emit('gcCancelled', subject, {});
+        return;
+      case 'gcTimerFired':
+        this.#timerEnded(owner, 'gc', 'timerFired');
+        return;
+      case 'gcFired':
+        return this.emit('gcFired', subject, { removed: a as boolean });
+      case 'retry': {
+        const retryDelay = owner.options?.retryDelay;
+        const delaySource: RetryDelaySource =
+          retryDelay === undefined ? 'default-backoff' : typeof retryDelay === 'function' ? 'retryDelay-function' : 'retryDelay-number';
+        const delay = b as number;
+        this.#timerScheduled(owner, 'retry', delay);
+        return this.emit('retry', subject, { attempt: a as number, delay, dueAt: now() + delay, delaySource, error: c });
+      }
+      case 'retryFired':
+        this.#timerEnded(owner, 'retry', 'timerFired');
+        return;
+      case 'timerScheduled':
+        this.#timerScheduled(owner, a as TimerKind, b as number);
+        return;
+      case 'timerFired':
+      case 'timerCleared':
+        this.#timerEnded(owner, a as TimerKind, type, b as boolean);
+        return;
+      case 'dispatch': {
+        const action = a as { type: string; manual?: boolean; error?: unknown };
+        if (action.type === 'success') {
+          // a mutation's state has no dataUpdatedAt: its success happens now
+          const dataUpdatedAt = owner.mutationId === undefined ? owner.state!.dataUpdatedAt : now();
+          this.emit('success', subject, { dataUpdatedAt, manual: !!action.manual });
+        } else if (action.type === 'error') {
+          this.emit('error', subject, { error: action.error });
+        } else if (action.type === 'continue' || action.type === 'invalidate') {
+          this.emit(action.type, subject, {});
+        }
+        return;
+      }
+      case 'fetchStart':
+        return this.emit('fetchStart', subject, {
+          fetchMeta: owner.state!.fetchMeta,
+          fetchStatus: owner.state!.fetchStatus === 'paused' ? 'paused' : 'fetching',
+        });
+      case 'fetchEnd':
+        return this.emit('fetchEnd', subject, { outcome: a as 'success' | 'error' | 'cancelled' });
+      case 'cancel': {
+        const options = a as { revert?: boolean; silent?: boolean } | undefined;
+        return this.emit('cancel', subject, { revert: !!options?.revert, silent: !!options?.silent });
+      }
+      case 'observerAdded':
+      case 'observerRemoved':
+        return this.emit(type, subject, { observerCount: a as number });
+      case 'pause':
+        return this.emit('pause', subject, { reason: a as PauseReason });
+      case 'retryGiveUp':
+        return this.emit('retryGiveUp', subject, {
+          failureCount: a as number,
+          reason: b as 'retry-exhausted' | 'retry-cancelled',
+        });
+    }
+  }
+
+  #timerScheduled(owner: Owner, timer: TimerKind, delay: number): void {
     const at = now();
     const entry: PendingTimer = Object.freeze({
       id: this.#nextTimerId++,
       timer,
-      subject,
+      subject: subjectOf(owner),
       delay,
       scheduledAt: at,
       dueAt: at + delay,
     });
+    let ids = this.#timerIds.get(owner);
+    if (!ids) this.#timerIds.set(owner, (ids = {}));
+    ids[timer] = entry.id;
     this.#timers.set(entry.id, entry);
-    this.emit('timerScheduled', subject, { timer: entry });
-    return entry.id;
+    this.emit('timerScheduled', entry.subject, { timer: entry });
   }
 
-  timerCleared(id: number): void {
-    this.#timerEnded(id, 'timerCleared', false);
-  }
-
-  /** An interval keeps its entry, moved to the next due time. */
-  timerFired(id: number, repeats = false): void {
-    this.#timerEnded(id, 'timerFired', repeats);
-  }
-
-  #timerEnded(id: number, type: 'timerCleared' | 'timerFired', repeats: boolean): void {
-    const entry = this.#timers.get(id);
-    if (!entry) return;
+  /** Ends the owner's pending `timer` if one was recorded; an interval keeps its entry, moved to the next due time. */
+  #timerEnded(owner: Owner, timer: TimerKind, type: 'timerCleared' | 'timerFired', repeats = false): boolean {
+    const ids = this.#timerIds.get(owner);
+    const id = ids?.[timer];
+    const entry = id === undefined ? undefined : this.#timers.get(id);
+    if (!entry) return false;
     if (repeats) {
       const at = now();
-      this.#timers.set(id, Object.freeze({ ...entry, scheduledAt: at, dueAt: at + entry.delay }));
+      this.#timers.set(entry.id, Object.freeze({ ...entry, scheduledAt: at, dueAt: at + entry.delay }));
     } else {
-      this.#timers.delete(id);
+      this.#timers.delete(entry.id);
+      delete ids![timer];
     }
     this.emit(type, entry.subject, { timer: entry });
+    return true;
   }
 }
 
-/** Something whose events go to a client's instrumentation: queries and mutations. */
-export interface Traced {
-  /** @internal the client's instrumentation, when the entry knows its client */
-  readonly probe: Instrumentation | undefined;
-  /** @internal who the entry's events are about */
-  readonly subject: InstrumentationSubject;
-}
-
-/** The source's instrumentation while someone listens, else undefined: `tracer(x)?.emit(...)` builds nothing otherwise. */
-export function tracer(source: Traced): Instrumentation | undefined {
-  const probe = source.probe;
-  return probe?.enabled ? probe : undefined;
-}
-
-export function querySubject(queryHash: string, queryKey: QueryKey): InstrumentationSubject {
+function querySubject(queryHash: string, queryKey: QueryKey): InstrumentationSubject {
   return Object.freeze({ kind: 'query', queryHash, queryKey });
 }
 
-export function mutationSubject(mutationId: number, mutationKey: MutationKey | undefined): InstrumentationSubject {
+function mutationSubject(mutationId: number, mutationKey: MutationKey | undefined): InstrumentationSubject {
   return Object.freeze({ kind: 'mutation', mutationId, mutationKey });
 }

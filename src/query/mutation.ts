@@ -14,13 +14,12 @@
  * the `mutate(…, callbacks)` of the observer). Each awaited, so returned promises delay what follows.
  */
 import { MUTATION_RETRY } from './defaults';
-import { mutationSubject, tracer } from './instrumentation';
+import { trace } from './trace';
 import { notifyManager } from './notifyManager';
 import { Removable } from './removable';
 import { createRetryer } from './retryer';
 import { now } from './timeoutManager';
 import { transition } from './utils';
-import type { Instrumentation, InstrumentationSubject } from './instrumentation';
 import type { MutationCache } from './mutationCache';
 import type { MutationObserver } from './mutationObserver';
 import type { QueryClient } from './queryClient';
@@ -111,26 +110,15 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
   #observers: Array<MutationObserver<TData, TError, TVariables, TOnMutateResult>> = [];
   #mutationCache: MutationCache;
   #retryer?: Retryer<TData>;
-  #subject?: InstrumentationSubject;
 
   constructor(config: MutationConfig<TData, TError, TVariables, TOnMutateResult>) {
-    super();
+    super(config.client);
     this.#client = config.client;
     this.mutationId = config.mutationId;
     this.#mutationCache = config.mutationCache;
     this.state = config.state || getDefaultState();
     this.setOptions(config.options);
     this.scheduleGc();
-  }
-
-  /** @internal */
-  get probe(): Instrumentation | undefined {
-    return this.#client?.getInstrumentation();
-  }
-
-  /** @internal */
-  get subject(): InstrumentationSubject {
-    return (this.#subject ??= mutationSubject(this.mutationId, this.options?.mutationKey));
   }
 
   setOptions(options: MutationOptions<TData, TError, TVariables, TOnMutateResult>): void {
@@ -177,10 +165,7 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
   }
 
   async execute(variables: TVariables): Promise<TData> {
-    const onContinue = () => {
-      tracer(this)?.emit('continue', this.subject, {});
-      this.#dispatch({ type: 'continue' });
-    };
+    const onContinue = () => this.#dispatch({ type: 'continue' });
     const context: MutationFunctionContext = {
       client: this.#client,
       meta: this.options.meta,
@@ -244,6 +229,7 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
       onFail: (failureCount, error) => this.#dispatch({ type: 'failed', failureCount, error }),
       onPause: () => this.#dispatch({ type: 'pause' }),
       onContinue,
+      client: this.#client,
       owner: this,
       retry: this.options.retry ?? MUTATION_RETRY,
       retryDelay: this.options.retryDelay,
@@ -253,13 +239,12 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
   }
 
   #emitObserverCount(type: 'observerAdded' | 'observerRemoved'): void {
-    tracer(this)?.emit(type, this.subject, { observerCount: this.#observers.length });
+    trace(this.#client, type, this, this.#observers.length);
   }
 
   #dispatch(action: Action<TData, TError, TVariables, TOnMutateResult>): void {
     this.state = mutationReducer(this.state, action);
-    if (action.type === 'success') tracer(this)?.emit('success', this.subject, { dataUpdatedAt: now(), manual: false });
-    else if (action.type === 'error') tracer(this)?.emit('error', this.subject, { error: action.error });
+    trace(this.#client, 'dispatch', this, action);
     notifyManager.batch(() => {
       for (const observer of this.#observers) observer.onMutationUpdate(action);
       this.#mutationCache.notify({ mutation: this, type: 'updated', action });

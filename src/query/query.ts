@@ -9,13 +9,12 @@
  */
 import { STALE_TIME } from './defaults';
 import { infiniteQueryBehavior } from './infiniteQueryBehavior';
-import { querySubject, tracer } from './instrumentation';
+import { trace } from './trace';
 import { notifyManager } from './notifyManager';
 import { getDefaultState, queryReducer, successState } from './queryState';
 import { Removable } from './removable';
 import { CancelledError, createRetryer } from './retryer';
 import { ensureQueryFn, fetchSignal, noop, replaceData, resolveQueryValue, skipToken, timeUntilStale } from './utils';
-import type { Instrumentation, InstrumentationSubject } from './instrumentation';
 import type { QueryCache } from './queryCache';
 import type { QueryClient } from './queryClient';
 import type { QueryObserver } from './queryObserver';
@@ -101,10 +100,9 @@ export class Query<
   #defaultOptions?: QueryOptions<TQueryFnData, TError, TData, TQueryKey>;
   /** Did the running queryFn read `signal`? Then losing all observers aborts it instead of finishing. */
   #abortSignalConsumed = false;
-  #subject?: InstrumentationSubject;
 
   constructor(config: QueryConfig<TQueryFnData, TError, TData, TQueryKey>) {
-    super();
+    super(config.client);
     this.#defaultOptions = config.defaultOptions;
     this.#client = config.client;
     this.#cache = config.client.getQueryCache();
@@ -115,16 +113,6 @@ export class Query<
     this.#initialState = getDefaultState(this.options);
     this.state = config.state ?? this.#initialState;
     this.scheduleGc();
-  }
-
-  /** @internal */
-  get probe(): Instrumentation | undefined {
-    return this.#client?.getInstrumentation();
-  }
-
-  /** @internal */
-  get subject(): InstrumentationSubject {
-    return (this.#subject ??= querySubject(this.queryHash, this.queryKey));
   }
 
   get meta(): QueryMeta | undefined {
@@ -176,7 +164,7 @@ export class Query<
     const retryer = this.#retryer;
     const promise = retryer?.promise;
     if (retryer && retryer.status() === 'pending') {
-      tracer(this)?.emit('cancel', this.subject, { revert: !!options?.revert, silent: !!options?.silent });
+      trace(this.#client, 'cancel', this, options);
     }
     retryer?.cancel(options);
     return promise ? promise.then(noop).catch(noop) : Promise.resolve();
@@ -247,7 +235,7 @@ export class Query<
     this.observers.push(observer);
     if (this.observers.length === 1) this.#cache.observedChanged(this, true);
     this.clearGcTimeout();
-    tracer(this)?.emit('observerAdded', this.subject, { observerCount: this.observers.length });
+    trace(this.#client, 'observerAdded', this, this.observers.length);
     this.#cache.notify({ type: 'observerAdded', query: this, observer });
   }
 
@@ -262,15 +250,16 @@ export class Query<
         // otherwise let it finish but stop retrying.
         const pausedBeforeData = this.state.fetchStatus === 'paused' && this.state.status === 'pending';
         if (this.#abortSignalConsumed || pausedBeforeData) {
-          tracer(this)?.emit('cancel', this.subject, { revert: true, silent: false });
-          this.#retryer.cancel({ revert: true });
+          const revert = { revert: true };
+          trace(this.#client, 'cancel', this, revert);
+          this.#retryer.cancel(revert);
         } else {
           this.#retryer.cancelRetry();
         }
       }
       this.scheduleGc();
     }
-    tracer(this)?.emit('observerRemoved', this.subject, { observerCount: this.observers.length });
+    trace(this.#client, 'observerRemoved', this, this.observers.length);
     this.#cache.notify({ type: 'observerRemoved', query: this, observer });
   }
 
@@ -279,9 +268,7 @@ export class Query<
   }
 
   invalidate(): void {
-    if (this.state.isInvalidated) return;
-    tracer(this)?.emit('invalidate', this.subject, {});
-    this.#dispatch({ type: 'invalidate' });
+    if (!this.state.isInvalidated) this.#dispatch({ type: 'invalidate' });
   }
 
   fetch(
@@ -327,10 +314,7 @@ export class Query<
     if (this.state.fetchStatus === 'idle' || this.state.fetchMeta !== context.fetchOptions?.meta) {
       this.#dispatch({ type: 'fetch', meta: context.fetchOptions?.meta });
     }
-    tracer(this)?.emit('fetchStart', this.subject, {
-      fetchMeta: this.state.fetchMeta,
-      fetchStatus: this.state.fetchStatus === 'paused' ? 'paused' : 'fetching',
-    });
+    trace(this.#client, 'fetchStart', this);
 
     const retryer = this.#createRetryer(context, abortController, fetchOptions);
     this.#retryer = retryer;
@@ -355,7 +339,7 @@ export class Query<
         throw new Error(`${this.queryHash} data is undefined`);
       }
       this.setData(data);
-      tracer(this)?.emit('fetchEnd', this.subject, { outcome: 'success' });
+      trace(this.#client, 'fetchEnd', this, 'success');
       cacheConfig.onSuccess?.(data, self);
       cacheConfig.onSettled?.(data, this.state.error as any, self);
       return data;
@@ -364,17 +348,17 @@ export class Query<
         if (error.silent) {
           // restarted by a newer fetch: callers of the old one get the new one's result
           if (this.#retryer !== retryer && this.#fetchPromise) return this.#fetchPromise;
-          tracer(this)?.emit('fetchEnd', this.subject, { outcome: 'cancelled' });
+          trace(this.#client, 'fetchEnd', this, 'cancelled');
           throw error;
         }
         if (error.revert) {
-          tracer(this)?.emit('fetchEnd', this.subject, { outcome: 'cancelled' });
+          trace(this.#client, 'fetchEnd', this, 'cancelled');
           if (this.state.data === undefined) throw error;
           return this.state.data;
         }
       }
       this.#dispatch({ type: 'error', error: error as TError });
-      tracer(this)?.emit('fetchEnd', this.subject, { outcome: 'error' });
+      trace(this.#client, 'fetchEnd', this, 'error');
       cacheConfig.onError?.(error as any, self);
       cacheConfig.onSettled?.(this.state.data, error as any, self);
       throw error;
@@ -445,10 +429,8 @@ export class Query<
       },
       onFail: (failureCount, error) => this.#dispatch({ type: 'failed', failureCount, error }),
       onPause: () => this.#dispatch({ type: 'pause' }),
-      onContinue: () => {
-        tracer(this)?.emit('continue', this.subject, {});
-        this.#dispatch({ type: 'continue' });
-      },
+      onContinue: () => this.#dispatch({ type: 'continue' }),
+      client: this.#client,
       owner: this,
       retry: context.options.retry,
       retryDelay: context.options.retryDelay,
@@ -463,10 +445,8 @@ export class Query<
     if (action.type === 'success') {
       // a manual write becomes the new baseline a cancelled fetch reverts to
       this.#revertState = action.manual ? this.state : undefined;
-      tracer(this)?.emit('success', this.subject, { dataUpdatedAt: this.state.dataUpdatedAt, manual: !!action.manual });
-    } else if (action.type === 'error') {
-      tracer(this)?.emit('error', this.subject, { error: action.error });
     }
+    trace(this.#client, 'dispatch', this, action);
     // nobody to tell (e.g. bulk invalidation of unobserved queries): skip the batch altogether
     if (this.observers.length === 0 && !this.#cache.hasListeners()) return;
     notifyManager.batch(() => {

@@ -1,11 +1,10 @@
 /**
  * QueryClient: the façade users hold. It owns a QueryCache and a MutationCache, merges default
  * options (client-wide, then per-key defaults, then the call's own options), wires focus/online
- * events to the caches while mounted, and carries the instrumentation stream for its queries.
+ * events to the caches while mounted. Its instrumentation stream lives outside: `Instrumentation.of(client)`.
  */
 import { CANCEL_REFETCH, FETCH_QUERY_RETRY, REFETCH_TYPE } from './defaults';
 import { focusManager } from './focusManager';
-import { Instrumentation } from './instrumentation';
 import { MutationCache } from './mutationCache';
 import { notifyManager } from './notifyManager';
 import { onlineManager } from './onlineManager';
@@ -77,7 +76,6 @@ export class QueryClient {
   #mountCount = 0;
   #unsubscribeFocus?: () => void;
   #unsubscribeOnline?: () => void;
-  #instrumentation = new Instrumentation();
 
   constructor(config: QueryClientConfig = {}) {
     this.#queryCache = config.queryCache || new QueryCache();
@@ -108,11 +106,6 @@ export class QueryClient {
     this.#unsubscribeFocus = undefined;
     this.#unsubscribeOnline?.();
     this.#unsubscribeOnline = undefined;
-  }
-
-  /** Roundtrip extension: the event stream of this client's queries and mutations. */
-  getInstrumentation(): Instrumentation {
-    return this.#instrumentation;
   }
 
   isFetching(filters?: Omit<QueryFilters, 'fetchStatus'>): number {

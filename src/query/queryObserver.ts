@@ -16,7 +16,7 @@ import { Subscribable } from './subscribable';
 import { timeoutManager } from './timeoutManager';
 import { now } from './timeoutManager';
 import { isValidTimeout, noop, replaceData, resolveQueryValue, shallowEqualObjects, timeUntilStale } from './utils';
-import type { TimerKind } from './instrumentation';
+import { trace } from './trace';
 import type { FetchOptions, Query } from './query';
 import type { QueryState } from './queryState';
 import type { QueryClient } from './queryClient';
@@ -61,7 +61,6 @@ export class QueryObserver<
   #refetchIntervalId?: ManagedTimerId;
   #currentRefetchInterval?: number | false;
   #trackedProps = new Set<keyof QueryObserverResult>();
-  #probeTimers: Partial<Record<TimerKind, number>> = {};
   /** Every result this observer builds has the same keys; remember them for cheap comparisons. */
   #resultKeys?: Array<string>;
 
@@ -251,10 +250,10 @@ export class QueryObserver<
     // +1: at exactly updatedAt + staleTime the data is not stale yet (strict comparison)
     const delay = timeUntilStale(this.#currentResult.dataUpdatedAt, staleTime) + 1;
     this.#staleTimeoutId = timeoutManager.setTimeout(() => {
-      this.#probeEnded('staleTime', true);
+      trace(this.#client, 'timerFired', this, 'staleTime');
       if (!this.#currentResult.isStale) this.updateResult();
     }, delay);
-    this.#probeScheduled('staleTime', delay);
+    trace(this.#client, 'timerScheduled', this, 'staleTime', delay);
   }
 
   #computeRefetchInterval(): number | false {
@@ -266,10 +265,10 @@ export class QueryObserver<
     this.#currentRefetchInterval = nextInterval;
     if (nextInterval === 0 || !this.#shouldScheduleTimer(nextInterval)) return;
     this.#refetchIntervalId = timeoutManager.setInterval(() => {
-      this.#probeEnded('refetchInterval', true, true);
+      trace(this.#client, 'timerFired', this, 'refetchInterval', true);
       if (this.options.refetchIntervalInBackground || focusManager.isFocused()) this.#executeFetch();
     }, nextInterval);
-    this.#probeScheduled('refetchInterval', nextInterval);
+    trace(this.#client, 'timerScheduled', this, 'refetchInterval', nextInterval);
   }
 
   #updateTimers(): void {
@@ -281,29 +280,14 @@ export class QueryObserver<
     if (this.#staleTimeoutId === undefined) return;
     timeoutManager.clearTimeout(this.#staleTimeoutId);
     this.#staleTimeoutId = undefined;
-    this.#probeEnded('staleTime', false);
+    trace(this.#client, 'timerCleared', this, 'staleTime');
   }
 
   #clearRefetchInterval(): void {
     if (this.#refetchIntervalId === undefined) return;
     timeoutManager.clearInterval(this.#refetchIntervalId);
     this.#refetchIntervalId = undefined;
-    this.#probeEnded('refetchInterval', false);
-  }
-
-  #probeScheduled(kind: TimerKind, delay: number): void {
-    const probe = this.#client.getInstrumentation();
-    if (probe.enabled) this.#probeTimers[kind] = probe.timerScheduled(kind, this.#currentQuery.subject, delay);
-  }
-
-  /** The `kind` timer fired (an interval keeps its pending record) or was cleared. */
-  #probeEnded(kind: TimerKind, fired: boolean, repeats = false): void {
-    const id = this.#probeTimers[kind];
-    if (!id) return;
-    if (!repeats) this.#probeTimers[kind] = 0;
-    const probe = this.#client.getInstrumentation();
-    if (fired) probe.timerFired(id, repeats);
-    else probe.timerCleared(id);
+    trace(this.#client, 'timerCleared', this, 'refetchInterval');
   }
 
   // ------------------------------------------------------------ results

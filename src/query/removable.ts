@@ -5,21 +5,20 @@
  */
 import { GC_TIME, SERVER_GC_TIME } from './defaults';
 import { isServerNow } from './environmentManager';
-import { now, timeoutManager } from './timeoutManager';
+import { timeoutManager } from './timeoutManager';
 import { isValidTimeout } from './utils';
-import { tracer } from './instrumentation';
-import type { Instrumentation, InstrumentationSubject, Traced } from './instrumentation';
+import { trace } from './trace';
 import type { ManagedTimerId } from './timeoutManager';
 
-export abstract class Removable implements Traced {
+export abstract class Removable {
   gcTime!: number;
   #gcTimeout?: ManagedTimerId;
-  #gcProbeId = 0;
+  /** Whose instrumentation hears about this entry's gc timer (see trace.ts). */
+  #client?: object;
 
-  /** @internal Where this entry's events go (gc here; fetches, retries, mutations in subclasses). */
-  abstract get probe(): Instrumentation | undefined;
-  /** @internal */
-  abstract get subject(): InstrumentationSubject;
+  constructor(client?: object) {
+    this.#client = client;
+  }
 
   destroy(): void {
     this.clearGcTimeout();
@@ -29,12 +28,13 @@ export abstract class Removable implements Traced {
     this.clearGcTimeout();
     if (!isValidTimeout(this.gcTime)) return;
     const delay = this.gcTime;
-    this.#gcTimeout = timeoutManager.setTimeout(() => this.#gcFired(), delay);
-    const probe = tracer(this);
-    if (probe) {
-      this.#gcProbeId = probe.timerScheduled('gc', this.subject, delay);
-      probe.emit('gcScheduled', this.subject, { delay, dueAt: now() + delay });
-    }
+    this.#gcTimeout = timeoutManager.setTimeout(() => {
+      this.#gcTimeout = undefined;
+      // the timer ends before the removal it causes (the cache's 'removed' comes after 'timerFired')
+      trace(this.#client, 'gcTimerFired', this);
+      trace(this.#client, 'gcFired', this, this.optionalRemove() !== false);
+    }, delay);
+    trace(this.#client, 'gcScheduled', this, delay);
   }
 
   protected updateGcTime(newGcTime: number | undefined): void {
@@ -45,20 +45,7 @@ export abstract class Removable implements Traced {
     if (this.#gcTimeout === undefined) return;
     timeoutManager.clearTimeout(this.#gcTimeout);
     this.#gcTimeout = undefined;
-    if (this.#gcProbeId) {
-      tracer(this)?.timerCleared(this.#gcProbeId);
-      tracer(this)?.emit('gcCancelled', this.subject, {});
-    }
-    this.#gcProbeId = 0;
-  }
-
-  #gcFired(): void {
-    this.#gcTimeout = undefined;
-    const id = this.#gcProbeId;
-    this.#gcProbeId = 0;
-    if (id) tracer(this)?.timerFired(id);
-    const removed = this.optionalRemove();
-    tracer(this)?.emit('gcFired', this.subject, { removed: removed !== false });
+    trace(this.#client, 'gcCancelled', this);
   }
 
   /** Remove the entry if nothing still needs it; return false when it was kept. */

@@ -10,17 +10,16 @@
  * 'online') the network is down, or the owner says it cannot run (mutation scopes). `continue()` wakes a
  * paused retryer when the condition may have changed. Sleeping uses timeoutManager, so virtual time works.
  *
- * The retryer reports its own pauses, retries (with the backoff timer) and give-ups to the owner's
- * instrumentation, so queries and mutations share one copy of that bookkeeping.
+ * The retryer traces its own pauses, retries (with the backoff timer) and give-ups for the owner
+ * (trace.ts), so queries and mutations share those call sites.
  */
 import { NETWORK_MODE, RETRY, RETRY_DELAY_BASE, RETRY_DELAY_MAX, SERVER_RETRY } from './defaults';
 import { isServerNow } from './environmentManager';
 import { focusManager } from './focusManager';
 import { onlineManager } from './onlineManager';
-import { tracer } from './instrumentation';
-import { now } from './timeoutManager';
+import { trace } from './trace';
 import { noop, sleep } from './utils';
-import type { PauseReason, RetryDelaySource, Traced } from './instrumentation';
+import type { PauseReason } from './instrumentation';
 import type { CancelOptions, DefaultError, NetworkMode } from './types';
 
 type ShouldRetryFunction<TError = DefaultError> = (failureCount: number, error: TError) => boolean;
@@ -37,8 +36,9 @@ interface RetryerConfig<TData = unknown, TError = DefaultError> {
   onFail?: (failureCount: number, error: TError) => void;
   onPause?: () => void;
   onContinue?: () => void;
-  /** The query or mutation whose instrumentation hears about pauses, retries and give-ups. */
-  owner?: Traced;
+  /** The query or mutation, and its client, whose instrumentation hears about pauses, retries and give-ups. */
+  owner?: object;
+  client?: object;
   retry?: RetryValue<TError>;
   retryDelay?: RetryDelayValue<TError>;
   networkMode: NetworkMode | undefined;
@@ -108,8 +108,7 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
   promise.catch(noop); // callers attach their own handlers; never report this one as unhandled
 
   const settled = () => status !== 'pending';
-  const owner = config.owner;
-  const probe = () => owner && tracer(owner);
+  const tracePoint = (type: string, a?: unknown, b?: unknown, c?: unknown) => config.owner && trace(config.client, type, config.owner, a, b, c);
 
   const resolve = (value: TData) => {
     if (settled()) return;
@@ -136,7 +135,7 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
       wake = (value) => {
         if (settled() || canResume()) release(value);
       };
-      probe()?.emit('pause', owner!.subject, { reason: pauseReason(config.networkMode, config.canRun) ?? 'offline' });
+      tracePoint('pause', pauseReason(config.networkMode, config.canRun) ?? 'offline');
       config.onPause?.();
     }).then(() => {
       wake = undefined;
@@ -144,7 +143,7 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
     });
 
   const giveUp = (error: TError, reason: 'retry-exhausted' | 'retry-cancelled') => {
-    probe()?.emit('retryGiveUp', owner!.subject, { failureCount, reason });
+    tracePoint('retryGiveUp', failureCount, reason);
     reject(error);
   };
 
@@ -170,21 +169,10 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
         }
         failureCount++;
         config.onFail?.(failureCount, error);
-        const tracing = probe();
-        let timer = 0;
-        if (tracing) {
-          const delaySource: RetryDelaySource =
-            config.retryDelay === undefined
-              ? 'default-backoff'
-              : typeof config.retryDelay === 'function'
-                ? 'retryDelay-function'
-                : 'retryDelay-number';
-          timer = tracing.timerScheduled('retry', owner!.subject, delay);
-          tracing.emit('retry', owner!.subject, { attempt: failureCount, delay, dueAt: now() + delay, delaySource, error });
-        }
+        tracePoint('retry', failureCount, delay, error);
         sleep(delay)
           .then(() => {
-            if (timer) tracing!.timerFired(timer);
+            tracePoint('retryFired');
             return settled() || canContinue() ? undefined : pause(canContinue);
           })
           .then(() => {

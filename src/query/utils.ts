@@ -317,10 +317,14 @@ export function replaceData<TData, TOptions extends QueryOptions<any, any, any, 
   try {
     return replaceEqualDeep(prevData, data);
   } catch (error) {
-    console.error(
-      `Structural sharing needs JSON-like data (plain objects and arrays). Return such data from the queryFn, ` +
-        `or set structuralSharing: false for this query. [${options.queryHash}]: ${error}`,
-    );
+    // A development hint, like TanStack's: production bundles drop it (bundlers replace NODE_ENV). Checked
+    // here, not around the call: in Node every process.env read is a slow lookup, and this runs per fetch.
+    if (process.env.NODE_ENV !== 'production') {
+      console.error(
+        `Structural sharing needs JSON-like data (plain objects and arrays). Return such data from the queryFn, ` +
+          `or set structuralSharing: false for this query. [${options.queryHash}]: ${error}`,
+      );
+    }
     throw error;
   }
 }

@@ -6,7 +6,7 @@
  * newer: in a transition that is later abandoned, the screen currently shown must not jump to data that
  * belongs to the page that never arrived.
  */
-import * as React from 'react';
+import { React } from './reactNamespace';
 import { hydrate } from 'roundtrip/query';
 import type { DehydratedState, HydrateOptions, OmitKeyof, QueryClient } from 'roundtrip/query';
 import { useQueryClient } from './QueryClientProvider';

@@ -2,7 +2,7 @@
  * The client context. A component finds its QueryClient here unless a hook is handed one explicitly;
  * the provider also mounts the client, which is what makes focus and reconnect refetches start.
  */
-import * as React from 'react';
+import { React } from './reactNamespace';
 import type { QueryClient } from 'roundtrip/query';
 
 export const QueryClientContext = React.createContext<QueryClient | undefined>(undefined);

@@ -6,7 +6,7 @@
  * The flag is a plain mutable cell on purpose: it is read and cleared during render and effects, and a
  * change must not itself re-render anything.
  */
-import * as React from 'react';
+import { React } from './reactNamespace';
 
 export type QueryErrorResetFunction = () => void;
 export type QueryErrorIsResetFunction = () => boolean;

@@ -8,7 +8,7 @@
  * - During suspense, staleTime is raised to at least 1 s (and gcTime likewise): the component that
  *   suspended remounts right after the fetch, and must not see the data it waited for as stale.
  */
-import * as React from 'react';
+import { React } from './reactNamespace';
 import { shouldThrowError } from 'roundtrip/query';
 import type {
   DefaultedQueryObserverOptions,

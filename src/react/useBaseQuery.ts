@@ -11,7 +11,7 @@
  * 6. suspend (throw a promise) or throw to the error boundary;
  * 7. return a tracking proxy unless `notifyOnChangeProps` says which properties matter.
  */
-import * as React from 'react';
+import { React } from './reactNamespace';
 import { noop, notifyManager } from 'roundtrip/query';
 import type { QueryClient, QueryKey, QueryObserver, QueryObserverResult } from 'roundtrip/query';
 import { useIsRestoring } from './IsRestoringProvider';

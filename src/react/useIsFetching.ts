@@ -1,5 +1,5 @@
 /** useIsFetching: how many queries matching the filters are fetching right now (for a global spinner). */
-import * as React from 'react';
+import { React } from './reactNamespace';
 import { notifyManager } from 'roundtrip/query';
 import type { QueryClient, QueryFilters } from 'roundtrip/query';
 import { useQueryClient } from './QueryClientProvider';

@@ -2,7 +2,7 @@
  * useMutation: one MutationObserver per component. `mutate` swallows the rejection (the error is in the
  * result, or in the error boundary with `throwOnError`); `mutateAsync` hands the promise to the caller.
  */
-import * as React from 'react';
+import { React } from './reactNamespace';
 import { MutationObserver, noop, notifyManager, shouldThrowError } from 'roundtrip/query';
 import type { DefaultError, QueryClient } from 'roundtrip/query';
 import { useQueryClient } from './QueryClientProvider';

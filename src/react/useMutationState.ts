@@ -5,7 +5,7 @@
  * The snapshot must be referentially stable between renders for useSyncExternalStore; it is recomputed
  * only when the matching mutations or their states change, and structurally shared with the previous one.
  */
-import * as React from 'react';
+import { React } from './reactNamespace';
 import { notifyManager, replaceEqualDeep } from 'roundtrip/query';
 import type { Mutation, MutationCache, MutationFilters, MutationState, QueryClient } from 'roundtrip/query';
 import { useQueryClient } from './QueryClientProvider';

@@ -5,7 +5,7 @@
  * The type machinery (each element's options and result inferred on its own) lives in queriesTypes.ts,
  * shared with useSuspenseQueries.
  */
-import * as React from 'react';
+import { React } from './reactNamespace';
 import { QueriesObserver, QueryObserver, noop, notifyManager } from 'roundtrip/query';
 import type { QueriesObserverOptions, QueryClient, QueryObserverOptions } from 'roundtrip/query';
 import { useIsRestoring } from './IsRestoringProvider';

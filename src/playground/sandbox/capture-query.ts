@@ -117,7 +117,7 @@ function sameSummary(a: object, b: object): boolean {
 type Triggered = { readonly kind: 'loading' | 'error'; readonly options: AnyQuery['options'] };
 
 function attachClient(client: QueryClient, lib: QueryModule, source: CaptureSource): void {
-  const { onlineManager, focusManager, timeoutManager, environmentManager } = lib;
+  const { onlineManager, focusManager, timeoutManager, environmentManager, Instrumentation } = lib;
   const previews = new PreviewCache();
   const push = (event: QueryVizEvent) => source.push(event);
   const lastQuery = new Map<string, QuerySummary>();
@@ -163,7 +163,7 @@ function attachClient(client: QueryClient, lib: QueryModule, source: CaptureSour
   };
 
   push({ kind: 'environment', at: timeoutManager.now(), ...environment });
-  client.getInstrumentation().subscribe((event) => push({ kind: 'instrumentation', at: event.at, event: serialize(event) }));
+  Instrumentation.of(client).subscribe((event) => push({ kind: 'instrumentation', at: event.at, event: serialize(event) }));
   client.getQueryCache().subscribe((event) => {
     const summary = summarizeQuery(event.query, previews, environmentManager.isServer() ? 0 : 3);
     const previous = lastQuery.get(summary.queryHash);

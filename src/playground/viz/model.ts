@@ -77,7 +77,7 @@ export type SerializedInstrumentationEvent = Serialized<InstrumentationEvent> & 
 
 /**
  * What the host records for a query client, in the order the sandbox saw it:
- * - 'instrumentation': one event of `client.getInstrumentation()` (fetch, retry, pause, gc, timers...);
+ * - 'instrumentation': one event of `Instrumentation.of(client)` (fetch, retry, pause, gc, timers...);
  * - 'query' / 'mutation': a cache notification, with the object's summary after it
  *   (`action` is the QueryCacheNotifyEvent / MutationCacheNotifyEvent type, e.g. 'added', 'updated', 'removed');
  * - 'environment': the onlineManager / focusManager state changed.
