@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, FRAME_TYPE_CODES } from './constants';
 import { Http2Error } from './errors';
-import { decodeFrames, decodeFramesAnnotated, encodeFrame, encodeFrames } from './frame-codec';
+import { decodeFrames, decodeFramesAnnotated, encodeFrame, encodeFrames, parseFrame } from './frame-codec';
 import type { Frame } from './frames';
 import { sharedDataPath } from '../../testing/shared-data';
 
@@ -164,6 +164,25 @@ describe('frame codec', () => {
     const r = decodeFrames(withTail);
     expect(r.frames).toEqual(samples);
     expect(r.rest).toEqual(tail);
+  });
+
+  it('gives views into the input with `views`, and copies the frame owns without', () => {
+    const wire = encodeFrames(samples);
+    const bytesOf = (f: Frame): Uint8Array[] =>
+      Object.values(f).filter((v): v is Uint8Array => v instanceof Uint8Array);
+    for (const views of [false, true]) {
+      const got: Frame[] = [];
+      for (let offset = 0; offset < wire.length; ) {
+        const r = parseFrame(wire, offset, 0xff_ffff, false, views);
+        if (r.kind !== 'frame') throw new Error(`expected a frame at ${offset}, got ${r.kind}`);
+        got.push(r.frame);
+        offset = r.end;
+      }
+      expect(got).toEqual(samples);
+      const fields = got.flatMap(bytesOf).filter((b) => b.length > 0);
+      expect(fields.length).toBeGreaterThan(3);
+      for (const b of fields) expect(b.buffer === wire.buffer).toBe(views);
+    }
   });
 
   it('skips frames of unknown types (RFC 9113 §4.1)', () => {

@@ -55,9 +55,11 @@ const u31 = (b: Uint8Array, i: number): number => u32(b, i) & 0x7fff_ffff;
 
 /**
  * Reads one frame at `offset`. Never throws for bad input: protocol errors come back as results, so
- * the connection can decide between RST_STREAM and GOAWAY.
+ * the connection can decide between RST_STREAM and GOAWAY. With `views`, the frame's byte fields
+ * (data, fragments, padding...) are views into `buf` instead of copies: only for a caller that is done
+ * with the frame before `buf` can change (the tracer, which reads each frame once).
  */
-export function parseFrame(buf: Uint8Array, offset: number, maxFrameSize: number, annotate = false): ParseResult {
+export function parseFrame(buf: Uint8Array, offset: number, maxFrameSize: number, annotate = false, views = false): ParseResult {
   if (buf.length - offset < FRAME_HEADER_LENGTH) return { kind: 'incomplete' };
   const length = (buf[offset]! << 16) | (buf[offset + 1]! << 8) | buf[offset + 2]!;
   const typeCode = buf[offset + 3]!;
@@ -91,7 +93,7 @@ export function parseFrame(buf: Uint8Array, offset: number, maxFrameSize: number
         { field: 'streamId', start: offset + 5, end: p },
       ]
     : null;
-  const result = parsePayload(type, buf, offset, p, end, flags, streamId, fields);
+  const result = parsePayload(type, buf, offset, p, end, flags, streamId, fields, views);
   if (result instanceof Http2Error) return { kind: 'error', error: result, end, complete: true };
   return { kind: 'frame', frame: result, end, fields };
 }
@@ -110,10 +112,17 @@ interface PayloadContext {
   readonly streamId: number;
   readonly fields: FieldRange[] | null;
   readonly length: number;
+  /** Payload byte fields are views into `buf` rather than copies (see parseFrame). */
+  readonly views: boolean;
   // Padding (§6.1, §6.2, §6.6): a Pad Length octet first, padding octets last.
   body: number;
   bodyEnd: number;
   padding: Uint8Array | undefined;
+}
+
+/** The payload bytes [start, end): a copy the frame owns, or with `views` a view into the input. */
+function cut(c: PayloadContext, start: number, end: number): Uint8Array {
+  return c.views ? c.buf.subarray(start, end) : c.buf.slice(start, end);
 }
 
 function mark(c: PayloadContext, field: string, start: number, stop: number): void {
@@ -152,7 +161,7 @@ function readPadding(c: PayloadContext, section: string, fixed: number): Http2Er
     );
   }
   c.bodyEnd = c.end - padLength;
-  c.padding = c.buf.slice(c.bodyEnd, c.end);
+  c.padding = cut(c, c.bodyEnd, c.end);
   return null;
 }
 
@@ -187,16 +196,17 @@ function parsePayload(
   flags: number,
   streamId: number,
   fields: FieldRange[] | null,
+  views: boolean,
 ): Frame | Http2Error {
   const length = end - p;
-  const c: PayloadContext = { type, buf, offset, p, end, flags, streamId, fields, length, body: p, bodyEnd: end, padding: undefined };
+  const c: PayloadContext = { type, buf, offset, p, end, flags, streamId, fields, length, views, body: p, bodyEnd: end, padding: undefined };
 
   switch (type) {
     case 'DATA': {
       const err = needStream(c, '§6.1') ?? readPadding(c, '§6.1', 0);
       if (err) return err;
       mark(c, 'data', c.body, c.bodyEnd);
-      return withPadding(c, { type, streamId, flags, data: buf.slice(c.body, c.bodyEnd) });
+      return withPadding(c, { type, streamId, flags, data: cut(c, c.body, c.bodyEnd) });
     }
     case 'HEADERS': {
       const fixed = flags & FLAGS.PRIORITY ? 5 : 0;
@@ -211,7 +221,7 @@ function parsePayload(
         c.body += 5;
       }
       mark(c, 'headerBlockFragment', c.body, c.bodyEnd);
-      const frame = { type, streamId, flags, headerBlockFragment: buf.slice(c.body, c.bodyEnd) };
+      const frame = { type, streamId, flags, headerBlockFragment: cut(c, c.body, c.bodyEnd) };
       return withPadding(c, priority ? { ...frame, priority } : frame);
     }
     case 'PRIORITY': {
@@ -259,13 +269,13 @@ function parsePayload(
         );
       }
       mark(c, 'headerBlockFragment', c.body + 4, c.bodyEnd);
-      return withPadding(c, { type, streamId, flags, promisedStreamId, headerBlockFragment: buf.slice(c.body + 4, c.bodyEnd) });
+      return withPadding(c, { type, streamId, flags, promisedStreamId, headerBlockFragment: cut(c, c.body + 4, c.bodyEnd) });
     }
     case 'PING': {
       const err = needConnection(c, '§6.7') ?? (length !== 8 ? sizeError(c, 'must be exactly 8', '§6.7') : null);
       if (err) return err;
       mark(c, 'opaqueData', p, end);
-      return { type, streamId, flags, opaqueData: buf.slice(p, end) };
+      return { type, streamId, flags, opaqueData: cut(c, p, end) };
     }
     case 'GOAWAY': {
       const err = needConnection(c, '§6.8') ?? (length < 8 ? sizeError(c, 'must be at least 8', '§6.8') : null);
@@ -273,7 +283,7 @@ function parsePayload(
       mark(c, 'lastStreamId', p, p + 4);
       mark(c, 'errorCode', p + 4, p + 8);
       mark(c, 'debugData', p + 8, end);
-      return { type, streamId, flags, lastStreamId: u31(buf, p), errorCode: u32(buf, p + 4), debugData: buf.slice(p + 8, end) };
+      return { type, streamId, flags, lastStreamId: u31(buf, p), errorCode: u32(buf, p + 4), debugData: cut(c, p + 8, end) };
     }
     case 'WINDOW_UPDATE': {
       if (length !== 4) return sizeError(c, 'must be exactly 4', '§6.9');
@@ -291,7 +301,7 @@ function parsePayload(
       const err = needStream(c, '§6.10');
       if (err) return err;
       mark(c, 'headerBlockFragment', p, end);
-      return { type, streamId, flags, headerBlockFragment: buf.slice(p, end) };
+      return { type, streamId, flags, headerBlockFragment: cut(c, p, end) };
     }
   }
 }

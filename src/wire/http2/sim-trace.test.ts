@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../net/clock';
+import { createSimulation } from '../net/simulation';
+import { http } from '../server/router';
+import { createServer } from '../server/server';
+import { bytesOf } from '../trace/events';
 import type { NetContext } from '../net/tcp';
 import type { TraceEvent } from '../trace/events';
 import { Trace } from '../trace/trace';
 import { Http2Connection } from './connection';
+import { decodeFrames } from './frame-codec';
 import { Http2Tracer } from './sim-trace';
 
 function context(): NetContext {
@@ -69,5 +74,47 @@ describe('Http2Tracer', () => {
     for (const bytes of chunks) server.received(bytes);
     const frames = (ctx: NetContext) => ctx.trace.events.filter((e) => e.type === 'h2-frame' || e.type === 'h2-preface').map(content);
     expect(frames(alone)).toEqual(frames(shared));
+  });
+
+  it('in a whole simulation, every event is deeply frozen and every frame\'s fields match its bytes', async () => {
+    // DATA of several sizes and WINDOW_UPDATEs (a big body), RST_STREAM (an abort), GOAWAY (idle close):
+    // the frame kinds whose field records and layouts the tracer shares between events.
+    const server = createServer({
+      routes: [
+        http.get('/items/:id', (_r, { params }) => Response.json({ id: params.id })),
+        http.get('/big', () => new Response('x'.repeat(100_000))),
+        http.get('/slow', () => new Response('late'), { latency: 500 }),
+      ],
+    });
+    const sim = createSimulation({ httpVersion: '2', server, rtt: 20, idleTimeout: 1000 });
+    const controller = new AbortController();
+    sim.clock.setTimeout(() => controller.abort(), 100);
+    const slow = sim.fetch('/slow', { signal: controller.signal }).catch((e: unknown) => e);
+    const done = await Promise.all([...Array.from({ length: 20 }, (_, i) => sim.fetch(`/items/${i % 7}`)), sim.fetch('/big')]);
+    expect(done.map((r) => r.status)).toEqual(Array(21).fill(200));
+    expect(await slow).toBeInstanceOf(Error);
+    while (await sim.step());
+    for (const e of sim.trace.events) expect(deeplyFrozen(e)).toBe(true);
+    const h2 = sim.trace.ofType('h2-frame');
+    const kinds = new Set(h2.map((e) => e.frameType));
+    for (const kind of ['SETTINGS', 'HEADERS', 'DATA', 'WINDOW_UPDATE', 'RST_STREAM', 'GOAWAY']) expect(kinds).toContain(kind);
+    for (const e of h2) {
+      const { frames } = decodeFrames(bytesOf(e.data));
+      expect(frames).toHaveLength(1);
+      const frame = frames[0]!;
+      expect([e.frameType, e.streamId, e.length]).toEqual([frame.type, frame.streamId, e.data.length - 9]);
+      if (frame.type === 'DATA') expect(e.fields).toEqual({ dataLength: frame.data.length });
+      if (frame.type === 'HEADERS') expect(e.fields).toEqual({ fragmentLength: frame.headerBlockFragment.length });
+      if (frame.type === 'WINDOW_UPDATE') expect(e.fields).toEqual({ windowSizeIncrement: frame.windowSizeIncrement });
+      expect(e.ranges.at(-1)!.end).toBe(e.data.length);
+    }
+    // Each stream's transitions on each side follow one another: from is the previous to.
+    const last = new Map<string, string>();
+    for (const t of sim.trace.ofType('h2-stream-transition')) {
+      const key = `${t.side} ${t.streamId}`;
+      expect(t.from).toBe(last.get(key) ?? 'idle');
+      last.set(key, t.to);
+    }
+    expect(last.size).toBeGreaterThan(40);
   });
 });

@@ -24,6 +24,7 @@ import { HpackDecoder } from '../hpack/index';
 import type { NetContext } from '../net/tcp';
 import type { HeaderList, Http2HpackStep, Side } from '../trace/events';
 import { binaryString } from '../trace/events';
+import { emitPrebuilt } from '../trace/trace';
 import { CLIENT_PREFACE, FLAGS, type FrameTypeName, errorCodeName } from './constants';
 import { parseFrame } from './frame-codec';
 import type { Frame } from './frames';
@@ -46,17 +47,20 @@ type Ranges = readonly { readonly field: string; readonly start: number; readonl
  * only on type, flags, length and padding). A trace of thousands of frames then holds one copy of each,
  * and the trace's deep freeze skips them. Module-level because they are immutable constants.
  */
-const FLAG_LISTS = new Map<string, readonly string[]>();
+const FLAG_LISTS = new Map<number, readonly string[]>();
 /** DATA lengths vary freely; a bound keeps the cache small in a long-lived page. */
 const MAX_LAYOUTS = 4096;
 /** The tracer follows whatever the engine accepted, so it reads frames up to the largest size (RFC 9113 §4.2). */
 const MAX_FRAME_SIZE = 0xff_ffff;
-const LAYOUTS = new Map<string, Ranges>();
+const LAYOUTS = new Map<number, Ranges>();
 const EMPTY = new Uint8Array(0);
 const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
+const NO_NAMES: readonly string[] = Object.freeze([]);
+const NO_RANGES: Ranges = Object.freeze([]);
 
-function flagNames(frame: Frame): readonly string[] {
-  const key = `${frame.type}|${frame.flags}`;
+/** Keys of the caches below are numbers built from the frame header's octets: no string per frame. */
+function flagNames(frame: Frame, typeCode: number): readonly string[] {
+  const key = typeCode * 256 + frame.flags;
   let names = FLAG_LISTS.get(key);
   if (!names) {
     names = Object.freeze((FLAG_NAMES[frame.type] ?? []).filter(([bit]) => frame.flags & bit).map(([, name]) => name));
@@ -71,7 +75,8 @@ function flagNames(frame: Frame): readonly string[] {
  */
 function layout(buf: Uint8Array, frame: Frame, start: number, end: number): Ranges {
   const pad = 'padding' in frame && frame.padding ? frame.padding.length : -1;
-  const key = `${frame.type}|${frame.flags}|${end - start}|${pad}`;
+  // type (8 bits), flags (8), frame size (24, §4.1) and pad length + 1 (9): 49 bits, exact in a double.
+  const key = ((buf[start + 3]! * 256 + frame.flags) * 0x100_0000 + (end - start)) * 512 + (pad + 1);
   let ranges = LAYOUTS.get(key);
   if (!ranges) {
     const annotated = parseFrame(buf, start, MAX_FRAME_SIZE, true);
@@ -84,14 +89,34 @@ function layout(buf: Uint8Array, frame: Frame, start: number, end: number): Rang
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
+type Fields = Readonly<Record<string, string | number | boolean>>;
+
+/**
+ * Frozen one-number field records, shared like the layouts: DATA, HEADERS and WINDOW_UPDATE frames,
+ * most of a trace, mostly repeat a few lengths and increments. Bounded like LAYOUTS.
+ */
+const ONE_NUMBER = new Map<string, Map<number, Fields>>();
+const MAX_ONE_NUMBER = 4096;
+
+function oneNumber(name: string, value: number): Fields {
+  let byValue = ONE_NUMBER.get(name);
+  if (!byValue) ONE_NUMBER.set(name, (byValue = new Map()));
+  let fields = byValue.get(value);
+  if (!fields) {
+    fields = Object.freeze({ [name]: value });
+    if (byValue.size < MAX_ONE_NUMBER) byValue.set(value, fields);
+  }
+  return fields;
+}
+
 /** The fields a reader wants to see per frame type, flattened to scalars; frozen, as events hold it. */
-function fieldsOf(frame: Frame): Readonly<Record<string, string | number | boolean>> {
+function fieldsOf(frame: Frame): Fields {
   switch (frame.type) {
     case 'DATA':
-      return frame.padding ? Object.freeze({ dataLength: frame.data.length, padLength: frame.padding.length }) : Object.freeze({ dataLength: frame.data.length });
+      return frame.padding ? Object.freeze({ dataLength: frame.data.length, padLength: frame.padding.length }) : oneNumber('dataLength', frame.data.length);
     case 'HEADERS':
     case 'CONTINUATION':
-      return Object.freeze({ fragmentLength: frame.headerBlockFragment.length });
+      return oneNumber('fragmentLength', frame.headerBlockFragment.length);
     case 'PUSH_PROMISE':
       return Object.freeze({ promisedStreamId: frame.promisedStreamId, fragmentLength: frame.headerBlockFragment.length });
     case 'PRIORITY':
@@ -109,7 +134,7 @@ function fieldsOf(frame: Frame): Readonly<Record<string, string | number | boole
     case 'GOAWAY':
       return Object.freeze({ lastStreamId: frame.lastStreamId, errorCode: frame.errorCode, error: errorCodeName(frame.errorCode), debugData: new TextDecoder().decode(frame.debugData) });
     case 'WINDOW_UPDATE':
-      return Object.freeze({ windowSizeIncrement: frame.windowSizeIncrement });
+      return oneNumber('windowSizeIncrement', frame.windowSizeIncrement);
   }
 }
 
@@ -222,18 +247,20 @@ class Flow {
       this.prefacePending = false;
       const data = binaryString(buf.subarray(0, CLIENT_PREFACE.length));
       this.facts.push({
-        end: at + CLIENT_PREFACE.length, frameType: null, streamId: 0, flagBits: 0, promisedStreamId: 0, flags: [], length: 0,
-        fields: NO_FIELDS, data, ranges: [], blockLength: -1, block: undefined,
+        end: at + CLIENT_PREFACE.length, frameType: null, streamId: 0, flagBits: 0, promisedStreamId: 0, flags: NO_NAMES, length: 0,
+        fields: NO_FIELDS, data, ranges: NO_RANGES, blockLength: -1, block: undefined,
       });
       buf = buf.subarray(CLIENT_PREFACE.length);
       at += CLIENT_PREFACE.length;
     }
     // Whole frames first, without field ranges (`layout` has them cached); a protocol error anywhere in
     // the chunk means none of it is traced, as the engine reports the error and the tracer stops following.
+    // Payloads are views into the chunk: factsOf reads them at once, and copies the one thing it keeps
+    // (a field block fragment waiting for its CONTINUATION).
     const frames: { frame: Frame; start: number; end: number }[] = [];
     let offset = 0;
     for (;;) {
-      const r = parseFrame(buf, offset, MAX_FRAME_SIZE, false);
+      const r = parseFrame(buf, offset, MAX_FRAME_SIZE, false, true);
       if (r.kind === 'incomplete') break;
       if (r.kind === 'error') {
         this.buffer = EMPTY;
@@ -250,8 +277,10 @@ class Flow {
     let block: FrameFacts['block'];
     let blockLength = -1;
     if (frame.type === 'HEADERS' || frame.type === 'PUSH_PROMISE' || frame.type === 'CONTINUATION') {
-      this.block.push(frame.headerBlockFragment);
-      if (frame.flags & FLAGS.END_HEADERS) {
+      const endsBlock = (frame.flags & FLAGS.END_HEADERS) !== 0;
+      // A fragment kept past this chunk is copied: the caller owns the chunk's bytes.
+      this.block.push(endsBlock ? frame.headerBlockFragment : frame.headerBlockFragment.slice());
+      if (endsBlock) {
         const bytes = this.block.length === 1 ? this.block[0]! : this.block.reduce((a, b) => concat(a, b));
         this.block = [];
         blockLength = bytes.length;
@@ -269,7 +298,7 @@ class Flow {
       streamId: frame.streamId,
       flagBits: frame.flags,
       promisedStreamId: frame.type === 'PUSH_PROMISE' ? frame.promisedStreamId : 0,
-      flags: flagNames(frame),
+      flags: flagNames(frame, buf[start + 3]!),
       length: end - start - 9,
       fields: fieldsOf(frame),
       data: binaryString(buf.subarray(start, end)),
@@ -299,23 +328,6 @@ function flowFor(ctx: NetContext, connectionId: string, sender: Side): { flow: F
   const flow = new Flow(sender === 'client');
   flows.set(key, flow);
   return { flow, end: flow.attach() };
-}
-
-/** The stream events a frame stands for, in order, with the stream they apply to (RFC 9113 §5.1). */
-function streamEvents(f: FrameFacts): [number, StreamEvent][] | null {
-  const ends = (f.flagBits & FLAGS.END_STREAM) !== 0;
-  switch (f.frameType) {
-    case 'HEADERS':
-      return ends ? [[f.streamId, 'HEADERS'], [f.streamId, 'END_STREAM']] : [[f.streamId, 'HEADERS']];
-    case 'DATA':
-      return ends ? [[f.streamId, 'DATA'], [f.streamId, 'END_STREAM']] : null;
-    case 'PUSH_PROMISE':
-      return [[f.promisedStreamId, 'PUSH_PROMISE']];
-    case 'RST_STREAM':
-      return [[f.streamId, 'RST_STREAM']];
-    default:
-      return null;
-  }
 }
 
 export class Http2Tracer {
@@ -355,31 +367,57 @@ export class Http2Tracer {
     }
   }
 
+  /**
+   * The events are built whole and handed to `emitPrebuilt`: everything they refer to (flag lists,
+   * field records, layouts, decoded blocks) was frozen when the facts were made.
+   */
   #emit(f: FrameFacts, direction: 'sent' | 'received'): void {
     const { trace } = this.#ctx;
     const connectionId = this.#connectionId;
     const side = this.#side;
     if (f.frameType === null) {
-      trace.emit({ type: 'h2-preface', connectionId, side, direction, data: f.data });
+      emitPrebuilt(trace, { type: 'h2-preface', connectionId, side, direction, data: f.data, seq: 0, at: 0 });
       return;
     }
     const { frameType, streamId, flags, length, fields, data, ranges, block } = f;
     if (block) {
-      trace.emit({ type: 'h2-frame', connectionId, side, direction, frameType, streamId, flags, length, fields, data, ranges, headers: block.headers, hpack: block.hpack });
+      emitPrebuilt(trace, { type: 'h2-frame', connectionId, side, direction, frameType, streamId, flags, length, fields, data, ranges, headers: block.headers, hpack: block.hpack, seq: 0, at: 0 });
     } else {
-      trace.emit({ type: 'h2-frame', connectionId, side, direction, frameType, streamId, flags, length, fields, data, ranges });
+      emitPrebuilt(trace, { type: 'h2-frame', connectionId, side, direction, frameType, streamId, flags, length, fields, data, ranges, seq: 0, at: 0 });
     }
-    const inputs = streamEvents(f);
-    if (inputs === null) return;
-    const dirName = direction === 'sent' ? 'send' : 'recv';
-    for (const [id, input] of inputs) {
-      const from = this.#states.get(id) ?? 'idle';
-      const r = transition(from, input, dirName);
-      if (!r.ok || r.next === from) continue;
-      if (r.next === 'closed') this.#states.delete(id);
-      else this.#states.set(id, r.next);
-      trace.emit({ type: 'h2-stream-transition', connectionId, side, streamId: id, from, input, direction: dirName, to: r.next });
+    // The stream events the frame stands for, in order (RFC 9113 §5.1).
+    const dir = direction === 'sent' ? 'send' : 'recv';
+    const ends = (f.flagBits & FLAGS.END_STREAM) !== 0;
+    switch (frameType) {
+      case 'HEADERS':
+        this.#step(streamId, 'HEADERS', dir);
+        if (ends) this.#step(streamId, 'END_STREAM', dir);
+        return;
+      case 'DATA':
+        if (ends) {
+          this.#step(streamId, 'DATA', dir);
+          this.#step(streamId, 'END_STREAM', dir);
+        }
+        return;
+      case 'PUSH_PROMISE':
+        this.#step(f.promisedStreamId, 'PUSH_PROMISE', dir);
+        return;
+      case 'RST_STREAM':
+        this.#step(streamId, 'RST_STREAM', dir);
+        return;
+      default:
+        return;
     }
+  }
+
+  /** Applies one row of the stream table and reports it if it changed the stream's state. */
+  #step(id: number, input: StreamEvent, direction: 'send' | 'recv'): void {
+    const from = this.#states.get(id) ?? 'idle';
+    const r = transition(from, input, direction);
+    if (!r.ok || r.next === from) return;
+    if (r.next === 'closed') this.#states.delete(id);
+    else this.#states.set(id, r.next);
+    emitPrebuilt(this.#ctx.trace, { type: 'h2-stream-transition', connectionId: this.#connectionId, side: this.#side, streamId: id, from, input, direction, to: r.next, seq: 0, at: 0 });
   }
 }
 

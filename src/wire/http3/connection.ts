@@ -41,6 +41,7 @@ import {
   ackedSet,
   handshakeRow,
   isAckEliciting,
+  frameSize,
   packetSize,
   type QuicDatagram,
   type QuicFlight,
@@ -106,6 +107,16 @@ export class QuicConnection {
   #handshakeDone = false;
   #handshakeState: string;
   readonly #send = new Map<number, SendStream>();
+  /**
+   * Sending parts that may have something to send: those written to or given a lost chunk since they
+   * last ran dry. #sendApp visits these instead of every stream the connection ever had (thousands, on
+   * a long connection), and drops those it finds empty. `#created` keeps their turn in creation order.
+   */
+  readonly #maybeReady = new Set<SendStream>();
+  readonly #created = new Map<SendStream, number>();
+  #readyOutOfOrder = false;
+  /** Creation number of the youngest stream in #maybeReady (or of one that was, which only costs a sort). */
+  #readyNewest = -1;
   readonly #receive = new Map<number, ReceiveStream>();
   /** RESET_STREAM and STOP_SENDING frames waiting for the next packet. */
   readonly #control: QuicFrame[] = [];
@@ -154,7 +165,7 @@ export class QuicConnection {
   /** Queues bytes on a stream (opened implicitly, RFC 9000 §2.1) and sends what the window allows. */
   write(streamId: number, data: Uint8Array, fin: boolean, now: number): QuicOutput {
     if (this.#state === 'closed') throw new WireError({ code: 'quic-closed', side: 'local', message: `Cannot write on stream ${streamId}: the connection is closed.` });
-    this.#stream(streamId).write(data, fin);
+    this.#wake(this.#stream(streamId)).write(data, fin);
     return this.#flush(now);
   }
 
@@ -222,9 +233,9 @@ export class QuicConnection {
         this.#events.push({ type: 'pto', pto, count: this.recovery.ptoCount });
         if (oldest) {
           // §6.2.4: a probe must elicit an ACK; we re-send the oldest unacknowledged data, outside the window.
-          for (const chunk of oldest.payload) this.#stream(chunk.streamId).requeue(chunk);
+          for (const chunk of oldest.payload) this.#wake(this.#stream(chunk.streamId)).requeue(chunk);
           // Nothing left to re-send (its stream was reset): RFC 9002 §6.2.4 says probe with a PING.
-          if ([...this.#send.values()].some((st) => st.hasData)) this.#sendApp(now, true);
+          if (this.#ready().length > 0) this.#sendApp(now, true);
           else this.#datagrams.push(this.#datagram([this.#packet(this.#oneRtt ? '1rtt' : '0rtt', [{ type: 'PING' }], now, true, [], true)]));
         }
       }
@@ -335,7 +346,7 @@ export class QuicConnection {
         const stream = this.#stream(chunk.streamId);
         // §3.5: the peer asked us to stop; lost data is a reason to reset rather than send it again.
         if (stream.stopRequested !== undefined) this.#reset(chunk.streamId, stream.stopRequested);
-        else stream.requeue(chunk);
+        else this.#wake(stream).requeue(chunk);
       }
     }
     this.#events.push({ type: 'packets-lost', numbers, streams: [...streams].sort((a, b) => a - b), reason });
@@ -398,8 +409,38 @@ export class QuicConnection {
     if (!stream) {
       stream = new SendStream(id, this.#onTransition);
       this.#send.set(id, stream);
+      this.#created.set(stream, this.#created.size);
     }
     return stream;
+  }
+
+  /** `stream` is about to get data to send: #sendApp must visit it. */
+  #wake(stream: SendStream): SendStream {
+    if (!this.#maybeReady.has(stream)) {
+      // A set keeps insertion order: a stream woken after a younger one is out of place in it.
+      const created = this.#created.get(stream)!;
+      if (created < this.#readyNewest) this.#readyOutOfOrder = true;
+      else this.#readyNewest = created;
+      this.#maybeReady.add(stream);
+    }
+    return stream;
+  }
+
+  /** Streams with data to send, in the order they were created (the round-robin's order). */
+  #ready(): SendStream[] {
+    const ready: SendStream[] = [];
+    for (const stream of this.#maybeReady) {
+      if (stream.hasData) ready.push(stream);
+      else this.#maybeReady.delete(stream);
+    }
+    if (this.#readyOutOfOrder) {
+      ready.sort((a, b) => this.#created.get(a)! - this.#created.get(b)!);
+      this.#maybeReady.clear();
+      for (const stream of ready) this.#maybeReady.add(stream);
+      this.#readyOutOfOrder = false;
+    }
+    if (this.#maybeReady.size === 0) this.#readyNewest = -1;
+    return ready;
   }
 
   // --- sending --------------------------------------------------------------------------------------
@@ -455,7 +496,7 @@ export class QuicConnection {
   #sendApp(now: number, probe: boolean): void {
     const space: QuicSpace = this.#oneRtt ? '1rtt' : '0rtt';
     for (;;) {
-      const ready = [...this.#send.values()].filter((s) => s.hasData);
+      const ready = this.#ready();
       if (ready.length === 0) return;
       if (!probe && !this.recovery.canSend(QUIC_MAX_DATAGRAM_SIZE)) return;
       const frames: QuicFrame[] = [];

@@ -46,10 +46,10 @@ export function toFetchResponse(exchange: Exchange, message: WireResponse): Resp
   const status = message.version === '0.9' ? 200 : message.status;
   const bodyless = exchange.method === 'HEAD' || NULL_BODY.has(status);
   // Our byte arrays are never backed by a SharedArrayBuffer, which is all the cast rules out.
-  const response = new Response(bodyless ? null : (message.body as Uint8Array<ArrayBuffer>), {
-    status: status >= 200 && status <= 599 ? status : 500,
-    statusText: message.version === '0.9' ? '' : message.reason,
-  });
+  const statusText = message.version === '0.9' ? '' : message.reason;
+  const init = { status: status >= 200 && status <= 599 ? status : 500 };
+  // '' is the default statusText (always so over HTTP/2 and 3): leaving it out skips a ByteString check.
+  const response = new Response(bodyless ? null : (message.body as Uint8Array<ArrayBuffer>), statusText === '' ? init : { ...init, statusText });
   const headers = response.headers;
   for (const h of message.headers) {
     try {

@@ -164,11 +164,13 @@ async function runHandler(
   const noBody = method === 'GET' || method === 'HEAD';
   let response: Response;
   try {
-    const fetchRequest = new Request(absoluteUrl(path + query, base), {
-      method,
-      headers: request.headers.map((h) => [h.name, h.value] as [string, string]),
-      body: noBody || request.body.length === 0 ? null : request.body.slice(),
-    });
+    const fields = request.headers.map((h) => [h.name, h.value] as [string, string]);
+    // GET is the default: leaving `method` out skips the Fetch API's ByteString check and normalisation,
+    // a measurable share of building the Request when a server answers thousands of requests.
+    const fetchRequest = new Request(
+      absoluteUrl(path + query, base),
+      method === 'GET' ? { headers: fields } : { method, headers: fields, body: noBody || request.body.length === 0 ? null : request.body.slice() },
+    );
     response = await route.handler(fetchRequest, { params });
     if (!(response instanceof Response)) {
       throw new TypeError(`The handler for ${route.method} ${route.path} returned ${String(response)}, not a Response.`);

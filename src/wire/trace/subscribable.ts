@@ -22,7 +22,14 @@ export class Subscribable<TListener extends (...args: never[]) => void> {
   }
 
   protected notify(...args: Parameters<TListener>): void {
-    for (const listener of [...this.#listeners]) listener(...args);
+    const listeners = this.#listeners;
+    // Most sources have no listener or one (a trace nobody watches emits hundreds of thousands of
+    // events): neither needs the snapshot, since the one listener is picked before it runs.
+    if (listeners.size === 0) return;
+    if (listeners.size === 1) {
+      for (const listener of listeners) return listener(...args);
+    }
+    for (const listener of [...listeners]) listener(...args);
   }
 
   protected onSubscribe(): void {}

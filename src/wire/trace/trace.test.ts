@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Trace } from './trace';
+import { Trace, emitPrebuilt } from './trace';
 import { Subscribable } from './subscribable';
 import { binaryString, bytesOf } from './events';
 
@@ -17,6 +17,24 @@ describe('Trace', () => {
     }).toThrow(TypeError);
     if (second.type !== 'request-sent') throw new Error('narrowing');
     expect(Object.isFrozen(second.headers[0])).toBe(true);
+  });
+
+  it('emitPrebuilt stamps, freezes and announces in line with emit', () => {
+    let now = 5;
+    const trace = new Trace(() => now);
+    const got: string[] = [];
+    trace.subscribe((e) => got.push(`${e.seq}@${e.at} ${e.type}`));
+    trace.emit({ type: 'request-started', requestId: 'r1', method: 'GET', url: 'http://a/', httpVersion: 'HTTP/2' });
+    now = 7;
+    const flags = Object.freeze(['END_STREAM']);
+    const event = emitPrebuilt(trace, {
+      type: 'h2-frame', connectionId: 'c1', side: 'client', direction: 'sent', frameType: 'DATA', streamId: 1, flags, length: 0,
+      fields: Object.freeze({ dataLength: 0 }), data: '\0\0\0\0\x01\0\0\0\x01', ranges: Object.freeze([]), seq: 0, at: 0,
+    });
+    expect([event.seq, event.at]).toEqual([2, 7]);
+    expect(Object.isFrozen(event)).toBe(true);
+    expect(trace.events).toEqual([expect.objectContaining({ seq: 1 }), event]);
+    expect(got).toEqual(['1@5 request-started', '2@7 h2-frame']);
   });
 
   it('notifies subscribers live, in order, until they unsubscribe', () => {
