@@ -101,3 +101,29 @@ test('the snippet cannot open a popup (no allow-popups)', async ({ page, context
   expect(popups).toEqual([]);
   expect(context.pages()).toHaveLength(1);
 });
+
+test('the page snippet runs precompiled with only the chunks it imports; edited code brings the compiler', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/sandbox/') && path.endsWith('.js')) scripts.push(path);
+  });
+  await page.goto('/http/overview/');
+  const pg = playground(page, 'hello-wire');
+  await pg.run.click();
+  await expect(pg.output).toContainText('Finished in');
+  await expect(pg.output).toContainText('GET http://api.example/todos');
+  // The first sandbox, and the spare prepared after the run, load the core and the wire chunk, nothing else.
+  await expect.poll(() => scripts.filter((s) => s.endsWith('/wire.js')).length).toBe(2);
+  expect([...new Set(scripts)].sort()).toEqual(['/sandbox/runtime.js', '/sandbox/wire.js']);
+
+  // Edited code is compiled in the sandbox, and a syntax error still points at its line and column.
+  const hash = formatShareHash({ id: 'hello-wire', encoded: await encodeShareState({ code: "import { createSimulation } from 'roundtrip/wire';\nconst x: number = (1;\n" }) });
+  await page.goto('about:blank');
+  await page.goto(`/http/overview/${hash}`);
+  const edited = playground(page, 'hello-wire');
+  await edited.run.click();
+  await expect(edited.output).toContainText('Syntax error (line 2');
+  expect(scripts).toContain('/sandbox/compiler.js');
+  expect(scripts).not.toContain('/sandbox/react.js');
+});

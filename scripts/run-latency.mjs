@@ -9,18 +9,24 @@
  *
  * Series on the HTTP overview's "Hello, wire" playground:
  * - cold click: a fresh page each time and the pointer jumps onto Run and clicks at once, so the click also
- *   wakes the island (client:interaction), makes the sandbox iframe and loads the panel's code (from the HTTP
- *   cache after the first page). The worst case: nothing had a chance to warm up;
+ *   wakes the island (client:interaction), whose directive opens the sandbox iframe at that moment, and loads
+ *   the panel's code (from the HTTP cache after the first page). The worst case: nothing had a chance to warm up;
  * - hover, click: a fresh page where the pointer arrives on Run and clicks after a human-like pause (HOVER_MS);
- *   the pointer entering the playground is intent, which hydrates the island and starts its sandbox;
+ *   the pointer entering the playground is intent: the directive opens the sandbox (loading the runtime core
+ *   and the chunks the page's snippet imports, sandbox/chunks.mjs) while the island hydrates;
  * - after edit: a fresh page where the reader first clicked Edit (that wakes the island, which starts a sandbox
  *   in the background), then Run 2 s later;
  * - re-run: Run again, 2 s after the previous run, on a page that has run before (the host prepares the next
  *   sandbox after each run, so this measures what a reader who looked at the output gets).
  *
+ * Each series prints its median and p95 (with few runs, p95 is the slowest run), and the machine's load average
+ * is printed before and after: on a shared machine, compare numbers only from the same conditions. A run that
+ * draws nothing within RUN_TIMEOUT_MS counts as that long rather than stalling the script.
+ *
  * Usage: start a server (npm run preview -- --port 4341), then E2E_PORT=4341 npx node scripts/run-latency.mjs [runs]
  * (default 9 runs per series; RT_BASE_URL overrides the server address).
  */
+import { loadavg } from 'node:os';
 import { BASE, launch, PAGE, percentile, PLAYGROUND_ID } from './viz-shared.mjs';
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -33,15 +39,19 @@ const GOAL_MS = 150;
 const REREAD_MS = 2000;
 /** How long a reader's pointer rests on Run before clicking (a deliberate click, not a reflex). */
 const HOVER_MS = 300;
+/** Longer than any run should take, even on a loaded machine; a run past it is reported, not waited for. */
+const RUN_TIMEOUT_MS = 15_000;
+const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 /**
  * Installs the probe: resolves with ms from the Run click to the first frame that shows a recorded step, and
  * to the new sandbox iframe's load event (how much of the wait is the sandbox realm starting).
  */
-const PROBE = (/** @type {string} */ id) => {
+const PROBE = (/** @type {[string, number]} */ [id, timeoutMs]) => {
   const root = /** @type {HTMLElement} */ (document.querySelector(`[data-playground-id="${id}"]`));
   /** @type {Promise<{ drawn: number, sandbox: number }>} */
   const done = new Promise((resolve) => {
+    setTimeout(() => resolve({ drawn: timeoutMs, sandbox: NaN }), timeoutMs);
     let sandboxAt = NaN;
     const seen = new Set(root.querySelectorAll('iframe'));
     let clickedAt = 0;
@@ -76,6 +86,7 @@ const PROBE = (/** @type {string} */ id) => {
   /** @type {any} */ (window).__rtFirstEvent = done;
 };
 
+console.log(`load average before: ${load()}`);
 const browser = await launch();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -84,7 +95,7 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const page = await context.newPage();
     await page.goto(`${BASE}${PAGE}`);
-    await page.evaluate(PROBE, PLAYGROUND_ID);
+    await page.evaluate(PROBE, /** @type {[string, number]} */ ([PLAYGROUND_ID, RUN_TIMEOUT_MS]));
     await page.locator(`[data-playground-id="${PLAYGROUND_ID}"] [data-action="run"]`).first().click();
     first.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
     await page.close();
@@ -94,7 +105,7 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const page = await context.newPage();
     await page.goto(`${BASE}${PAGE}`);
-    await page.evaluate(PROBE, PLAYGROUND_ID);
+    await page.evaluate(PROBE, /** @type {[string, number]} */ ([PLAYGROUND_ID, RUN_TIMEOUT_MS]));
     const runButton = page.locator(`[data-playground-id="${PLAYGROUND_ID}"] [data-action="run"]`).first();
     await runButton.hover();
     await page.waitForTimeout(HOVER_MS);
@@ -109,7 +120,7 @@ try {
     await page.goto(`${BASE}${PAGE}`);
     await page.locator(`[data-playground-id="${PLAYGROUND_ID}"] [data-action="edit"]`).first().click();
     await page.waitForTimeout(REREAD_MS);
-    await page.evaluate(PROBE, PLAYGROUND_ID);
+    await page.evaluate(PROBE, /** @type {[string, number]} */ ([PLAYGROUND_ID, RUN_TIMEOUT_MS]));
     await page.locator(`[data-playground-id="${PLAYGROUND_ID}"] [data-action="run"]`).first().click();
     afterEdit.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
     await page.close();
@@ -125,7 +136,7 @@ try {
     await page.getByRole('button', { name: 'Run', exact: true }).waitFor();
     // A reader reads the output before running again; meanwhile the next sandbox gets ready (host.ts prewarm).
     await page.waitForTimeout(REREAD_MS);
-    await page.evaluate(PROBE, PLAYGROUND_ID);
+    await page.evaluate(PROBE, /** @type {[string, number]} */ ([PLAYGROUND_ID, RUN_TIMEOUT_MS]));
     await run.click();
     rerun.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
   }
@@ -134,7 +145,7 @@ try {
     const loads = runs.map((r) => r.sandbox).filter((x) => !Number.isNaN(x));
     const sandbox = loads.length > runs.length / 2 ? `sandbox loaded at ${percentile(loads, 50).toFixed(0)} ms (median)` : 'no sandbox started after the click (a prepared one was used)';
     console.log(
-      `${name.padEnd(12)} median ${percentile(xs, 50).toFixed(0).padStart(4)} ms   min ${Math.min(...xs).toFixed(0).padStart(4)}   max ${Math.max(...xs).toFixed(0).padStart(4)}   ${sandbox}   (${xs.map((x) => x.toFixed(0)).join(', ')})`,
+      `${name.padEnd(12)} median ${percentile(xs, 50).toFixed(0).padStart(4)} ms   p95 ${percentile(xs, 95).toFixed(0).padStart(4)}   min ${Math.min(...xs).toFixed(0).padStart(4)}   max ${Math.max(...xs).toFixed(0).padStart(4)}   ${sandbox}   (${xs.map((x) => x.toFixed(0)).join(', ')})`,
     );
   };
   console.log(`${BASE}${PAGE} ${PLAYGROUND_ID}: Run -> first trace event drawn, ${RUNS} runs each`);
@@ -147,4 +158,5 @@ try {
   console.log(`goal: median <= ${GOAL_MS} ms -> cold click ${verdict(first)}, hover then click ${verdict(hovered)}, after edit ${verdict(afterEdit)}, re-run ${verdict(rerun)}`);
 } finally {
   await browser.close();
+  console.log(`load average after: ${load()}`);
 }

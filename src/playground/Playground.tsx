@@ -6,7 +6,8 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { ConsoleLevel, SourcePosition } from './sandbox/protocol';
-import type { SandboxHost } from './sandbox/host';
+import { SandboxHost, type RunEvent } from './sandbox/host';
+import { takeHandedOver } from './sandbox/spare';
 import type { RecordingStore } from './viz/recording';
 import type { VizPosition } from './viz/VizPanel';
 import type { DevtoolsAction } from './viz/model';
@@ -17,6 +18,7 @@ import type { OptionsSchema } from './options/schema';
 import { usePlaygroundOptions } from './options/usePlaygroundOptions';
 import OptionsPanel from './options/OptionsPanel';
 import { FIRST_PANEL, isPanelId, PanelTabs, panelProps, useNarrow, type PanelId } from './layout/tabs';
+import { chunksFor, importedModules, sandboxSrc, withNeeds } from './sandbox/chunks.mjs';
 
 export interface PlaygroundProps {
   /** Unique on the page; names the playground in share links. */
@@ -26,6 +28,8 @@ export interface PlaygroundProps {
   code: string;
   /** The snippet, highlighted at build time. */
   children?: ReactNode;
+  /** `code` compiled to JavaScript at build time; its runs skip the sandbox's compiler. */
+  compiled?: string;
   /** The snippet's options schema, read at build time (options/extract.ts); the panel shows before any run. */
   schema?: OptionsSchema;
   /** The full-page playground for this example (/playground/<id>/) and the id of the playground there. */
@@ -43,7 +47,17 @@ interface OutputLine {
 /** 'lite': the textarea editor for touch and narrow screens (editor/lite.ts). */
 type EditorState = 'static' | 'loading' | 'monaco' | 'lite';
 
-const SANDBOX_SRC = '/sandbox/index.html';
+const SANDBOX_PAGE = '/sandbox/index.html';
+
+/**
+ * The sandbox page's address for running `code`: it names the chunks to load ahead (chunks.mjs), the compiler
+ * included unless `code` is the snippet compiled at build time.
+ */
+function sandboxSrcFor(code: string, originalCode: string, compiled: string | undefined): string {
+  const precompiled = compiled !== undefined && code === originalCode;
+  const chunks = chunksFor(importedModules(precompiled ? compiled : code));
+  return sandboxSrc(SANDBOX_PAGE, precompiled ? chunks : withNeeds([...chunks, 'compiler']));
+}
 
 /** The visualizers load with the first run that records something, never before. */
 const VizPanel = lazy(() => import('./viz/VizPanel'));
@@ -63,7 +77,7 @@ function describeFailure(phase: string, message: string, position?: SourcePositi
   return `${phase === 'compile' ? 'Syntax error' : 'Error'}${where}: ${message}`;
 }
 
-export default function Playground({ id, title, code: originalCode, children, schema, openIn, variant = 'embedded' }: PlaygroundProps) {
+export default function Playground({ id, title, code: originalCode, children, compiled, schema, openIn, variant = 'embedded' }: PlaygroundProps) {
   const [code, setCode] = useState(originalCode);
   const options = usePlaygroundOptions(schema);
   const [optionsOpen, setOptionsOpen] = useState(variant === 'full');
@@ -93,31 +107,54 @@ export default function Playground({ id, title, code: originalCode, children, sc
     setOutput((lines) => [...lines, { key: lineKey.current++, level, text }]);
   }, []);
 
+  /** The sandbox host, made once; it adopts the sandbox the directive opened when the reader showed intent. */
+  const ensureHost = useCallback((container: HTMLElement): SandboxHost => {
+    if (!sandboxRef.current) {
+      sandboxRef.current = new SandboxHost({ src: () => sandboxSrcFor(codeRef.current, originalCode, compiled), container });
+      sandboxRef.current.adopt(takeHandedOver(id));
+    }
+    return sandboxRef.current;
+  }, [compiled, id, originalCode]);
+
   const run = useCallback(async () => {
     if (!frameHostRef.current) return;
-    // The recording store and the panel load alongside the sandbox host, so the first event can be drawn at once.
+    const host = ensureHost(frameHostRef.current);
+    // The visualizers' code loads while the sandbox runs (on a first run both take a while): what the run
+    // records before the recording store is there waits in `early`.
     const vizModules = Promise.all([import('./viz/recording'), import('./viz/VizPanel')]);
-    if (!sandboxRef.current) {
-      const { SandboxHost } = await import('./sandbox/host');
-      sandboxRef.current ??= new SandboxHost({ src: SANDBOX_SRC, container: frameHostRef.current });
-    }
-    const [{ RecordingStore }] = await vizModules;
     const lastView = vizPosition.current.view;
     const initial = linkedViz.current ?? (lastView ? { view: lastView } : {});
     linkedViz.current = null;
-    const viz: VizRun = { key: (lineKey.current += 1), store: new RecordingStore(), initial, runId: 0, live: true };
-    setVizRun(viz);
+    const key = (lineKey.current += 1);
+    let viz: VizRun | undefined;
+    let runId = 0;
+    const early: Extract<RunEvent, { type: 'viz-source' | 'viz-events' }>[] = [];
+    const record = (into: VizRun, event: (typeof early)[number]) => {
+      if (event.type === 'viz-source') into.store.addSource(event.source);
+      else into.store.append(event.sourceId, event.events);
+    };
+    void vizModules.then(([{ RecordingStore }]) => {
+      const made: VizRun = { key, store: new RecordingStore(), initial, runId, live: true };
+      for (const event of early) record(made, event);
+      early.length = 0;
+      viz = made;
+      setVizRun(made);
+    });
     setRunning(true);
     setOutput([]);
     setPanel((p) => (p === 'code' ? 'output' : p));
     editorRef.current?.showRunProblem(null);
     const started = performance.now();
-    await sandboxRef.current.run(codeRef.current, (event) => {
-      if (event.type === 'viz-source') {
-        viz.runId = event.runId;
-        viz.store.addSource(event.source);
-      } else if (event.type === 'viz-events') viz.store.append(event.sourceId, event.events);
-      else if (event.type === 'console') append(event.level, event.text);
+    const source = codeRef.current;
+    await host.run(source, (event) => {
+      if (event.type === 'viz-source' || event.type === 'viz-events') {
+        if (event.type === 'viz-source') {
+          runId = event.runId;
+          if (viz) viz.runId = event.runId;
+        }
+        if (viz) record(viz, event);
+        else early.push(event);
+      } else if (event.type === 'console') append(event.level, event.text);
       else if (event.type === 'options') {
         const problem = options.onReported(event.schema);
         if (problem) append('failure', problem);
@@ -127,12 +164,14 @@ export default function Playground({ id, title, code: originalCode, children, sc
         append('failure', describeFailure(event.phase, event.message, event.position));
         if (event.position) editorRef.current?.showRunProblem({ ...event.position, message: event.message });
       } else if (event.type === 'timeout') append('failure', event.message);
-    }, options.overridesRef.current);
-    viz.store.finish();
+    }, options.overridesRef.current, source === originalCode ? compiled : undefined);
+    await vizModules;
+    const finished = viz!;
+    finished.store.finish();
     // A stopped run's sandbox is gone: its devtools actions have nowhere to go.
-    if (viz.runId !== 0 && !sandboxRef.current.isLive(viz.runId)) setVizRun((v) => (v === viz ? { ...viz, live: false } : v));
+    if (finished.runId !== 0 && !host.isLive(finished.runId)) setVizRun((v) => (v === finished ? { ...finished, live: false } : v));
     setRunning(false);
-  }, [append, options.onReported, options.overridesRef]);
+  }, [append, ensureHost, compiled, originalCode, options.onReported, options.overridesRef]);
 
   const editorLoading = useRef(false);
   const startEditing = useCallback(async () => {
@@ -254,11 +293,12 @@ export default function Playground({ id, title, code: originalCode, children, sc
       else if (wakeAction === 'options') setOptionsOpen(true);
       else if (wakeAction === 'download') void download();
       else if (wakeAction?.startsWith('tab-') && isPanelId(wakeAction.slice(4))) setPanel(wakeAction.slice(4) as PanelId);
-      // The reader is engaging with this playground: start its first sandbox now, so Run answers at once.
+      // The reader is engaging with this playground: have its first sandbox starting (the directive may have
+      // opened it already) and the visualizers' code loading, so Run answers at once.
       if (wakeAction !== 'run' && frameHostRef.current && !cancelled) {
-        const { SandboxHost } = await import('./sandbox/host');
-        sandboxRef.current ??= new SandboxHost({ src: SANDBOX_SRC, container: frameHostRef.current });
-        sandboxRef.current.prewarm();
+        ensureHost(frameHostRef.current).prewarm();
+        void import('./viz/recording');
+        void import('./viz/VizPanel');
       }
     })();
     return () => {
@@ -281,6 +321,7 @@ export default function Playground({ id, title, code: originalCode, children, sc
       ref={rootRef}
       className={`rt-playground not-content${variant === 'full' ? ' rt-playground-full' : ''}`}
       data-playground-id={id}
+      data-sandbox-src={sandboxSrcFor(originalCode, originalCode, compiled)}
       aria-label={`Playground: ${title}`}
     >
       <div className="rt-toolbar" role="toolbar" aria-label={`${title} controls`}>

@@ -2,8 +2,8 @@
 /**
  * The playground's build plumbing, as one Astro integration:
  * - registers the `client:interaction` directive;
- * - builds the sandbox runtime (src/playground/sandbox/runtime.ts) as one classic script at /sandbox/runtime.js:
- *   on demand in `astro dev`, into the output folder on `astro build`;
+ * - builds the sandbox runtime (src/playground/sandbox/runtime.ts) and its chunks (sandbox/chunks.mjs) as classic
+ *   scripts under /sandbox/: on demand in `astro dev`, into the output folder on `astro build`;
  * - keeps Monaco's CSS inside Monaco's lazy chunk (see monacoCssInline below);
  * - serves the libraries' generated declaration files to the editor (types-plugin.mjs);
  * - offers a built copy of the libraries to "Download project" (download/package-plugin.mjs).
@@ -14,35 +14,127 @@ import { build } from 'vite';
 import { roundtripAliases } from '../../../aliases.mjs';
 import { roundtripTypes } from './types-plugin.mjs';
 import { roundtripPackage } from '../download/package-plugin.mjs';
+import { SANDBOX_CHUNKS } from '../sandbox/chunks.mjs';
 
-const RUNTIME_ENTRY = fileURLToPath(new URL('../sandbox/runtime.ts', import.meta.url));
-const RUNTIME_PATH = '/sandbox/runtime.js';
+const SANDBOX_DIR = '/sandbox/';
 /** The project's own sources: a change there (not in a dependency) makes the dev server rebuild the runtime. */
 const SRC_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const here = (/** @type {string} */ p) => fileURLToPath(new URL(p, import.meta.url));
 
-/** @param {{ minify: boolean }} opts @returns {Promise<string>} */
-export async function buildSandboxRuntime({ minify }) {
+/**
+ * What each sandbox script is built from. `runtime` is the core the sandbox page loads; the others are the
+ * chunks of sandbox/chunks.mjs, each an IIFE that defines its global. `imports`: modules taken from another
+ * script's global instead of being bundled again (module name -> that script's name).
+ * @type {Record<string, { entry: string, global: string, imports?: Record<string, string> }>}
+ */
+const SANDBOX_SCRIPTS = {
+  runtime: { entry: here('../sandbox/runtime.ts'), global: 'RoundtripSandbox' },
+  wire: { entry: roundtripAliases['roundtrip/wire'], global: SANDBOX_CHUNKS.wire.global },
+  query: { entry: roundtripAliases['roundtrip/query'], global: SANDBOX_CHUNKS.query.global },
+  react: { entry: here('../sandbox/chunk-react.ts'), global: SANDBOX_CHUNKS.react.global, imports: { 'roundtrip/query': 'query' } },
+  compiler: { entry: here('../sandbox/compile.ts'), global: SANDBOX_CHUNKS.compiler.global },
+};
+
+/** @typedef {{ code: string, exports: string[] }} BuiltScript */
+
+/**
+ * Serves `module` from `global` (another script's), as a module with the same named exports. Not Rollup's
+ * `external` + `output.globals`: an IIFE that re-exports everything of an external (`export *`, as
+ * roundtrip/react does with roundtrip/query) comes out calling `require`, which a browser does not have.
+ * @param {Record<string, { global: string, exports: string[] }>} provided @returns {import('vite').Plugin}
+ */
+function fromGlobals(provided) {
+  const PREFIX = '\0roundtrip-sandbox-global:';
+  return {
+    name: 'roundtrip:sandbox-globals',
+    enforce: 'pre',
+    resolveId(id) {
+      return Object.hasOwn(provided, id) ? PREFIX + id : null;
+    },
+    load(id) {
+      if (!id.startsWith(PREFIX)) return null;
+      const { global, exports } = /** @type {{ global: string, exports: string[] }} */ (provided[id.slice(PREFIX.length)]);
+      const names = exports.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
+      return `const m = globalThis[${JSON.stringify(global)}];\n${names.map((name) => `export const ${name} = m.${name};`).join('\n')}\n`;
+    },
+  };
+}
+
+/**
+ * @param {string} name @param {{ minify: boolean }} opts
+ * @param {(name: string) => Promise<BuiltScript>} built the other scripts, for `imports`
+ * @returns {Promise<BuiltScript>}
+ */
+async function buildSandboxScript(name, { minify }, built) {
+  const script = SANDBOX_SCRIPTS[name];
+  if (!script) throw new Error(`No sandbox script named "${name}".`);
+  /** @type {Record<string, { global: string, exports: string[] }>} */
+  const provided = {};
+  for (const [module, from] of Object.entries(script.imports ?? {})) {
+    const source = /** @type {{ global: string }} */ (SANDBOX_SCRIPTS[from]);
+    provided[module] = { global: source.global, exports: (await built(from)).exports };
+  }
   const result = await build({
     configFile: false,
     logLevel: 'warn',
-    resolve: { alias: roundtripAliases },
+    plugins: [fromGlobals(provided)],
+    // Without the aliases of what comes from globals: the alias would turn 'roundtrip/query' into a file first.
+    resolve: { alias: Object.fromEntries(Object.entries(roundtripAliases).filter(([module]) => !Object.hasOwn(provided, module))) },
     define: { 'process.env.NODE_ENV': JSON.stringify(minify ? 'production' : 'development') },
     build: {
       write: false,
       minify,
       sourcemap: false,
       emptyOutDir: false,
-      lib: { entry: RUNTIME_ENTRY, formats: ['iife'], name: 'RoundtripSandbox', fileName: () => 'runtime.js' },
+      lib: { entry: script.entry, formats: ['iife'], name: script.global, fileName: () => `${name}.js` },
     },
   });
   const outputs = Array.isArray(result) ? result : [result];
   for (const out of outputs) {
     if ('output' in out) {
       const chunk = out.output.find((o) => o.type === 'chunk');
-      if (chunk && chunk.type === 'chunk') return chunk.code;
+      if (chunk && chunk.type === 'chunk') {
+        // A bundling slip that would only show in the browser: a module left to a CommonJS require(). Checked
+        // on minified output (no comments to mention one); the compiler's output legitimately writes require().
+        if (minify && name !== 'compiler' && /\brequire\(["'`]/.test(chunk.code)) throw new Error(`The sandbox script "${name}" calls require(), which a browser lacks.`);
+        return { code: chunk.code, exports: chunk.exports };
+      }
     }
   }
-  throw new Error('The sandbox runtime build produced no script.');
+  throw new Error(`The sandbox script "${name}" built to nothing.`);
+}
+
+/**
+ * Builds sandbox scripts on demand, each once (until `clear`); keys are script names.
+ * @param {{ minify: boolean }} opts
+ */
+function sandboxBuilds(opts) {
+  /** @type {Map<string, Promise<BuiltScript>>} */
+  const cache = new Map();
+  /** @param {string} name @returns {Promise<BuiltScript>} */
+  const get = (name) => {
+    let done = cache.get(name);
+    if (!done) {
+      done = buildSandboxScript(name, opts, get);
+      cache.set(name, done);
+      done.catch(() => cache.delete(name));
+    }
+    return done;
+  };
+  return { get, clear: () => cache.clear() };
+}
+
+/**
+ * Builds every sandbox script; keys are file names under /sandbox/.
+ * @param {{ minify: boolean }} opts @returns {Promise<Record<string, string>>}
+ */
+export async function buildSandboxRuntime(opts) {
+  const builds = sandboxBuilds(opts);
+  /** @type {Record<string, string>} */
+  const files = {};
+  // One at a time: Vite builds share a process, and the machine this runs on is often small.
+  for (const name of Object.keys(SANDBOX_SCRIPTS)) files[`${name}.js`] = (await builds.get(name)).code;
+  return files;
 }
 
 /**
@@ -100,31 +192,37 @@ export function playgroundIntegration() {
         updateConfig({ vite: { plugins: [monacoCssInline(), roundtripTypes(), roundtripPackage()], worker: { format: 'es' } } });
       },
       'astro:server:setup': ({ server }) => {
-        /** @type {Promise<string> | undefined} */
-        let cached;
+        const builds = sandboxBuilds({ minify: false });
         server.watcher.on('change', (file) => {
-          if (file.startsWith(SRC_DIR)) cached = undefined;
+          if (file.startsWith(SRC_DIR)) builds.clear();
         });
-        server.middlewares.use(async (req, res, next) => {
-          if (req.url?.split('?')[0] !== RUNTIME_PATH) return next();
+        /** @type {import('vite').Connect.NextHandleFunction} */
+        const serveSandboxScript = async (req, res, next) => {
+          const path = req.url?.split('?')[0] ?? '';
+          const name = path.startsWith(SANDBOX_DIR) && path.endsWith('.js') ? path.slice(SANDBOX_DIR.length, -3) : '';
+          if (!Object.hasOwn(SANDBOX_SCRIPTS, name)) return next();
           try {
-            cached ??= buildSandboxRuntime({ minify: false });
-            const code = await cached;
+            const { code } = await builds.get(name);
             res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
             res.setHeader('Cache-Control', 'no-store');
             res.end(code);
           } catch (error) {
-            cached = undefined;
             next(error);
           }
-        });
+        };
+        // First in the stack, ahead of the dev server's guard against cross-site subresource requests (Astro
+        // puts it first when the server is created): the sandbox's opaque origin makes every script request
+        // cross-site, and these scripts are what the production site serves to anyone anyway.
+        server.httpServer?.once('listening', () => server.middlewares.stack.unshift({ route: '', handle: serveSandboxScript }));
+        if (!server.httpServer) server.middlewares.use(serveSandboxScript);
       },
       'astro:build:done': async ({ dir, logger }) => {
-        const target = new URL(`.${RUNTIME_PATH}`, dir);
-        await mkdir(new URL('./', target), { recursive: true });
-        const code = await buildSandboxRuntime({ minify: true });
-        await writeFile(target, code);
-        logger.info(`sandbox runtime: ${(code.length / 1024).toFixed(1)} KiB at ${RUNTIME_PATH}`);
+        const folder = new URL(`.${SANDBOX_DIR}`, dir);
+        await mkdir(folder, { recursive: true });
+        const files = await buildSandboxRuntime({ minify: true });
+        for (const [file, code] of Object.entries(files)) await writeFile(new URL(file, folder), code);
+        const sizes = Object.entries(files).map(([file, code]) => `${file} ${(code.length / 1024).toFixed(1)} KiB`);
+        logger.info(`sandbox scripts at ${SANDBOX_DIR}: ${sizes.join(', ')}`);
       },
     },
   };

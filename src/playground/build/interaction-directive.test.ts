@@ -1,10 +1,18 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
+
+// jsdom has no state-preserving move; Chromium does. Without it the directive rightly opens no sandbox ahead.
+vi.hoisted(() => {
+  Object.defineProperty(Element.prototype, 'moveBefore', { configurable: true, value: Element.prototype.insertBefore });
+});
+
 import interaction from './interaction-directive';
+import { takeHandedOver } from '../sandbox/spare';
 
 /** An island with a Run button, woken through the directive; `release` lets its code "arrive". */
-function island() {
-  document.body.innerHTML = '<astro-island><section data-playground-id="pg"><button data-action="run">Run</button></section></astro-island>';
+function island(sandboxSrc?: string) {
+  const src = sandboxSrc ? ` data-sandbox-src="${sandboxSrc}"` : '';
+  document.body.innerHTML = `<astro-island><section data-playground-id="pg"${src}><button data-action="run">Run</button></section></astro-island>`;
   const el = document.querySelector<HTMLElement>('astro-island')!;
   const button = el.querySelector('button')!;
   const hydrate = vi.fn(async () => {});
@@ -82,5 +90,30 @@ describe('client:interaction', () => {
     // A later, separate click is the reader's own.
     button.click();
     expect(reactSaw).toHaveBeenCalledTimes(1);
+  });
+
+  it('opens the playground\'s sandbox on intent, before the island code arrives, for the island to adopt', () => {
+    const { el, load } = island('/sandbox/index.html#wire');
+    expect(document.querySelector('iframe')).toBeNull();
+    expect(takeHandedOver('pg')).toBeUndefined();
+    el.dispatchEvent(new Event('pointerenter'));
+    el.dispatchEvent(new Event('focusin'));
+    expect(load).toHaveBeenCalledTimes(1);
+    const frames = document.querySelectorAll('iframe');
+    expect(frames).toHaveLength(1);
+    const frame = frames[0]!;
+    expect(frame.getAttribute('sandbox')).toBe('allow-scripts');
+    expect(frame.getAttribute('src')).toBe('/sandbox/index.html#wire');
+    // Parked outside the island (React owns the island's DOM while it hydrates), hidden from everyone.
+    expect(el.contains(frame)).toBe(false);
+    expect(frame.closest('[aria-hidden="true"][hidden]')).not.toBeNull();
+    expect(takeHandedOver('pg')?.iframe).toBe(frame);
+    expect(takeHandedOver('pg')).toBeUndefined();
+  });
+
+  it('opens no sandbox for an island without a sandbox address', () => {
+    const { el } = island();
+    el.dispatchEvent(new Event('pointerenter'));
+    expect(document.querySelector('iframe')).toBeNull();
   });
 });

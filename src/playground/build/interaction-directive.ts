@@ -10,8 +10,13 @@
  * `data-wake-action` (the nearest `[data-action]`), so the island performs the click that woke it instead of
  * swallowing it. An island also wakes at once when the URL fragment carries share state addressed to it
  * (`#pg=<id>&...`).
+ *
+ * Waking also opens the playground's first sandbox (`data-sandbox-src` on the playground), right away rather
+ * than after the island's code has downloaded and hydrated: a sandbox takes longer to start than the island,
+ * and the reader's Run needs both. The island's host adopts it (sandbox/spare.ts).
  */
 import type { ClientDirective } from 'astro';
+import { canMoveIframes, handOver, openSandbox, parkingLot } from '../sandbox/spare';
 
 /** Signs that the reader is about to use the playground: hydrate and warm up, but perform nothing. */
 const INTENT_EVENTS = ['pointerenter', 'touchstart', 'focusin'] as const;
@@ -27,6 +32,8 @@ const interaction: ClientDirective = (load, _options, el) => {
     if (phase !== 'asleep') return;
     phase = 'loading';
     for (const type of INTENT_EVENTS) el.removeEventListener(type, wake);
+    const sandboxSrc = island?.dataset.sandboxSrc;
+    if (id !== undefined && sandboxSrc && canMoveIframes) handOver(id, openSandbox(sandboxSrc, parkingLot()));
     const hydrate = await load();
     for (const type of PRESS_EVENTS) el.removeEventListener(type, onPress);
     phase = 'hydrating';

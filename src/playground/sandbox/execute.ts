@@ -23,11 +23,22 @@ export class UnknownModuleError extends Error {
   override readonly name = 'UnknownModuleError';
 }
 
-export async function executeSnippet(js: string, modules: Readonly<Record<string, unknown>>, sandboxConsole: unknown): Promise<void> {
+/**
+ * `offered`: every module the playground provides (for the error an unknown import gets), when `modules` holds
+ * only those loaded for this snippet.
+ */
+export async function executeSnippet(
+  js: string,
+  modules: Readonly<Record<string, unknown>>,
+  sandboxConsole: unknown,
+  offered: readonly string[] = Object.keys(modules),
+): Promise<void> {
   const require: Require = (name) => {
     if (Object.hasOwn(modules, name)) return modules[name];
-    const offered = Object.keys(modules).map((m) => `'${m}'`).join(', ');
-    throw new UnknownModuleError(`Cannot import '${name}': the playground provides ${offered}.`);
+    const list = offered.map((m) => `'${m}'`).join(', ');
+    // A module the playground has but did not load: the import was not where the loader looks (static imports).
+    if (offered.includes(name)) throw new UnknownModuleError(`Cannot import '${name}' here: import it with a static import at the top of the snippet.`);
+    throw new UnknownModuleError(`Cannot import '${name}': the playground provides ${list}.`);
   };
   const module = { exports: {} };
   await wrap(js)(require, module.exports, module, sandboxConsole);

@@ -13,37 +13,27 @@
  * output, so after each run the host prepares the next sandbox in the background: a spare iframe parked in a
  * hidden container, moved into place when Run is pressed with `moveBefore` (DOM's state-preserving move, so the
  * spare's document survives the move; with `append` it would reload). Browsers without `moveBefore` start a
- * sandbox per run as before.
+ * sandbox per run as before. The first spare may come from the `client:interaction` directive, which opens it
+ * on the reader's first sign of intent (spare.ts); `adopt` takes it over.
  */
 import type { DevtoolsAction } from '../viz/model';
 import { HEARTBEAT_MS, parseSandboxMessage, SANDBOX_PROTOCOL_VERSION, type HostToSandbox, type SandboxToHost } from './protocol';
+import { canMoveIframes, openSandbox, parkingLot, type OpenedSandbox } from './spare';
 
 export type RunEvent =
   | Exclude<SandboxToHost, { type: 'hello' } | { type: 'alive' } | { type: 'preview' }>
   | { type: 'timeout'; runId: number; message: string };
 
 export interface SandboxHostOptions {
-  /** URL of the sandbox page. */
-  src: string;
+  /**
+   * URL of the sandbox page, or a function giving it at the time a sandbox opens (the address names the chunks
+   * to load ahead, which depend on the code: chunks.mjs sandboxSrc).
+   */
+  src: string | (() => string);
   /** Element the (invisible) iframe is attached to. */
   container: HTMLElement;
   /** How long the sandbox may stop answering before the run is stopped. */
   stallMs?: number;
-}
-
-const canMoveIframes = typeof Element !== 'undefined' && 'moveBefore' in Element.prototype;
-
-/** One hidden container per page for spare sandboxes, outside every playground. */
-let parking: HTMLElement | undefined;
-function parkingLot(): HTMLElement {
-  if (!parking?.isConnected) {
-    parking = document.createElement('div');
-    parking.className = 'rt-sandbox-parking';
-    parking.hidden = true;
-    parking.setAttribute('aria-hidden', 'true');
-    document.body.append(parking);
-  }
-  return parking;
 }
 
 type MovableParent = HTMLElement & { moveBefore(node: Node, child: Node | null): void };
@@ -56,7 +46,7 @@ export class SandboxHost {
   /** The run whose sandbox is alive, and the port to it: devtools actions go there. */
   #live: { runId: number; port: MessagePort } | undefined;
   /** A fresh sandbox loading (or loaded) in the parking lot, for the next run. */
-  #spare: { iframe: HTMLIFrameElement; port: Promise<MessagePort> } | undefined;
+  #spare: OpenedSandbox | undefined;
 
   constructor(options: SandboxHostOptions) {
     this.#options = { stallMs: 2000, ...options };
@@ -83,37 +73,34 @@ export class SandboxHost {
     return this.#port;
   }
 
-  /** Creates a sandbox iframe in `parent` and starts the handshake; `port` settles once it said hello. */
-  #open(parent: HTMLElement): { iframe: HTMLIFrameElement; port: Promise<MessagePort> } {
-    const iframe = document.createElement('iframe');
-    // allow-scripts only: no allow-same-origin, so the snippet runs with an opaque origin.
-    iframe.setAttribute('sandbox', 'allow-scripts');
-    iframe.setAttribute('title', 'Playground sandbox');
-    iframe.setAttribute('aria-hidden', 'true');
-    iframe.tabIndex = -1;
-    iframe.className = 'rt-sandbox-frame';
-    iframe.src = this.#options.src;
-    const port = new Promise<MessagePort>((resolve) => {
-      const onHello = (event: MessageEvent) => {
-        if (event.source !== iframe.contentWindow || event.origin !== 'null') return;
-        if (parseSandboxMessage(event.data)?.type !== 'hello') return;
-        window.removeEventListener('message', onHello);
-        const channel = new MessageChannel();
-        const connect: HostToSandbox = { v: SANDBOX_PROTOCOL_VERSION, type: 'connect' };
-        // An opaque origin cannot be named as a target; the message carries only the port.
-        iframe.contentWindow?.postMessage(connect, '*', [channel.port2]);
-        // The preview follows the sandbox for as long as it lives: React renders after the snippet's last line.
-        channel.port1.addEventListener('message', (e: MessageEvent) => {
-          const msg = parseSandboxMessage(e.data);
-          if (msg?.type === 'preview' && this.#iframe === iframe) this.setPreviewHeight(msg.height);
-        });
-        channel.port1.start();
-        resolve(channel.port1);
-      };
-      window.addEventListener('message', onHello);
-    });
-    parent.append(iframe);
-    return { iframe, port };
+  /** Opens a sandbox in `parent` whose preview (once it is this host's current frame) sizes the frame. */
+  #open(parent: HTMLElement): OpenedSandbox {
+    const { src } = this.#options;
+    return this.#watch(openSandbox(typeof src === 'function' ? src() : src, parent));
+  }
+
+  /** The preview follows the sandbox for as long as it lives: React renders after the snippet's last line. */
+  #watch(sandbox: OpenedSandbox): OpenedSandbox {
+    void sandbox.port.then((port) =>
+      port.addEventListener('message', (e: MessageEvent) => {
+        const msg = parseSandboxMessage(e.data);
+        if (msg?.type === 'preview' && this.#iframe === sandbox.iframe) this.setPreviewHeight(msg.height);
+      }),
+    );
+    return sandbox;
+  }
+
+  /**
+   * Takes over a sandbox opened ahead (by the directive, spare.ts) as the next run's spare. Dropped when this
+   * host has a spare already or the browser cannot move frames without reloading them.
+   */
+  adopt(sandbox: OpenedSandbox | undefined): void {
+    if (!sandbox) return;
+    if (this.#spare || !canMoveIframes || !sandbox.iframe.isConnected) {
+      sandbox.iframe.remove();
+      return;
+    }
+    this.#spare = this.#watch(sandbox);
   }
 
   /** Starts loading the next run's sandbox now, so Run does not wait for a realm to start. */
@@ -177,7 +164,13 @@ export class SandboxHost {
    * promise settles then). Console output that comes later (a React component logging as it renders, a click
    * in the preview) still reaches `onEvent` until the next run replaces the sandbox.
    */
-  async run(code: string, onEvent: (event: RunEvent) => void, options?: Readonly<Record<string, unknown>>): Promise<void> {
+  async run(
+    code: string,
+    onEvent: (event: RunEvent) => void,
+    options?: Readonly<Record<string, unknown>>,
+    /** `code` compiled already (the page's own snippet, at build time): the sandbox skips its compiler. */
+    js?: string,
+  ): Promise<void> {
     this.#dropCurrent();
     const port = await this.#connect();
     const runId = this.#nextRunId++;
@@ -227,7 +220,14 @@ export class SandboxHost {
       }, HEARTBEAT_MS);
       port.addEventListener('message', onMessage);
       port.start();
-      const message: HostToSandbox = { v: SANDBOX_PROTOCOL_VERSION, type: 'run', runId, code, ...(options ? { options: { ...options } } : {}) };
+      const message: HostToSandbox = {
+        v: SANDBOX_PROTOCOL_VERSION,
+        type: 'run',
+        runId,
+        code,
+        ...(js !== undefined ? { js } : {}),
+        ...(options ? { options: { ...options } } : {}),
+      };
       port.postMessage(message);
     });
   }

@@ -56,3 +56,13 @@ describe('devtools messages (host -> sandbox)', () => {
     expect(parseHostMessage({ ...msg, runId: '2' })).toBeNull();
   });
 });
+
+describe('run messages', () => {
+  it('carry precompiled code when the host has it, and drop a js field that is not a string', () => {
+    const run = { v: 1, type: 'run', runId: 1, code: 'let a: number = 1;' };
+    expect(parseHostMessage({ ...run, js: 'let a = 1;' })).toEqual({ ...run, js: 'let a = 1;' });
+    expect(parseHostMessage({ ...run, js: 42 })).toEqual(run);
+    expect(parseHostMessage(run)).toEqual(run);
+  });
+});
+

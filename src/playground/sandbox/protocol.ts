@@ -29,8 +29,11 @@ export interface SourcePosition {
 
 export type HostToSandbox =
   | { v: 1; type: 'connect' }
-  /** `options`: the snippet's option values that differ from their defaults (roundtrip/playground). */
-  | { v: 1; type: 'run'; runId: number; code: string; options?: Record<string, unknown> }
+  /**
+   * `options`: the snippet's option values that differ from their defaults (roundtrip/playground). `js`: `code`
+   * already compiled (at build time, for the page's own snippet), so the sandbox need not load its compiler.
+   */
+  | { v: 1; type: 'run'; runId: number; code: string; js?: string; options?: Record<string, unknown> }
   /** A query devtools action for one source of the run (sandbox/capture.ts routes it). */
   | { v: 1; type: 'devtools'; runId: number; sourceId: string; action: DevtoolsAction };
 
@@ -154,7 +157,8 @@ export function parseHostMessage(data: unknown): HostToSandbox | null {
   if (data.type === 'connect') return { v: 1, type: 'connect' };
   if (data.type === 'run' && typeof data.runId === 'number' && typeof data.code === 'string') {
     const options = isRecord(data.options) && !Array.isArray(data.options) ? { ...data.options } : undefined;
-    return { v: 1, type: 'run', runId: data.runId, code: data.code, ...(options ? { options } : {}) };
+    const js = typeof data.js === 'string' ? data.js : undefined;
+    return { v: 1, type: 'run', runId: data.runId, code: data.code, ...(js !== undefined ? { js } : {}), ...(options ? { options } : {}) };
   }
   if (data.type === 'devtools' && typeof data.runId === 'number' && typeof data.sourceId === 'string' && SOURCE_ID.test(data.sourceId)) {
     const action = parseDevtoolsAction(data.action);

@@ -1,19 +1,18 @@
 /**
- * The sandbox's entry point, bundled as one classic script (`/sandbox/runtime.js`) for the sandbox page.
+ * The sandbox's entry point, bundled as a classic script (`/sandbox/runtime.js`) for the sandbox page.
  *
  * A classic script because the sandbox's origin is opaque: module scripts would be cross-origin requests that
- * need CORS headers from whatever serves the site, while a classic script loads from anywhere. Everything the
- * snippet may import is bundled here and handed out through `require`.
+ * need CORS headers from whatever serves the site, while a classic script loads from anywhere. This core holds
+ * the protocol, the capture and the runner; the libraries a snippet may import, and the TypeScript compiler,
+ * come as separate classic chunks (chunks.mjs) loaded when a snippet needs them, and handed out through
+ * `require`. The page's address may name chunks to start loading at once (`index.html#wire`).
  */
-import * as wire from 'roundtrip/wire';
-import * as query from 'roundtrip/query';
-import * as reactBindings from 'roundtrip/react';
+import type * as Wire from 'roundtrip/wire';
+import type * as Query from 'roundtrip/query';
 import * as playgroundModule from 'roundtrip/playground';
 import { installOptionsContext } from '../options/context';
-import * as React from 'react';
-import * as ReactDOMClient from 'react-dom/client';
-import * as jsxRuntime from 'react/jsx-runtime';
-import { compileSnippet } from './compile';
+import type { CompileResult } from './compile';
+import { chunksFor, chunksFromHash, importedModules, SANDBOX_CHUNKS, withNeeds, type SandboxChunkName } from './chunks.mjs';
 import { describeRuntimeError, executeSnippet, locateError } from './execute';
 import { formatArgs } from './format';
 import { HEARTBEAT_MS, parseHostMessage, SANDBOX_PROTOCOL_VERSION, type ConsoleLevel, type SandboxToHost } from './protocol';
@@ -21,34 +20,74 @@ import { createCapture, type Capture, type CaptureController } from './capture';
 import { instrumentWireModule } from './capture-wire';
 import { instrumentQueryModule } from './capture-query';
 
+/** What the React chunk (chunk-react.ts) defines. */
+interface ReactChunk {
+  React: unknown;
+  ReactDOMClient: unknown;
+  jsxRuntime: unknown;
+  bindings: Record<string, unknown>;
+}
+interface CompilerChunk {
+  compileSnippet(code: string): CompileResult;
+}
+
+const loading = new Map<SandboxChunkName, Promise<void>>();
+
+/** Runs chunk `name` (a classic script next to this page), once; resolves when its global is defined. */
+function loadChunk(name: SandboxChunkName): Promise<void> {
+  let done = loading.get(name);
+  if (!done) {
+    done = new Promise<void>((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = `${name}.js`;
+      // Inserted scripts run as soon as they arrive unless told otherwise; chunks run in insertion order, so a
+      // chunk runs after the chunks it needs (whose globals are its imports).
+      script.async = false;
+      script.onload = () => resolve();
+      script.onerror = () => reject(new Error(`The playground could not load its ${name} library (${script.src}). Check the connection and run again.`));
+      document.head.append(script);
+    });
+    loading.set(name, done);
+  }
+  return done;
+}
+
+function loadChunks(names: readonly SandboxChunkName[]): Promise<unknown> {
+  return Promise.all(withNeeds(names).map(loadChunk));
+}
+
+function chunkGlobal<T>(name: SandboxChunkName): T | undefined {
+  return (globalThis as Record<string, unknown>)[SANDBOX_CHUNKS[name].global] as T | undefined;
+}
+
 /**
- * The modules a run's snippet may import: MODULES with simulations and query clients reporting to `capture`.
- * roundtrip/react re-exports the query library's classes (QueryClient...): those re-exports get the
+ * The modules a run's snippet may import, from the chunks loaded so far: simulations and query clients report
+ * to `capture`. roundtrip/react re-exports the query library's classes (QueryClient...): those re-exports get the
  * instrumented versions too, so `new QueryClient()` is recorded whichever module it came from.
  */
 function modulesFor(capture: Capture): Readonly<Record<string, unknown>> {
-  const instrumentedQuery = instrumentQueryModule(query, capture);
-  const react: Record<string, unknown> = { ...reactBindings };
-  for (const [name, value] of Object.entries(reactBindings)) {
-    if (Object.hasOwn(query, name) && (query as Record<string, unknown>)[name] === value) react[name] = (instrumentedQuery as Record<string, unknown>)[name];
+  const modules: Record<string, unknown> = { 'roundtrip/playground': playgroundModule };
+  const wire = chunkGlobal<typeof Wire>('wire');
+  if (wire) modules['roundtrip/wire'] = instrumentWireModule(wire, capture);
+  const query = chunkGlobal<typeof Query>('query');
+  const instrumentedQuery = query ? instrumentQueryModule(query, capture) : undefined;
+  if (instrumentedQuery) modules['roundtrip/query'] = instrumentedQuery;
+  const reactChunk = chunkGlobal<ReactChunk>('react');
+  if (reactChunk && query && instrumentedQuery) {
+    const react: Record<string, unknown> = { ...reactChunk.bindings };
+    for (const [name, value] of Object.entries(reactChunk.bindings)) {
+      if (Object.hasOwn(query, name) && (query as Record<string, unknown>)[name] === value) react[name] = (instrumentedQuery as Record<string, unknown>)[name];
+    }
+    modules['roundtrip/react'] = Object.freeze(react);
+    modules.react = reactChunk.React;
+    modules['react-dom/client'] = reactChunk.ReactDOMClient;
+    modules['react/jsx-runtime'] = reactChunk.jsxRuntime;
   }
-  return {
-    ...MODULES,
-    'roundtrip/wire': instrumentWireModule(wire, capture),
-    'roundtrip/query': instrumentedQuery,
-    'roundtrip/react': Object.freeze(react),
-  };
+  return modules;
 }
 
-const MODULES: Readonly<Record<string, unknown>> = {
-  'roundtrip/wire': wire,
-  'roundtrip/query': query,
-  'roundtrip/react': reactBindings,
-  'roundtrip/playground': playgroundModule,
-  react: React,
-  'react-dom/client': ReactDOMClient,
-  'react/jsx-runtime': jsxRuntime,
-};
+/** Every module name a snippet may import, loaded or not: what an unknown import's error lists. */
+const OFFERED = ['roundtrip/playground', ...Object.values(SANDBOX_CHUNKS).flatMap((chunk) => chunk.modules)];
 
 /**
  * A snippet that renders into `#root` gets a live preview: the host shows this frame at the content's height.
@@ -93,23 +132,38 @@ function makeConsole(runId: number) {
 let currentRun = 0;
 let capture: CaptureController | undefined;
 
-async function run(runId: number, code: string, options: Readonly<Record<string, unknown>> = {}): Promise<void> {
+async function run(runId: number, code: string, js: string | undefined, options: Readonly<Record<string, unknown>> = {}): Promise<void> {
   currentRun = runId;
   // The heartbeat lasts as long as this realm (one run), not just until 'done': the host keeps watching, so work
   // left behind that never yields (a self-requeueing microtask) is stopped too.
   setInterval(() => send({ v: 1, type: 'alive', runId }), HEARTBEAT_MS);
   installOptionsContext({ overrides: options, onSchema: (schema) => send({ v: 1, type: 'options', runId, schema }) });
-  const compiled = compileSnippet(code);
-  if (!compiled.ok) {
-    const { message, position } = compiled;
-    send({ v: 1, type: 'error', runId, phase: 'compile', message, ...(position ? { position } : {}) });
-    return;
+  // The libraries start loading before the compiler has run: source imports name them as well as the output.
+  const libraries = loadChunks(chunksFor(importedModules(js ?? code)));
+  // Awaited below; a failure reported there, not as an unhandled rejection if compiling fails first.
+  libraries.catch(() => {});
+  if (js === undefined) {
+    try {
+      await loadChunk('compiler');
+    } catch (error) {
+      send({ v: 1, type: 'error', runId, phase: 'compile', message: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    const compiled = chunkGlobal<CompilerChunk>('compiler')!.compileSnippet(code);
+    if (!compiled.ok) {
+      const { message, position } = compiled;
+      send({ v: 1, type: 'error', runId, phase: 'compile', message, ...(position ? { position } : {}) });
+      return;
+    }
+    js = compiled.js;
   }
   const sandboxConsole = makeConsole(runId);
   const runCapture = createCapture({ runId, send, warn: sandboxConsole.warn });
   capture = runCapture;
   try {
-    await executeSnippet(compiled.js, modulesFor(runCapture), sandboxConsole);
+    await libraries;
+    await loadChunks(chunksFor(importedModules(js)));
+    await executeSnippet(js, modulesFor(runCapture), sandboxConsole, OFFERED);
     // Everything recorded so far reaches the host before 'done'; later events (timers, gc) keep streaming.
     runCapture.flush();
     send({ v: 1, type: 'done', runId });
@@ -129,10 +183,12 @@ window.addEventListener('message', (event) => {
   port = event.ports[0];
   port.onmessage = (e: MessageEvent) => {
     const msg = parseHostMessage(e.data);
-    if (msg?.type === 'run') void run(msg.runId, msg.code, msg.options);
+    if (msg?.type === 'run') void run(msg.runId, msg.code, msg.js, msg.options);
     else if (msg?.type === 'devtools' && msg.runId === currentRun) capture?.dispatch(msg.sourceId, msg.action);
   };
 });
 
+// Chunks named in the address start loading now, before any run asks for them (the host prepares sandboxes ahead).
+void loadChunks(chunksFromHash(location.hash)).catch(() => {});
 watchPreview(() => currentRun);
 window.parent.postMessage({ v: SANDBOX_PROTOCOL_VERSION, type: 'hello' } satisfies SandboxToHost, '*');
