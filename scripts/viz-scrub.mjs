@@ -9,33 +9,52 @@
  * - rAF deltas (time between consecutive frames while scrubbing): max, p50, p95, p99 and how many exceed 50 ms;
  * - Long Animation Frames (PerformanceObserver 'long-animation-frame', Chromium): count and the longest.
  *
+ * With --query it does the same with BIG_QUERY_SNIPPET (twenty observed queries, 1,000+ query events) in the
+ * query overview's playground, which measures the query views (devtools, event timeline, timers) and the query
+ * state machines. A query-only run is not replayed, so the script waits for it to finish instead of pausing.
+ *
  * Usage: start a server (npm run preview -- --port 4341, or npm run dev -- --port 4341), then
- *   E2E_PORT=4341 npx node scripts/viz-scrub.mjs [max steps] [view ids...]    (or RT_BASE_URL=http://host:port)
+ *   E2E_PORT=4341 npx node scripts/viz-scrub.mjs [--query] [max steps] [view ids...]    (or RT_BASE_URL=http://host:port)
  * A view that takes longer than MAX_SECONDS_PER_VIEW is cut short (reported with the frames it got through).
  */
-import { BASE, BIG_TRACE_SNIPPET, launch, PAGE, percentile, PLAYGROUND_ID, shareHash } from './viz-shared.mjs';
+import { BASE, BIG_QUERY_SNIPPET, BIG_TRACE_SNIPPET, launch, PAGE, percentile, PLAYGROUND_ID, QUERY_PAGE, QUERY_PLAYGROUND_ID, shareHash } from './viz-shared.mjs';
 
 const BUDGET_MS = 50;
 const MAX_SECONDS_PER_VIEW = 60;
-const MAX_STEPS = Number(process.argv[2] ?? Infinity);
-const ONLY = process.argv.slice(3);
+const QUERY = process.argv.includes('--query');
+const ARGS = process.argv.slice(2).filter((a) => a !== '--query');
+const MAX_STEPS = Number(ARGS[0] ?? Infinity);
+const ONLY = ARGS.slice(1);
+const TARGET = QUERY ? { page: QUERY_PAGE, id: QUERY_PLAYGROUND_ID, snippet: BIG_QUERY_SNIPPET } : { page: PAGE, id: PLAYGROUND_ID, snippet: BIG_TRACE_SNIPPET };
 
 const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('crash', () => console.log('the page crashed'));
   page.on('pageerror', (error) => console.log(`page error: ${error.message}`));
-  await page.goto(`${BASE}${PAGE}${await shareHash(PLAYGROUND_ID, BIG_TRACE_SNIPPET)}`);
-  const root = page.locator(`[data-playground-id="${PLAYGROUND_ID}"]`);
+  await page.goto(`${BASE}${TARGET.page}${await shareHash(TARGET.id, TARGET.snippet)}`);
+  const root = page.locator(`[data-playground-id="${TARGET.id}"]`);
   await root.getByRole('button', { name: 'Run', exact: true }).click();
   const panel = root.getByTestId('viz-panel');
   await panel.waitFor({ timeout: 60_000 });
-  const pause = panel.getByRole('button', { name: 'Pause', exact: true });
-  await pause.waitFor({ timeout: 60_000 });
-  await pause.click();
   const slider = panel.getByRole('slider', { name: 'Step' });
+  if (QUERY) {
+    // Finished when the snippet's last line is printed and the step count stops growing.
+    await root.getByText(/\d+ fetches/).first().waitFor({ timeout: 60_000 });
+    let max = -1;
+    for (let same = 0; same < 4; ) {
+      await page.waitForTimeout(500);
+      const now = Number(await slider.getAttribute('max'));
+      same = now === max ? same + 1 : 0;
+      max = now;
+    }
+  } else {
+    const pause = panel.getByRole('button', { name: 'Pause', exact: true });
+    await pause.waitFor({ timeout: 60_000 });
+    await pause.click();
+  }
   const steps = Number(await slider.getAttribute('max')) + 1;
-  console.log(`${PAGE} ${PLAYGROUND_ID}: ${steps} steps recorded`);
+  console.log(`${TARGET.page} ${TARGET.id}: ${steps} steps recorded`);
   if (steps < 1000) console.log(`warning: fewer than 1,000 steps; the goal is about a 1,000-event trace`);
 
   const tabs = panel.getByRole('tab');
@@ -86,7 +105,7 @@ try {
         observer?.disconnect();
         return { deltas, loafs, end: Number(input.value) };
       },
-      { id: PLAYGROUND_ID, steps: Math.min(steps, MAX_STEPS), seconds: MAX_SECONDS_PER_VIEW },
+      { id: TARGET.id, steps: Math.min(steps, MAX_STEPS), seconds: MAX_SECONDS_PER_VIEW },
     );
     const target = Math.min(steps, MAX_STEPS) - 1;
     if (result.end !== target) console.log(`warning: ${view}: cut short after ${MAX_SECONDS_PER_VIEW} s at step ${result.end} of ${target}`);

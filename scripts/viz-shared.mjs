@@ -45,3 +45,38 @@ const sim = createSimulation({ server, httpVersion: '2', tls: '1.3', rtt: 60, lo
 await Promise.all(Array.from({ length: 32 }, (_, i) => sim.fetch(\`/item/\${i}\`)));
 console.log(\`\${sim.trace.events.length} trace events\`);
 `;
+
+/**
+ * A query docs page's playground, and a snippet for it that records well over 1,000 query events: twenty
+ * observed queries, invalidated four times, with failures that retry. Real timers (the sandbox does not fake
+ * them), kept short so the run takes about a second.
+ */
+export const QUERY_PAGE = '/query/overview/';
+export const QUERY_PLAYGROUND_ID = 'hello-query';
+export const BIG_QUERY_SNIPPET = `import { QueryClient, QueryObserver } from 'roundtrip/query';
+
+// Twenty queries observed at once, invalidated four times; every 13th fetch fails once and is retried.
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const client = new QueryClient({ defaultOptions: { queries: { retry: 1, retryDelay: 5, staleTime: 50 } } });
+let fetches = 0;
+const observers = Array.from({ length: 20 }, (_, i) =>
+  new QueryObserver(client, {
+    queryKey: ['item', i],
+    queryFn: async () => {
+      fetches += 1;
+      const n = fetches;
+      await sleep(5 + (i % 7));
+      if (n % 13 === 0) throw new Error(\`flaky fetch \${n}\`);
+      return { id: i, fetch: n };
+    },
+  }),
+);
+const stops = observers.map((o) => o.subscribe(() => {}));
+for (let round = 0; round < 4; round++) {
+  await sleep(60);
+  await client.invalidateQueries({ queryKey: ['item'] });
+}
+await sleep(60);
+stops.forEach((stop) => stop());
+console.log(\`\${fetches} fetches\`);
+`;

@@ -11,7 +11,7 @@
  * - The log is an aria-live="polite" region. While playing it speaks at most once a second (the latest step),
  *   so a fast replay does not queue hundreds of announcements; paused, each step is announced as it is shown.
  */
-import { Component, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
+import { Component, lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
 import { EMPTY_RECORDING, type DevtoolsAction, type Recording, type ViewProps } from './model';
 import type { RecordingStore } from './recording';
 import { Player } from './player';
@@ -49,7 +49,9 @@ const loaded = new Map<string, ComponentType<ViewProps>>();
 function viewComponent(entry: ViewEntry): ComponentType<ViewProps> {
   let component = loaded.get(entry.id);
   if (!component) {
-    component = lazy(entry.load);
+    // Memoized: the panel also re-renders for things a view does not show (the log, the slider's text), and a
+    // view re-render on a long trace is the expensive part of a scrub step.
+    component = lazy(() => entry.load().then((m) => ({ default: memo(m.default) })));
     loaded.set(entry.id, component);
   }
   return component;
@@ -57,13 +59,15 @@ function viewComponent(entry: ViewEntry): ComponentType<ViewProps> {
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 function useReducedMotion(): boolean {
+  // One MediaQueryList per panel: matchMedia on every render showed up in scrub profiles.
+  const query = useRef<MediaQueryList | null>(null);
+  const list = () => (query.current ??= matchMedia(REDUCED_MOTION));
   return useSyncExternalStore(
     (notify) => {
-      const query = matchMedia(REDUCED_MOTION);
-      query.addEventListener('change', notify);
-      return () => query.removeEventListener('change', notify);
+      list().addEventListener('change', notify);
+      return () => list().removeEventListener('change', notify);
     },
-    () => matchMedia(REDUCED_MOTION).matches,
+    () => list().matches,
     () => false,
   );
 }
@@ -167,20 +171,23 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
     onPosition({ ...(view ? { view } : {}), ...(step !== undefined ? { step } : {}) });
   }, [onPosition, active, views, cursor, recording]);
 
-  // The log: every step when paused, the latest at most once a second while playing.
+  // The log: every step when paused, the latest at most once a second while playing. Paused, the text is
+  // derived during render (no state): a scrub step is then one render of the panel, not two.
   const text = describeStep(recording, cursor);
-  const [announced, setAnnounced] = useState(text);
+  const [throttled, setThrottled] = useState({ text, playing: state.playing });
+  // Play pressed or paused: start the throttle from the step shown now (adjusting state while rendering).
+  if (throttled.playing !== state.playing) setThrottled({ text, playing: state.playing });
+  const announced = state.playing ? throttled.text : text;
   const lastAnnounce = useRef(0);
   useEffect(() => {
     if (!state.playing) {
       lastAnnounce.current = performance.now();
-      setAnnounced(text);
       return;
     }
     const wait = ANNOUNCE_EVERY_MS - (performance.now() - lastAnnounce.current);
     const timer = window.setTimeout(() => {
       lastAnnounce.current = performance.now();
-      setAnnounced(text);
+      setThrottled({ text, playing: true });
     }, Math.max(0, wait));
     return () => window.clearTimeout(timer);
   }, [text, state.playing]);

@@ -44,10 +44,13 @@ describe('FrameInspector', () => {
     const clientFrames = frameEvents().filter((e) => e.side === 'client');
     expect(rows).toHaveLength(clientFrames.length);
     rows.forEach((row, i) => {
-      const cells = within(row).getAllByRole('cell');
-      const col = cells.findIndex((c) => c.querySelector('button'));
+      // Empty lanes are spanned by one cell, so the column is the sum of the spans before the frame's cell.
+      const cells = within(row).getAllByRole('cell') as HTMLTableCellElement[];
+      const at = cells.findIndex((c) => c.querySelector('button'));
+      const col = cells.slice(0, at).reduce((n, c) => n + c.colSpan, 0);
       expect(col - 2).toBe(clientStreams.indexOf(clientFrames[i]!.streamId));
-      expect(cells[col]!.textContent).toContain(clientFrames[i]!.frameType);
+      expect(cells.reduce((n, c) => n + c.colSpan, 0)).toBe(clientStreams.length + 2);
+      expect(cells[at]!.textContent).toContain(clientFrames[i]!.frameType);
     });
   });
 

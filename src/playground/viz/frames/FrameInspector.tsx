@@ -6,7 +6,7 @@
  * The chosen frame follows the player's cursor; clicking a frame moves the cursor there (onCursor), or
  * just shows it when the view runs without a player.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../model';
 import { stepOf } from '../model';
 import { HexDump } from './HexDump';
@@ -39,11 +39,11 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   const all = lane?.frames ?? [];
   const count = visibleFrameCount(lane, cursor);
 
-  // A frame picked without a player; a new cursor position takes over again.
-  const [picked, setPicked] = useState<number | null>(null);
-  useEffect(() => setPicked(null), [cursor]);
+  // A frame picked without a player holds until the cursor moves; kept with the cursor it was picked at
+  // (instead of cleared by an effect), so a scrub step is one render, not two.
+  const [picked, setPicked] = useState<{ cursor: number; index: number } | null>(null);
   const followed = atCursor && atCursor.key === endpoint?.key ? atCursor.index : all[count - 1]?.index;
-  const selectedIndex = picked ?? followed;
+  const selectedIndex = picked && picked.cursor === cursor ? picked.index : followed;
   // Frames are in event order, so the selected one is found by binary search on the event index.
   const selectedPos = positionOf(all, count, selectedIndex);
   const selected = selectedPos >= 0 ? all[selectedPos] : undefined;
@@ -52,9 +52,11 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   const wrapRef = useRef<HTMLDivElement>(null);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const rowPx = useRef(DEFAULT_ROW_PX);
+  // The scroll box as last measured. A cursor move reads this instead of the DOM: reading layout right after
+  // React's writes would force a synchronous layout on every step.
   const [view, setView] = useState({ top: 0, height: 18 * 16, bodyTop: 0 });
   const windowed = count > RENDER_ALL_UP_TO;
-  const measure = () => {
+  const measure = useCallback(() => {
     const wrap = wrapRef.current;
     const body = bodyRef.current;
     if (!wrap || !body) return;
@@ -63,33 +65,46 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
     const bodyTop = body.getBoundingClientRect().top - wrap.getBoundingClientRect().top + wrap.scrollTop;
     const next = { top: wrap.scrollTop, height: wrap.clientHeight, bodyTop };
     setView((v) => (v.top === next.top && v.height === next.height && v.bodyTop === next.bodyTop ? v : next));
-  };
+  }, []);
+  // Measured on mount and when the list starts windowing; after that the scroll handler keeps `view` current.
+  useLayoutEffect(() => measure(), [windowed, measure]);
   // Keep the followed frame in view as the cursor moves (DevTools keeps the selected request in view too):
   // scroll only when it is outside the visible rows, so a reader's own scrolling is left alone otherwise.
+  // `view` and `count` are read, not followed: only a new selection scrolls.
   useLayoutEffect(() => {
     const wrap = wrapRef.current;
-    if (!wrap || !windowed || selectedPos < 0) return;
+    if (!wrap || selectedPos < 0) return;
     const px = rowPx.current;
     const rowTop = view.bodyTop + selectedPos * px;
-    if (rowTop < wrap.scrollTop + view.bodyTop || rowTop + px > wrap.scrollTop + wrap.clientHeight) {
-      wrap.scrollTop = Math.max(0, rowTop - wrap.clientHeight / 2);
-    }
-    measure();
+    if (rowTop >= view.top + view.bodyTop && rowTop + px <= view.top + view.height) return;
+    const top = Math.max(0, Math.min(rowTop - view.height / 2, view.bodyTop + count * px - view.height));
+    wrap.scrollTop = top;
+    // The new window renders in this same frame; the scroll event that follows finds `view` already current.
+    setView((v) => (v.top === top ? v : { ...v, top }));
   }, [selectedPos, windowed]);
   const px = rowPx.current;
   const from = windowed ? clamp(Math.floor((view.top - view.bodyTop) / px) - OVERSCAN, 0, count) : 0;
   const to = windowed ? clamp(Math.ceil((view.top - view.bodyTop + view.height) / px) + OVERSCAN, from, count) : count;
 
+  // Stream 0 always has a lane; other streams once their first frame is visible. The same array while the
+  // set does not change, so memoized rows skip re-rendering.
+  const streams = useStable(lane ? lane.streams.filter((s) => s.id === 0 || s.first < count).map((s) => s.id) : NO_STREAMS);
+  // Stable across renders (rows are memoized on it); reads the latest props through a ref.
+  const latest = useRef({ recording, endpoint, onCursor, cursor });
+  latest.current = { recording, endpoint, onCursor, cursor };
+  const choose = useCallback((f: FrameRef) => {
+    const { recording, endpoint, onCursor, cursor } = latest.current;
+    if (!endpoint) return;
+    const step = stepOf(recording, endpoint.source.id, f.index);
+    const moves = onCursor !== undefined && step >= 0;
+    setPicked({ cursor: moves ? step : cursor, index: f.index });
+    if (moves) onCursor(step);
+  }, []);
+
   if (!endpoint || !lane) return <p className="rt-empty">No HTTP/2 frames recorded yet. Run a simulation with httpVersion: '2'.</p>;
 
-  // Stream 0 always has a lane; other streams once their first frame is visible.
-  const streams = lane.streams.filter((s) => s.id === 0 || s.first < count).map((s) => s.id);
-  const choose = (f: FrameRef) => {
-    setPicked(f.index);
-    const step = stepOf(recording, endpoint.source.id, f.index);
-    if (onCursor && step >= 0) onCursor(step);
-  };
   const rows: FrameRef[] = all.slice(from, to);
+  const columns = streams.length + 2;
 
   return (
     <div className="rt-fi">
@@ -103,44 +118,37 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
           ))}
         </select>
       </label>
-      <div className="rt-fi-lanes-wrap" ref={wrapRef} onScroll={windowed ? measure : undefined}>
-        <table className="rt-fi-lanes" aria-rowcount={windowed ? count + 1 : undefined}>
+      <div className="rt-fi-lanes-wrap" ref={wrapRef} onScroll={measure}>
+        {/* Fixed layout with set lane widths: a cursor move that changes which rows exist does not make the
+            browser re-measure every cell of the table, and the lanes do not shift width while scrubbing. */}
+        <table className="rt-fi-lanes" aria-rowcount={windowed ? count + 1 : undefined} style={{ width: `${LANE_FIXED_REM + streams.length * LANE_REM}rem` }}>
           <caption>
             Frames the {endpoint.side} sent (→) and received (←) on {endpoint.connectionId}, one lane per stream
           </caption>
+          <colgroup>
+            <col className="rt-fi-col-n" />
+            <col className="rt-fi-col-ms" />
+            {streams.map((s) => (
+              <col key={s} className="rt-fi-col-lane" />
+            ))}
+          </colgroup>
           <thead>
             <tr aria-rowindex={windowed ? 1 : undefined}>
               <th scope="col">#</th>
               <th scope="col">ms</th>
               {streams.map((s) => (
-                <th scope="col" key={s}>
+                <th scope="col" key={s} className="rt-fi-lane">
                   {s === 0 ? 'Stream 0 (connection)' : `Stream ${s}`}
                 </th>
               ))}
             </tr>
           </thead>
           <tbody ref={bodyRef}>
-            {from > 0 ? <Spacer height={from * px} columns={streams.length + 2} /> : null}
-            {rows.map((f, k) => {
-              const n = from + k;
-              const current = f.index === selected?.index;
-              return (
-                <tr
-                  key={f.index}
-                  data-pos={n}
-                  aria-rowindex={windowed ? n + 2 : undefined}
-                  aria-current={current ? 'true' : undefined}
-                  className={current ? 'is-current' : undefined}
-                >
-                  <td>{n + 1}</td>
-                  <td>{f.event.at.toFixed(1)}</td>
-                  {streams.map((s) => (
-                    <td key={s}>{s === f.event.streamId ? <FrameButton frame={f} current={current} onChoose={choose} /> : null}</td>
-                  ))}
-                </tr>
-              );
-            })}
-            {to < count ? <Spacer height={(count - to) * px} columns={streams.length + 2} /> : null}
+            {from > 0 ? <Spacer height={from * px} columns={columns} /> : null}
+            {rows.map((f, k) => (
+              <FrameRow key={f.index} frame={f} n={from + k} current={f.index === selected?.index} windowed={windowed} streams={streams} onChoose={choose} />
+            ))}
+            {to < count ? <Spacer height={(count - to) * px} columns={columns} /> : null}
           </tbody>
         </table>
       </div>
@@ -148,6 +156,57 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
     </div>
   );
 }
+
+/**
+ * Width of the # and ms columns together, and of each lane, in rem (frames.css sets the same on the cols and
+ * draws a lane separator every LANE_REM): the table is exactly this wide, so the separators line up.
+ */
+const LANE_FIXED_REM = 7.5;
+const LANE_REM = 13.5;
+const NO_STREAMS: readonly number[] = [];
+
+/** `next` itself when it differs from the last value, else the last value: a stable identity for memo. */
+function useStable(next: readonly number[]): readonly number[] {
+  const last = useRef(next);
+  const prev = last.current;
+  if (prev !== next && (prev.length !== next.length || prev.some((x, i) => x !== next[i]))) last.current = next;
+  return last.current;
+}
+
+/**
+ * One row of the lanes: the frame's cell in its stream's column, and the lanes before and after it as one
+ * spanning cell each (their separators are drawn by frames.css), so a row is at most five cells however many
+ * streams there are. Memoized: a cursor move re-renders the rows whose `current` changed, not all.
+ */
+const FrameRow = memo(function FrameRow({
+  frame: f,
+  n,
+  current,
+  windowed,
+  streams,
+  onChoose,
+}: {
+  frame: FrameRef;
+  n: number;
+  current: boolean;
+  windowed: boolean;
+  streams: readonly number[];
+  onChoose: (f: FrameRef) => void;
+}) {
+  const lane = streams.indexOf(f.event.streamId);
+  const after = streams.length - lane - 1;
+  return (
+    <tr data-pos={n} aria-rowindex={windowed ? n + 2 : undefined} aria-current={current ? 'true' : undefined} className={current ? 'is-current' : undefined}>
+      <td>{n + 1}</td>
+      <td>{f.event.at.toFixed(1)}</td>
+      {lane > 0 ? <td className="rt-fi-lane" colSpan={lane} /> : null}
+      <td className="rt-fi-lane">
+        <FrameButton frame={f} current={current} onChoose={onChoose} />
+      </td>
+      {after > 0 ? <td className="rt-fi-lane" colSpan={after} /> : null}
+    </tr>
+  );
+});
 
 const clamp = (n: number, lo: number, hi: number): number => Math.min(Math.max(n, lo), hi);
 

@@ -6,10 +6,10 @@
  * The block follows the player's cursor (the newest block at that step); Previous/Next or a click on a
  * representation moves within it.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ViewProps } from '../model';
-import { stepOf } from '../model';
-import { blocksAt, contextsOf, costOf, replayTables, type StringCost } from './hpack';
+import { stepOf, visibleCount } from '../model';
+import { blocksAt, contextsOf, costOf, replayTables, type FieldBlock, type StepCost, type StringCost } from './hpack';
 import type { HpackStep } from 'roundtrip/wire';
 import './frames.css';
 
@@ -33,19 +33,46 @@ const PATTERNS: Readonly<Record<HpackStep['representation'], string>> = {
 const huffmanText = (c: StringCost | null): string =>
   c === null ? 'indexed name' : c.huffmanUsed ? `Huffman on: ${c.huffman} of ${c.raw} B (−${c.saved})` : `Huffman off: ${c.raw} B (Huffman: ${c.huffman})`;
 
+/** How many of `blocks` (in event order) come from the first `visible` events of their source. */
+function blocksBefore(blocks: readonly FieldBlock[], visible: number): number {
+  let lo = 0;
+  let hi = blocks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (blocks[mid]!.index < visible) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Costs of a block's representations; blocks are immutable, so computed once each (Huffman sizes included). */
+const costCache = new WeakMap<FieldBlock, readonly StepCost[]>();
+function costsOf(block: FieldBlock): readonly StepCost[] {
+  let costs = costCache.get(block);
+  if (!costs) costCache.set(block, (costs = block.steps.map(costOf)));
+  return costs;
+}
+
 export default function HpackStepper({ recording, cursor, onCursor }: ViewProps) {
   const contexts = useMemo(() => contextsOf(recording), [recording]);
   const [chosenKey, setChosenKey] = useState<string | null>(null);
   const ctx = contexts.find((c) => c.key === chosenKey) ?? contexts[0];
-  const blocks = useMemo(() => (ctx ? blocksAt(recording, ctx, cursor) : []), [recording, ctx, cursor]);
-  const tables = useMemo(() => replayTables(blocks), [blocks]);
+  // Every block of the context and the table after each of its steps, once per recording: the blocks at a
+  // cursor are a prefix of these (a replay only depends on the blocks before), so a scrub step is a binary
+  // search instead of a re-read of every frame and a replay of every block so far.
+  const all = useMemo(() => (ctx ? blocksAt(recording, ctx, recording.steps.length - 1) : []), [recording, ctx]);
+  const tables = useMemo(() => replayTables(all), [all]);
+  const shown = ctx ? blocksBefore(all, visibleCount(recording, ctx.source.id, cursor)) : 0;
+  const blocks = useMemo(() => all.slice(0, shown), [all, shown]);
 
-  const [pickedBlock, setPickedBlock] = useState<number | null>(null);
-  const [pickedStep, setPickedStep] = useState<number | null>(null);
-  useEffect(() => {
-    setPickedBlock(null);
-    setPickedStep(null);
-  }, [cursor, chosenKey]);
+  // A block or representation picked here holds until the cursor or the context changes. Kept with the cursor
+  // and context it was picked at (instead of cleared by an effect), so a scrub step is one render, not two.
+  const [pick, setPick] = useState<{ at: number; ctx: string | null; block: number | null; step: number | null }>({ at: cursor, ctx: chosenKey, block: null, step: null });
+  const held = pick.at === cursor && pick.ctx === chosenKey;
+  const pickedBlock = held ? pick.block : null;
+  const pickedStep = held ? pick.step : null;
+  const setPickedBlock = (block: number) => setPick({ at: cursor, ctx: chosenKey, block, step: null });
+  const setPickedStep = (step: number) => setPick({ at: cursor, ctx: chosenKey, block: pickedBlock, step });
 
   if (!ctx) return <p className="rt-empty">No HTTP/2 field blocks recorded yet.</p>;
   const b = Math.min(pickedBlock ?? blocks.length - 1, blocks.length - 1);
@@ -74,7 +101,7 @@ export default function HpackStepper({ recording, cursor, onCursor }: ViewProps)
   const steps = block.steps;
   const s = Math.min(pickedStep ?? steps.length - 1, steps.length - 1);
   const table = tables[b]![s];
-  const costs = steps.map(costOf);
+  const costs = costsOf(block);
   const total = costs.reduce((t, c) => ({ wire: t.wire + c.wire, literal: t.literal + c.literal }), { wire: 0, literal: 0 });
   const huffmanSaved = costs.reduce((n, c) => n + (c.name?.saved ?? 0) + (c.value?.saved ?? 0), 0);
   const step = steps[s];
@@ -90,7 +117,6 @@ export default function HpackStepper({ recording, cursor, onCursor }: ViewProps)
             onChange={(e) => {
               const i = Number(e.target.value);
               setPickedBlock(i);
-              setPickedStep(null);
               const at = stepOf(recording, ctx.source.id, blocks[i]!.index);
               if (onCursor && at >= 0) onCursor(at);
             }}

@@ -4,7 +4,7 @@
  * pauses, and marks for success, error, invalidation, staleness and gc. Below it, every event in words.
  * Both are clickable: a click moves the player's cursor to that event.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { QueryVizEvent, ViewProps } from '../model';
 import { eventsAt, stepOf } from '../model';
 import { NO_CLIENT_TEXT, sinceStart, useQuerySource } from './common';
@@ -21,6 +21,8 @@ const AXIS_H = 22;
 const ROW_H = 34;
 /** Events listed at once; longer recordings show a window around the cursor. */
 const LIST_WINDOW = 300;
+/** The window's start moves in multiples of this, so it stays put for about this many cursor moves. */
+const LIST_STEP = 50;
 
 /** The element's content width, followed with a ResizeObserver (where there is one). */
 function useWidth(element: HTMLElement | null): number | undefined {
@@ -65,6 +67,44 @@ function MarkShape({ kind, x, y }: { kind: MarkKind; x: number; y: number }) {
   }
 }
 
+/** First position in the ascending `list` whose value is at least `value` (list.length when none is). */
+function lowerBound(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** One event of the list in words. Memoized: a cursor move re-renders only the items it marks or unmarks. */
+const EventItem = memo(function EventItem({
+  event,
+  index,
+  current,
+  future,
+  start,
+  onGo,
+}: {
+  event: QueryVizEvent;
+  index: number;
+  current: boolean;
+  future: boolean;
+  start: number | null;
+  onGo: (event: number) => void;
+}) {
+  return (
+    <li>
+      <button type="button" aria-current={current ? 'step' : undefined} data-future={future ? '' : undefined} onClick={() => onGo(index)}>
+        <span className="rt-q-time">{sinceStart(event.at, start)}</span>
+        <span>{describeQueryEvent(event)}</span>
+      </button>
+    </li>
+  );
+});
+
 export default function EventTimeline({ recording, cursor, onCursor }: ViewProps) {
   const { source, picker } = useQuerySource(recording);
   const headingId = useId();
@@ -78,6 +118,22 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
   // The axis covers the whole recording, so scrubbing moves the cursor line, not the scale.
   const full = useMemo(() => (source ? buildLanes(source.events) : undefined), [source]);
   const current = source ? eventIndexAt(recording, source, cursor) : -1;
+  // Indices of the events the list shows, built once per recording and filter (not on every cursor move).
+  const listable = useMemo(() => {
+    const out: number[] = [];
+    source?.events.forEach((e, i) => {
+      if (showRoutine || !isRoutineQueryEvent(e)) out.push(i);
+    });
+    return out;
+  }, [source, showRoutine]);
+  // Stable, so the memoized list items skip re-rendering; reads the latest props through a ref.
+  const latest = useRef({ recording, source, onCursor });
+  latest.current = { recording, source, onCursor };
+  const go = useCallback((event: number) => {
+    const { recording, source, onCursor } = latest.current;
+    const target = source ? stepOf(recording, source.id, event) : -1;
+    if (onCursor && target >= 0) onCursor(target);
+  }, []);
 
   // Keep the current event in sight by scrolling the list itself (scrollIntoView would scroll the page too).
   useEffect(() => {
@@ -99,18 +155,14 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
   const step = tickStep(end - start);
   const ticks: number[] = [];
   for (let t = 0; t <= end - start + 1e-9 && ticks.length < 30; t += step) ticks.push(t);
-  const go = (event: number) => {
-    const target = stepOf(recording, source.id, event);
-    if (onCursor && target >= 0) onCursor(target);
-  };
-
-  const listed: { e: QueryVizEvent; i: number }[] = [];
-  source.events.forEach((e, i) => {
-    if (showRoutine || !isRoutineQueryEvent(e) || i === current) listed.push({ e, i });
-  });
-  const focus = Math.max(0, listed.findIndex((item) => item.i >= current));
-  const from = Math.max(0, Math.min(focus - LIST_WINDOW / 2, listed.length - LIST_WINDOW));
-  const shown = listed.slice(from, from + LIST_WINDOW);
+  // The event at the cursor is listed even when it is routine and routine events are hidden.
+  const extra = current >= 0 && !showRoutine && isRoutineQueryEvent(source.events[current]!) ? current : -1;
+  const total = listable.length + (extra >= 0 ? 1 : 0);
+  const focus = lowerBound(listable, current);
+  // The window moves in steps of LIST_STEP, so most cursor moves change no list item but the marked ones.
+  const from = Math.max(0, Math.min(Math.floor((focus - LIST_WINDOW / 2) / LIST_STEP) * LIST_STEP, total - LIST_WINDOW));
+  const shown = listable.slice(from, from + LIST_WINDOW);
+  if (extra >= 0 && focus - from >= 0 && focus - from <= shown.length) shown.splice(focus - from, 0, extra);
   const retries = lanes.lanes.reduce((n, l) => n + l.spans.filter((s) => s.kind === 'backoff').length, 0);
 
   const spanShape = (lane: Lane, s: Span, y: number, key: number) => {
@@ -221,23 +273,13 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
         </div>
         <div>
           <ol className="rt-q-events" ref={listRef} aria-label={`Events of ${source.label}`}>
-            {shown.map(({ e, i }) => (
-              <li key={i}>
-                <button
-                  type="button"
-                  aria-current={i === current ? 'step' : undefined}
-                  data-future={i >= visible.length ? '' : undefined}
-                  onClick={() => go(i)}
-                >
-                  <span className="rt-q-time">{sinceStart(e.at, start)}</span>
-                  <span>{describeQueryEvent(e)}</span>
-                </button>
-              </li>
+            {shown.map((i) => (
+              <EventItem key={i} event={source.events[i]!} index={i} current={i === current} future={i >= visible.length} start={start} onGo={go} />
             ))}
           </ol>
-          {listed.length > LIST_WINDOW ? (
+          {total > LIST_WINDOW ? (
             <p className="rt-q-note">
-              Showing events {from + 1}–{from + shown.length} of {listed.length}, around the cursor.
+              Showing events {from + 1}–{from + shown.length} of {total}, around the cursor.
             </p>
           ) : null}
         </div>
