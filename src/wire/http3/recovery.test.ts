@@ -71,4 +71,20 @@ describe('NewReno (RFC 9002 §7)', () => {
     expect(later.lost.map((p) => p.number)).toEqual([0]);
     expect(later.lostBy).toBe('time-threshold');
   });
+
+  it('declares the loss at the very instant the loss timer names, whatever the rounding', () => {
+    // Times where sentAt + delay = T, yet T - delay < sentAt in floating point: detection once compared
+    // the latter, found nothing lost at T, and the timer re-armed for T forever (a livelock at one instant).
+    const [s0, s1, ackAt] = [102.2331, 102.7331, 123.03309999999999];
+    const r = new QuicRecovery<null>();
+    r.onSent({ number: 0, sentAt: s0, size: MDS, ackEliciting: true, payload: null });
+    r.onSent({ number: 1, sentAt: s1, size: MDS, ackEliciting: true, payload: null });
+    expect(r.onAck(new Set([1]), ackAt).lost).toHaveLength(0);
+    const timer = r.nextTimer()!;
+    expect(timer.kind).toBe('loss');
+    const delay = (9 / 8) * (ackAt - s1);
+    expect(timer.at - delay).toBeLessThan(s0); // the rounding this test is about really happens here
+    expect(r.detectLost(timer.at).lost.map((p) => p.number)).toEqual([0]);
+    expect(r.nextTimer()).toBeUndefined();
+  });
 });

@@ -133,7 +133,10 @@ export class QuicRecovery<T> {
     for (const p of this.#sent.values()) {
       if (p.number > this.#largestAcked) continue;
       const byCount = this.#largestAcked >= p.number + QUIC_PACKET_THRESHOLD;
-      const byTime = p.sentAt <= now - delay;
+      // The same sum nextTimer() arms the loss timer with: `sentAt <= now - delay` can be false when the
+      // timer fires at exactly sentAt + delay (floating-point rounding), which left the timer re-arming at
+      // the same instant forever.
+      const byTime = p.sentAt + delay <= now;
       if (byCount || byTime) {
         lost.push(p);
         lostBy ??= byCount ? 'packet-threshold' : 'time-threshold';

@@ -13,7 +13,9 @@
  * - drive: 'manual'. Nothing moves on its own; visualizers call `await sim.step()` (one timer),
  *   `await sim.advance(ms)` or `await sim.run()` (until no fetch is pending).
  * - If fetches are pending but no timer and no host work is left, nothing can ever happen: they are
- *   failed with a TypeError and a 'request-failed' event with reason 'stalled'.
+ *   failed with a TypeError and a 'request-failed' event with reason 'stalled'. The same happens when
+ *   the clock is busy going nowhere (stall-guard.ts: timers spinning at one instant, or a request pending
+ *   for a virtual day); `sim.advance` throws a 'simulation-stalled' WireError then.
  *
  * Handlers must not wait on the virtual clock themselves (see server/router.ts); use route latency.
  *
@@ -33,6 +35,7 @@ import { toHar, type Har } from '../trace/har';
 import { VirtualClock } from './clock';
 import { createRandom } from './random';
 import { Link } from './link';
+import { StallGuard } from './stall-guard';
 import { TcpNetwork, type NetContext } from './tcp';
 import { Agent, defaultPort } from './agent';
 import { ForwardProxy } from './proxy';
@@ -253,14 +256,24 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     }
   };
 
-  const failStalled = (): void => {
+  const failStalled = (why = 'nothing left to happen on the virtual clock'): void => {
     for (const ex of [...pending]) {
       if (ex.settled) continue;
       ex.settled = true;
-      const message = 'nothing left to happen on the virtual clock: the request can never complete';
+      const message = `${why}: ${ex.method} ${ex.url.href} can never complete`;
       trace.emit({ type: 'request-failed', requestId: ex.id, reason: 'stalled', message });
       ex.reject(new TypeError('Failed to fetch', { cause: new Error(message) }));
     }
+  };
+
+  const guard = new StallGuard();
+  /** After a clock step: fails every pending request if the run is busy going nowhere (stall-guard.ts). */
+  const checkProgress = (): string | undefined => {
+    // A Set iterates in insertion order and requests are registered as time goes on: the first is the oldest.
+    const oldest = pending.values().next().value?.startedAt;
+    const stuck = guard.afterStep(clock.now(), trace.events.length, oldest);
+    if (stuck !== undefined) failStalled(stuck);
+    return stuck;
   };
 
   const run = async (): Promise<void> => {
@@ -274,6 +287,8 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
           if (!clock.step()) {
             await settleHost();
             if (pending.size > 0 && hostWork.size === 0 && clock.pending === 0) failStalled();
+          } else if (checkProgress() !== undefined) {
+            await settleHost();
           }
         }
         // Let callers' continuations (and redirect hops) run; they may start more fetches to drive.
@@ -402,6 +417,9 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       for (let due = clock.nextDue(); due !== undefined && due <= target; due = clock.nextDue()) {
         await settleHost();
         clock.step();
+        const stuck = checkProgress();
+        // Moving on would run the same timers inside clock.advance, where nothing can stop them.
+        if (stuck !== undefined) throw new WireError({ code: 'simulation-stalled', side: 'local', message: `sim.advance(${ms}): ${stuck}.` });
       }
       await settleHost();
       clock.advance(target - clock.now());
