@@ -38,9 +38,9 @@
  * is fixed by the Fetch contract).
  * Run: npx vitest bench --run src/wire/http2/sim.bench.ts
  */
-import { PerformanceObserver } from 'node:perf_hooks';
 import { test } from 'vitest';
 import { importBundled } from '../../testing/bench-build';
+import { describeCpuRuns, measureCpuRuns } from '../../testing/cpu-runs';
 
 // Bundled, as it ships and as the peers load from their dist files (see src/testing/bench-build.ts).
 const { createSimulation: create, http, createServer } = await importBundled<typeof import('../index')>('src/wire/index.ts');
@@ -68,47 +68,12 @@ async function run(): Promise<RunStats> {
   return { events: sim.trace.events.length, frames: sim.trace.ofType('h2-frame').length, virtualMs: sim.clock.now() };
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
-};
-
-/** Lets the previous run's promise callbacks and a GC the runtime scheduled on idle settle outside the measurement. */
-const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
-
 test(`${REQUESTS} requests over one simulated HTTP/2 connection`, { timeout: 600_000 }, async () => {
-  for (let i = 0; i < WARMUP; i++) await run();
-  let gcMs = 0;
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) gcMs += entry.duration;
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  const cpu: number[] = [];
-  const wall: number[] = [];
-  const gcShare: number[] = [];
-  let stats: RunStats | undefined;
-  for (let i = 0; i < RUNS; i++) {
-    await settle();
-    gcMs = 0;
-    const before = process.cpuUsage();
-    const started = performance.now();
-    stats = await run();
-    const used = process.cpuUsage(before);
-    const wallMs = performance.now() - started;
-    // GC entries are delivered asynchronously; give them a turn before reading the total.
-    await settle();
-    const cpuMs = (used.user + used.system) / 1000;
-    cpu.push(cpuMs);
-    wall.push(wallMs);
-    gcShare.push(gcMs / cpuMs);
-  }
-  observer.disconnect();
-  const list = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ');
+  const result = await measureCpuRuns(run, { warmup: WARMUP, runs: RUNS });
+  const stats = result.last;
   console.log(
-    `HTTP/2 simulation, ${REQUESTS} requests over one connection (${stats!.frames} frames, ${stats!.events} trace events, ` +
-      `${stats!.virtualMs.toFixed(1)} virtual ms):\n` +
-      `  CPU per run: ${list(cpu)} ms; median ${median(cpu).toFixed(0)} ms CPU (goal <= 1000 ms)\n` +
-      `  wall per run: ${list(wall)} ms; median ${median(wall).toFixed(0)} ms\n` +
-      `  GC pauses: median ${(100 * median(gcShare)).toFixed(0)}% of CPU`,
+    `HTTP/2 simulation, ${REQUESTS} requests over one connection (${stats.frames} frames, ${stats.events} trace events, ` +
+      `${stats.virtualMs.toFixed(1)} virtual ms):\n` +
+      describeCpuRuns(result, 'goal <= 1000 ms'),
   );
 });

@@ -11,6 +11,7 @@
  */
 import { test } from 'vitest';
 import { importBundled } from '../../testing/bench-build';
+import { describeCpuRuns, measureCpuRuns } from '../../testing/cpu-runs';
 
 // Bundled, as it ships (see src/testing/bench-build.ts).
 const { createSimulation: create, http, createServer } = await importBundled<typeof import('../index')>('src/wire/index.ts');
@@ -32,29 +33,11 @@ async function run(): Promise<{ events: number; virtualMs: number }> {
   return { events: sim.trace.events.length, virtualMs: sim.clock.now() };
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
-};
-
 test(`${REQUESTS} requests over one simulated HTTP/3 connection`, { timeout: 600_000 }, async () => {
-  for (let i = 0; i < WARMUP; i++) await run();
-  const cpu: number[] = [];
-  const wall: number[] = [];
-  let stats: { events: number; virtualMs: number } | undefined;
-  for (let i = 0; i < RUNS; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const before = process.cpuUsage();
-    const started = performance.now();
-    stats = await run();
-    const used = process.cpuUsage(before);
-    wall.push(performance.now() - started);
-    cpu.push((used.user + used.system) / 1000);
-  }
-  const list = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ');
+  const result = await measureCpuRuns(run, { warmup: WARMUP, runs: RUNS });
+  const stats = result.last;
   console.log(
-    `HTTP/3 simulation, ${REQUESTS} requests over one connection (${stats!.events} trace events, ${stats!.virtualMs.toFixed(1)} virtual ms):\n` +
-      `  CPU per run: ${list(cpu)} ms; median ${median(cpu).toFixed(0)} ms CPU (no goal)\n` +
-      `  wall per run: ${list(wall)} ms; median ${median(wall).toFixed(0)} ms`,
+    `HTTP/3 simulation, ${REQUESTS} requests over one connection (${stats.events} trace events, ${stats.virtualMs.toFixed(1)} virtual ms):\n` +
+      describeCpuRuns(result, 'no goal'),
   );
 });
