@@ -127,3 +127,34 @@ test('the page snippet runs precompiled with only the chunks it imports; edited 
   expect(scripts).toContain('/sandbox/compiler.js');
   expect(scripts).not.toContain('/sandbox/react.js');
 });
+
+test('Run pressed before the island hydrated runs the snippet exactly once, in the sandbox opened on the way in', async ({ page }) => {
+  const sandboxPages: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/sandbox/') && path.endsWith('.html')) sandboxPages.push(path);
+  });
+  await page.goto('/http/overview/');
+  const pg = playground(page, 'hello-wire');
+  // Whether the island had hydrated when the press landed (Astro drops `ssr` from the island once it has).
+  await page.evaluate(() => {
+    const island = document.querySelector('[data-playground-id="hello-wire"]')!.closest('astro-island')!;
+    document.addEventListener('pointerdown', () => ((window as { hydratedAtPress?: boolean }).hydratedAtPress ??= !island.hasAttribute('ssr')), { capture: true });
+  });
+  // The pointer jumps onto Run and presses at once: the directive starts the run, the island takes it over.
+  await pg.run.click();
+  await expect(pg.output).toContainText(/Finished in \d+ ms/);
+  expect(await page.evaluate(() => (window as { hydratedAtPress?: boolean }).hydratedAtPress)).toBe(false);
+  const text = await pg.output.innerText();
+  expect(text.match(/Finished in/g)).toHaveLength(1);
+  expect(text.match(/^200 application\/json/gm)).toHaveLength(1);
+  expect(text.match(/reused the connection/g)).toHaveLength(1);
+  await expect(pg.root.getByTestId('viz-panel').locator('.rt-viz-now')).not.toHaveText(/^(Nothing recorded|Before the first)/);
+  // The page named for the snippet's chunks, opened on the way in, ran it; the next one is the spare.
+  expect(sandboxPages[0]).toBe('/sandbox/with-wire.html');
+  await expect(pg.root.locator('iframe[sandbox="allow-scripts"]')).toHaveCount(1);
+  // Run again: a fresh realm (the spare), and again once.
+  await pg.run.click();
+  await expect(pg.output).toContainText(/Finished in \d+ ms/);
+  expect((await pg.output.innerText()).match(/reused the connection/g)).toHaveLength(1);
+});

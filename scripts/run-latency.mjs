@@ -9,11 +9,12 @@
  *
  * Series on the HTTP overview's "Hello, wire" playground:
  * - cold click: a fresh page each time and the pointer jumps onto Run and clicks at once, so the click also
- *   wakes the island (client:interaction), whose directive opens the sandbox iframe at that moment, and loads
+ *   wakes the island (client:interaction), whose directive opens the sandbox iframe at that moment and, on the
+ *   press, starts the page's compiled snippet in it (the island takes that run over once hydrated), and loads
  *   the panel's code (from the HTTP cache after the first page). The worst case: nothing had a chance to warm up;
  * - hover, click: a fresh page where the pointer arrives on Run and clicks after a human-like pause (HOVER_MS);
- *   the pointer entering the playground is intent: the directive opens the sandbox (loading the runtime core
- *   and the chunks the page's snippet imports, sandbox/chunks.mjs) while the island hydrates;
+ *   the pointer entering the playground is intent: the directive opens the sandbox (the page that loads the
+ *   runtime core and the chunks the page's snippet imports, sandbox/chunks.mjs) while the island hydrates;
  * - after edit: a fresh page where the reader first clicked Edit (that wakes the island, which starts a sandbox
  *   in the background), then Run 2 s later;
  * - re-run: Run again, 2 s after the previous run, on a page that has run before (the host prepares the next

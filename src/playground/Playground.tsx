@@ -47,20 +47,36 @@ interface OutputLine {
 /** 'lite': the textarea editor for touch and narrow screens (editor/lite.ts). */
 type EditorState = 'static' | 'loading' | 'monaco' | 'lite';
 
-const SANDBOX_PAGE = '/sandbox/index.html';
+const SANDBOX_DIR = '/sandbox/';
 
 /**
- * The sandbox page's address for running `code`: it names the chunks to load ahead (chunks.mjs), the compiler
+ * The sandbox page's address for running `code`: the page that loads its chunks as it opens (chunks.mjs), the compiler
  * included unless `code` is the snippet compiled at build time.
  */
 function sandboxSrcFor(code: string, originalCode: string, compiled: string | undefined): string {
   const precompiled = compiled !== undefined && code === originalCode;
   const chunks = chunksFor(importedModules(precompiled ? compiled : code));
-  return sandboxSrc(SANDBOX_PAGE, precompiled ? chunks : withNeeds([...chunks, 'compiler']));
+  return sandboxSrc(SANDBOX_DIR, precompiled ? chunks : withNeeds([...chunks, 'compiler']));
 }
 
-/** The visualizers load with the first run that records something, never before. */
-const VizPanel = lazy(() => import('./viz/VizPanel'));
+/**
+ * The visualizers' code, requested once. This module runs only once the reader has shown intent (it is the
+ * island that `client:interaction` loads), and a reader who shows intent gets the visualizers anyway (the first
+ * run needs them, and hydration prepares them): requesting them as this module runs rather than after hydration
+ * lets them download while React and the island hydrate, instead of after (a cold click on Run waits for them).
+ */
+let vizCode: Promise<[typeof import('./viz/recording'), typeof import('./viz/VizPanel')]> | undefined;
+function loadVizCode() {
+  if (!vizCode) {
+    vizCode = Promise.all([import('./viz/recording'), import('./viz/VizPanel')]);
+    // A failed download is tried again by the next caller, not remembered.
+    vizCode.catch(() => (vizCode = undefined));
+  }
+  return vizCode;
+}
+if (typeof document !== 'undefined') void loadVizCode();
+
+const VizPanel = lazy(() => loadVizCode().then(([, panel]) => panel));
 
 /** One run's recording, the run it came from, and whether its sandbox still takes devtools actions. */
 interface VizRun {
@@ -121,7 +137,7 @@ export default function Playground({ id, title, code: originalCode, children, co
     const host = ensureHost(frameHostRef.current);
     // The visualizers' code loads while the sandbox runs (on a first run both take a while): what the run
     // records before the recording store is there waits in `early`.
-    const vizModules = Promise.all([import('./viz/recording'), import('./viz/VizPanel')]);
+    const vizModules = loadVizCode();
     const lastView = vizPosition.current.view;
     const initial = linkedViz.current ?? (lastView ? { view: lastView } : {});
     linkedViz.current = null;
@@ -297,8 +313,7 @@ export default function Playground({ id, title, code: originalCode, children, co
       // opened it already) and the visualizers' code loading, so Run answers at once.
       if (wakeAction !== 'run' && frameHostRef.current && !cancelled) {
         ensureHost(frameHostRef.current).prewarm();
-        void import('./viz/recording');
-        void import('./viz/VizPanel');
+        void loadVizCode();
       }
     })();
     return () => {
@@ -322,6 +337,8 @@ export default function Playground({ id, title, code: originalCode, children, co
       className={`rt-playground not-content${variant === 'full' ? ' rt-playground-full' : ''}`}
       data-playground-id={id}
       data-sandbox-src={sandboxSrcFor(originalCode, originalCode, compiled)}
+      // For the directive: a press on Run before hydration starts this in the sandbox at once (spare.ts startEarlyRun).
+      data-compiled={compiled}
       aria-label={`Playground: ${title}`}
     >
       <div className="rt-toolbar" role="toolbar" aria-label={`${title} controls`}>

@@ -3,18 +3,19 @@
  * The playground's build plumbing, as one Astro integration:
  * - registers the `client:interaction` directive;
  * - builds the sandbox runtime (src/playground/sandbox/runtime.ts) and its chunks (sandbox/chunks.mjs) as classic
- *   scripts under /sandbox/: on demand in `astro dev`, into the output folder on `astro build`;
+ *   scripts under /sandbox/, and a sandbox page per set of chunks (`with-wire.html`...) made from
+ *   public/sandbox/index.html: on demand in `astro dev`, into the output folder on `astro build`;
  * - keeps Monaco's CSS inside Monaco's lazy chunk (see monacoCssInline below);
  * - serves the libraries' generated declaration files to the editor (types-plugin.mjs);
  * - offers a built copy of the libraries to "Download project" (download/package-plugin.mjs).
  */
 import { fileURLToPath } from 'node:url';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { build } from 'vite';
 import { roundtripAliases } from '../../../aliases.mjs';
 import { roundtripTypes } from './types-plugin.mjs';
 import { roundtripPackage } from '../download/package-plugin.mjs';
-import { SANDBOX_CHUNKS } from '../sandbox/chunks.mjs';
+import { SANDBOX_CHUNKS, sandboxPageHtml, sandboxPageName, sandboxPageSets } from '../sandbox/chunks.mjs';
 
 const SANDBOX_DIR = '/sandbox/';
 /** The project's own sources: a change there (not in a dependency) makes the dev server rebuild the runtime. */
@@ -137,6 +138,21 @@ export async function buildSandboxRuntime(opts) {
   return files;
 }
 
+/** The sandbox page that runs the core alone; the pages with chunks are made from it. */
+const SANDBOX_TEMPLATE = here('../../../public/sandbox/index.html');
+
+/**
+ * Every sandbox page but the template itself (which public/ serves as it is); keys are file names under /sandbox/.
+ * @returns {Promise<Record<string, string>>}
+ */
+export async function buildSandboxPages() {
+  const template = await readFile(SANDBOX_TEMPLATE, 'utf8');
+  /** @type {Record<string, string>} */
+  const pages = {};
+  for (const set of sandboxPageSets()) if (set.length) pages[sandboxPageName(set)] = sandboxPageHtml(template, set);
+  return pages;
+}
+
 /**
  * Monaco's ESM build imports its CSS from deep inside its modules. Astro drops CSS that is reached only through
  * a lazy import inside an island, so in a production build the editor would render unstyled. Rewriting each
@@ -199,7 +215,20 @@ export function playgroundIntegration() {
         /** @type {import('vite').Connect.NextHandleFunction} */
         const serveSandboxScript = async (req, res, next) => {
           const path = req.url?.split('?')[0] ?? '';
-          const name = path.startsWith(SANDBOX_DIR) && path.endsWith('.js') ? path.slice(SANDBOX_DIR.length, -3) : '';
+          const file = path.startsWith(SANDBOX_DIR) ? path.slice(SANDBOX_DIR.length) : '';
+          if (file.startsWith('with-') && file.endsWith('.html')) {
+            try {
+              const page = (await buildSandboxPages())[file];
+              if (page === undefined) return next();
+              res.setHeader('Content-Type', 'text/html; charset=utf-8');
+              res.setHeader('Cache-Control', 'no-store');
+              res.end(page);
+            } catch (error) {
+              next(error);
+            }
+            return;
+          }
+          const name = file.endsWith('.js') ? file.slice(0, -3) : '';
           if (!Object.hasOwn(SANDBOX_SCRIPTS, name)) return next();
           try {
             const { code } = await builds.get(name);
@@ -221,8 +250,10 @@ export function playgroundIntegration() {
         await mkdir(folder, { recursive: true });
         const files = await buildSandboxRuntime({ minify: true });
         for (const [file, code] of Object.entries(files)) await writeFile(new URL(file, folder), code);
+        const pages = await buildSandboxPages();
+        for (const [file, html] of Object.entries(pages)) await writeFile(new URL(file, folder), html);
         const sizes = Object.entries(files).map(([file, code]) => `${file} ${(code.length / 1024).toFixed(1)} KiB`);
-        logger.info(`sandbox scripts at ${SANDBOX_DIR}: ${sizes.join(', ')}`);
+        logger.info(`sandbox scripts at ${SANDBOX_DIR}: ${sizes.join(', ')}; ${Object.keys(pages).length} sandbox pages`);
       },
     },
   };

@@ -7,14 +7,15 @@ vi.hoisted(() => {
 });
 
 import interaction from './interaction-directive';
-import { takeHandedOver } from '../sandbox/spare';
+import { peekHandedOver, takeHandedOver } from '../sandbox/spare';
 
 /** An island with a Run button, woken through the directive; `release` lets its code "arrive". */
-function island(sandboxSrc?: string) {
+function island(sandboxSrc?: string, compiled?: string) {
   const src = sandboxSrc ? ` data-sandbox-src="${sandboxSrc}"` : '';
-  document.body.innerHTML = `<astro-island><section data-playground-id="pg"${src}><button data-action="run">Run</button></section></astro-island>`;
+  const js = compiled ? ` data-compiled="${compiled}"` : '';
+  document.body.innerHTML = `<astro-island><section data-playground-id="pg"${src}${js}><button data-action="run">Run</button><button data-action="edit">Edit</button></section></astro-island>`;
   const el = document.querySelector<HTMLElement>('astro-island')!;
-  const button = el.querySelector('button')!;
+  const button = el.querySelector<HTMLElement>('[data-action="run"]')!;
   const hydrate = vi.fn(async () => {});
   let release: () => void = () => {};
   const load = vi.fn(() => new Promise<() => Promise<void>>((resolve) => (release = () => resolve(hydrate))));
@@ -109,6 +110,49 @@ describe('client:interaction', () => {
     expect(frame.closest('[aria-hidden="true"][hidden]')).not.toBeNull();
     expect(takeHandedOver('pg')?.iframe).toBe(frame);
     expect(takeHandedOver('pg')).toBeUndefined();
+  });
+
+  it('starts the compiled snippet in that sandbox when Run is pressed before hydration, once', async () => {
+    const { el, button, release } = island('/sandbox/with-wire.html', 'console.log(1)');
+    el.dispatchEvent(new Event('pointerenter'));
+    expect(peekHandedOver('pg')?.early).toBeUndefined();
+    button.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    const early = peekHandedOver('pg')?.early;
+    expect(early?.js).toBe('console.log(1)');
+    button.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(peekHandedOver('pg')?.early).toBe(early);
+    expect(el.dataset.wakeAction).toBe('run');
+    release();
+    await flush();
+    takeHandedOver('pg')?.iframe.remove();
+  });
+
+  it('starts nothing early for other controls, code it would have to compile, or a share link addressed to it', () => {
+    const edit = island('/sandbox/with-wire.html', 'console.log(1)');
+    edit.el.querySelector('[data-action="edit"]')!.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(peekHandedOver('pg')).toBeDefined();
+    expect(peekHandedOver('pg')?.early).toBeUndefined();
+    takeHandedOver('pg')?.iframe.remove();
+
+    const uncompiled = island('/sandbox/with-wire-compiler.html');
+    uncompiled.button.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(peekHandedOver('pg')).toBeDefined();
+    expect(peekHandedOver('pg')?.early).toBeUndefined();
+    takeHandedOver('pg')?.iframe.remove();
+
+    // Opened from a link that carries other code for this playground: hydration decides what runs.
+    // (Set after the directive started, as a link followed within the page would, without its hashchange.)
+    const shared = island('/sandbox/with-wire.html', 'console.log(1)');
+    history.replaceState(null, '', '#pg=pg&s=1.x');
+    try {
+      shared.el.dispatchEvent(new Event('pointerenter'));
+      shared.button.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+      expect(peekHandedOver('pg')).toBeDefined();
+      expect(peekHandedOver('pg')?.early).toBeUndefined();
+      takeHandedOver('pg')?.iframe.remove();
+    } finally {
+      history.replaceState(null, '', location.pathname);
+    }
   });
 
   it('opens no sandbox for an island without a sandbox address', () => {

@@ -14,9 +14,14 @@
  * Waking also opens the playground's first sandbox (`data-sandbox-src` on the playground), right away rather
  * than after the island's code has downloaded and hydrated: a sandbox takes longer to start than the island,
  * and the reader's Run needs both. The island's host adopts it (sandbox/spare.ts).
+ *
+ * A press on Run before the island has hydrated also starts the run itself in that sandbox, when the page's
+ * snippet was compiled at build time (`data-compiled`) and no share link changes what would run: the realm
+ * starts and the snippet runs while the island hydrates, and the island's Run takes over that run (its output
+ * waits for it) instead of starting another, so the press still runs exactly once.
  */
 import type { ClientDirective } from 'astro';
-import { canMoveIframes, handOver, openSandbox, parkingLot } from '../sandbox/spare';
+import { canMoveIframes, handOver, openSandbox, parkingLot, peekHandedOver, startEarlyRun } from '../sandbox/spare';
 
 /** Signs that the reader is about to use the playground: hydrate and warm up, but perform nothing. */
 const INTENT_EVENTS = ['pointerenter', 'touchstart', 'focusin'] as const;
@@ -48,6 +53,9 @@ const interaction: ClientDirective = (load, _options, el) => {
       pressedAt = event.timeStamp;
     }
     void wake();
+    const js = island?.dataset.compiled;
+    const sandbox = id === undefined ? undefined : peekHandedOver(id);
+    if (target && pressed && target.dataset.action === 'run' && js && sandbox && !hashTargetsUs()) startEarlyRun(sandbox, js);
   };
   // The click that follows a remembered press must happen once, not twice. If the island hydrated between the
   // press and its click, either the island has not yet performed the press (then React handles the click and

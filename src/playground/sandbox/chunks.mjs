@@ -80,12 +80,55 @@ export function chunksFor(modules) {
 }
 
 /**
- * The sandbox page's address with the chunks to start loading as soon as it opens (`#wire,query`), so a
- * sandbox prepared ahead of a run has what the snippet will import by the time Run is pressed.
- * @param {string} page @param {readonly string[]} chunks @returns {string}
+ * Every set of chunks a sandbox page may run ahead of the core: each chunk either in or out, a chunk only with
+ * what it needs, in run order. The build writes one page per set (build/integration.mjs).
+ * @returns {SandboxChunkName[][]}
  */
-export function sandboxSrc(page, chunks) {
-  return chunks.length ? `${page}#${chunks.join(',')}` : page;
+export function sandboxPageSets() {
+  const names = /** @type {SandboxChunkName[]} */ (Object.keys(SANDBOX_CHUNKS));
+  /** @type {SandboxChunkName[][]} */
+  const sets = [];
+  for (let mask = 0; mask < 1 << names.length; mask++) {
+    const picked = names.filter((_, i) => mask & (1 << i));
+    if (withNeeds(picked).length === picked.length) sets.push(withNeeds(picked));
+  }
+  return sets;
+}
+
+/**
+ * File name of the sandbox page that runs `chunks` (with what they need) before the runtime core:
+ * `index.html` for none, `with-wire-compiler.html` for wire and the compiler.
+ * @param {Iterable<SandboxChunkName>} chunks @returns {string}
+ */
+export function sandboxPageName(chunks) {
+  const set = withNeeds(chunks);
+  const ordered = Object.keys(SANDBOX_CHUNKS).filter((name) => set.includes(/** @type {SandboxChunkName} */ (name)));
+  return ordered.length ? `with-${ordered.join('-')}.html` : 'index.html';
+}
+
+/**
+ * The address of the sandbox page in folder `dir` that loads `chunks` (what the snippet will import) as it
+ * opens. The pieces are script tags of the page itself rather than loaded by the core once it runs: the
+ * browser's preload scanner then fetches the core and every chunk at once, in parallel, from the first bytes
+ * of the page (an opaque-origin frame has no cache to hide a second round trip).
+ * @param {string} dir @param {Iterable<SandboxChunkName>} chunks @returns {string}
+ */
+export function sandboxSrc(dir, chunks) {
+  return `${dir}${sandboxPageName(chunks)}`;
+}
+
+/**
+ * The sandbox page for `chunks`, made from `template` (public/sandbox/index.html, which runs the core alone):
+ * the chunks' classic scripts go before the core's, in run order, so they have run by the time the core says
+ * hello. Throws when the template has no core script tag to put them before.
+ * @param {string} template @param {Iterable<SandboxChunkName>} chunks @returns {string}
+ */
+export function sandboxPageHtml(template, chunks) {
+  const core = /<script src="\/sandbox\/runtime\.js"><\/script>/;
+  const match = core.exec(template);
+  if (!match) throw new Error('The sandbox page template (public/sandbox/index.html) has no <script src="/sandbox/runtime.js"></script> to load chunks before.');
+  const tags = withNeeds(chunks).map((name) => `<script src="/sandbox/${name}.js"></script>`);
+  return template.replace(core, [...tags, match[0]].join('\n    '));
 }
 
 /** @param {string} hash `location.hash` of the sandbox page @returns {SandboxChunkName[]} */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chunksFor, chunksFromHash, importedModules, SANDBOX_CHUNKS, sandboxSrc, withNeeds } from './chunks.mjs';
+import { chunksFor, chunksFromHash, importedModules, SANDBOX_CHUNKS, sandboxPageHtml, sandboxPageName, sandboxPageSets, sandboxSrc, withNeeds } from './chunks.mjs';
 import { compileSnippet } from './compile';
 
 const SNIPPETS = new URL('../../../content/snippets/', import.meta.url);
@@ -21,13 +21,41 @@ describe('sandbox chunks', () => {
     expect(withNeeds(['compiler', 'react', 'wire'])).toEqual(['compiler', 'query', 'react', 'wire']);
   });
 
-  it('names the chunks to preload in the sandbox address and reads them back, ignoring strangers', () => {
-    expect(sandboxSrc('/sandbox/index.html', [])).toBe('/sandbox/index.html');
-    const src = sandboxSrc('/sandbox/index.html', ['wire', 'compiler']);
-    expect(src).toBe('/sandbox/index.html#wire,compiler');
-    expect(chunksFromHash(new URL(src, 'http://x').hash)).toEqual(['wire', 'compiler']);
+  it('reads chunk names from the sandbox address, ignoring strangers', () => {
+    expect(chunksFromHash(new URL('/sandbox/index.html#wire,compiler', 'http://x').hash)).toEqual(['wire', 'compiler']);
     expect(chunksFromHash('#react,evil,../x,constructor')).toEqual(['query', 'react']);
     expect(chunksFromHash('')).toEqual([]);
+  });
+
+  it('names one sandbox page per set of chunks, whatever order or needs they come in', () => {
+    expect(sandboxSrc('/sandbox/', [])).toBe('/sandbox/index.html');
+    expect(sandboxSrc('/sandbox/', ['compiler', 'wire'])).toBe('/sandbox/with-wire-compiler.html');
+    expect(sandboxPageName(['react'])).toBe('with-query-react.html');
+    expect(sandboxPageName(['react', 'query', 'react'])).toBe('with-query-react.html');
+    const sets = sandboxPageSets();
+    // Four chunks in or out, less the sets with react but not the query chunk it needs.
+    expect(sets).toHaveLength(12);
+    const names = sets.map(sandboxPageName);
+    expect(new Set(names).size).toBe(sets.length);
+    for (const set of sets) expect(withNeeds(set)).toEqual(set);
+  });
+
+  it('puts a page\'s chunks before the core, in run order, and says so when the template has no core', () => {
+    const template = '<body>\n    <div id="root"></div>\n    <script src="/sandbox/runtime.js"></script>\n  </body>';
+    const page = sandboxPageHtml(template, ['react', 'wire']);
+    const scripts = [...page.matchAll(/<script src="([^"]+)"><\/script>/g)].map((m) => m[1]);
+    expect(scripts).toEqual(['/sandbox/query.js', '/sandbox/react.js', '/sandbox/wire.js', '/sandbox/runtime.js']);
+    expect(page.startsWith('<body>\n    <div id="root"></div>')).toBe(true);
+    expect(() => sandboxPageHtml('<body></body>', ['wire'])).toThrow(/public\/sandbox\/index\.html.*runtime\.js/);
+  });
+
+  it('makes a page for every set from the real template, each keeping its security policy', async () => {
+    const { buildSandboxPages } = await import('../build/integration.mjs');
+    const pages = await buildSandboxPages();
+    expect(Object.keys(pages)).toHaveLength(sandboxPageSets().length - 1);
+    const wire = pages['with-wire.html']!;
+    expect(wire).toContain("script-src 'self' 'unsafe-eval'");
+    expect(wire.indexOf('/sandbox/wire.js')).toBeLessThan(wire.indexOf('/sandbox/runtime.js'));
   });
 
   it('offers every module the site snippets import, from their compiled code', () => {

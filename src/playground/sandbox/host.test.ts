@@ -7,7 +7,7 @@ vi.hoisted(() => {
 });
 
 import { SandboxHost, type RunEvent } from './host';
-import { handOver, parkingLot, takeHandedOver, type OpenedSandbox } from './spare';
+import { handOver, parkingLot, peekHandedOver, startEarlyRun, takeHandedOver, type OpenedSandbox } from './spare';
 import { parseHostMessage, type HostToSandbox } from './protocol';
 
 /** A sandbox opened ahead whose "realm" is this test: it answers a run with one console line and done. */
@@ -21,6 +21,7 @@ function fakeSandbox(): { sandbox: OpenedSandbox; received: HostToSandbox[] } {
     if (!msg) return;
     received.push(msg);
     if (msg.type === 'run') {
+      channel.port2.postMessage({ v: 1, type: 'alive', runId: msg.runId });
       channel.port2.postMessage({ v: 1, type: 'console', runId: msg.runId, level: 'log', text: 'hi' });
       channel.port2.postMessage({ v: 1, type: 'done', runId: msg.runId });
     }
@@ -65,6 +66,70 @@ describe('SandboxHost with a sandbox opened ahead', () => {
     expect(spare?.isConnected).toBe(true);
     host.reset();
     expect(spare?.isConnected).toBe(false);
+  });
+
+  it('takes over the run started before hydration, with what it sent so far, and sends no second run', async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const { sandbox, received } = fakeSandbox();
+    handOver('pg', sandbox);
+    startEarlyRun(peekHandedOver('pg')!, 'const a = 1;');
+    // A second press before hydration does not start the run again.
+    startEarlyRun(peekHandedOver('pg')!, 'const a = 1;');
+    // The sandbox answers before any host exists: its messages wait for the one that takes the run over.
+    await vi.waitFor(() => expect(received).toEqual([{ v: 1, type: 'run', runId: 1, code: 'const a = 1;', js: 'const a = 1;' }]));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const host = new SandboxHost({ src: '/sandbox/with-wire.html', container });
+    host.adopt(takeHandedOver('pg'));
+    const events: RunEvent[] = [];
+    await host.run('const a: number = 1;', (e) => events.push(e), {}, 'const a = 1;');
+    expect(events).toEqual([
+      { v: 1, type: 'console', runId: 1, level: 'log', text: 'hi' },
+      { v: 1, type: 'done', runId: 1 },
+    ]);
+    expect(received).toHaveLength(1);
+    expect(sandbox.iframe.parentElement).toBe(container);
+    expect(host.isLive(1)).toBe(true);
+    host.reset();
+  });
+
+  it('keeps what an early run sent for the host, heartbeats aside, then passes everything on as it comes', async () => {
+    const iframe = document.createElement('iframe');
+    parkingLot().append(iframe);
+    const channel = new MessageChannel();
+    channel.port1.start();
+    const sandbox: OpenedSandbox = { iframe, port: Promise.resolve(channel.port1) };
+    startEarlyRun(sandbox, 'const a = 1;');
+    await Promise.resolve();
+    for (const type of ['alive', 'done', 'alive']) channel.port2.postMessage({ v: 1, type, runId: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const taken: unknown[] = [];
+    sandbox.early!.take((data) => taken.push(data));
+    expect(taken).toEqual([{ v: 1, type: 'done', runId: 1 }]);
+    channel.port2.postMessage({ v: 1, type: 'alive', runId: 1 });
+    await vi.waitFor(() => expect(taken).toHaveLength(2));
+    expect(taken[1]).toEqual({ v: 1, type: 'alive', runId: 1 });
+    channel.port1.close();
+  });
+
+  it('drops a sandbox running something else than the run asked for, and runs in a fresh one', async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const { sandbox } = fakeSandbox();
+    startEarlyRun(sandbox, 'const a = 1;');
+    const host = new SandboxHost({ src: '/sandbox/with-wire-compiler.html', container, stallMs: 50 });
+    host.adopt(sandbox);
+    const events: RunEvent[] = [];
+    // Edited code (no precompiled js): the early run is not this run. The fresh frame never loads in jsdom.
+    const done = host.run('const a = 2;', (e) => events.push(e), {});
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(sandbox.iframe.isConnected).toBe(false);
+    const frames = container.querySelectorAll('iframe');
+    expect(frames).toHaveLength(1);
+    expect(frames[0]!.getAttribute('src')).toBe('/sandbox/with-wire-compiler.html');
+    expect(events).toEqual([]);
+    host.reset();
+    void done;
   });
 
   it('hands over a sandbox once, and not one that left the page', () => {

@@ -14,11 +14,13 @@
  * hidden container, moved into place when Run is pressed with `moveBefore` (DOM's state-preserving move, so the
  * spare's document survives the move; with `append` it would reload). Browsers without `moveBefore` start a
  * sandbox per run as before. The first spare may come from the `client:interaction` directive, which opens it
- * on the reader's first sign of intent (spare.ts); `adopt` takes it over.
+ * on the reader's first sign of intent (spare.ts); `adopt` takes it over. If Run was pressed before the island
+ * hydrated, that sandbox is already running the page's snippet (spare.ts startEarlyRun): the first run takes
+ * that run over, output so far included, rather than starting the same one again.
  */
 import type { DevtoolsAction } from '../viz/model';
 import { HEARTBEAT_MS, parseSandboxMessage, SANDBOX_PROTOCOL_VERSION, type HostToSandbox, type SandboxToHost } from './protocol';
-import { canMoveIframes, openSandbox, parkingLot, type OpenedSandbox } from './spare';
+import { canMoveIframes, openSandbox, parkingLot, type EarlyRun, type OpenedSandbox } from './spare';
 
 export type RunEvent =
   | Exclude<SandboxToHost, { type: 'hello' } | { type: 'alive' } | { type: 'preview' }>
@@ -38,6 +40,17 @@ export interface SandboxHostOptions {
 
 type MovableParent = HTMLElement & { moveBefore(node: Node, child: Node | null): void };
 
+/** How long after a run the next sandbox starts loading at the earliest: a few frames of drawing its output. */
+const PREWARM_DELAY_MS = 250;
+
+/** Calls `task` once the page has had PREWARM_DELAY_MS to draw and is then idle (or a second later at most). */
+function whenSettled(task: () => void): void {
+  setTimeout(() => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 1000 });
+    else task();
+  }, PREWARM_DELAY_MS);
+}
+
 export class SandboxHost {
   #options: Required<SandboxHostOptions>;
   #iframe: HTMLIFrameElement | undefined;
@@ -52,16 +65,25 @@ export class SandboxHost {
     this.#options = { stallMs: 2000, ...options };
   }
 
-  async #connect(): Promise<MessagePort> {
+  /** A run already going in the current sandbox (the adopted spare's early run), for `run` to take over. */
+  #early: EarlyRun | undefined;
+
+  /** `wanted`: whether a spare's early run is the run about to start; a spare running anything else is dropped. */
+  async #connect(wanted: (early: EarlyRun) => boolean): Promise<MessagePort> {
     if (this.#port) return this.#port;
-    const spare = this.#spare;
+    let spare = this.#spare;
     this.#spare = undefined;
+    if (spare?.early && !wanted(spare.early)) {
+      spare.iframe.remove();
+      spare = undefined;
+    }
     if (spare?.iframe.isConnected) {
       const ready = await Promise.race([spare.port, new Promise<undefined>((resolve) => setTimeout(resolve, this.#options.stallMs))]);
       if (ready) {
         (this.#options.container as MovableParent).moveBefore(spare.iframe, null);
         this.#iframe = spare.iframe;
         this.#port = spare.port;
+        this.#early = spare.early;
         return ready;
       }
       // A spare that never said hello (its process is stuck, or it failed to load): start afresh.
@@ -116,6 +138,7 @@ export class SandboxHost {
     this.#iframe = undefined;
     this.#port = undefined;
     this.#live = undefined;
+    this.#early = undefined;
   }
 
   /** Drops every iframe this host made, the spare included. */
@@ -172,8 +195,11 @@ export class SandboxHost {
     js?: string,
   ): Promise<void> {
     this.#dropCurrent();
-    const port = await this.#connect();
-    const runId = this.#nextRunId++;
+    const port = await this.#connect((early) => js !== undefined && early.js === js && Object.keys(options ?? {}).length === 0);
+    const early = this.#early;
+    this.#early = undefined;
+    const runId = early ? early.runId : this.#nextRunId;
+    this.#nextRunId = runId + 1;
     this.#live = { runId, port };
     await new Promise<void>((resolve) => {
       let lastHeard = performance.now();
@@ -183,11 +209,14 @@ export class SandboxHost {
         onEvent(event);
         resolve();
         // After the run's own work, not during it: the next sandbox loads while the reader reads the output.
-        // Not after a stopped run: a sandbox made now could land in the stuck one's process.
-        if (event.type !== 'timeout') setTimeout(() => this.prewarm(), 0);
+        // Not at once either: a new sandbox is a new renderer process, and on a small machine starting it
+        // competes with drawing this run's output (a run taken over from the directive finishes before the
+        // visualizers have even loaded). Not after a stopped run: a sandbox made now could land in the stuck
+        // one's process.
+        if (event.type !== 'timeout') whenSettled(() => this.prewarm());
       };
-      const onMessage = (e: MessageEvent) => {
-        const msg = parseSandboxMessage(e.data);
+      const onMessage = (data: unknown) => {
+        const msg = parseSandboxMessage(data);
         if (!msg || msg.type === 'hello' || msg.runId !== runId) return;
         lastHeard = performance.now();
         if (msg.type === 'alive' || msg.type === 'preview') return;
@@ -218,7 +247,11 @@ export class SandboxHost {
         if (finished) onEvent(stopped);
         else finish(stopped);
       }, HEARTBEAT_MS);
-      port.addEventListener('message', onMessage);
+      if (early) {
+        early.take(onMessage);
+        return;
+      }
+      port.addEventListener('message', (e: MessageEvent) => onMessage(e.data));
       port.start();
       const message: HostToSandbox = {
         v: SANDBOX_PROTOCOL_VERSION,

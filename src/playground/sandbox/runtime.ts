@@ -5,7 +5,8 @@
  * need CORS headers from whatever serves the site, while a classic script loads from anywhere. This core holds
  * the protocol, the capture and the runner; the libraries a snippet may import, and the TypeScript compiler,
  * come as separate classic chunks (chunks.mjs) loaded when a snippet needs them, and handed out through
- * `require`. The page's address may name chunks to start loading at once (`index.html#wire`).
+ * `require`. The sandbox page runs the chunks it is named for before this core (`with-wire.html`, chunks.mjs
+ * sandboxPageName); its address may also name chunks to start loading at once (`index.html#wire`).
  */
 import type * as Wire from 'roundtrip/wire';
 import type * as Query from 'roundtrip/query';
@@ -36,6 +37,11 @@ const loading = new Map<SandboxChunkName, Promise<void>>();
 /** Runs chunk `name` (a classic script next to this page), once; resolves when its global is defined. */
 function loadChunk(name: SandboxChunkName): Promise<void> {
   let done = loading.get(name);
+  // Chunks the sandbox page loads itself (chunks.mjs sandboxPageHtml) have run before this core.
+  if (!done && chunkGlobal(name) !== undefined) {
+    done = Promise.resolve();
+    loading.set(name, done);
+  }
   if (!done) {
     done = new Promise<void>((resolve, reject) => {
       const script = document.createElement('script');

@@ -6,12 +6,60 @@
  *
  * Kept small and dependency-free: the directive ships inline on every docs page with a playground.
  */
-import { SANDBOX_PROTOCOL_VERSION } from './protocol';
+import { SANDBOX_PROTOCOL_VERSION, type HostToSandbox } from './protocol';
 
 export interface OpenedSandbox {
   readonly iframe: HTMLIFrameElement;
   /** Settles with the private port once the sandbox said hello; never settles if it does not load. */
   readonly port: Promise<MessagePort>;
+  /** The run started in this sandbox before a host took it over (startEarlyRun), if any. */
+  early?: EarlyRun;
+}
+
+/**
+ * A run of the page's own compiled snippet that the directive started the moment Run was pressed, before the
+ * island had hydrated, so that starting the realm and running overlap with hydration instead of following it.
+ * What the sandbox sends waits here until the host takes the run over.
+ */
+export interface EarlyRun {
+  readonly runId: number;
+  /** The compiled code it runs: the host takes the run over only for the same code and default options. */
+  readonly js: string;
+  /** Hands over what the run sent so far, in order, then each later message as it comes. */
+  take(onMessage: (data: unknown) => void): void;
+}
+
+/**
+ * Runs `js` (the page's snippet compiled at build time) in `sandbox` as soon as it says hello, with default
+ * options, as run `runId`. Does nothing when the sandbox has a run already.
+ */
+export function startEarlyRun(sandbox: OpenedSandbox, js: string, runId = 1): void {
+  if (sandbox.early) return;
+  const waiting: unknown[] = [];
+  let sink: ((data: unknown) => void) | undefined;
+  sandbox.early = {
+    runId,
+    js,
+    take(onMessage) {
+      sink = onMessage;
+      for (const data of waiting.splice(0)) onMessage(data);
+    },
+  };
+  void sandbox.port.then((port) => {
+    port.addEventListener('message', (event: MessageEvent) => {
+      if (sink) sink(event.data);
+      // Heartbeats say the run is alive now; kept, they would pile up for as long as no host takes the run over.
+      else if ((event.data as { type?: unknown } | null)?.type !== 'alive') waiting.push(event.data);
+    });
+    // `code` is what the reader sees; with `js` given the sandbox runs that and never compiles `code`.
+    port.postMessage({ v: SANDBOX_PROTOCOL_VERSION, type: 'run', runId, code: js, js } satisfies HostToSandbox);
+  });
+}
+
+/** The sandbox handed over for playground `id`, left in place (the directive may still start a run in it). */
+export function peekHandedOver(id: string): OpenedSandbox | undefined {
+  const sandbox = registry().get(id);
+  return sandbox?.iframe.isConnected ? sandbox : undefined;
 }
 
 /**
