@@ -130,7 +130,10 @@ describe('HTTP/1 and HTTP/2 machines at the cursor', () => {
     for (const { step, e } of stream3) {
       const t = e as TraceEventOf<'h2-stream-transition'>;
       const { container, unmount } = render(<MachinesView recording={h2} cursor={step} />);
-      expect((screen.getByLabelText('Machine') as HTMLSelectElement).value).toBe('sim-1/c1/server/3');
+      // Following: the picker keeps saying so, and the status line names the instance it followed.
+      expect((screen.getByLabelText('Machine') as HTMLSelectElement).value).toBe('');
+      expect(container.querySelector('[data-instance]')!.getAttribute('data-instance')).toBe('sim-1/c1/server/3');
+      expect(container.querySelector('.rt-sm-status')!.textContent).toContain('server, stream 3');
       expect(container.querySelector('tr[aria-current="true"]')!.getAttribute('data-row')).toBe(`${t.from}:${t.input}:${t.direction}`);
       expect(container.querySelector('.rt-sm-state.is-current')!.getAttribute('data-state')).toBe(t.to);
       unmount();
@@ -138,7 +141,7 @@ describe('HTTP/1 and HTTP/2 machines at the cursor', () => {
       const next = steps[step + 1];
       if (next && next.e.type !== 'h2-stream-transition' && next.e.type !== 'transition') {
         const again = render(<MachinesView recording={h2} cursor={step + 1} />);
-        expect((screen.getByLabelText('Machine') as HTMLSelectElement).value).toBe('sim-1/c1/server/3');
+        expect(again.container.querySelector('[data-instance]')!.getAttribute('data-instance')).toBe('sim-1/c1/server/3');
         again.unmount();
         stayed++;
       }
@@ -150,6 +153,24 @@ describe('HTTP/1 and HTTP/2 machines at the cursor', () => {
     const e = last.e as TraceEventOf<'transition'>;
     const { container } = render(<MachinesView recording={h1} cursor={last.step} />);
     expect(container.querySelector('tr[aria-current="true"]')!.getAttribute('data-row')).toBe(`${e.from}:${e.input}`);
+  });
+
+  it('picking an instance pins it; picking "Follow the cursor" follows again', () => {
+    const evs = events(h2);
+    const first = h2.steps.findIndex((s) => evs[s.index]!.type === 'h2-stream-transition');
+    const { container, rerender } = render(<MachinesView recording={h2} cursor={first} />);
+    const select = screen.getByLabelText('Machine') as HTMLSelectElement;
+    const followed = container.querySelector('[data-instance]')!.getAttribute('data-instance');
+    const other = [...select.options].map((o) => o.value).find((v) => v !== '' && v !== followed)!;
+    fireEvent.change(select, { target: { value: other } });
+    expect(select.value).toBe(other);
+    rerender(<MachinesView recording={h2} cursor={h2.steps.length - 1} />);
+    expect(container.querySelector('[data-instance]')!.getAttribute('data-instance')).toBe(other);
+    fireEvent.change(select, { target: { value: '' } });
+    expect(select.value).toBe('');
+    expect(screen.queryByRole('button', { name: 'Follow the cursor' })).toBeNull();
+    rerender(<MachinesView recording={h2} cursor={first} />);
+    expect(container.querySelector('[data-instance]')!.getAttribute('data-instance')).toBe(followed);
   });
 
   it('jumps the cursor to a row’s last firing', () => {

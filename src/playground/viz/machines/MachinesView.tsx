@@ -3,8 +3,12 @@
  * instance (an HTTP/1 connection's role, a connection's management, an HTTP/2 stream, a query, a mutation);
  * at the cursor its current state is marked, and the row of its last transition is highlighted both as an
  * edge and as a table row (aria-current). By default the instance follows the cursor.
+ *
+ * While following, the picker shows "Follow the cursor" rather than the followed instance: a <select> with
+ * hundreds of options whose value changed on every step cost a selection update and a re-layout of the control
+ * per scrub frame (issue #8). The status line names the followed instance instead.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ViewProps } from '../model';
 import { MACHINES } from './definitions';
 import { Diagram } from './Diagram';
@@ -21,6 +25,28 @@ const GROUPS: readonly { machine: Instance['machine']; label: string }[] = [
   { machine: 'query', label: 'Queries' },
   { machine: 'mutation', label: 'Mutations' },
 ];
+
+const FOLLOW = '';
+
+/** The instance picker. Memoized: while following, its props stay the same from step to step. */
+const Picker = memo(function Picker({ options, chosen, onChoose }: { options: ReactNode; chosen: string | null; onChoose: (key: string | null) => void }) {
+  return (
+    <div className="rt-sm-bar">
+      <label>
+        Machine{' '}
+        <select value={chosen ?? FOLLOW} onChange={(e) => onChoose(e.target.value === FOLLOW ? null : e.target.value)}>
+          <option value={FOLLOW}>Follow the cursor (the machine that moved last)</option>
+          {options}
+        </select>
+      </label>
+      {chosen !== null ? (
+        <button type="button" onClick={() => onChoose(null)}>
+          Follow the cursor
+        </button>
+      ) : null}
+    </div>
+  );
+});
 
 export default function MachinesView({ recording, cursor, onCursor }: ViewProps) {
   const instances = useMemo(() => instancesOf(recording), [recording]);
@@ -70,21 +96,9 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
   const firedHere = last?.step === cursor;
   return (
     <div className="rt-sm">
-      <div className="rt-sm-bar">
-        <label>
-          Machine{' '}
-          <select value={inst.key} onChange={(e) => setChosen(e.target.value)}>
-            {options}
-          </select>
-        </label>
-        {chosen !== null ? (
-          <button type="button" onClick={() => setChosen(null)}>
-            Follow the cursor
-          </button>
-        ) : null}
-      </div>
+      <Picker options={options} chosen={chosen} onChoose={setChosen} />
       <p className="rt-sm-status">
-        <span id={titleId}>
+        <span id={titleId} data-instance={inst.key}>
           {def.title}: {inst.label}. State: <strong data-testid="machine-state">{current}</strong>
         </span>
         {last ? (

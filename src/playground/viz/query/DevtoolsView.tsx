@@ -7,11 +7,11 @@
  */
 import { useMemo, useState } from 'react';
 import type { DevtoolsAction, ViewProps } from '../model';
-import { eventsAt } from '../model';
+import { visibleCount } from '../model';
 import { NO_CLIENT_TEXT, StatusChip, useQuerySource } from './common';
 import { formatQueryKey, queryStatusLabel } from './describe';
 import { filterAndSort, SORT_LABELS, STATUS_ORDER, statusCounts, type SortBy } from './devtools';
-import { eventIndexAt, foldClient } from './fold';
+import { eventIndexAt, indexClientFold } from './fold';
 import { MutationsTab } from './MutationsTab';
 import { QueryDetails } from './QueryDetails';
 import './styles.css';
@@ -27,9 +27,11 @@ export default function DevtoolsView({ recording, cursor, onAction }: ViewProps)
   const [descending, setDescending] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
 
-  const events = useMemo(() => (source ? eventsAt(recording, source, cursor) : []), [recording, source, cursor]);
-  const state = useMemo(() => foldClient(events), [events]);
-  const live = useMemo(() => (source ? foldClient(source.events) : undefined), [source]);
+  // Folded once per source with checkpoints, so a step resumes from the nearest one instead of event 0.
+  const folds = useMemo(() => (source ? indexClientFold(source.events) : undefined), [source]);
+  const count = source ? visibleCount(recording, source.id, cursor) : 0;
+  const state = useMemo(() => (folds ?? indexClientFold([])).at(count), [folds, count]);
+  const live = useMemo(() => (source && folds ? folds.at(source.events.length) : undefined), [source, folds]);
 
   if (!source || !live) return <p className="rt-q-empty">{NO_CLIENT_TEXT}</p>;
 

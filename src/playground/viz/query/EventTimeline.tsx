@@ -10,7 +10,8 @@ import { eventsAt, stepOf } from '../model';
 import { NO_CLIENT_TEXT, sinceStart, useQuerySource } from './common';
 import { describeQueryEvent, formatMs, isRoutineQueryEvent } from './describe';
 import { eventIndexAt } from './fold';
-import { buildLanes, tickStep, type Lane, type Mark, type MarkKind, type Span } from './lanes';
+import { buildLanes, tickStep } from './lanes';
+import { TimelineLane } from './TimelineLane';
 import './styles.css';
 
 /** Drawn at the element's own width (1 unit = 1 CSS pixel, so text stays 11 px); this until it is measured. */
@@ -37,34 +38,6 @@ function useWidth(element: HTMLElement | null): number | undefined {
     return () => observer.disconnect();
   }, [element]);
   return width;
-}
-
-const MARK_TEXT: Readonly<Record<MarkKind, string>> = {
-  success: 'success',
-  error: 'error',
-  set: 'data set by hand',
-  invalidate: 'invalidated',
-  stale: 'became stale',
-  cancel: 'cancelled',
-  giveUp: 'gave up retrying',
-  gc: 'removed by gc',
-};
-
-function MarkShape({ kind, x, y }: { kind: MarkKind; x: number; y: number }) {
-  const cls = `rt-q-mark-${kind}`;
-  switch (kind) {
-    case 'success':
-      return <circle className={cls} cx={x} cy={y} r={5} />;
-    case 'error':
-    case 'giveUp':
-      return <path className={cls} d={`M${x - 5} ${y - 5}l10 10m0 -10l-10 10`} style={{ stroke: 'var(--rt-q-error)', strokeWidth: 2.5 }} />;
-    case 'invalidate':
-      return <path className={cls} d={`M${x} ${y - 6}l6 6l-6 6l-6 -6z`} />;
-    case 'gc':
-      return <rect className={cls} x={x - 4} y={y - 4} width={8} height={8} />;
-    default:
-      return <path className={cls} d={`M${x} ${y - 6}l5 10h-10z`} />;
-  }
 }
 
 /** First position in the ascending `list` whose value is at least `value` (list.length when none is). */
@@ -165,41 +138,6 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
   if (extra >= 0 && focus - from >= 0 && focus - from <= shown.length) shown.splice(focus - from, 0, extra);
   const retries = lanes.lanes.reduce((n, l) => n + l.spans.filter((s) => s.kind === 'backoff').length, 0);
 
-  const spanShape = (lane: Lane, s: Span, y: number, key: number) => {
-    const x0 = x(s.from);
-    const x1 = Math.max(x(s.to), x0 + 2);
-    const cls = `rt-q-item${s.event === current ? ' is-current' : ''}`;
-    // A backoff's label already says how long it is; attempts and pauses get their measured length.
-    const title = `${lane.label}: ${s.label}${s.kind === 'backoff' ? '' : `${s.open ? ' (running)' : ''}, ${formatMs(s.to - s.from)}`}`;
-    if (s.kind === 'fetch') return <rect key={key} className="rt-q-fetch" x={x0} y={y - 11} width={x1 - x0} height={22} rx={3} />;
-    if (s.kind === 'backoff') {
-      return (
-        <g key={key} className={cls} onClick={() => go(s.event)}>
-          <title>{title}</title>
-          <line className="rt-q-backoff" x1={x0} x2={x1} y1={y} y2={y} />
-          <rect x={x0} y={y - 9} width={x1 - x0} height={18} fill="transparent" />
-          {x1 - x0 > 36 ? (
-            <text className="rt-q-backoff-label" x={(x0 + x1) / 2} y={y - 3} textAnchor="middle">
-              {formatMs(s.to - s.from)}
-            </text>
-          ) : null}
-        </g>
-      );
-    }
-    return (
-      <g key={key} className={cls} onClick={() => go(s.event)}>
-        <title>{title}</title>
-        <rect className={s.kind === 'attempt' ? 'rt-q-attempt' : 'rt-q-paused'} x={x0} y={y - 6} width={x1 - x0} height={12} rx={2} />
-      </g>
-    );
-  };
-  const markShape = (lane: Lane, m: Mark, y: number, key: number) => (
-    <g key={`m${key}`} className={`rt-q-item${m.event === current ? ' is-current' : ''}`} onClick={() => go(m.event)}>
-      <title>{`${lane.label}: ${MARK_TEXT[m.kind]} at ${sinceStart(m.at, start)}`}</title>
-      <MarkShape kind={m.kind} x={x(m.at)} y={y} />
-    </g>
-  );
-
   return (
     <div className="rt-q">
       <div className="rt-q-toolbar">
@@ -255,19 +193,19 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
                 </g>
               ))}
             </g>
-            {lanes.lanes.map((lane, row) => {
-              const y = AXIS_H + row * ROW_H + ROW_H / 2;
-              return (
-                <g key={lane.id}>
-                  <text x={6} y={y + 4}>
-                    {lane.label.length > 16 ? `${lane.label.slice(0, 15)}…` : lane.label}
-                  </text>
-                  {lane.spans.filter((s) => s.kind === 'fetch').map((s, i) => spanShape(lane, s, y, i))}
-                  {lane.spans.filter((s) => s.kind !== 'fetch').map((s, i) => spanShape(lane, s, y, i + 1000))}
-                  {lane.marks.map((m, i) => markShape(lane, m, y, i))}
-                </g>
-              );
-            })}
+            {lanes.lanes.map((lane, row) => (
+              <TimelineLane
+                key={lane.id}
+                lane={lane}
+                y={AXIS_H + row * ROW_H + ROW_H / 2}
+                start={start}
+                end={end}
+                left={LABEL_W}
+                right={WIDTH - PAD}
+                current={current}
+                onGo={go}
+              />
+            ))}
             {now !== undefined ? <line className="rt-q-cursor" x1={x(now)} x2={x(now)} y1={AXIS_H - 6} y2={height} /> : null}
           </svg>
         </div>

@@ -6,10 +6,10 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../model';
-import { eventsAt } from '../model';
+import { visibleCount } from '../model';
 import { NO_CLIENT_TEXT, sinceStart, useQuerySource } from './common';
 import { formatMs } from './describe';
-import { eventIndexAt, foldClient } from './fold';
+import { eventIndexAt, indexClientFold } from './fold';
 import { liveNow, timerRows } from './timers';
 import './styles.css';
 
@@ -18,8 +18,9 @@ export const TICK_MS = 100;
 
 export default function TimersView({ recording, cursor, live }: ViewProps) {
   const { source, picker } = useQuerySource(recording);
-  const events = useMemo(() => (source ? eventsAt(recording, source, cursor) : []), [recording, source, cursor]);
-  const state = useMemo(() => foldClient(events), [events]);
+  const folds = useMemo(() => indexClientFold(source ? source.events : []), [source]);
+  const count = source ? visibleCount(recording, source.id, cursor) : 0;
+  const state = useMemo(() => folds.at(count), [folds, count]);
   const lastAt = state.now;
   // Wall-clock time when the latest event arrived: a virtual clock is extrapolated from there.
   const anchor = useRef<{ at: number | null; wall: number }>({ at: null, wall: Date.now() });
