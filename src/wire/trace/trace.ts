@@ -51,15 +51,8 @@ export class Trace extends Subscribable<TraceListener> {
   readonly #events: TraceEvent[] = [];
 
   static {
-    appendPrebuilt = (trace, event) => {
-      const target = event as unknown as { seq: number; at: number };
-      target.seq = trace.#events.length + 1;
-      target.at = trace.#now();
-      Object.freeze(event);
-      trace.#events.push(event);
-      trace.notify(event);
-      return event;
-    };
+    // The event's parts are frozen by its emitter, so freezing the event itself is enough.
+    appendPrebuilt = (trace, event) => trace.#append(event, Object.freeze);
   }
 
   /** `now` is the simulation's virtual clock; the trace never reads real time. */
@@ -78,10 +71,15 @@ export class Trace extends Subscribable<TraceListener> {
     if (typeof (init as { type?: unknown }).type !== 'string') {
       throw new TypeError('A trace event needs a string `type`.');
     }
-    const target = (Object.isFrozen(init) ? { ...init } : init) as unknown as { seq: number; at: number };
+    return this.#append((Object.isFrozen(init) ? { ...init } : init) as unknown as TraceEvent, deepFreeze);
+  }
+
+  /** The one notify point: stamps `event` in place with the next seq and the time, freezes, records, announces. */
+  #append(event: TraceEvent, freeze: (event: TraceEvent) => TraceEvent): TraceEvent {
+    const target = event as unknown as { seq: number; at: number };
     target.seq = this.#events.length + 1;
     target.at = this.#now();
-    const event = deepFreeze(target as unknown as TraceEvent);
+    freeze(event);
     this.#events.push(event);
     this.notify(event);
     return event;
