@@ -158,3 +158,35 @@ test('Run pressed before the island hydrated runs the snippet exactly once, in t
   await expect(pg.output).toContainText(/Finished in \d+ ms/);
   expect((await pg.output.innerText()).match(/reused the connection/g)).toHaveLength(1);
 });
+
+test('the island\'s modules are requested all at once on intent, and not before', async ({ page }) => {
+  const requested: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/_astro/') && path.endsWith('.js')) requested.push(path);
+  });
+  await page.goto('/http/overview/');
+  const pg = playground(page, 'hello-wire');
+  const island = pg.root.locator('xpath=ancestor::astro-island');
+  const listed = ((await island.getAttribute('data-rt-preload')) ?? '').split(' ');
+  // The component, the renderer and what they import (React DOM among them), written by the build.
+  const component = (await island.getAttribute('component-url'))!;
+  const renderer = (await island.getAttribute('renderer-url'))!;
+  const reactDom = listed.find((path) => /\/react-dom\.[\w-]+\.js$/.test(path));
+  expect(listed).toContain(component);
+  expect(listed).toContain(renderer);
+  expect(reactDom).toBeDefined();
+  // Small helpers shared with the page's own scripts may load anyway; the island's code does not.
+  await page.waitForTimeout(300);
+  expect(requested.filter((path) => [component, renderer, reactDom].includes(path))).toEqual([]);
+  expect(await page.locator('link[rel="modulepreload"]').count()).toBe(0);
+
+  await pg.run.hover();
+  // The directive's links, in the build's order (the bundler's own preloads for later imports may follow).
+  await expect
+    .poll(async () => (await page.locator('link[rel="modulepreload"]').evaluateAll((links) => links.map((l) => l.getAttribute('href')))).slice(0, listed.length))
+    .toEqual(listed);
+  await expect.poll(() => listed.every((path) => requested.includes(path))).toBe(true);
+  await pg.run.click();
+  await expect(pg.output).toContainText(/Finished in \d+ ms/);
+});

@@ -7,14 +7,17 @@
  *   public/sandbox/index.html: on demand in `astro dev`, into the output folder on `astro build`;
  * - keeps Monaco's CSS inside Monaco's lazy chunk (see monacoCssInline below);
  * - serves the libraries' generated declaration files to the editor (types-plugin.mjs);
- * - offers a built copy of the libraries to "Download project" (download/package-plugin.mjs).
+ * - offers a built copy of the libraries to "Download project" (download/package-plugin.mjs);
+ * - names on each `client:interaction` island the modules its hydration loads, for the directive to preload
+ *   them on intent (island-preload.mjs).
  */
 import { fileURLToPath } from 'node:url';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { build } from 'vite';
 import { roundtripAliases } from '../../../aliases.mjs';
 import { roundtripTypes } from './types-plugin.mjs';
 import { roundtripPackage } from '../download/package-plugin.mjs';
+import { addIslandPreloads } from './island-preload.mjs';
 import { SANDBOX_CHUNKS, sandboxPageHtml, sandboxPageName, sandboxPageSets } from '../sandbox/chunks.mjs';
 
 const SANDBOX_DIR = '/sandbox/';
@@ -195,6 +198,36 @@ export function injectMonacoCss(css) {
   };
 }
 
+/**
+ * Adds `data-rt-preload` to the interaction islands of every page under `dir` (island-preload.mjs).
+ * @param {URL} dir the build output folder @returns {Promise<number>} how many pages changed
+ */
+async function preloadIslands(dir) {
+  /** @type {Map<string, Promise<string | undefined>>} */
+  const modules = new Map();
+  /** @param {string} path */
+  const read = (path) => {
+    let code = modules.get(path);
+    if (!code) {
+      code = readFile(new URL(`.${path}`, dir), 'utf8').catch(() => undefined);
+      modules.set(path, code);
+    }
+    return code;
+  };
+  let changed = 0;
+  const files = await readdir(dir, { recursive: true });
+  for (const file of files.filter((f) => f.endsWith('.html'))) {
+    const url = new URL(file.split('\\').join('/'), dir);
+    const html = await readFile(url, 'utf8');
+    if (!html.includes('client="interaction"')) continue;
+    const next = await addIslandPreloads(html, read);
+    if (next === html) continue;
+    await writeFile(url, next);
+    changed += 1;
+  }
+  return changed;
+}
+
 /** @returns {import('astro').AstroIntegration} */
 export function playgroundIntegration() {
   return {
@@ -254,6 +287,7 @@ export function playgroundIntegration() {
         for (const [file, html] of Object.entries(pages)) await writeFile(new URL(file, folder), html);
         const sizes = Object.entries(files).map(([file, code]) => `${file} ${(code.length / 1024).toFixed(1)} KiB`);
         logger.info(`sandbox scripts at ${SANDBOX_DIR}: ${sizes.join(', ')}; ${Object.keys(pages).length} sandbox pages`);
+        logger.info(`island module lists for preloading on intent added to ${await preloadIslands(dir)} pages`);
       },
     },
   };

@@ -155,6 +155,28 @@ describe('client:interaction', () => {
     }
   });
 
+  it('requests the modules the island lists on intent, not before, each once per page', () => {
+    document.head.querySelectorAll('link').forEach((link) => link.remove());
+    const { el, load } = island();
+    el.setAttribute('data-rt-preload', '/_astro/Playground.a.js /_astro/client.b.js /_astro/react-dom.c.js');
+    const other = document.createElement('astro-island');
+    other.setAttribute('data-rt-preload', '/_astro/Playground.a.js /_astro/react-dom.c.js /_astro/Other.d.js');
+    document.body.append(other);
+    void interaction(vi.fn(() => new Promise<() => Promise<void>>(() => {})), { name: 'interaction', value: undefined as never }, other);
+    const preloaded = () => [...document.head.querySelectorAll('link')].map((link) => [link.rel, link.getAttribute('href')]);
+    expect(preloaded()).toEqual([]);
+    el.dispatchEvent(new Event('pointerenter'));
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(preloaded()).toEqual([
+      ['modulepreload', '/_astro/Playground.a.js'],
+      ['modulepreload', '/_astro/client.b.js'],
+      ['modulepreload', '/_astro/react-dom.c.js'],
+    ]);
+    other.dispatchEvent(new Event('pointerenter'));
+    expect(preloaded().map(([, href]) => href)).toEqual(['/_astro/Playground.a.js', '/_astro/client.b.js', '/_astro/react-dom.c.js', '/_astro/Other.d.js']);
+    document.head.querySelectorAll('link').forEach((link) => link.remove());
+  });
+
   it('opens no sandbox for an island without a sandbox address', () => {
     const { el } = island();
     el.dispatchEvent(new Event('pointerenter'));

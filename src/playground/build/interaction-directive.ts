@@ -11,6 +11,9 @@
  * swallowing it. An island also wakes at once when the URL fragment carries share state addressed to it
  * (`#pg=<id>&...`).
  *
+ * Waking also requests, in parallel, every module the island's hydration will load (`data-rt-preload`, which
+ * the build writes: build/island-preload.mjs), so `load()` does not discover them one level of imports at a time.
+ *
  * Waking also opens the playground's first sandbox (`data-sandbox-src` on the playground), right away rather
  * than after the island's code has downloaded and hydrated: a sandbox takes longer to start than the island,
  * and the reader's Run needs both. The island's host adopts it (sandbox/spare.ts).
@@ -30,6 +33,24 @@ const PRESS_EVENTS = ['pointerdown', 'keydown'] as const;
 /** How long after a press its click may come (a press held longer than this is not worth deduplicating). */
 const PRESS_TO_CLICK_MS = 1000;
 
+/**
+ * Adds a `<link rel="modulepreload">` for each module `el` lists in `data-rt-preload` and the page does not
+ * preload already (another playground on the page may share them).
+ */
+export function preloadIslandModules(el: HTMLElement): void {
+  const list = el.getAttribute('data-rt-preload');
+  if (!list) return;
+  const present = new Set([...document.querySelectorAll('link[rel="modulepreload"]')].map((link) => link.getAttribute('href')));
+  for (const href of list.split(' ')) {
+    if (!href || present.has(href)) continue;
+    present.add(href);
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
 const interaction: ClientDirective = (load, _options, el) => {
   /** Listening for presses until the island's code is in; after that the island handles them itself. */
   let phase: 'asleep' | 'loading' | 'hydrating' = 'asleep';
@@ -39,6 +60,7 @@ const interaction: ClientDirective = (load, _options, el) => {
     for (const type of INTENT_EVENTS) el.removeEventListener(type, wake);
     const sandboxSrc = island?.dataset.sandboxSrc;
     if (id !== undefined && sandboxSrc && canMoveIframes) handOver(id, openSandbox(sandboxSrc, parkingLot()));
+    preloadIslandModules(el);
     const hydrate = await load();
     for (const type of PRESS_EVENTS) el.removeEventListener(type, onPress);
     phase = 'hydrating';

@@ -5,20 +5,26 @@ import { createCapture } from './capture';
 import { instrumentWireModule, summarizeSimulation } from './capture-wire';
 import { parseSandboxMessage, type SandboxToHost } from './protocol';
 
-function harness(maxEvents?: number) {
+function harness(maxEvents?: number, sliceMs?: number) {
   const sent: SandboxToHost[] = [];
   const warnings: string[] = [];
   const flushes: (() => void)[] = [];
+  const clock = { ms: 0 };
   const capture = createCapture({
     runId: 7,
     send: (m) => sent.push(m),
     warn: (t) => warnings.push(t),
     schedule: (f) => flushes.push(f),
+    now: () => clock.ms,
     ...(maxEvents === undefined ? {} : { maxEvents }),
+    ...(sliceMs === undefined ? {} : { sliceMs }),
   });
   const endTask = () => flushes.splice(0).forEach((f) => f());
-  return { capture, sent, warnings, endTask };
+  return { capture, sent, warnings, endTask, clock };
 }
+
+/** Each viz-events message as [source id, the events' `at`s]. */
+const batches = (sent: SandboxToHost[]) => sent.flatMap((m) => (m.type === 'viz-events' ? [[m.sourceId, m.events.map((e) => e.at)]] : []));
 
 describe('capture', () => {
   it('numbers sources by kind and announces each one', () => {
@@ -33,31 +39,81 @@ describe('capture', () => {
     ]);
   });
 
-  it('sends one message per task for 10,000 events', () => {
+  it('sends the first event at once, then one message per task for the next 10,000', () => {
     const { capture, sent, endTask } = harness();
     const source = capture.addSource('wire', 'A');
     sent.length = 0;
-    for (let i = 0; i < 10_000; i++) source.push({ at: i });
-    expect(sent).toHaveLength(0);
+    for (let i = 0; i < 10_001; i++) source.push({ at: i });
+    expect(batches(sent)).toEqual([['sim-1', [0]]]);
     endTask();
-    expect(sent).toHaveLength(1);
-    const msg = sent[0]!;
+    expect(sent).toHaveLength(2);
+    const msg = sent[1]!;
     expect(msg.type === 'viz-events' && msg.events.length).toBe(10_000);
+    expect(msg.type === 'viz-events' && msg.events[0]?.at).toBe(1);
     endTask();
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('only the run\'s first event skips the batch, not each source\'s', () => {
+    const { capture, sent, endTask } = harness();
+    const a = capture.addSource('wire', 'A');
+    const b = capture.addSource('wire', 'B');
+    sent.length = 0;
+    a.push({ at: 1 });
+    b.push({ at: 1 });
+    a.push({ at: 2 });
+    expect(batches(sent)).toEqual([['sim-1', [1]]]);
+    endTask();
+    expect(batches(sent)).toEqual([['sim-1', [1]], ['sim-2', [1]], ['sim-1', [2]]]);
+  });
+
+  it('sends what a long task queued every sliceMs, in order, and the rest at its end', () => {
+    const { capture, sent, endTask, clock } = harness(undefined, 50);
+    const a = capture.addSource('wire', 'A');
+    sent.length = 0;
+    a.push({ at: 0 });
+    // One task that records for 120 ms: a slice starts with the first event queued after a send.
+    for (let i = 1; i <= 12; i++) {
+      clock.ms = i * 10;
+      a.push({ at: i });
+    }
+    expect(batches(sent)).toEqual([
+      ['sim-1', [0]],
+      ['sim-1', [1, 2, 3, 4, 5, 6]],
+      ['sim-1', [7, 8, 9, 10, 11, 12]],
+    ]);
+    clock.ms = 125;
+    a.push({ at: 13 });
+    expect(sent).toHaveLength(3);
+    endTask();
+    expect(batches(sent).at(-1)).toEqual(['sim-1', [13]]);
+  });
+
+  it('with sliceMs Infinity, a task sends only at its end', () => {
+    const { capture, sent, endTask, clock } = harness(undefined, Infinity);
+    const a = capture.addSource('wire', 'A');
+    sent.length = 0;
+    for (let i = 0; i < 5; i++) {
+      clock.ms = i * 1000;
+      a.push({ at: i });
+    }
+    expect(batches(sent)).toEqual([['sim-1', [0]]]);
+    endTask();
+    expect(batches(sent)).toEqual([['sim-1', [0]], ['sim-1', [1, 2, 3, 4]]]);
   });
 
   it('keeps the order of interleaved sources', () => {
     const { capture, sent, endTask } = harness();
     const a = capture.addSource('wire', 'A');
     const b = capture.addSource('wire', 'B');
+    a.push({ at: 0 });
     sent.length = 0;
     a.push({ at: 1 });
     a.push({ at: 2 });
     b.push({ at: 1 });
     a.push({ at: 3 });
     endTask();
-    expect(sent.map((m) => (m.type === 'viz-events' ? [m.sourceId, m.events.map((e) => e.at)] : m.type))).toEqual([
+    expect(batches(sent)).toEqual([
       ['sim-1', [1, 2]],
       ['sim-2', [1]],
       ['sim-1', [3]],

@@ -2,10 +2,15 @@
  * The sandbox's side of the visualizers: every simulation or query client a snippet creates becomes a
  * *source*, and its events stream to the host (viz/model.ts has the model, sandbox/protocol.ts the messages).
  *
- * Events are batched: `push` only queues, and one flush per task sends what queued, one `viz-events` message
+ * Events are batched: `push` queues, and one flush per task sends what queued, one `viz-events` message
  * per run of consecutive events from the same source. A simulation that emits 10,000 events inside one task
  * (its virtual clock runs in microtasks) costs one message, not 10,000; interleaved sources still arrive in
  * the exact order they happened, which is what the host's single cursor relies on.
+ *
+ * Two exceptions keep the panel from waiting for the end of that task, which on auto drive is often the end of
+ * the whole snippet: the run's first event goes out at once (what the reader waits for after pressing Run,
+ * issue #7), and a task that keeps recording sends what queued every `sliceMs` (so a long run streams in
+ * pieces instead of arriving all at the end). Both cost a message or two, not one per event.
  *
  * A run records at most `maxEvents` events (all sources together); past that the capture says so once on the
  * console and drops the rest, so a snippet that loops over fetches cannot exhaust the host's memory.
@@ -51,8 +56,21 @@ export interface CaptureOptions {
   readonly warn: (text: string) => void;
   /** Runs `flush` after the current task; injected so tests control it. Default: setTimeout(0). */
   readonly schedule?: (flush: () => void) => void;
+  /** Milliseconds on a monotonic clock, for `sliceMs`; injected so tests control it. Default: performance.now. */
+  readonly now?: () => number;
+  /**
+   * How long one task may keep recording before what it queued is sent anyway. Default SLICE_MS. Infinity sends
+   * only at the end of each task (and the run's first event at once).
+   */
+  readonly sliceMs?: number;
   readonly maxEvents?: number;
 }
+
+/**
+ * Default `sliceMs`: about three frames. Short enough that a run which records for seconds without yielding
+ * shows progress several times a second; long enough that the messages stay few (each is cloned whole).
+ */
+export const SLICE_MS = 50;
 
 /** Source ids by kind, matching what readers see in code: simulations and query clients. */
 const PREFIX: Record<SourceKind, string> = { wire: 'sim', query: 'client' };
@@ -63,6 +81,8 @@ export function createCapture(options: CaptureOptions): CaptureController {
   // Taken before the snippet runs, so a snippet that replaces or fakes setTimeout cannot hold back our flushes.
   const realSetTimeout = globalThis.setTimeout.bind(globalThis);
   const schedule = options.schedule ?? ((flush: () => void) => void realSetTimeout(flush, 0));
+  const now = options.now ?? performance.now.bind(performance);
+  const sliceMs = options.sliceMs ?? SLICE_MS;
   const counters: Record<SourceKind, number> = { wire: 0, query: 0 };
   const handlers = new Map<string, (action: DevtoolsAction) => void>();
   /** Runs of consecutive events from one source, in order. */
@@ -70,9 +90,12 @@ export function createCapture(options: CaptureOptions): CaptureController {
   let scheduled = false;
   let recorded = 0;
   let capped = false;
+  /** When the oldest event still queued was queued: the start of the slice that `sliceMs` bounds. */
+  let sliceStart: number | undefined;
 
   const flush = (): void => {
     scheduled = false;
+    sliceStart = undefined;
     for (const batch of queue.splice(0)) post(batch.sourceId, batch.events);
   };
 
@@ -106,6 +129,11 @@ export function createCapture(options: CaptureOptions): CaptureController {
     const last = queue[queue.length - 1];
     if (last && last.sourceId === sourceId) last.events.push(event);
     else queue.push({ sourceId, events: [event] });
+    // The first event of the run is what the reader is waiting for: it goes now, not at the end of the task.
+    if (recorded === 1) return flush();
+    const at = now();
+    sliceStart ??= at;
+    if (at - sliceStart >= sliceMs) return flush();
     if (!scheduled) {
       scheduled = true;
       schedule(flush);

@@ -40,13 +40,17 @@ describe('sandbox chunks', () => {
     for (const set of sets) expect(withNeeds(set)).toEqual(set);
   });
 
-  it('puts a page\'s chunks before the core, in run order, and says so when the template has no core', () => {
-    const template = '<body>\n    <div id="root"></div>\n    <script src="/sandbox/runtime.js"></script>\n  </body>';
+  it('puts a page\'s chunks before the core, in run order, deferred in the head, and says what a template lacks', () => {
+    const template = '<html>\n  <head>\n    <title>t</title>\n  </head>\n  <body>\n    <div id="root"></div>\n    <script src="/sandbox/runtime.js"></script>\n  </body>\n</html>';
     const page = sandboxPageHtml(template, ['react', 'wire']);
-    const scripts = [...page.matchAll(/<script src="([^"]+)"><\/script>/g)].map((m) => m[1]);
+    const scripts = [...page.matchAll(/<script defer src="([^"]+)"><\/script>/g)].map((m) => m[1]);
     expect(scripts).toEqual(['/sandbox/query.js', '/sandbox/react.js', '/sandbox/wire.js', '/sandbox/runtime.js']);
-    expect(page.startsWith('<body>\n    <div id="root"></div>')).toBe(true);
+    // Every script is in the head and deferred: none blocks the parser, all are requested at once.
+    expect(page.match(/<script/g)).toHaveLength(4);
+    expect(page.indexOf('/sandbox/runtime.js')).toBeLessThan(page.indexOf('</head>'));
+    expect(page).toContain('  <body>\n    <div id="root"></div>\n  </body>');
     expect(() => sandboxPageHtml('<body></body>', ['wire'])).toThrow(/public\/sandbox\/index\.html.*runtime\.js/);
+    expect(() => sandboxPageHtml('<body><script src="/sandbox/runtime.js"></script></body>', ['wire'])).toThrow(/no <\/head>/);
   });
 
   it('makes a page for every set from the real template, each keeping its security policy', async () => {
@@ -56,6 +60,8 @@ describe('sandbox chunks', () => {
     const wire = pages['with-wire.html']!;
     expect(wire).toContain("script-src 'self' 'unsafe-eval'");
     expect(wire.indexOf('/sandbox/wire.js')).toBeLessThan(wire.indexOf('/sandbox/runtime.js'));
+    expect(wire.indexOf('/sandbox/runtime.js')).toBeLessThan(wire.indexOf('</head>'));
+    expect(wire).toContain('<div id="root"></div>');
   });
 
   it('offers every module the site snippets import, from their compiled code', () => {

@@ -7,7 +7,7 @@ vi.hoisted(() => {
 });
 
 import { SandboxHost, type RunEvent } from './host';
-import { handOver, parkingLot, peekHandedOver, startEarlyRun, takeHandedOver, type OpenedSandbox } from './spare';
+import { handOver, openSandbox, parkingLot, peekHandedOver, startEarlyRun, takeHandedOver, type OpenedSandbox } from './spare';
 import { parseHostMessage, type HostToSandbox } from './protocol';
 
 /** A sandbox opened ahead whose "realm" is this test: it answers a run with one console line and done. */
@@ -51,6 +51,48 @@ describe('SandboxHost with a sandbox opened ahead', () => {
     // No second sandbox was opened for this run (the next one is prepared after it, from `src`).
     expect(container.querySelectorAll('iframe')).toHaveLength(1);
     host.reset();
+  });
+
+  it('sends the run within the call when the spare has said hello, and waits for the hello when not', async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const ready = fakeSandbox();
+    const port = await ready.sandbox.port;
+    const post = vi.spyOn(port, 'postMessage');
+    const host = new SandboxHost({ src: '/sandbox/with-wire.html', container });
+    host.adopt({ ...ready.sandbox, ready: port });
+    const done = host.run('const a = 1;', () => {}, undefined, 'const a = 1;');
+    // Not a microtask later: before anything else on the page (React rendering the click) gets to run.
+    expect(post).toHaveBeenCalledTimes(1);
+    expect(ready.sandbox.iframe.parentElement).toBe(container);
+    await done;
+    host.reset();
+
+    const loading = fakeSandbox();
+    const loadingPort = await loading.sandbox.port;
+    const loadingPost = vi.spyOn(loadingPort, 'postMessage');
+    const later = new SandboxHost({ src: '/sandbox/with-wire.html', container });
+    later.adopt(loading.sandbox);
+    const next = later.run('const a = 1;', () => {}, undefined, 'const a = 1;');
+    expect(loadingPost).not.toHaveBeenCalled();
+    await next;
+    expect(loadingPost).toHaveBeenCalledTimes(1);
+    later.reset();
+  });
+
+  it('marks a sandbox ready, with its port, when its own frame says hello', async () => {
+    const opened = openSandbox('/sandbox/with-wire.html', parkingLot());
+    const hello = (source: Window | null, origin = 'null') =>
+      window.dispatchEvent(new MessageEvent('message', { data: { v: 1, type: 'hello' }, origin, source }));
+    hello(window);
+    hello(opened.iframe.contentWindow, 'https://elsewhere.example');
+    await Promise.resolve();
+    expect(opened.ready).toBeUndefined();
+    hello(opened.iframe.contentWindow);
+    expect(opened.ready).toBeDefined();
+    expect(await opened.port).toBe(opened.ready);
+    opened.ready?.close();
+    opened.iframe.remove();
   });
 
   it('keeps its own spare and drops a second sandbox offered', () => {

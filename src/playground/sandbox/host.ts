@@ -68,6 +68,26 @@ export class SandboxHost {
   /** A run already going in the current sandbox (the adopted spare's early run), for `run` to take over. */
   #early: EarlyRun | undefined;
 
+  /**
+   * The spare's port when the spare has said hello already (and runs nothing, or the run about to start), taken
+   * into place without waiting; undefined otherwise (then `#connect`).
+   */
+  #connectNow(wanted: (early: EarlyRun) => boolean): MessagePort | undefined {
+    const spare = this.#spare;
+    if (this.#port || !spare?.ready || !spare.iframe.isConnected || (spare.early && !wanted(spare.early))) return undefined;
+    this.#spare = undefined;
+    this.#use(spare);
+    return spare.ready;
+  }
+
+  /** Makes `spare`, which said hello, the current sandbox: moved into the playground, its document kept. */
+  #use(spare: OpenedSandbox): void {
+    (this.#options.container as MovableParent).moveBefore(spare.iframe, null);
+    this.#iframe = spare.iframe;
+    this.#port = spare.port;
+    this.#early = spare.early;
+  }
+
   /** `wanted`: whether a spare's early run is the run about to start; a spare running anything else is dropped. */
   async #connect(wanted: (early: EarlyRun) => boolean): Promise<MessagePort> {
     if (this.#port) return this.#port;
@@ -80,10 +100,7 @@ export class SandboxHost {
     if (spare?.iframe.isConnected) {
       const ready = await Promise.race([spare.port, new Promise<undefined>((resolve) => setTimeout(resolve, this.#options.stallMs))]);
       if (ready) {
-        (this.#options.container as MovableParent).moveBefore(spare.iframe, null);
-        this.#iframe = spare.iframe;
-        this.#port = spare.port;
-        this.#early = spare.early;
+        this.#use(spare);
         return ready;
       }
       // A spare that never said hello (its process is stuck, or it failed to load): start afresh.
@@ -195,7 +212,10 @@ export class SandboxHost {
     js?: string,
   ): Promise<void> {
     this.#dropCurrent();
-    const port = await this.#connect((early) => js !== undefined && early.js === js && Object.keys(options ?? {}).length === 0);
+    const wanted = (early: EarlyRun) => js !== undefined && early.js === js && Object.keys(options ?? {}).length === 0;
+    // With a spare that is ready, the run message goes out before this call returns (the caller's click has not
+    // even been rendered yet); otherwise once a sandbox has said hello.
+    const port = this.#connectNow(wanted) ?? (await this.#connect(wanted));
     const early = this.#early;
     this.#early = undefined;
     const runId = early ? early.runId : this.#nextRunId;
