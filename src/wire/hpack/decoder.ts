@@ -81,6 +81,52 @@ export class HpackDecoder {
     return { fields, steps };
   }
 
+  /**
+   * Keeps the table in step with a block whose steps are already known (the peer's encoder reported
+   * them with `encodeAnnotated`), without decoding its bytes: applies the size updates and insertions
+   * the steps record, with the checks `decode` makes on them. Decoding those bytes instead would give
+   * the same steps and leave the table the same (annotations.ts), for text that survives a UTF-8 round
+   * trip (the caller checks that); a tracer that shows both ends of a connection uses this to read each
+   * field block once.
+   */
+  follow(steps: readonly HpackStep[]): void {
+    if (this.failed) throw this.failed;
+    let listSize = 0;
+    for (const step of steps) {
+      if (step.representation === 'size-update') {
+        if (step.maxSize > this.settingsLimit) {
+          this.failed = compressionError(
+            `Dynamic table size update to ${step.maxSize} exceeds the SETTINGS_HEADER_TABLE_SIZE limit of ${this.settingsLimit} (RFC 7541 §6.3).`,
+            step.start,
+          );
+          throw this.failed;
+        }
+        this.table.setMaxSize(step.maxSize);
+        this.updateRequired = false;
+        continue;
+      }
+      if (this.updateRequired) {
+        this.failed = compressionError(
+          `Expected a dynamic table size update at the start of this block: SETTINGS_HEADER_TABLE_SIZE was lowered to ${this.settingsLimit} (RFC 7541 §4.2).`,
+          step.start,
+        );
+        throw this.failed;
+      }
+      if (step.representation !== 'literal-incremental' && this.maxHeaderListSize === Infinity) continue;
+      const nameOctets = octetLength(step.name);
+      const size = nameOctets + octetLength(step.value) + ENTRY_OVERHEAD;
+      if (step.representation === 'literal-incremental') this.table.add(step.name, step.value, size, nameOctets);
+      listSize += size;
+    }
+    if (listSize > this.maxHeaderListSize) {
+      throw new HpackError(
+        'HEADER_LIST_TOO_LARGE',
+        `Header list of ${listSize} octets exceeds the limit of ${this.maxHeaderListSize} (RFC 9113 §6.5.2).`,
+        0,
+      );
+    }
+  }
+
   private run(block: Uint8Array, steps: HpackStep[] | null): HeaderField[] {
     if (this.failed) throw this.failed;
     try {

@@ -189,3 +189,53 @@ describe('encoder', () => {
     );
   });
 });
+
+describe('decoder.follow (a block whose steps are known)', () => {
+  it('keeps its table where decoding the same blocks would, through insertions, evictions and size updates', () => {
+    const field = fc.record({
+      name: fc.constantFrom(':path', 'cookie', 'x-id', 'date', 'x-' + 'long'.repeat(20)),
+      value: fc.string({ maxLength: 60, unit: 'grapheme' }),
+      sensitive: fc.boolean(),
+    });
+    const step = fc.record({ fields: fc.array(field, { maxLength: 10 }), resize: fc.option(fc.integer({ min: 0, max: 4096 })) });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
+        const e = new HpackEncoder();
+        const decoding = new HpackDecoder();
+        const following = new HpackDecoder();
+        for (const s of steps) {
+          if (s.resize !== null) {
+            e.setMaxTableSize(s.resize);
+            decoding.setMaxTableSize(s.resize);
+            following.setMaxTableSize(s.resize);
+          }
+          const enc = e.encodeAnnotated(s.fields);
+          decoding.decode(enc.bytes);
+          following.follow(enc.steps);
+          expect(following.tableState).toEqual(decoding.tableState);
+        }
+        // The follower can then decode what comes next, indexed against the table it kept.
+        const next = e.encode(steps.flatMap((s) => s.fields));
+        expect(following.decode(next)).toEqual(decoding.decode(next));
+      }),
+      { numRuns: 100, seed: 7 },
+    );
+  });
+
+  it('refuses a size update above its limit like decode does, and every block after it', () => {
+    const e = new HpackEncoder();
+    e.setMaxTableSize(8192); // the encoder was told more than this decoder allows (4096)
+    const enc = e.encodeAnnotated([{ name: 'x-a', value: '1' }]);
+    const d = new HpackDecoder();
+    expect(codeOf(() => d.follow(enc.steps))).toBe('COMPRESSION_ERROR');
+    expect(codeOf(() => d.decode(Uint8Array.of(0x82)))).toBe('COMPRESSION_ERROR');
+    expect(codeOf(() => new HpackDecoder().decode(enc.bytes))).toBe('COMPRESSION_ERROR');
+  });
+
+  it('requires the size update after SETTINGS_HEADER_TABLE_SIZE was lowered, like decode', () => {
+    const d = new HpackDecoder();
+    d.setMaxTableSize(100);
+    const withoutUpdate = new HpackEncoder().encodeAnnotated([{ name: 'x-a', value: '1' }]);
+    expect(codeOf(() => d.follow(withoutUpdate.steps))).toBe('COMPRESSION_ERROR');
+  });
+});

@@ -22,7 +22,7 @@
  * error sends GOAWAY, reports `connection-error`, and leaves the connection terminal: further input is
  * ignored and send methods throw. Misuse of the API throws a local `Http2Error` and sends nothing.
  */
-import { HpackDecoder, HpackEncoder, HpackError, type HeaderField, type EncodableField } from '../hpack/index';
+import { HpackDecoder, HpackEncoder, HpackError, type HeaderField, type EncodableField, type EncodedBlock } from '../hpack/index';
 import { CLIENT_PREFACE, DEFAULT_SETTINGS, DEFAULT_WINDOW_SIZE, ERROR_CODES, FLAGS, errorCodeName } from './constants';
 import type { ErrorCodeName, Settings } from './constants';
 import { Http2Error, connectionError, streamError, usageError } from './errors';
@@ -49,6 +49,8 @@ export interface Http2ConnectionOptions {
   settings?: Partial<Settings>;
   /** Huffman policy of our HPACK encoder. Default 'auto'. */
   huffman?: 'auto' | 'always' | 'never';
+  /** Return the HPACK steps of every field block we send (`block` in the result), for tracing. Default false. */
+  annotateFieldBlocks?: boolean;
 }
 
 export type { ReceiveResult, SendResult } from './frame-builders';
@@ -130,7 +132,7 @@ export class Http2Connection {
     if (this.role !== 'client') throw usageError('PROTOCOL_ERROR', 'Only a client sends requests.');
     const streamId = this.streams.highestLocal === 0 ? 1 : this.streams.highestLocal + 2;
     const sent = this.sendHeaders(streamId, headers, opts);
-    return { frames: sent.frames, bytes: sent.bytes, streamId };
+    return { frames: sent.frames, bytes: sent.bytes, block: sent.block, streamId };
   }
 
   /** Sends a field block (request, response, informational or trailers) as HEADERS + CONTINUATION. */
@@ -161,12 +163,13 @@ export class Http2Connection {
     if (kind === 'response' && !informational) rec.finalSent = true;
     if (kind === 'request') rec.method = problem.method ?? null;
     if (endStream) this.streams.step(streamId, 'END_STREAM', 'send');
-    const block = this.encoder.encode(headers);
+    const encoded = this.encode(headers);
     const head = { type: 'HEADERS' as const, endStream, ...(opts.priority ? { priority: opts.priority } : {}) };
-    return sendResult(fieldBlockFrames(block, this.remoteSettings.MAX_FRAME_SIZE, streamId, head));
+    const frames = fieldBlockFrames(encoded.bytes, this.remoteSettings.MAX_FRAME_SIZE, streamId, head);
+    return { frames, bytes: encodeFrames(frames), block: encoded.steps ? (encoded as EncodedBlock) : undefined };
   }
 
-  /** Sends DATA, split at the peer's SETTINGS_MAX_FRAME_SIZE; must fit in `sendWindow(streamId)`. */
+  /** Sends DATA, split at the peer's SETTINGS_MAX_FRAME_SIZE; must fit in `sendWindow(streamId)`. Frame payloads are views of `data`. */
   sendData(streamId: number, data: Uint8Array, opts: { endStream?: boolean } = {}): SendResult {
     this.checkUsable();
     const check = transition(this.streamState(streamId), 'DATA', 'send');
@@ -201,9 +204,13 @@ export class Http2Connection {
     if ('error' in problem) throw usageError('PROTOCOL_ERROR', problem.error, streamId);
     const promisedStreamId = this.streams.highestLocal === 0 ? 2 : this.streams.highestLocal + 2;
     this.streams.step(promisedStreamId, 'PUSH_PROMISE', 'send');
-    const block = this.encoder.encode(headers);
-    const frames = fieldBlockFrames(block, this.remoteSettings.MAX_FRAME_SIZE, streamId, { type: 'PUSH_PROMISE', promisedStreamId });
-    return { ...sendResult(frames), promisedStreamId };
+    const encoded = this.encode(headers);
+    const frames = fieldBlockFrames(encoded.bytes, this.remoteSettings.MAX_FRAME_SIZE, streamId, { type: 'PUSH_PROMISE', promisedStreamId });
+    return { frames, bytes: encodeFrames(frames), block: encoded.steps ? (encoded as EncodedBlock) : undefined, promisedStreamId };
+  }
+
+  private encode(headers: readonly EncodableField[]): { bytes: Uint8Array; steps?: EncodedBlock['steps'] } {
+    return this.options.annotateFieldBlocks ? this.encoder.encodeAnnotated(headers) : { bytes: this.encoder.encode(headers) };
   }
 
   resetStream(streamId: number, code: ErrorCodeName = 'CANCEL'): SendResult {

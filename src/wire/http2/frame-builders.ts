@@ -7,10 +7,16 @@ import { ERROR_CODES, type ErrorCodeName, FLAGS } from './constants';
 import type { Http2Event } from './events';
 import { encodeFrames } from './frame-codec';
 import type { Frame, PriorityFields } from './frames';
+import type { EncodedBlock } from '../hpack/index';
 
 export interface SendResult {
   readonly frames: readonly Frame[];
   readonly bytes: Uint8Array;
+  /**
+   * With `annotateFieldBlocks`, the field block these frames carry and its HPACK steps as the encoder
+   * produced them: a tracer can show them without decoding the block a second time.
+   */
+  readonly block?: EncodedBlock;
 }
 
 export interface ReceiveResult extends SendResult {
@@ -60,7 +66,9 @@ export function dataFrames(streamId: number, data: Uint8Array, maxFrameSize: num
   const frames: Frame[] = [];
   for (let at = 0; at < data.length || frames.length === 0; at += maxFrameSize) {
     const last = at + maxFrameSize >= data.length;
-    frames.push({ type: 'DATA', streamId, flags: last && endStream ? FLAGS.END_STREAM : 0, data: data.slice(at, at + maxFrameSize) });
+    // Views, not copies: the frames are encoded into the result's bytes at once, and a view costs no
+    // second copy of every body that goes out.
+    frames.push({ type: 'DATA', streamId, flags: last && endStream ? FLAGS.END_STREAM : 0, data: data.subarray(at, at + maxFrameSize) });
   }
   return frames;
 }

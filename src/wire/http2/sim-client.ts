@@ -33,11 +33,12 @@ import { concatBytes } from '../net/stream';
 import { TlsStream } from '../net/tls';
 import { ConnectTunnel } from '../net/tunnel';
 import { binaryString } from '../trace/events';
+import { emitPrebuilt } from '../trace/trace';
 import type { Settings } from './constants';
 import { ERROR_CODES } from './constants';
 import { Http2Connection } from './connection';
 import type { Http2Event } from './events';
-import { DataQueue, field, h2Fields } from './sim-common';
+import { DataQueue, FifoQueue, field, frozenFields, h2Fields } from './sim-common';
 import { Http2Tracer } from './sim-trace';
 
 export interface Http2ClientOptions {
@@ -151,7 +152,7 @@ class Http2ClientSession {
   readonly #stream: ByteStream;
   readonly #conn: Http2Connection;
   readonly #tracer: Http2Tracer;
-  readonly #queue: Exchange[] = [];
+  readonly #queue = new FifoQueue<Exchange>();
   readonly #streams = new ClientStreams();
   readonly #byExchange = new Map<Exchange, number>();
   /** Pushed responses by URL, until a fetch claims them. */
@@ -197,7 +198,8 @@ class Http2ClientSession {
     ctx.trace.emit({ type: 'h2-session', connectionId: tcp.connectionId, side: 'client', protocol: https ? 'h2' : 'h2c', alpn: https ? 'h2' : null });
     this.#tracer = new Http2Tracer(ctx, tcp.connectionId, 'client');
     const settings: Partial<Settings> = { ...(options.enablePush === false ? { ENABLE_PUSH: 0 } : {}), ...options.settings };
-    this.#conn = new Http2Connection({ role: 'client', settings });
+    // The tracer shows the encoder's own HPACK steps rather than decoding every block again.
+    this.#conn = new Http2Connection({ role: 'client', settings, annotateFieldBlocks: true });
     this.#stream.onData((bytes) => this.#receive(bytes));
     this.#stream.onClose((info) => this.#onClose(`${info.how === 'reset' ? 'reset' : 'closed'} by the ${info.by}: ${info.reason}`));
     // RFC 9113 §3.4: the preface goes first; the byte stream queues it until TCP (and TLS) are up.
@@ -237,8 +239,7 @@ class Http2ClientSession {
   }
 
   abort(exchange: Exchange): void {
-    const queued = this.#queue.indexOf(exchange);
-    if (queued >= 0) this.#queue.splice(queued, 1);
+    this.#queue.remove(exchange);
     const id = this.#byExchange.get(exchange);
     if (id === undefined) return;
     this.#byExchange.delete(exchange);
@@ -268,7 +269,7 @@ class Http2ClientSession {
     }
     // Only the newest arrivals can be unreported: scan back from the end (the queue can be long).
     for (let position = this.#queue.length - 1; position >= 0; position--) {
-      const exchange = this.#queue[position]!;
+      const exchange = this.#queue.at(position)!;
       if (exchange.queuedReported) break;
       exchange.queuedReported = true;
       ctx.trace.emit({ type: 'request-queued', requestId: exchange.id, origin: exchange.origin, reason: 'connection-limit', position });
@@ -299,7 +300,11 @@ class Http2ClientSession {
     exchange.serverIPAddress = this.#serverIP;
     ctx.trace.emit({ type: 'request-dispatched', requestId: exchange.id, connectionId: this.connectionId, reused, pipelineDepth: this.#active() });
     const sent = this.#conn.request(fields, { endStream: body.length === 0 });
+    // Shared by this request's 'request-sent' and 'request-finished' events. Frozen once the engine has
+    // read it: its hot loops then see the same kind of array from the client and the server.
+    frozenFields(fields);
     const id = sent.streamId;
+    this.#tracer.encoded(sent.block, fields);
     const headersSize = sent.frames.reduce((n, f) => n + ('headerBlockFragment' in f ? f.headerBlockFragment.length : 0), 0);
     this.#streams.set(id, { exchange, url: url.href, status: 0, headers: [], body: [], headersSize: 0, requestHeaders: fields, requestHeadersSize: headersSize, done: false });
     this.#byExchange.set(exchange, id);
@@ -310,7 +315,8 @@ class Http2ClientSession {
     }
     const stamp = (): void => {
       exchange.sentAt ??= ctx.clock.now();
-      ctx.trace.emit({ type: 'request-sent', requestId: exchange.id, connectionId: this.connectionId, startLine: `${exchange.method} ${url.pathname + url.search} HTTP/2 (stream ${id})`, headers: fields });
+      const startLine = `${exchange.method} ${url.pathname + url.search} HTTP/2 (stream ${id})`;
+      emitPrebuilt(ctx.trace, { type: 'request-sent', requestId: exchange.id, connectionId: this.connectionId, startLine, headers: fields, seq: 0, at: 0 });
     };
     // The request is on the wire once the connection is ready; until then the byte stream holds it.
     if (this.#readyAt !== undefined) stamp();
@@ -357,7 +363,11 @@ class Http2ClientSession {
           return;
         }
         s.status = Number(field(e.headers, ':status'));
-        s.headers = e.headers.filter((h) => !h.name.startsWith(':'));
+        // The entries the frame's trace event holds, when the tracer decoded the same list: no second frozen copy.
+        const decoded = this.#tracer.receivedBlock(e.streamId, e.headers);
+        s.headers = decoded
+          ? (Object.freeze(decoded.filter((h) => !h.name.startsWith(':'))) as HeaderField[])
+          : frozenFields(e.headers.filter((h) => !h.name.startsWith(':')));
         s.headersSize = this.#tracer.lastBlockReceived;
         if (s.exchange) {
           s.exchange.firstByteAt ??= ctx.clock.now();
@@ -376,7 +386,7 @@ class Http2ClientSession {
       case 'push-promise': {
         // RFC 9113 §8.4.1: the promised request's URL comes from its pseudo-header fields.
         const url = `${field(e.headers, ':scheme') ?? this.#origin.protocol.slice(0, -1)}://${field(e.headers, ':authority') ?? this.#origin.host}${field(e.headers, ':path') ?? '/'}`;
-        this.#streams.set(e.promisedStreamId, { exchange: undefined, url, status: 0, headers: [], body: [], headersSize: 0, requestHeaders: [...e.headers], requestHeadersSize: 0, done: false });
+        this.#streams.set(e.promisedStreamId, { exchange: undefined, url, status: 0, headers: [], body: [], headersSize: 0, requestHeaders: frozenFields([...e.headers]), requestHeadersSize: 0, done: false });
         this.#pushed.set(url, e.promisedStreamId);
         return;
       }
@@ -405,7 +415,7 @@ class Http2ClientSession {
             this.#retry(s.exchange, `GOAWAY (${e.errorName}) above stream ${e.lastStreamId}`);
           }
         }
-        for (const ex of this.#queue.splice(0)) this.#hooks.retry(ex);
+        for (const ex of this.#queue.drain()) this.#hooks.retry(ex);
         return;
       }
       case 'connection-error':
@@ -443,14 +453,15 @@ class Http2ClientSession {
     const sentAt = ex.sentAt ?? now;
     const dispatched = ex.dispatchedAt ?? ex.startedAt;
     const fresh = ex.reused === false;
-    ctx.trace.emit({
+    // Built whole, its parts frozen here (the header lists were frozen when they arrived): see emitPrebuilt.
+    emitPrebuilt(ctx.trace, {
       type: 'request-finished',
       requestId: ex.id,
       connectionId: this.connectionId,
       startedAt: ex.startedAt,
       reused: !fresh,
       serverIPAddress: this.#serverIP,
-      timings: {
+      timings: Object.freeze({
         blocked: dispatched - ex.startedAt,
         dns: -1,
         connect: fresh ? sentAt - dispatched : -1,
@@ -458,10 +469,10 @@ class Http2ClientSession {
         send: 0,
         wait: Math.max(0, firstByte - sentAt),
         receive: now - firstByte,
-      },
+      }),
       // Chrome exports HTTP/2 entries with httpVersion "h2" and the pseudo-headers among the headers.
-      request: { method: ex.method, url: ex.url.href, httpVersion: 'h2', headers: s.requestHeaders, headersSize: s.requestHeadersSize, bodySize: ex.body.length },
-      response: {
+      request: Object.freeze({ method: ex.method, url: ex.url.href, httpVersion: 'h2', headers: s.requestHeaders, headersSize: s.requestHeadersSize, bodySize: ex.body.length }),
+      response: Object.freeze({
         status: s.status,
         statusText: '',
         httpVersion: 'h2',
@@ -470,7 +481,9 @@ class Http2ClientSession {
         bodySize: body.length,
         mimeType: header(s.headers, 'content-type') ?? 'x-unknown',
         body: binaryString(body),
-      },
+      }),
+      seq: 0,
+      at: 0,
     });
     ex.resolve(toFetchResponse(ex, response));
   }
@@ -507,6 +520,6 @@ class Http2ClientSession {
       fail(this.#env, ex, 'network-error', new TypeError('Failed to fetch', { cause: new Error(message) }), message);
     }
     this.#streams.clear();
-    for (const ex of this.#queue.splice(0)) this.#hooks.retry(ex);
+    for (const ex of this.#queue.drain()) this.#hooks.retry(ex);
   }
 }

@@ -20,11 +20,12 @@ import type { HeaderField, WireRequest } from '../net/codec';
 import type { ByteStream } from '../net/stream';
 import { concatBytes, utf8 } from '../net/stream';
 import type { NetContext } from '../net/tcp';
+import { emitPrebuilt } from '../trace/trace';
 import type { MockServer, AttachOptions } from '../server/server';
 import { internalError, respond, type Reply } from '../server/semantics';
 import { Http2Connection } from './connection';
 import type { Http2Event } from './events';
-import { DataQueue, field, h2Fields } from './sim-common';
+import { DataQueue, field, frozenFields, h2Fields } from './sim-common';
 import { Http2Tracer } from './sim-trace';
 
 /** What nginx and h2o announce; clients queue requests beyond it (RFC 9113 §5.1.2). */
@@ -40,7 +41,8 @@ export class Http2ServerConnection {
   readonly #stream: ByteStream;
   readonly #env: AttachOptions;
   readonly #ctx: NetContext;
-  readonly #conn = new Http2Connection({ role: 'server', settings: { MAX_CONCURRENT_STREAMS: SERVER_MAX_CONCURRENT_STREAMS } });
+  /** `annotateFieldBlocks`: the tracer shows the encoder's own HPACK steps rather than decoding every block again. */
+  readonly #conn = new Http2Connection({ role: 'server', settings: { MAX_CONCURRENT_STREAMS: SERVER_MAX_CONCURRENT_STREAMS }, annotateFieldBlocks: true });
   readonly #tracer: Http2Tracer;
   readonly #requests = new Map<number, IncomingRequest>();
   /** Streams accepted and not yet fully answered (including promised ones). */
@@ -97,7 +99,8 @@ export class Http2ServerConnection {
           return;
         }
         if (e.kind !== 'request') return;
-        this.#requests.set(e.streamId, { headers: e.headers, body: [] });
+        // The tracer's frozen list for the same block, when equal: 'message-parsed' shares the frame event's entries.
+        this.#requests.set(e.streamId, { headers: this.#tracer.receivedBlock(e.streamId, e.headers) ?? e.headers, body: [] });
         this.#working.add(e.streamId);
         this.#ctx.clock.clearTimeout(this.#idleTimer);
         if (e.endStream) this.#handle(e.streamId);
@@ -144,7 +147,8 @@ export class Http2ServerConnection {
     const request = this.#wireRequest(incoming.headers, incoming.body.length === 1 ? incoming.body[0]! : concatBytes(incoming.body));
     const { trace } = this.#ctx;
     const id = this.#stream.connectionId;
-    trace.emit({ type: 'message-parsed', connectionId: id, by: 'server', kind: 'request', startLine: `${request.method} ${request.target} HTTP/2`, headers: incoming.headers, bodyLength: request.body.length });
+    const startLine = `${request.method} ${request.target} HTTP/2`;
+    emitPrebuilt(trace, { type: 'message-parsed', connectionId: id, by: 'server', kind: 'request', startLine, headers: frozenFields(incoming.headers), bodyLength: request.body.length, seq: 0, at: 0 });
     const fault = this.#server.faults.take();
     if (fault?.kind === 'drop') {
       trace.emit({ type: 'fault-injected', connectionId: id, fault: 'drop', detail: `${fault.how} instead of answering ${request.method} ${request.target}` });
@@ -202,6 +206,7 @@ export class Http2ServerConnection {
         { name: ':path', value: path },
       ];
       const promised = this.#conn.pushPromise(streamId, fields);
+      this.#tracer.encoded(promised.block);
       this.#write(promised.bytes);
       this.#working.add(promised.promisedStreamId);
       const pushed: WireRequest = { method: 'GET', target: path, version: '1.1', headers: [{ name: 'host', value: authority }], body: new Uint8Array(0) };
@@ -225,7 +230,10 @@ export class Http2ServerConnection {
     // RFC 9110 §8.6: HEAD may announce the GET's length; 204 and 304 carry none.
     if (reply.status !== 204 && reply.status !== 304) fields.push({ name: 'content-length', value: String(reply.body.length) });
     const body = bodyless ? new Uint8Array(0) : reply.body;
-    this.#write(this.#conn.sendHeaders(streamId, fields, { endStream: body.length === 0 }).bytes);
+    const sent = this.#conn.sendHeaders(streamId, fields, { endStream: body.length === 0 });
+    // Frozen once encoded, so the frame events (and the client's response headers) share its entries.
+    this.#tracer.encoded(sent.block, frozenFields(fields));
+    this.#write(sent.bytes);
     if (body.length > 0) this.#data.push(streamId, body, true);
     else this.#done(streamId);
     this.#flush();

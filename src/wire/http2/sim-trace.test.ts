@@ -118,3 +118,108 @@ describe('Http2Tracer', () => {
     expect(last.size).toBeGreaterThan(40);
   });
 });
+
+describe('Http2Tracer with the encoder\'s HPACK steps handed over', () => {
+  const request = (path: string, extra: { name: string; value: string }[] = []) => [
+    { name: ':method', value: 'GET' }, { name: ':scheme', value: 'http' }, { name: ':authority', value: 'x.test' }, { name: ':path', value: path }, ...extra,
+  ];
+  const paths = ['/a', '/b', '/a', '/c'];
+  const frameContents = (ctx: NetContext) => ctx.trace.events.map(content);
+
+  /** The same requests traced twice: the tracer decoding every block, and the tracer handed the encoder's steps. */
+  function traceBoth(handOver: (tracer: Http2Tracer, block: import('../hpack/index').EncodedBlock, i: number) => void) {
+    const decoding = context();
+    const handed = context();
+    const plainConn = new Http2Connection({ role: 'client' });
+    const annotatedConn = new Http2Connection({ role: 'client', annotateFieldBlocks: true });
+    const plain = new Http2Tracer(decoding, 'c1', 'client');
+    const tracer = new Http2Tracer(handed, 'c1', 'client');
+    const peer = new Http2Tracer(handed, 'c1', 'server');
+    plain.sent(plainConn.initiate().bytes);
+    const preface = annotatedConn.initiate().bytes;
+    tracer.sent(preface);
+    peer.received(preface);
+    const blocks: import('../hpack/index').EncodedBlock[] = [];
+    paths.forEach((path, i) => {
+      const fields = request(path, [{ name: 'accept-language', value: i % 2 ? 'fr' : 'de' }]);
+      plain.sent(plainConn.request(fields, { endStream: true }).bytes);
+      const sent = annotatedConn.request(fields, { endStream: true });
+      expect(sent.block).toBeDefined();
+      blocks.push(sent.block!);
+      handOver(tracer, sent.block!, i);
+      tracer.sent(sent.bytes);
+      peer.received(sent.bytes);
+    });
+    const clientSide = handed.trace.events.filter((e) => 'side' in e && e.side === 'client');
+    return { decoding, handed, blocks, clientSide };
+  }
+
+  it('shows the handed-over steps, which are what decoding the bytes gives, on both ends', () => {
+    const { decoding, blocks, clientSide, handed } = traceBoth((tracer, block) => tracer.encoded(block));
+    expect(clientSide.map(content)).toEqual(frameContents(decoding));
+    const headers = handed.trace.ofType('h2-frame').filter((e) => e.frameType === 'HEADERS');
+    expect(headers).toHaveLength(2 * paths.length);
+    // The events carry the encoder's own step lists (no second decode), frozen, shared by both ends.
+    for (const [i, block] of blocks.entries()) {
+      expect(headers[2 * i]!.hpack).toBe(block.steps);
+      expect(headers[2 * i + 1]!.hpack).toBe(block.steps);
+      expect(Object.isFrozen(block.steps) && block.steps.every((s) => Object.isFrozen(s))).toBe(true);
+    }
+    for (const e of handed.trace.events) expect(deeplyFrozen(e)).toBe(true);
+    // Later blocks index entries that earlier handed-over blocks inserted: the table was kept in step.
+    expect(headers[4]!.hpack!.some((s) => s.representation === 'indexed' && s.table === 'dynamic')).toBe(true);
+  });
+
+  it('decodes the bytes itself when what was handed over is not what went out, and keeps doing so', () => {
+    const other = new Http2Connection({ role: 'client', annotateFieldBlocks: true });
+    other.initiate();
+    // The second block handed over is some other encoder's: the bytes on the wire differ.
+    const { decoding, blocks, clientSide } = traceBoth((tracer, block, i) =>
+      tracer.encoded(i === 1 ? other.request(request('/elsewhere', [{ name: 'x-other', value: 'yes' }]), { endStream: true }).block : block),
+    );
+    expect(clientSide.map(content)).toEqual(frameContents(decoding));
+    const headers = clientSide.filter((e) => e.type === 'h2-frame' && e.frameType === 'HEADERS') as Extract<TraceEvent, { type: 'h2-frame' }>[];
+    expect(headers[0]!.hpack).toBe(blocks[0]!.steps);
+    for (const e of headers.slice(1)) expect(blocks.some((b) => b.steps === e.hpack)).toBe(false);
+  });
+
+  it('in a simulation, the per-request events share the frame events\' frozen field entries', async () => {
+    const server = createServer({ routes: [http.get('/items/:id', (_r, { params }) => Response.json({ id: params.id }))] });
+    const sim = createSimulation({ httpVersion: '2', server, rtt: 20 });
+    await Promise.all([1, 2, 3].map((i) => sim.fetch(`/items/${i}`, { headers: { 'X-Trace': `t${i}` } })));
+    const headersOf = (side: string, direction: string) =>
+      sim.trace.ofType('h2-frame').filter((e) => e.frameType === 'HEADERS' && e.side === side && e.direction === direction);
+    const sent = sim.trace.ofType('request-sent');
+    const parsed = sim.trace.ofType('message-parsed');
+    const finished = sim.trace.ofType('request-finished');
+    expect(sent).toHaveLength(3);
+    for (const [i, frame] of headersOf('client', 'sent').entries()) {
+      // One list: what the client sent, what its frame shows, what the server's frame and parse show.
+      expect(frame.headers).toBe(sent[i]!.headers);
+      expect(headersOf('server', 'received')[i]!.headers).toBe(frame.headers);
+      expect(parsed[i]!.headers).toBe(frame.headers);
+      expect(finished[i]!.request.headers).toBe(frame.headers);
+      expect(frame.headers).toContainEqual({ name: 'x-trace', value: `t${i + 1}` });
+    }
+    for (const f of finished) {
+      const frame = headersOf('client', 'received').find((e) => e.streamId === Number(/stream (\d+)/.exec(sent.find((r) => r.requestId === f.requestId)!.startLine)![1]))!;
+      // The response's regular fields are the frame's own entries, pseudo-headers left out.
+      expect(f.response.headers.every((h) => frame.headers!.includes(h))).toBe(true);
+      expect(f.response.headers.map((h) => h.name)).toEqual(frame.headers!.filter((h) => !h.name.startsWith(':')).map((h) => h.name));
+    }
+    for (const e of sim.trace.events) expect(deeplyFrozen(e)).toBe(true);
+  });
+
+  it('does not take steps whose text would not survive decoding (a lone surrogate becomes U+FFFD)', () => {
+    const conn = new Http2Connection({ role: 'client', annotateFieldBlocks: true });
+    const ctx = context();
+    const tracer = new Http2Tracer(ctx, 'c1', 'client');
+    tracer.sent(conn.initiate().bytes);
+    const sent = conn.request(request('/a', [{ name: 'x-odd', value: 'a\ud800b' }]), { endStream: true });
+    tracer.encoded(sent.block);
+    tracer.sent(sent.bytes);
+    const frame = ctx.trace.ofType('h2-frame').find((e) => e.frameType === 'HEADERS')!;
+    expect(frame.hpack).not.toBe(sent.block!.steps);
+    expect(frame.headers).toContainEqual({ name: 'x-odd', value: 'a\ufffdb' });
+  });
+});

@@ -19,8 +19,14 @@
  * but side, direction, seq and time). Each end emits a frame's event once it has itself sent or received
  * all of the frame's bytes, so the events keep their place in the trace. A tracer whose peer is not
  * traced, or arrives too late to see the flow from its start, gets a flow of its own.
+ *
+ * The one exception to "from the bytes alone": the sending engine may hand over the HPACK steps its
+ * encoder produced for a field block (`encoded`, from `SendResult.block`). Decoding the block's bytes
+ * would give exactly those steps, so the flow takes them once it has checked that the block it parsed is
+ * byte for byte the one handed over, and only keeps its decoder's table in step (`HpackDecoder.follow`).
+ * Anything that does not match is decoded as before. The trace is the same either way.
  */
-import { HpackDecoder } from '../hpack/index';
+import { type EncodedBlock, HpackDecoder } from '../hpack/index';
 import type { NetContext } from '../net/tcp';
 import type { HeaderList, Http2HpackStep, Side } from '../trace/events';
 import { binaryString } from '../trace/events';
@@ -52,7 +58,9 @@ const FLAG_LISTS = new Map<number, readonly string[]>();
 const MAX_LAYOUTS = 4096;
 /** The tracer follows whatever the engine accepted, so it reads frames up to the largest size (RFC 9113 §4.2). */
 const MAX_FRAME_SIZE = 0xff_ffff;
-const LAYOUTS = new Map<number, Ranges>();
+/** By frame header (type, flags, padding), then frame size: two small-integer keys, never a boxed number. */
+const LAYOUTS = new Map<number, Map<number, Ranges>>();
+let layoutCount = 0;
 const EMPTY = new Uint8Array(0);
 const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
 const NO_NAMES: readonly string[] = Object.freeze([]);
@@ -75,14 +83,19 @@ function flagNames(frame: Frame, typeCode: number): readonly string[] {
  */
 function layout(buf: Uint8Array, frame: Frame, start: number, end: number): Ranges {
   const pad = 'padding' in frame && frame.padding ? frame.padding.length : -1;
-  // type (8 bits), flags (8), frame size (24, §4.1) and pad length + 1 (9): 49 bits, exact in a double.
-  const key = ((buf[start + 3]! * 256 + frame.flags) * 0x100_0000 + (end - start)) * 512 + (pad + 1);
-  let ranges = LAYOUTS.get(key);
+  // type (8 bits), flags (8) and pad length + 1 (9): 25 bits, a small integer; the frame size (24 bits, §4.1) keys the inner map.
+  const head = (buf[start + 3]! * 256 + frame.flags) * 512 + (pad + 1);
+  let bySize = LAYOUTS.get(head);
+  if (!bySize) LAYOUTS.set(head, (bySize = new Map()));
+  let ranges = bySize.get(end - start);
   if (!ranges) {
     const annotated = parseFrame(buf, start, MAX_FRAME_SIZE, true);
     const fields = annotated.kind === 'frame' ? (annotated.fields ?? []) : [];
     ranges = Object.freeze(fields.map((f) => Object.freeze({ field: f.field, start: f.start - start, end: f.end - start })));
-    if (LAYOUTS.size < MAX_LAYOUTS) LAYOUTS.set(key, ranges);
+    if (layoutCount < MAX_LAYOUTS) {
+      bySize.set(end - start, ranges);
+      layoutCount++;
+    }
   }
   return ranges;
 }
@@ -138,6 +151,11 @@ function fieldsOf(frame: Frame): Fields {
   }
 }
 
+function frozenSteps(steps: Http2HpackStep[]): readonly Http2HpackStep[] {
+  for (let i = 0; i < steps.length; i++) Object.freeze(steps[i]);
+  return Object.freeze(steps);
+}
+
 /** Freezes a decoded field block (the lists and each entry) once, for the events of both ends. */
 function frozenBlock(fields: { name: string; value: string }[], steps: Http2HpackStep[]): { headers: HeaderList; hpack: readonly Http2HpackStep[] } {
   for (let i = 0; i < fields.length; i++) Object.freeze(fields[i]);
@@ -164,6 +182,70 @@ interface FrameFacts {
   readonly block: { readonly headers: HeaderList; readonly hpack: readonly Http2HpackStep[] } | undefined;
 }
 
+/** Field lists of handed-over blocks, built from their steps as the decoder would (size updates carry no field). */
+function fieldsOfSteps(steps: readonly Http2HpackStep[]): { name: string; value: string }[] {
+  const fields: { name: string; value: string }[] = [];
+  for (const step of steps) if (step.representation !== 'size-update') fields.push({ name: step.name, value: step.value });
+  return fields;
+}
+
+/**
+ * Whether decoding the block's bytes would give back the encoder's strings exactly. The decoder reads
+ * octets as UTF-8 (primitives.ts), so text that does not survive a UTF-8 round trip differs: lone
+ * surrogates (replaced by U+FFFD) and a leading U+FEFF (TextDecoder drops a byte order mark).
+ * ASCII, nearly every field, needs no more than one scan.
+ */
+function survivesDecoding(steps: readonly Http2HpackStep[]): boolean {
+  for (const step of steps) {
+    if (step.representation === 'size-update' || step.representation === 'indexed') continue;
+    if (!plainText(step.name) || !plainText(step.value)) return false;
+  }
+  return true;
+}
+
+function plainText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) >= 0x80) return text.isWellFormed() && text.charCodeAt(0) !== 0xfeff;
+  }
+  return true;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The handed-over field list, when it is what the steps decode to (same names and values, in order): the
+ * events then share the sender's frozen entries instead of a copy of each.
+ */
+function listMatches(fields: HeaderList, steps: readonly Http2HpackStep[]): boolean {
+  let i = 0;
+  for (const step of steps) {
+    if (step.representation === 'size-update') continue;
+    const f = fields[i++];
+    if (f === undefined || f.name !== step.name || f.value !== step.value) return false;
+  }
+  return i === fields.length;
+}
+
+/** Whether a received field list equals the one the tracer decoded (see `receivedBlock`). */
+function sameFields(a: HeaderList, b: readonly { readonly name: string; readonly value: string }[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.name !== b[i]!.name || a[i]!.value !== b[i]!.value) return false;
+  return true;
+}
+
+interface Handed {
+  readonly block: EncodedBlock;
+  /** The field list that was encoded, frozen, entries with exactly `name` and `value`; or undefined. */
+  readonly fields: HeaderList | undefined;
+}
+
+/** A bound on blocks handed over ahead of their bytes; beyond it the flow decodes as if none had come. */
+const MAX_HANDED = 4096;
+
 /** How many frames a flow keeps for an end that has not attached yet, before it stops waiting for it. */
 const MAX_UNCLAIMED = 4096;
 
@@ -186,6 +268,14 @@ class Flow {
   private prefacePending: boolean;
   private readonly hpack = new HpackDecoder();
   private block: Uint8Array[] = [];
+  /**
+   * Field blocks the sending engine encoded, with its HPACK steps, in encoding order (which is wire
+   * order: RFC 7541 §2.1 needs the decoder to see blocks in the order they were encoded); `handedAt`
+   * is the next one to match. False `handing` means the flow decodes every block itself from now on.
+   */
+  private handed: Handed[] = [];
+  private handedAt = 0;
+  private handing = true;
   /** Facts not yet emitted by every attached end; facts[0] has number `base`. */
   private facts: FrameFacts[] = [];
   private base = 0;
@@ -217,6 +307,42 @@ class Flow {
     }
     this.trim();
     return out;
+  }
+
+  /** The sender's engine encoded `block`; its bytes will follow, as part of frames this flow parses. */
+  hand(handed: Handed): void {
+    if (!this.handing) return;
+    if (this.handed.length - this.handedAt >= MAX_HANDED) return this.stopHanding();
+    this.handed.push(handed);
+  }
+
+  private stopHanding(): void {
+    this.handing = false;
+    this.handed = [];
+    this.handedAt = 0;
+  }
+
+  /**
+   * The handed-over steps for the block `bytes`, if the next block handed over is exactly these bytes
+   * and decoding them would give the same strings. Anything else (bytes the engine produced but never
+   * sent, a block that did not come from the engine) ends the handover for good: the decoder's table is
+   * still in step, since it followed every block that did go out, so decoding carries on correctly.
+   */
+  private takeHanded(bytes: Uint8Array): Handed | undefined {
+    if (this.handedAt >= this.handed.length) return undefined;
+    const next = this.handed[this.handedAt]!;
+    if (!sameBytes(next.block.bytes, bytes) || !survivesDecoding(next.block.steps)) {
+      this.stopHanding();
+      return undefined;
+    }
+    if (++this.handedAt === this.handed.length) {
+      this.handed.length = 0;
+      this.handedAt = 0;
+    } else if (this.handedAt > 256) {
+      this.handed = this.handed.slice(this.handedAt);
+      this.handedAt = 0;
+    }
+    return next;
   }
 
   /** Drops facts every attached end has emitted (or, with one end, those past the unclaimed bound). */
@@ -285,8 +411,18 @@ class Flow {
         this.block = [];
         blockLength = bytes.length;
         try {
-          const r = this.hpack.decodeAnnotated(bytes);
-          block = frozenBlock(r.fields, r.steps);
+          const handed = this.takeHanded(bytes);
+          if (handed) {
+            const { steps } = handed.block;
+            this.hpack.follow(steps);
+            block =
+              handed.fields && listMatches(handed.fields, steps)
+                ? { headers: handed.fields, hpack: frozenSteps(steps) }
+                : frozenBlock(fieldsOfSteps(steps), steps);
+          } else {
+            const r = this.hpack.decodeAnnotated(bytes);
+            block = frozenBlock(r.fields, r.steps);
+          }
         } catch {
           block = undefined; // a compression error: the engine says so with GOAWAY
         }
@@ -338,6 +474,8 @@ export class Http2Tracer {
   readonly #in: { flow: Flow; end: FlowEnd };
   readonly #states = new Map<number, StreamState>();
   #lastBlockReceived = 0;
+  /** Field lists of the blocks the last received chunk completed, by stream (see `receivedBlock`). */
+  readonly #blocksIn = new Map<number, HeaderList>();
 
   constructor(ctx: NetContext, connectionId: string, side: Side) {
     this.#ctx = ctx;
@@ -352,6 +490,26 @@ export class Http2Tracer {
     return this.#lastBlockReceived;
   }
 
+  /**
+   * The engine encoded a field block that is about to go out (`SendResult.block`): the flow takes its
+   * steps instead of decoding the bytes again when they arrive, checking that they are the same bytes.
+   * `fields`, the list that was encoded, is used as the events' field list when it is frozen, its entries
+   * are frozen and have exactly `name` and `value`, and it matches the steps.
+   */
+  encoded(block: EncodedBlock | undefined, fields?: HeaderList): void {
+    if (block) this.#out.flow.hand({ block, fields: fields && Object.isFrozen(fields) ? fields : undefined });
+  }
+
+  /**
+   * The frozen field list of the block the last `received` chunk completed on `streamId`, if it equals
+   * `fields` (what the engine decoded from the same bytes); else undefined. The endpoint's own events
+   * can then share the frame event's entries instead of freezing copies of the same fields.
+   */
+  receivedBlock(streamId: number, fields: readonly { readonly name: string; readonly value: string }[]): HeaderList | undefined {
+    const headers = this.#blocksIn.get(streamId);
+    return headers && sameFields(headers, fields) ? headers : undefined;
+  }
+
   sent(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     const { flow, end } = this.#out;
@@ -360,9 +518,11 @@ export class Http2Tracer {
 
   received(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
+    if (this.#blocksIn.size > 0) this.#blocksIn.clear();
     const { flow, end } = this.#in;
     for (const f of flow.advance(end, bytes)) {
       if (f.blockLength >= 0) this.#lastBlockReceived = f.blockLength;
+      if (f.block) this.#blocksIn.set(f.streamId, f.block.headers);
       this.#emit(f, 'received');
     }
   }

@@ -31,11 +31,35 @@
  * listener no longer copies its listener set per event, and the mock server builds GET Requests without the
  * method member. Allocation per run went from 537 MB to 483 MB.
  *
- * Not done, and the next steps: hand the sender's HPACK annotations to the tracer instead of decoding again
- * (the encoder's `encodeAnnotated` gives the same steps; the tracer must then still keep its decoder's table
- * in step, e.g. by checking the handed-over block's bytes and falling back to decoding when they differ),
- * about 3%; then allocation, which drives the GC share (fewer, smaller objects per event; the undici share
- * is fixed by the Fetch contract).
+ * The round after (Nov 22): the tracer takes the sending encoder's HPACK steps instead of decoding each
+ * block again (checked byte for byte; HpackDecoder.follow keeps its table in step), and the field lists
+ * are shared: the request's list is one frozen array for request-sent, both ends' HEADERS events,
+ * message-parsed and request-finished, and the response's entries likewise (Http2Tracer.receivedBlock).
+ * The per-request events go through emitPrebuilt with their parts frozen by a loop instead of the generic
+ * deep freeze; the client's request queue shifts in O(1) (Array.shift copied the 10,000-entry queue
+ * whenever the GC was marking); the mock server appends the request's fields to its Request instead of
+ * passing a list of pairs through WebIDL, and reads the handler's body with bytes(); header lookups and
+ * path parameters stop allocating; DATA frames are views; layout keys are small integers; binaryString
+ * copies frame-sized inputs to a plain array before String.fromCharCode.apply. Traces are
+ * byte-identical to before (GET, POST, flow-control stall, push, errors, loss, odd header text and table
+ * sizes, and HTTP/1.1 and HTTP/3 runs, which share the server and header code). Allocation per run:
+ * 477 -> 457 MB; live at the end: 105 -> 96 MB. Old and new bundles run alternately in one process, 14-20
+ * pairs at a time, load average 5-13: medians 1023 -> 972, 1049 -> 991, 1070 -> 984, 1167 -> 1059 and
+ * one noisy 1044 -> 1066 ms (medians of paired ratios 0.93, 0.93, 0.93, 0.92, 0.99); the bench itself
+ * read 984 ms (runs 883-1230) in a quiet moment, 1035 ms at load 10. About 7% less: at the goal on a
+ * quiet machine, not reliably under it.
+
+ * What is left is hard to cut without changing what the run must produce. --trace-gc shows why GC is a
+ * quarter of the CPU: every ~60 MB of allocation a scavenge keeps 15-20 MB, because nearly everything a
+ * request leaves behind is retained to the end (its 20 trace events with their frame strings and HPACK
+ * steps, and the Response the bench holds), and each scavenge of that costs 15-70 ms; the churn itself is
+ * cheap. The HPACK handover measured ~6 ms per run (encode + decodeAnnotated 32 ms vs encodeAnnotated +
+ * follow 27 ms for 20,000 blocks), not the 3% hoped: the engine's own decode stays. undici's body streams
+ * are ~20% (a byte ReadableStream for the handler's Response.json, reading it, another for the Response
+ * fetch returns; a Response without a body costs a twentieth of one with), and the Fetch contract fixes
+ * them. Next candidates, each around 1%: Object.freeze (still ~5% in all: every event, step and field
+ * entry; sharing more entries between events is what helps), the stream-state table's nested Map
+ * lookups, the driver's 16 microtask turns per clock step, and the engine copying every received payload.
  * Run: npx vitest bench --run src/wire/http2/sim.bench.ts
  */
 import { test } from 'vitest';

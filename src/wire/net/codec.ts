@@ -60,13 +60,29 @@ export interface MessageCodec {
 
 export function headerValues(headers: readonly HeaderField[], name: string): string[] {
   const lower = name.toLowerCase();
-  return headers.filter((h) => h.name.toLowerCase() === lower).map((h) => h.value);
+  const out: string[] = [];
+  for (const h of headers) if (sameName(h.name, lower)) out.push(h.value);
+  return out;
 }
 
+/**
+ * The field's value, its lines joined with ", " (RFC 9110 §5.3), or undefined. A loop rather than
+ * headerValues: it runs several times per simulated request, and most lookups find one line or none.
+ */
 export function header(headers: readonly HeaderField[], name: string): string | undefined {
-  const values = headerValues(headers, name);
-  return values.length === 0 ? undefined : values.join(', ');
+  const lower = name.toLowerCase();
+  let value: string | undefined;
+  for (const h of headers) {
+    if (sameName(h.name, lower)) value = value === undefined ? h.value : `${value}, ${h.value}`;
+  }
+  return value;
 }
+
+/**
+ * Field names compare case-insensitively (RFC 9110 §5.1). They are tokens, ASCII only (§5.6.2), so
+ * lower-casing keeps their length, and the length check spares most of the lower-casing.
+ */
+const sameName = (name: string, lower: string): boolean => name.length === lower.length && name.toLowerCase() === lower;
 
 /** Lowercased comma-separated tokens of every field line with this name (e.g. Connection options). */
 export function headerTokens(headers: readonly HeaderField[], name: string): string[] {

