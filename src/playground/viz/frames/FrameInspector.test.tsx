@@ -178,4 +178,22 @@ describe('FrameInspector', () => {
     fireEvent.click(screen.getByRole('button', { name: `Show all ${continuation.data.length.toLocaleString('en')} bytes` }));
     expect(container.querySelectorAll('[role="gridcell"]')).toHaveLength(continuation.data.length);
   }, 60_000);
+
+  it('on a long endpoint renders a window of rows (spacers keep the scroll height), and says how many there are', async () => {
+    const server = createServer({ routes: [http.get('/n/:i', (_r, { params }) => Response.json({ i: params.i }))] });
+    const sim = createSimulation({ server, httpVersion: '2', seed: 3 });
+    await Promise.all(Array.from({ length: 40 }, (_, i) => sim.fetch(`/n/${i}`)));
+    const long = recordingOf([sim]);
+    const frames = (long.sources[0] as WireSource).events.filter((e) => e.type === 'h2-frame' && e.side === 'client');
+    render(<FrameInspector recording={long} cursor={long.steps.length - 1} />);
+    const table = screen.getByRole('table');
+    const rows = table.querySelectorAll('tbody tr[data-pos]');
+    expect(frames.length).toBeGreaterThan(100);
+    expect(rows.length).toBeLessThan(frames.length / 2);
+    expect(table.getAttribute('aria-rowcount')).toBe(String(frames.length + 1));
+    // The followed (last) frame is among the rendered rows, at its place in the whole list.
+    const current = table.querySelector('tr[aria-current="true"]')!;
+    expect(current.getAttribute('aria-rowindex')).toBe(String(frames.length + 1));
+    expect(table.querySelectorAll('.rt-fi-spacer')).toHaveLength(1);
+  });
 });

@@ -20,9 +20,11 @@ const FLAG_ABBR: Readonly<Record<string, string>> = { END_STREAM: 'ES', END_HEAD
 /**
  * Up to this many frames the lanes render every row; past it only the rows in (and near) the scrolled view,
  * with spacer rows keeping the scroll height, so a cursor move on a long trace re-renders a few dozen rows,
- * not every frame so far (the way DevTools' network log virtualizes its rows).
+ * not every frame so far (the way DevTools' network log virtualizes its rows). About two windows' worth: the
+ * cursor hops between a connection's two endpoints whenever the next frame is the peer's, and each hop swaps
+ * every row of the table; at 150 that was ~100 rows and ~25 ms of layout per hop on the issue #8 trace.
  */
-const RENDER_ALL_UP_TO = 150;
+const RENDER_ALL_UP_TO = 60;
 /** Rows rendered above and below the visible ones, so a quick scroll does not show blank space. */
 const OVERSCAN = 12;
 /** Row height until one is measured; close to the real one so the first window is about right. */
@@ -70,18 +72,28 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   useLayoutEffect(() => measure(), [windowed, measure]);
   // Keep the followed frame in view as the cursor moves (DevTools keeps the selected request in view too):
   // scroll only when it is outside the visible rows, so a reader's own scrolling is left alone otherwise.
-  // `view` and `count` are read, not followed: only a new selection scrolls.
+  // `view` and `count` are read, not followed: only a new selection scrolls. No DOM is read or written here:
+  // the new scroll position goes into `view` first, and the next effect writes it once the rows for it are in
+  // the DOM, so the step lays out once (writing scrollTop before re-rendering laid out the old rows, then the
+  // frame laid out the new ones).
+  const scrollTo = useRef<number | null>(null);
   useLayoutEffect(() => {
-    const wrap = wrapRef.current;
-    if (!wrap || selectedPos < 0) return;
+    if (selectedPos < 0) return;
     const px = rowPx.current;
     const rowTop = view.bodyTop + selectedPos * px;
     if (rowTop >= view.top + view.bodyTop && rowTop + px <= view.top + view.height) return;
     const top = Math.max(0, Math.min(rowTop - view.height / 2, view.bodyTop + count * px - view.height));
-    wrap.scrollTop = top;
-    // The new window renders in this same frame; the scroll event that follows finds `view` already current.
-    setView((v) => (v.top === top ? v : { ...v, top }));
+    if (top === view.top) return;
+    scrollTo.current = top;
+    // The scroll event that follows finds `view` already current.
+    setView((v) => ({ ...v, top }));
   }, [selectedPos, windowed]);
+  useLayoutEffect(() => {
+    const wrap = wrapRef.current;
+    if (!wrap || scrollTo.current === null) return;
+    wrap.scrollTop = scrollTo.current;
+    scrollTo.current = null;
+  }, [view.top]);
   const px = rowPx.current;
   const from = windowed ? clamp(Math.floor((view.top - view.bodyTop) / px) - OVERSCAN, 0, count) : 0;
   const to = windowed ? clamp(Math.ceil((view.top - view.bodyTop + view.height) / px) + OVERSCAN, from, count) : count;

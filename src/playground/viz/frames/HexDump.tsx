@@ -22,9 +22,12 @@ export interface HexDumpProps {
 const WIDTH = 16;
 /**
  * Bytes drawn before "Show all": a 16 KB DATA frame would be 30,000+ elements, and the dump re-renders on
- * every cursor move while a reader scrubs, so 32 rows (what fits the pane) keep each move cheap.
+ * every cursor move while a reader scrubs. 16 rows are a little less than the pane shows (frames.css: at most
+ * 24rem of 0.875rem text at line-height 1.5, about 18 rows); the 32 drawn before put half the cells out of
+ * sight, yet they were built and restyled on every frame change, the largest part of the Frames view's
+ * slowest scrub steps (issue #8).
  */
-export const HEX_LIMIT = 512;
+export const HEX_LIMIT = 256;
 const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 const ascii = (b: number) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.');
 

@@ -111,4 +111,26 @@ describe('event timeline', () => {
     const current = screen.getByRole('list', { name: 'Events of QueryClient 1' }).querySelector('[aria-current="step"]');
     expect(current!.textContent).toContain('retry 1 of 3 in 300 ms');
   });
+
+  it('lists the routine event at the cursor while routine events are hidden, without adding or removing list items', async () => {
+    const { rec } = await flaky();
+    const recording = rec.recording();
+    const source = recording.sources[0] as QuerySource;
+    const routine = source.events.findIndex((e) => e.kind === 'instrumentation' && e.event.type === 'timerScheduled');
+    const listed = source.events.findIndex((e, i) => i > routine && e.kind === 'instrumentation' && e.event.type === 'retry');
+    expect(routine).toBeGreaterThanOrEqual(0);
+    const { rerender } = render(<EventTimeline recording={recording} cursor={stepOf(recording, source.id, routine)} />);
+    const list = screen.getByRole('list', { name: 'Events of QueryClient 1' });
+    const items = [...list.children];
+    // On the routine event: it is the marked item, and in the accessibility tree.
+    const marked = within(list).getByRole('button', { current: 'step' });
+    expect(marked.textContent).toContain('timer');
+    const names = within(list).getAllByRole('button').map((b) => b.textContent);
+    rerender(<EventTimeline recording={recording} cursor={stepOf(recording, source.id, listed)} />);
+    // Moved off it: the same <li> elements, the routine one hidden again, so one button fewer is exposed.
+    expect([...list.children]).toEqual(items);
+    expect(marked.closest('li')!.hidden).toBe(true);
+    expect(within(list).getAllByRole('button')).toHaveLength(names.length - 1);
+    expect(within(list).getByRole('button', { current: 'step' }).textContent).toContain('retry 1 of 3');
+  });
 });

@@ -20,10 +20,15 @@ const LABEL_W = 110;
 const PAD = 16;
 const AXIS_H = 22;
 const ROW_H = 34;
-/** Events listed at once; longer recordings show a window around the cursor. */
-const LIST_WINDOW = 300;
+/**
+ * Events listed at once; longer recordings show a window around the cursor. The box shows about ten. Each
+ * time the window moves, the browser restyles every item in it (measured: ~55 ms of CPU for a 300-event window
+ * with its hidden routine events, on the 1,820-event scrub of issue #8), so the window is a few screens long,
+ * not the whole recording.
+ */
+const LIST_WINDOW = 120;
 /** The window's start moves in multiples of this, so it stays put for about this many cursor moves. */
-const LIST_STEP = 50;
+const LIST_STEP = 20;
 
 /** The element's content width, followed with a ResizeObserver (where there is one). */
 function useWidth(element: HTMLElement | null): number | undefined {
@@ -40,6 +45,11 @@ function useWidth(element: HTMLElement | null): number | undefined {
   return width;
 }
 
+/** The integers lo..hi, both included. */
+function range(lo: number, hi: number): number[] {
+  return Array.from({ length: Math.max(hi - lo + 1, 0) }, (_, k) => lo + k);
+}
+
 /** First position in the ascending `list` whose value is at least `value` (list.length when none is). */
 function lowerBound(list: readonly number[], value: number): number {
   let lo = 0;
@@ -52,12 +62,19 @@ function lowerBound(list: readonly number[], value: number): number {
   return lo;
 }
 
-/** One event of the list in words. Memoized: a cursor move re-renders only the items it marks or unmarks. */
+/**
+ * One event of the list in words. Memoized: a cursor move re-renders only the items it marks or unmarks.
+ * A routine event stays in the list while routine events are hidden, `hidden` (out of sight and of the
+ * accessibility tree) until the cursor is on it: showing and hiding it is an attribute change. Adding and
+ * removing it instead inserted and removed a child of the list on nearly every step, and each insertion made the
+ * browser restyle every item of the list (measured: ~300 elements a step), most of a scrub step's time (issue #8).
+ */
 const EventItem = memo(function EventItem({
   event,
   index,
   current,
   future,
+  hidden,
   start,
   onGo,
 }: {
@@ -65,11 +82,12 @@ const EventItem = memo(function EventItem({
   index: number;
   current: boolean;
   future: boolean;
+  hidden: boolean;
   start: number | null;
   onGo: (event: number) => void;
 }) {
   return (
-    <li>
+    <li hidden={hidden || undefined}>
       <button type="button" aria-current={current ? 'step' : undefined} data-future={future ? '' : undefined} onClick={() => onGo(index)}>
         <span className="rt-q-time">{sinceStart(event.at, start)}</span>
         <span>{describeQueryEvent(event)}</span>
@@ -91,14 +109,16 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
   // The axis covers the whole recording, so scrubbing moves the cursor line, not the scale.
   const full = useMemo(() => (source ? buildLanes(source.events) : undefined), [source]);
   const current = source ? eventIndexAt(recording, source, cursor) : -1;
-  // Indices of the events the list shows, built once per recording and filter (not on every cursor move).
+  // Which events are timer bookkeeping, and the indices of the events the list shows: built once per recording
+  // and filter (not on every cursor move).
+  const routine = useMemo(() => Uint8Array.from(source?.events ?? [], (e) => (isRoutineQueryEvent(e) ? 1 : 0)), [source]);
   const listable = useMemo(() => {
     const out: number[] = [];
-    source?.events.forEach((e, i) => {
-      if (showRoutine || !isRoutineQueryEvent(e)) out.push(i);
+    routine.forEach((r, i) => {
+      if (showRoutine || r === 0) out.push(i);
     });
     return out;
-  }, [source, showRoutine]);
+  }, [routine, showRoutine]);
   // Stable, so the memoized list items skip re-rendering; reads the latest props through a ref.
   const latest = useRef({ recording, source, onCursor });
   latest.current = { recording, source, onCursor };
@@ -128,14 +148,19 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
   const step = tickStep(end - start);
   const ticks: number[] = [];
   for (let t = 0; t <= end - start + 1e-9 && ticks.length < 30; t += step) ticks.push(t);
-  // The event at the cursor is listed even when it is routine and routine events are hidden.
-  const extra = current >= 0 && !showRoutine && isRoutineQueryEvent(source.events[current]!) ? current : -1;
-  const total = listable.length + (extra >= 0 ? 1 : 0);
-  const focus = lowerBound(listable, current);
   // The window moves in steps of LIST_STEP, so most cursor moves change no list item but the marked ones.
-  const from = Math.max(0, Math.min(Math.floor((focus - LIST_WINDOW / 2) / LIST_STEP) * LIST_STEP, total - LIST_WINDOW));
-  const shown = listable.slice(from, from + LIST_WINDOW);
-  if (extra >= 0 && focus - from >= 0 && focus - from <= shown.length) shown.splice(focus - from, 0, extra);
+  const focus = lowerBound(listable, current);
+  const from = Math.max(0, Math.min(Math.floor((focus - LIST_WINDOW / 2) / LIST_STEP) * LIST_STEP, listable.length - LIST_WINDOW));
+  const until = Math.min(from + LIST_WINDOW, listable.length);
+  // Rendered: every event from just after the listed one before the window to just before the one after it,
+  // routine ones hidden (see EventItem). The event at the cursor is listed even when it is routine and routine
+  // events are hidden, when it falls in that range: as before, next to the window's listed events.
+  const lo = from > 0 ? listable[from - 1]! + 1 : 0;
+  const hi = until < listable.length ? listable[until]! - 1 : source.events.length - 1;
+  const rendered = range(lo, hi);
+  const extra = current >= lo && current <= hi && !showRoutine && routine[current] === 1;
+  const total = listable.length + (current >= 0 && !showRoutine && routine[current] === 1 ? 1 : 0);
+  const shownCount = until - from + (extra ? 1 : 0);
   const retries = lanes.lanes.reduce((n, l) => n + l.spans.filter((s) => s.kind === 'backoff').length, 0);
 
   return (
@@ -211,13 +236,22 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
         </div>
         <div>
           <ol className="rt-q-events" ref={listRef} aria-label={`Events of ${source.label}`}>
-            {shown.map((i) => (
-              <EventItem key={i} event={source.events[i]!} index={i} current={i === current} future={i >= visible.length} start={start} onGo={go} />
+            {rendered.map((i) => (
+              <EventItem
+                key={i}
+                event={source.events[i]!}
+                index={i}
+                current={i === current}
+                future={i >= visible.length}
+                hidden={!showRoutine && i !== current && routine[i] === 1}
+                start={start}
+                onGo={go}
+              />
             ))}
           </ol>
           {total > LIST_WINDOW ? (
             <p className="rt-q-note">
-              Showing events {from + 1}–{from + shown.length} of {total}, around the cursor.
+              Showing events {from + 1}–{from + shownCount} of {total}, around the cursor.
             </p>
           ) : null}
         </div>
