@@ -456,3 +456,25 @@ describe('local misuse', () => {
     expect(() => p.server.sendHeaders(1, [{ name: ':status', value: '100' }], { endStream: true })).toThrow(expect.objectContaining({ side: 'local' }));
   });
 });
+
+describe('received payloads', () => {
+  // The connection hands DATA payloads out as views of its receive buffer (receive-buffer.ts): what a
+  // caller keeps must not change when more bytes arrive, in one piece or split across deliveries.
+  it('stay as they were after later frames arrive, whole or split mid-frame', () => {
+    const { client, feed, hpack } = clientWithRawServer();
+    client.request(REQUEST, { endStream: true });
+    client.request(REQUEST, { endStream: true });
+    feed({ type: 'HEADERS', streamId: 1, flags: FLAGS.END_HEADERS, headerBlockFragment: hpack.encode(OK) });
+    const first = feed({ type: 'DATA', streamId: 1, flags: 0, data: new Uint8Array([1, 2, 3]) });
+    const kept: Uint8Array[] = [];
+    for (const e of first.events) if (e.type === 'data') kept.push(e.data);
+    // A second frame written whole, then a third split so its first half waits in the buffer.
+    feed({ type: 'DATA', streamId: 1, flags: 0, data: new Uint8Array([7, 7, 7, 7]) });
+    const third = encodeFrame({ type: 'DATA', streamId: 1, flags: FLAGS.END_STREAM, data: new Uint8Array(3000).fill(9) });
+    client.receiveData(third.subarray(0, 10));
+    const rest = client.receiveData(third.subarray(10));
+    const last = rest.events.find((e) => e.type === 'data');
+    expect(kept.map((d) => [...d])).toEqual([[1, 2, 3]]);
+    expect(last?.type === 'data' && last.data.length === 3000 && last.data.every((b) => b === 9)).toBe(true);
+  });
+});

@@ -258,7 +258,8 @@ export class Http2Connection {
     let offset = 0;
     const buf = this.input.view();
     while (!this.terminal) {
-      const r = parseFrame(buf, offset, this.localSettings.MAX_FRAME_SIZE);
+      // Payloads as views, not copies: the receive buffer never writes over bytes it has shown.
+      const r = parseFrame(buf, offset, this.localSettings.MAX_FRAME_SIZE, false, true);
       if (r.kind === 'incomplete') break;
       if (r.kind === 'error') {
         const typeCode = buf[offset + 3]!;

@@ -56,8 +56,9 @@ const u31 = (b: Uint8Array, i: number): number => u32(b, i) & 0x7fff_ffff;
 /**
  * Reads one frame at `offset`. Never throws for bad input: protocol errors come back as results, so
  * the connection can decide between RST_STREAM and GOAWAY. With `views`, the frame's byte fields
- * (data, fragments, padding...) are views into `buf` instead of copies: only for a caller that is done
- * with the frame before `buf` can change (the tracer, which reads each frame once).
+ * (data, fragments, padding...) are views into `buf` instead of copies: only for a caller whose `buf`
+ * does not change while the frame is in use (the tracer, which reads each frame once; the connection,
+ * whose receive buffer never writes over bytes it has shown).
  */
 export function parseFrame(buf: Uint8Array, offset: number, maxFrameSize: number, annotate = false, views = false): ParseResult {
   if (buf.length - offset < FRAME_HEADER_LENGTH) return { kind: 'incomplete' };

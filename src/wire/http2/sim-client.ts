@@ -38,7 +38,7 @@ import type { Settings } from './constants';
 import { ERROR_CODES } from './constants';
 import { Http2Connection } from './connection';
 import type { Http2Event } from './events';
-import { DataQueue, FifoQueue, field, frozenFields, h2Fields } from './sim-common';
+import { DataQueue, FifoQueue, field, frozenFields, h2Fields, regularFields } from './sim-common';
 import { Http2Tracer } from './sim-trace';
 
 export interface Http2ClientOptions {
@@ -228,7 +228,7 @@ class Http2ClientSession {
       exchange.reused = true;
       exchange.serverIPAddress = this.#serverIP;
       exchange.sentAt = ctx.clock.now(); // nothing goes on the wire: the promised response answers it
-      ctx.trace.emit({ type: 'request-dispatched', requestId: exchange.id, connectionId: this.connectionId, reused: true, pipelineDepth: this.#streams.size });
+      emitPrebuilt(ctx.trace, { type: 'request-dispatched', requestId: exchange.id, connectionId: this.connectionId, reused: true, pipelineDepth: this.#streams.size, seq: 0, at: 0 });
       s.exchange = exchange;
       this.#byExchange.set(exchange, pushedId);
       if (s.done) this.#finish(pushedId, s);
@@ -272,7 +272,7 @@ class Http2ClientSession {
       const exchange = this.#queue.at(position)!;
       if (exchange.queuedReported) break;
       exchange.queuedReported = true;
-      ctx.trace.emit({ type: 'request-queued', requestId: exchange.id, origin: exchange.origin, reason: 'connection-limit', position });
+      emitPrebuilt(ctx.trace, { type: 'request-queued', requestId: exchange.id, origin: exchange.origin, reason: 'connection-limit', position, seq: 0, at: 0 });
     }
     if (this.#draining && !this.#busy() && !this.#closed) this.#stream.close('GOAWAY: no streams left');
   }
@@ -298,7 +298,8 @@ class Http2ClientSession {
     exchange.connectionId = this.connectionId;
     exchange.reused = reused;
     exchange.serverIPAddress = this.#serverIP;
-    ctx.trace.emit({ type: 'request-dispatched', requestId: exchange.id, connectionId: this.connectionId, reused, pipelineDepth: this.#active() });
+    // Flat events (strings, numbers, booleans) have nothing below them to freeze: emitPrebuilt.
+    emitPrebuilt(ctx.trace, { type: 'request-dispatched', requestId: exchange.id, connectionId: this.connectionId, reused, pipelineDepth: this.#active(), seq: 0, at: 0 });
     const sent = this.#conn.request(fields, { endStream: body.length === 0 });
     // Shared by this request's 'request-sent' and 'request-finished' events. Frozen once the engine has
     // read it: its hot loops then see the same kind of array from the client and the server.
@@ -366,12 +367,12 @@ class Http2ClientSession {
         // The entries the frame's trace event holds, when the tracer decoded the same list: no second frozen copy.
         const decoded = this.#tracer.receivedBlock(e.streamId, e.headers);
         s.headers = decoded
-          ? (Object.freeze(decoded.filter((h) => !h.name.startsWith(':'))) as HeaderField[])
-          : frozenFields(e.headers.filter((h) => !h.name.startsWith(':')));
+          ? (Object.freeze(regularFields(decoded)) as HeaderField[])
+          : frozenFields(regularFields(e.headers));
         s.headersSize = this.#tracer.lastBlockReceived;
         if (s.exchange) {
           s.exchange.firstByteAt ??= ctx.clock.now();
-          ctx.trace.emit({ type: 'response-started', requestId: s.exchange.id, connectionId: this.connectionId });
+          emitPrebuilt(ctx.trace, { type: 'response-started', requestId: s.exchange.id, connectionId: this.connectionId, seq: 0, at: 0 });
         }
         if (e.endStream) this.#complete(e.streamId, s);
         return;

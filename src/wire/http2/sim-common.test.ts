@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FifoQueue, frozenFields, h2Fields } from './sim-common';
+import { FifoQueue, frozenFields, h2Fields, regularFields } from './sim-common';
 
 describe('FifoQueue', () => {
   it('hands items out in arrival order, with positions counted from the front', () => {
@@ -55,5 +55,22 @@ describe('field lists for HTTP/2', () => {
     const list = [{ name: 'a', value: '1' }, { name: 'b', value: '2' }];
     expect(frozenFields(list)).toBe(list);
     expect(Object.isFrozen(list) && list.every((f) => Object.isFrozen(f))).toBe(true);
+  });
+});
+
+describe('regularFields', () => {
+  it('drops pseudo-headers wherever they are, keeps the rest in order, after an optional first field', () => {
+    const host = { name: 'host', value: 'a.example' };
+    const list = [
+      { name: ':method', value: 'GET' },
+      { name: ':path', value: '/' },
+      { name: 'accept', value: '*/*' },
+      { name: ':late', value: 'x' }, // out of place (RFC 9113 §8.3); the engine refuses it, this still drops it
+      { name: 'x-b', value: '2' },
+    ];
+    expect(regularFields(list).map((f) => f.name)).toEqual(['accept', 'x-b']);
+    expect(regularFields(list, host)).toEqual([host, list[2], list[4]]);
+    expect(regularFields(list)[0]).toBe(list[2]); // the entries themselves, not copies
+    expect(regularFields([{ name: ':status', value: '204' }])).toEqual([]);
   });
 });

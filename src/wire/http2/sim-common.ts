@@ -32,6 +32,22 @@ export function h2Fields(headers: readonly HeaderField[]): HeaderField[] {
 }
 
 /**
+ * The regular fields of a received field list in order, minus its pseudo-headers (RFC 9113 §8.3), after
+ * `first` if given (the server puts Host from :authority in front). A plain loop: a closure per call
+ * through Array.prototype.filter was a visible share of a 10,000-request run, on both ends.
+ */
+export function regularFields<T extends HeaderField>(list: readonly T[], first?: T): T[] {
+  const out: T[] = first === undefined ? [] : [first];
+  for (let i = 0; i < list.length; i++) if (!isPseudo(list[i]!.name)) out.push(list[i]!);
+  return out;
+}
+
+/** ':method', ':status', ...: the names HTTP/2 reserves for pseudo-headers (RFC 9113 §8.3). */
+function isPseudo(name: string): boolean {
+  return name.charCodeAt(0) === 0x3a;
+}
+
+/**
  * Freezes a field list and its entries in place, for trace events that carry it: the per-request events
  * go out through `emitPrebuilt`, which freezes only the event, so what they point to must be frozen
  * first. A loop over a known shape is cheaper than the trace's generic deep freeze, which walks every

@@ -25,7 +25,7 @@ import type { MockServer, AttachOptions } from '../server/server';
 import { internalError, respond, type Reply } from '../server/semantics';
 import { Http2Connection } from './connection';
 import type { Http2Event } from './events';
-import { DataQueue, field, frozenFields, h2Fields } from './sim-common';
+import { DataQueue, field, frozenFields, h2Fields, regularFields } from './sim-common';
 import { Http2Tracer } from './sim-trace';
 
 /** What nginx and h2o announce; clients queue requests beyond it (RFC 9113 §5.1.2). */
@@ -131,12 +131,11 @@ export class Http2ServerConnection {
   /** The request as the HTTP/1-shaped semantics layer wants it: Host from :authority (RFC 9113 §8.3.1). */
   #wireRequest(headers: readonly HeaderField[], body: Uint8Array): WireRequest {
     const authority = field(headers, ':authority');
-    const regular = headers.filter((h) => !h.name.startsWith(':'));
     return {
       method: field(headers, ':method') ?? 'GET',
       target: field(headers, ':path') ?? '/',
       version: '1.1',
-      headers: authority === undefined ? regular : [{ name: 'host', value: authority }, ...regular],
+      headers: regularFields<HeaderField>(headers, authority === undefined ? undefined : { name: 'host', value: authority }),
       body,
     };
   }
@@ -178,7 +177,7 @@ export class Http2ServerConnection {
   #answer(streamId: number, request: WireRequest, reply: Reply, mayPush: boolean): void {
     if (this.#closing || !this.#working.has(streamId)) return;
     const { clock, trace } = this.#ctx;
-    trace.emit({ type: 'server-handled', connectionId: this.#stream.connectionId, method: request.method, target: request.target, route: reply.route, status: reply.status });
+    emitPrebuilt(trace, { type: 'server-handled', connectionId: this.#stream.connectionId, method: request.method, target: request.target, route: reply.route, status: reply.status, seq: 0, at: 0 });
     const extra = this.#server.faults.extraLatency;
     if (extra > 0) trace.emit({ type: 'fault-injected', connectionId: this.#stream.connectionId, fault: 'latency', detail: `+${extra} ms` });
     const delay = (reply.options.latency ?? 0) + extra;

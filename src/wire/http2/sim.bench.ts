@@ -48,18 +48,35 @@
  * one noisy 1044 -> 1066 ms (medians of paired ratios 0.93, 0.93, 0.93, 0.92, 0.99); the bench itself
  * read 984 ms (runs 883-1230) in a quiet moment, 1035 ms at load 10. About 7% less: at the goal on a
  * quiet machine, not reliably under it.
-
+ *
+ * The third round (Nov 22): the HTTP/2 engine hands out received payloads (DATA, field block fragments)
+ * as views of its receive buffer instead of copying each into an ArrayBuffer of its own (the buffer now
+ * never writes over bytes it has shown, so the views stay valid: receive-buffer.ts); the driver waits for
+ * the server's handlers with a count and one promise instead of Promise.allSettled over a copy of their
+ * set after every clock step; the flat per-request events (request-started, -queued, -dispatched,
+ * response-started, server-handled) skip the deep freeze; both ends drop pseudo-headers with a loop
+ * instead of a filter closure; the mock server builds its handlers' base URL once per origin and Host.
+ * Traces byte-identical to before on the same 11 scenarios; allocation per run 456 -> 447 MB. Old and
+ * new bundles alternately, load 4-8: 16 pairs 0.951 (median of paired ratios; the loop, the base URL
+ * and the driver only), 14 rounds 0.926 (adding the views), then all of it twice, 18 pairs
+ * each: 0.905 and 0.903 (medians 1014 -> 910 and 1033 -> 921 ms, load up to 10), about 10% less. The
+ * bench read 966 ms (runs 862-1098) at load 6-7, with wall times showing the contention.
+ *
  * What is left is hard to cut without changing what the run must produce. --trace-gc shows why GC is a
  * quarter of the CPU: every ~60 MB of allocation a scavenge keeps 15-20 MB, because nearly everything a
  * request leaves behind is retained to the end (its 20 trace events with their frame strings and HPACK
  * steps, and the Response the bench holds), and each scavenge of that costs 15-70 ms; the churn itself is
- * cheap. The HPACK handover measured ~6 ms per run (encode + decodeAnnotated 32 ms vs encodeAnnotated +
- * follow 27 ms for 20,000 blocks), not the 3% hoped: the engine's own decode stays. undici's body streams
+ * cheap. A heap snapshot after a run finds nothing else of size alive: of ~106 MB, the trace and the
+ * Responses' undici state (streams, controllers, per-instance closures). The HPACK handover measured
+ * ~6 ms per run (encode + decodeAnnotated 32 ms vs encodeAnnotated + follow 27 ms for 20,000 blocks),
+ * not the 3% hoped: the engine's own decode stays. undici's body streams
  * are ~20% (a byte ReadableStream for the handler's Response.json, reading it, another for the Response
  * fetch returns; a Response without a body costs a twentieth of one with), and the Fetch contract fixes
  * them. Next candidates, each around 1%: Object.freeze (still ~5% in all: every event, step and field
  * entry; sharing more entries between events is what helps), the stream-state table's nested Map
- * lookups, the driver's 16 microtask turns per clock step, and the engine copying every received payload.
+ * lookups, and the driver's 16 microtask turns per clock step (the awaits themselves now: they are what
+ * lets a caller's continuation start its next fetch at the same instant). validateFieldBlock is ~2% on
+ * its own: every character of every field, on both ends, sending and receiving, as RFC 9113 §8.2.1 asks.
  * Run: npx vitest bench --run src/wire/http2/sim.bench.ts
  */
 import { test } from 'vitest';

@@ -18,6 +18,27 @@ const server = () =>
   });
 
 describe('sim.fetch', () => {
+  it('waits for handlers that take many microtask turns before moving the clock, however many are in flight', async () => {
+    // A handler that yields far more often than the driver's own 16 turns: the driver must wait for it
+    // (host work), not step the clock past it or call the run stalled.
+    const busy = createServer({
+      routes: [
+        http.get('/busy/:id', async (_req, { params }) => {
+          for (let i = 0; i < 200; i++) await null;
+          return new Response(`done ${params.id}`);
+        }),
+        http.get('/fast/:id', (_req, { params }) => new Response(`done ${params.id}`)),
+      ],
+    });
+    const finishedAt = async (path: string) => {
+      const sim = createSimulation({ httpVersion: '1.1', server: busy, rtt: 40 });
+      const bodies = await Promise.all(Array.from({ length: 8 }, (_, i) => sim.fetch(`${path}/${i}`).then((r) => r.text())));
+      expect(bodies).toEqual(Array.from({ length: 8 }, (_, i) => `done ${i}`));
+      return sim.trace.ofType('request-finished').map((e) => e.at);
+    };
+    expect(await finishedAt('/busy')).toEqual(await finishedAt('/fast'));
+  });
+
   it('has the fetch signature and returns a real Response on virtual time', async () => {
     const sim = createSimulation({ server: server(), rtt: 100, bandwidth: Infinity });
     const res = await sim.fetch('/todos/3');

@@ -68,22 +68,32 @@ function schemeOf(origin: string): string {
   return colon > 0 ? origin.slice(0, colon + 1).toLowerCase() : new URL(origin).protocol;
 }
 
-/** The last base `absoluteUrl` checked, and whether it is a plain scheme://authority (a one-entry memo). */
-let checkedBase = '';
+/**
+ * A one-entry memo for `absoluteUrl`: the last origin and Host it saw, the base they make, and whether
+ * that base is a plain scheme://authority. Comparing the two short inputs is cheaper than building the
+ * base string again and comparing it by content for every request.
+ */
+let memoOrigin = '';
+let memoHost: string | undefined = '';
+let memoBase = '';
 let plainBase = false;
 
 /**
- * The absolute URL of an origin-form target on `base` (scheme://host), as `new URL(target, base)`
- * resolves it. When the base is valid and already in normal form with an empty path, and the target is
- * path-absolute ('/x', not '//x' or '/\\x'), resolution is concatenation (WHATWG URL: a path-absolute
- * reference keeps the base's scheme and authority), so the Request parses the URL once instead of twice.
- * A server answers with one base almost always, so it is checked once.
+ * The absolute URL of an origin-form target as a handler's Request sees it: on scheme://Host when the
+ * request has a Host, else on the server's origin, as `new URL(target, base)` resolves it. When the
+ * base is valid and already in normal form with an empty path, and the target is path-absolute ('/x',
+ * not '//x' or '/\\x'), resolution is concatenation (WHATWG URL: a path-absolute reference keeps the
+ * base's scheme and authority), so the Request parses the URL once instead of twice. A server answers
+ * with one base almost always, so it is built and checked once.
  */
-function absoluteUrl(pathAndQuery: string, base: string): string | URL {
-  if (base !== checkedBase) {
-    checkedBase = base;
-    plainBase = URL.parse(base)?.href === `${base}/`;
+function absoluteUrl(pathAndQuery: string, origin: string, host: string | undefined): string | URL {
+  if (origin !== memoOrigin || host !== memoHost) {
+    memoOrigin = origin;
+    memoHost = host;
+    memoBase = host ? `${schemeOf(origin)}//${host}` : origin;
+    plainBase = URL.parse(memoBase)?.href === `${memoBase}/`;
   }
+  const base = memoBase;
   const second = pathAndQuery.charCodeAt(1);
   if (plainBase && pathAndQuery.charCodeAt(0) === 0x2f && second !== 0x2f && second !== 0x5c) return base + pathAndQuery;
   return new URL(pathAndQuery, base);
@@ -158,8 +168,6 @@ async function runHandler(
   config: SemanticsConfig,
 ): Promise<Reply> {
   const { path, query } = splitTarget(request.target);
-  const host = header(request.headers, 'host');
-  const base = host ? `${schemeOf(config.origin)}//${host}` : config.origin;
   const method = request.method;
   const noBody = method === 'GET' || method === 'HEAD';
   let response: Response;
@@ -167,7 +175,7 @@ async function runHandler(
     // GET is the default: leaving `method` out skips the Fetch API's ByteString check and normalisation,
     // a measurable share of building the Request when a server answers thousands of requests.
     const fetchRequest = new Request(
-      absoluteUrl(path + query, base),
+      absoluteUrl(path + query, config.origin, header(request.headers, 'host')),
       method === 'GET' ? undefined : { method, body: noBody || request.body.length === 0 ? null : request.body.slice() },
     );
     // Appended after construction rather than passed as `init.headers`: the same header list (the Request
