@@ -103,6 +103,20 @@ test('Reset asks before discarding edits and restores the original example', asy
   await expect(reset).toHaveCount(0);
 });
 
+test('Reset after opening a share link drops the link from the address, so a reload shows the original', async ({ page }) => {
+  const code = "console.log('from a link')\n";
+  await page.goto(`/playground/hello-wire/${formatShareHash({ id: 'hello-wire', encoded: await encodeShareState({ code }) })}`);
+  const pg = playground(page, 'hello-wire');
+  await expect.poll(() => pg.staticCode.innerText()).toBe(code);
+  page.once('dialog', (d) => void d.accept());
+  await pg.root.getByRole('button', { name: 'Reset', exact: true }).click();
+  await expect(pg.staticCode).toContainText("from 'roundtrip/wire'");
+  expect(new URL(page.url()).hash).toBe('');
+  await page.reload();
+  await expect(pg.staticCode).toContainText("from 'roundtrip/wire'");
+  await expect(pg.root).not.toContainText('Opened from a shared link');
+});
+
 test('Download project gives a zip with package.json, tsconfig, the snippet, a README and the libraries', async ({ page }) => {
   await page.goto('/playground/http3-loss/');
   const pg = playground(page, 'http3-loss');

@@ -64,6 +64,65 @@ test('console output logged after the run finished still shows, until the next r
   await expect(pg.output).toContainText('logged later');
 });
 
+test('errors thrown in callbacks (a timer, a microtask) show in the console with their line, as DevTools shows them', async ({ page }) => {
+  const pg = await openWithCode(
+    page,
+    [
+      "queueMicrotask(() => { throw new Error('in a microtask'); });",
+      "setTimeout(() => { throw new TypeError('late boom'); }, 20);",
+      "console.log('body done');",
+      '',
+    ].join('\n'),
+  );
+  const browserErrors: string[] = [];
+  page.on('pageerror', (error) => browserErrors.push(error.message));
+  await pg.run.click();
+  await expect(pg.output).toContainText('body done');
+  await expect(pg.output.locator('.rt-error')).toHaveText(['Uncaught Error: in a microtask (line 1, column 30)', 'Uncaught TypeError: late boom (line 2, column 26)']);
+  // Reported once, where the reader looks, not a second time in the browser's own console.
+  expect(browserErrors).toEqual([]);
+});
+
+test('console methods from DevTools work: table, group, count, time, assert', async ({ page }) => {
+  const pg = await openWithCode(
+    page,
+    [
+      "console.table([{ id: 1, title: 'Learn HTTP' }]);",
+      "console.group('outer');",
+      "console.count('hits');",
+      'console.groupEnd();',
+      "console.time('t');",
+      "console.timeEnd('t');",
+      "console.assert(1 > 2, 'math broke');",
+      "consol.log('typo');",
+      '',
+    ].join('\n'),
+  );
+  await pg.run.click();
+  await expect(pg.output).toContainText('| (index) | id | title      |');
+  await expect(pg.output).toContainText('| 0       | 1  | Learn HTTP |');
+  await expect(pg.output).toContainText('outer\n');
+  await expect(pg.output.locator('.rt-info').first()).toHaveText('  hits: 1');
+  await expect(pg.output).toContainText(/t: [\d.]+ ms/);
+  await expect(pg.output.locator('.rt-error')).toHaveText('Assertion failed: math broke');
+  // The typo on line 8 is placed at its first column, where the editor's marker goes.
+  await expect(pg.output).toContainText('Error (line 8, column 1): ReferenceError: consol is not defined');
+});
+
+test('a failed sim.fetch shows why it failed (the error\'s cause), not just "Failed to fetch"', async ({ page }) => {
+  const pg = await openWithCode(
+    page,
+    [
+      "import { createSimulation } from 'roundtrip/wire';",
+      'const sim = createSimulation({ seed: 1 });',
+      "await sim.fetch('https://example.test/nope');",
+      '',
+    ].join('\n'),
+  );
+  await pg.run.click();
+  await expect(pg.output.locator('.rt-failure')).toContainText(/TypeError: Failed to fetch \(caused by \w*Error: .+\)/);
+});
+
 test('unbounded recursion is named, with its line, and the next run works', async ({ page }) => {
   const pg = await openWithCode(page, "const x = 1;\nfunction down(n: number): number {\n  return down(n + 1) + x;\n}\ndown(0);\n");
   await pg.run.click();

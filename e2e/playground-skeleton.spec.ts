@@ -42,6 +42,21 @@ test('Ctrl+Enter in the editor runs the snippet', async ({ page }) => {
   await expect(pg.output).toContainText('from the keyboard');
 });
 
+test('keyboard: Enter on Run runs, and focus stays on Run through the run, so Enter runs again', async ({ page }) => {
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-wire');
+  await pg.run.focus();
+  await page.keyboard.press('Enter');
+  await expect(pg.output).toContainText(/Finished in \d+ ms/);
+  // A disabled button drops focus to the page's start: a keyboard or screen reader user would lose their place.
+  await expect(pg.run).toBeFocused();
+  await pg.root.getByRole('button', { name: 'Clear console' }).click();
+  await pg.run.focus();
+  await page.keyboard.press('Enter');
+  await expect(pg.output).toContainText(/Finished in \d+ ms/);
+  await expect(pg.run).toBeFocused();
+});
+
 test('the first click on Run both wakes the playground and runs it', async ({ page }) => {
   await page.goto(PAGE);
   const pg = playground(page, 'hello-wire');
@@ -90,7 +105,8 @@ test('share, then open the link in a fresh browser context: same code, not run u
 });
 
 test('a damaged or future-version link shows a message and the original snippet', async ({ page }) => {
-  for (const hash of ['#pg=hello-wire&s=1.AAAA-not-deflate', '#pg=hello-wire&s=7.abc']) {
+  // The last one: a link cut off right after the playground's id.
+  for (const hash of ['#pg=hello-wire&s=1.AAAA-not-deflate', '#pg=hello-wire&s=7.abc', '#pg=hello-wire']) {
     await page.goto(`${PAGE}${hash}`);
     const pg = playground(page, 'hello-wire');
     await expect(pg.root.getByRole('status').first()).toContainText(/damaged|newer Roundtrip/);
@@ -98,6 +114,18 @@ test('a damaged or future-version link shows a message and the original snippet'
     await pg.run.click();
     await expect(pg.output).toContainText('reused the connection');
   }
+});
+
+test('a link to a playground this page does not have says so, and the page keeps working', async ({ page }) => {
+  const errors = collectPageErrors(page);
+  await page.goto(`${PAGE}#pg=hello-wir&s=1.q1YqzsjPS0nMSVWyUirJLy1R`);
+  await expect(page.getByRole('status').filter({ hasText: 'not on this page' })).toContainText(
+    'The shared link is for a playground named "hello-wir", which is not on this page. This page\'s playgrounds are "hello-wire"',
+  );
+  const pg = playground(page, 'hello-wire');
+  await pg.run.click();
+  await expect(pg.output).toContainText('reused the connection');
+  expect(errors).toEqual([]);
 });
 
 test("the snippet cannot read the parent page's cookies, storage or DOM", async ({ page }) => {

@@ -277,7 +277,9 @@ export default function Playground({ id, title, code: originalCode, children, co
     setCode(originalCode);
     editorRef.current?.setValue(originalCode);
     setNotice(null);
-  }, [originalCode]);
+    // A share link in the address would bring the discarded code back on reload.
+    if (readShareHash(location.hash)?.id === id) history.replaceState(history.state, '', `${location.pathname}${location.search}`);
+  }, [id, originalCode]);
 
   // On hydration: restore state from a link addressed to this playground, then perform the action that woke us.
   useEffect(() => {
@@ -343,7 +345,15 @@ export default function Playground({ id, title, code: originalCode, children, co
     >
       <div className="rt-toolbar" role="toolbar" aria-label={`${title} controls`}>
         <span className="rt-title">{title}</span>
-        <button type="button" data-action="run" ref={runButtonRef} onClick={() => void run()} disabled={running} aria-keyshortcuts="Control+Enter Meta+Enter">
+        {/* aria-disabled, not disabled: a disabled button loses focus, and a keyboard user's place with it. */}
+        <button
+          type="button"
+          data-action="run"
+          ref={runButtonRef}
+          onClick={() => !running && void run()}
+          aria-disabled={running || undefined}
+          aria-keyshortcuts="Control+Enter Meta+Enter"
+        >
           {running ? 'Running…' : 'Run'}
         </button>
         {editorState === 'static' && (

@@ -26,6 +26,19 @@ function island(sandboxSrc?: string, compiled?: string) {
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('client:interaction', () => {
+  it('a share link for a playground the page lacks gets a notice above the first playground; a later fix of the hash removes it', () => {
+    location.hash = '#pg=nope&s=1.abc';
+    const { el, load } = island();
+    const notice = el.previousElementSibling;
+    expect(notice?.getAttribute('role')).toBe('status');
+    expect(notice?.textContent).toContain('a playground named "nope", which is not on this page');
+    expect(load).not.toHaveBeenCalled();
+    location.hash = '#pg=pg&s=1.abc';
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(document.querySelector('.rt-missing-target')).toBeNull();
+    location.hash = '';
+  });
+
   it('loads nothing until the reader shows intent', async () => {
     const { load } = island();
     await flush();

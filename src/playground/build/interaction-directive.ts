@@ -25,6 +25,7 @@
  */
 import type { ClientDirective } from 'astro';
 import { canMoveIframes, handOver, openSandbox, parkingLot, peekHandedOver, startEarlyRun } from '../sandbox/spare';
+import { missingTargetNotice } from '../share/hash';
 
 /** Signs that the reader is about to use the playground: hydrate and warm up, but perform nothing. */
 const INTENT_EVENTS = ['pointerenter', 'touchstart', 'focusin'] as const;
@@ -49,6 +50,24 @@ export function preloadIslandModules(el: HTMLElement): void {
     link.href = href;
     document.head.append(link);
   }
+}
+
+/**
+ * A share link naming a playground this page does not have says so above `first` (the page's first playground
+ * island) instead of leaving the reader to wonder where the shared code went. Here rather than in a page script:
+ * this directive runs on every page with playgrounds anyway, before any island code loads.
+ */
+export function showMissingTarget(first: HTMLElement): void {
+  document.querySelector('.rt-missing-target')?.remove();
+  const ids = [...document.querySelectorAll<HTMLElement>('[data-playground-id]')].map((el) => el.dataset.playgroundId ?? '');
+  const notice = missingTargetNotice(location.hash, ids);
+  if (!notice) return;
+  const p = document.createElement('p');
+  p.className = 'rt-notice rt-missing-target not-content';
+  p.setAttribute('role', 'status');
+  p.textContent = notice;
+  first.before(p);
+  p.scrollIntoView?.({ block: 'center' });
 }
 
 const interaction: ClientDirective = (load, _options, el) => {
@@ -98,6 +117,10 @@ const interaction: ClientDirective = (load, _options, el) => {
   const island = el.querySelector<HTMLElement>('[data-playground-id]');
   const id = island?.dataset.playgroundId;
   const hashTargetsUs = () => id !== undefined && new URLSearchParams(location.hash.slice(1)).get('pg') === id;
+  if (island && document.querySelector('[data-playground-id]') === island) {
+    showMissingTarget(el);
+    window.addEventListener('hashchange', () => showMissingTarget(el));
+  }
   if (hashTargetsUs()) {
     void wake();
     return;

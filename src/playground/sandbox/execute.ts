@@ -5,6 +5,7 @@
  * name `snippet.ts` (via `//# sourceURL`). The function wrapper adds lines above the body; that offset is
  * measured once with a probe rather than assumed, since it is an engine detail.
  */
+import { formatArgs } from './format';
 import type { SourcePosition } from './protocol';
 
 const SOURCE_NAME = 'snippet.ts';
@@ -15,8 +16,16 @@ type SnippetFunction = (require: Require, exports: object, module: { exports: ob
 
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => SnippetFunction;
 
+const USE_STRICT = '"use strict";';
+
+/**
+ * The compiler puts `"use strict";` in front of the snippet's first line, which would shift every column on that
+ * line (a typo in column 1 reported at column 14). The directive goes on a line of its own instead, above the
+ * snippet; the line offset is measured with the same wrapper (wrapperLineOffset), so lines stay right too.
+ */
 function wrap(js: string): SnippetFunction {
-  return new AsyncFunction('require', 'exports', 'module', 'console', `${js}\n//# sourceURL=${SOURCE_NAME}`);
+  const body = js.startsWith(USE_STRICT) ? js.slice(USE_STRICT.length) : js;
+  return new AsyncFunction('require', 'exports', 'module', 'console', `${USE_STRICT}\n${body}\n//# sourceURL=${SOURCE_NAME}`);
 }
 
 export class UnknownModuleError extends Error {
@@ -76,5 +85,16 @@ export function describeRuntimeError(error: Error, position?: SourcePosition): s
     const where = position ? ` at line ${position.line}` : '';
     return `RangeError: ${error.message}${where}: runaway recursion. A function kept calling itself (directly or through others) without reaching a case that stops it.`;
   }
-  return `${error.name}: ${error.message}`;
+  return formatArgs([error]);
+}
+
+/**
+ * The console line for something thrown where the snippet's body could not catch it: in a timer or event
+ * callback ("Uncaught Error: ..."), or a rejected promise nobody handled ("Uncaught (in promise) Error: ..."),
+ * the words DevTools uses, with the snippet line when the stack names one.
+ */
+export function describeUncaught(reason: unknown, inPromise: boolean, position?: SourcePosition): string {
+  const what = reason instanceof Error ? describeRuntimeError(reason, position) : formatArgs([reason]);
+  const where = position && !(reason instanceof RangeError && /call stack/i.test(reason.message)) ? ` (line ${position.line}, column ${position.column})` : '';
+  return `Uncaught${inPromise ? ' (in promise)' : ''} ${what}${where}`;
 }

@@ -24,6 +24,15 @@ describe('console formatting', () => {
     expect(big.length).toBeLessThan(10_100);
     expect(big).toContain('10000 more characters');
   });
+  it("shows an error's cause chain, as fetch failures put the reason there", () => {
+    const failed = new TypeError('Failed to fetch', { cause: new Error('connection refused by api.example') });
+    expect(formatValue(failed)).toBe('TypeError: Failed to fetch (caused by Error: connection refused by api.example)');
+    const deep = new Error('a', { cause: new Error('b', { cause: 'c' }) });
+    expect(formatValue(deep)).toBe('Error: a (caused by Error: b (caused by "c"))');
+    const loop = new Error('self');
+    (loop as { cause?: unknown }).cause = loop;
+    expect(formatValue(loop)).toBe('Error: self (caused by [Circular])');
+  });
   it('shows repeated (non-cyclic) references in full', () => {
     const shared = { x: 1 };
     expect(formatValue([shared, shared])).toBe('[{ x: 1 }, { x: 1 }]');

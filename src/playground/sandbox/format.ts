@@ -40,7 +40,18 @@ function format(value: unknown, limits: FormatLimits, depth: number, seen: Set<o
   if (value === null) return 'null';
   const obj = value as object;
   if (seen.has(obj)) return '[Circular]';
-  if (obj instanceof Error) return `${obj.name}: ${obj.message}`;
+  if (obj instanceof Error) {
+    const text = `${obj.name}: ${obj.message}`;
+    // fetch (and sim.fetch) reject with a bare "Failed to fetch" and put the reason in `cause`; DevTools shows it.
+    if (obj.cause === undefined) return text;
+    if (depth >= limits.depth) return `${text} (caused by …)`;
+    seen.add(obj);
+    try {
+      return `${text} (caused by ${format(obj.cause, limits, depth + 1, seen)})`;
+    } finally {
+      seen.delete(obj);
+    }
+  }
   if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString();
   if (obj instanceof RegExp) return String(obj);
   if (obj instanceof Uint8Array) return `Uint8Array(${obj.length}) [${[...obj.subarray(0, limits.items)].join(', ')}${obj.length > limits.items ? ', …' : ''}]`;

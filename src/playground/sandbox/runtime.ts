@@ -14,8 +14,10 @@ import * as playgroundModule from 'roundtrip/playground';
 import { installOptionsContext } from '../options/context';
 import type { CompileResult } from './compile';
 import { chunksFor, chunksFromHash, importedModules, SANDBOX_CHUNKS, withNeeds, type SandboxChunkName } from './chunks.mjs';
-import { describeRuntimeError, executeSnippet, locateError } from './execute';
+import { describeRuntimeError, describeUncaught, executeSnippet, locateError } from './execute';
 import { formatArgs } from './format';
+import { createSandboxConsole, type SandboxConsole } from './console';
+import { guardCallbacks, type Schedulers } from './guard';
 import { HEARTBEAT_MS, parseHostMessage, SANDBOX_PROTOCOL_VERSION, type ConsoleLevel, type SandboxToHost } from './protocol';
 import { createCapture, type Capture, type CaptureController } from './capture';
 import { instrumentWireModule } from './capture-wire';
@@ -124,15 +126,12 @@ function send(message: SandboxToHost): void {
   port?.postMessage(message);
 }
 
-function makeConsole(runId: number) {
-  let count = 0;
-  const emit = (level: ConsoleLevel) => (...args: unknown[]) => {
-    count += 1;
-    if (count <= MAX_CONSOLE_ENTRIES) send({ v: 1, type: 'console', runId, level, text: formatArgs(args) });
-    else if (count === MAX_CONSOLE_ENTRIES + 1)
-      send({ v: 1, type: 'console', runId, level: 'warn', text: `Console output capped at ${MAX_CONSOLE_ENTRIES} entries for this run.` });
-  };
-  return { log: emit('log'), info: emit('info'), warn: emit('warn'), error: emit('error'), debug: emit('debug') };
+function makeConsole(runId: number): SandboxConsole {
+  return createSandboxConsole({
+    emit: (level, text) => send({ v: 1, type: 'console', runId, level, text }),
+    now: () => performance.now(),
+    max: MAX_CONSOLE_ENTRIES,
+  });
 }
 
 let currentRun = 0;
@@ -164,6 +163,23 @@ async function run(runId: number, code: string, js: string | undefined, options:
     js = compiled.js;
   }
   const sandboxConsole = makeConsole(runId);
+  // What the snippet's code throws outside its own body (a timer callback, a promise nobody awaits) never reaches
+  // the catch below; DevTools prints it as "Uncaught ...", and so does the playground's console. The browser
+  // hides the details from this opaque-origin page (guard.ts), so scheduled callbacks are wrapped to keep them.
+  const reportUncaught = (reason: unknown, inPromise: boolean) => {
+    void locateError(reason).then((position) => sandboxConsole.error(describeUncaught(reason, inPromise, position)));
+  };
+  guardCallbacks(window as unknown as Schedulers, (error) => reportUncaught(error, false));
+  window.addEventListener('error', (event) => {
+    event.preventDefault();
+    if (event.error != null) reportUncaught(event.error, false);
+    // A muted error ("Script error."): all the browser says is that something was thrown.
+    else sandboxConsole.error('Uncaught error in a callback (the browser does not say which: add a try/catch around the callback to see it).');
+  });
+  window.addEventListener('unhandledrejection', (event) => {
+    event.preventDefault();
+    reportUncaught(event.reason, true);
+  });
   const runCapture = createCapture({ runId, send, warn: sandboxConsole.warn });
   capture = runCapture;
   try {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeShareState, encodeShareState, SHARE_FORMAT_VERSION } from './codec';
 import { fromBase64Url, toBase64Url } from './base64url';
-import { formatShareHash, readShareHash } from './hash';
+import { formatShareHash, missingTargetNotice, readShareHash } from './hash';
 
 describe('base64url', () => {
   it('round-trips any bytes', () => {
@@ -87,6 +87,28 @@ describe('share hash', () => {
     expect(readShareHash(hash)).toEqual({ id: 'hello-wire', encoded: '1.abc-_' });
     expect(readShareHash('#try-it')).toBeNull();
     expect(readShareHash('')).toBeNull();
+  });
+
+  it('a link cut off after the playground id still names the playground, and decodes to a "damaged" error', async () => {
+    const cut = readShareHash('#pg=hello-wire&s=1.q1YqzsjPS0nMSVWyUirJLy1R'.slice(0, '#pg=hello-wire'.length));
+    expect(cut).toEqual({ id: 'hello-wire', encoded: '' });
+    const result = await decodeShareState(cut!.encoded);
+    expect(result).toMatchObject({ ok: false, code: 'corrupt' });
+    expect(!result.ok && result.message).toMatch(/damaged.*cut off/);
+  });
+
+  it('a link to a playground the page does not have gets a notice naming both', () => {
+    expect(missingTargetNotice('#pg=hello-wire&s=1.abc', ['hello-wire', 'dedup'])).toBeNull();
+    expect(missingTargetNotice('#section-2', ['hello-wire'])).toBeNull();
+    expect(missingTargetNotice('#pg=hello-wir&s=1.abc', ['hello-wire', 'dedup'])).toBe(
+      'The shared link is for a playground named "hello-wir", which is not on this page. This page\'s playgrounds are "hello-wire", "dedup": the link may have been mistyped or made for an older version of the page.',
+    );
+  });
+
+  it('a payload cut off mid-way says it is damaged', async () => {
+    const whole = await encodeShareState({ code: "console.log('a snippet long enough to be cut in the middle of its data')" });
+    const result = await decodeShareState(whole.slice(0, Math.floor(whole.length / 2)));
+    expect(result).toMatchObject({ ok: false, code: 'corrupt' });
   });
 });
 

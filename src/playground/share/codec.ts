@@ -71,6 +71,9 @@ const DECODERS: Record<number, (json: unknown) => ShareState | string> = {
 };
 
 export async function decodeShareState(text: string): Promise<DecodeResult> {
+  if (text.trim() === '') {
+    return { ok: false, code: 'corrupt', message: 'The link is damaged: it names this playground but holds no code. It may have been cut off when copied.' };
+  }
   const match = /^(\d{1,4})\.([A-Za-z0-9_-]*)$/.exec(text.trim());
   if (!match) {
     return { ok: false, code: 'malformed', message: 'The link does not hold playground state in a form Roundtrip recognises.' };
