@@ -23,12 +23,13 @@ const ROW_H = 34;
 /**
  * Events listed at once; longer recordings show a window around the cursor. The box shows about ten. Each
  * time the window moves, the browser restyles every item in it (measured: ~55 ms of CPU for a 300-event window
- * with its hidden routine events, on the 1,820-event scrub of issue #8), so the window is a few screens long,
- * not the whole recording.
+ * with its hidden routine events, on the 1,820-event scrub of issue #8), and a jump (Home, End, a click far
+ * along the scrubber) builds the whole window afresh: at 120 events that jump was one 74 ms frame. So the window
+ * is a few screens long, not the whole recording.
  */
-const LIST_WINDOW = 120;
+const LIST_WINDOW = 60;
 /** The window's start moves in multiples of this, so it stays put for about this many cursor moves. */
-const LIST_STEP = 20;
+const LIST_STEP = 15;
 
 /** The element's content width, followed with a ResizeObserver (where there is one). */
 function useWidth(element: HTMLElement | null): number | undefined {
