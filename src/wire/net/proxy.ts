@@ -27,7 +27,7 @@ import { header, headerTokens, startLine } from './codec';
 import type { Link } from './link';
 import type { ByteStream } from './stream';
 import { concatBytes } from './stream';
-import type { TcpNetwork, TcpSocket } from './tcp';
+import { isRefused, type TcpNetwork, type TcpSocket } from './tcp';
 
 export type ProxyKind = 'smart' | 'dumb';
 
@@ -99,7 +99,7 @@ export class ForwardProxy {
         relay(client, target);
       });
       target.onClose((info) => {
-        if (info.reason === 'connection refused') {
+        if (isRefused(info.reason)) {
           client.write(codec.encodeResponse({ version: '1.1', status: 502, reason: 'Bad Gateway', headers: [{ name: 'Content-Length', value: '0' }, { name: 'Connection', value: 'close' }], body: new Uint8Array(0) }));
           client.close('CONNECT failed');
         }

@@ -72,7 +72,10 @@ describe('sim.fetch', () => {
 
   it('fails with a network TypeError when the host does not exist (connection refused)', async () => {
     const sim = createSimulation({ server: server() });
-    await expect(sim.fetch('http://elsewhere.example/')).rejects.toThrow('Failed to fetch');
+    const failure = sim.fetch('http://elsewhere.example/');
+    await expect(failure).rejects.toThrow('Failed to fetch');
+    // The cause names where nothing listens, as curl does.
+    await expect(failure.catch((error: Error) => String(error.cause))).resolves.toContain('connection refused: nothing listens on elsewhere.example:80');
   });
 
   it('serves extra host names (domain sharding) with their own connection pools', async () => {

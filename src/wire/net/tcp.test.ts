@@ -50,7 +50,7 @@ describe('TCP model', () => {
     let reason = '';
     socket.onClose((info) => (reason = info.reason));
     clock.runUntilIdle();
-    expect(reason).toBe('connection refused');
+    expect(reason).toBe('connection refused: nothing listens on nobody:80');
     expect(socket.state).toBe('closed');
     expect(trace.ofType('connection-closed')[0]).toMatchObject({ at: 50, how: 'reset', by: 'server' });
   });

@@ -156,11 +156,16 @@ export class TcpSocket implements ByteStream {
     server.#peer = client;
   }
 
-  /** The peer answered our SYN with RST (nobody listens): the connection fails before it opens. */
-  refused(): void {
+  /**
+   * The peer answered our SYN with RST (nobody listens on `address`): the connection fails before it opens.
+   * The reason names the address, as curl's "Failed to connect to host port N" does: a fetch that fails this
+   * way is most often a typo in the host, or a host the simulation does not serve.
+   */
+  refused(address: string): void {
     this.#conn.closed = true;
-    this.#conn.ctx.trace.emit({ type: 'connection-closed', connectionId: this.#conn.id, by: 'server', how: 'reset', reason: 'connection refused' });
-    this.#shutdown({ how: 'reset', by: 'server', reason: 'connection refused' });
+    const reason = refusedReason(address);
+    this.#conn.ctx.trace.emit({ type: 'connection-closed', connectionId: this.#conn.id, by: 'server', how: 'reset', reason });
+    this.#shutdown({ how: 'reset', by: 'server', reason });
   }
 
   /** Marks the socket established and sends anything written while connecting. */
@@ -349,6 +354,12 @@ export class TcpSocket implements ByteStream {
   }
 }
 
+/** The close reason of a connection refused at `address` ("host:port"); proxies test for it (isRefused). */
+export const refusedReason = (address: string): string => `connection refused: nothing listens on ${address}`;
+
+/** Whether a close reason says the connection was refused (see refusedReason). */
+export const isRefused = (reason: string): boolean => reason.startsWith('connection refused');
+
 /** The set of listening addresses on a simulated network, and the way to open connections to them. */
 export class TcpNetwork {
   readonly ctx: NetContext;
@@ -381,7 +392,7 @@ export class TcpNetwork {
       if (!listener || !this.#listeners.has(address)) {
         // RFC 9293 §3.10.7.1: a SYN to a port nobody listens on is answered with RST.
         trace.emit({ type: 'handshake', connectionId: conn.id, protocol: 'tcp', step: 'RST', from: 'server' });
-        clock.setTimeout(() => client.refused(), oneWay);
+        clock.setTimeout(() => client.refused(address), oneWay);
         return;
       }
       const server = new TcpSocket(conn, 'server');
