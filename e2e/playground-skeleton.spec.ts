@@ -42,6 +42,20 @@ test('Ctrl+Enter in the editor runs the snippet', async ({ page }) => {
   await expect(pg.output).toContainText('from the keyboard');
 });
 
+test('Esc with several cursors collapses them to one and stays in the editor; the next Esc leaves for Run', async ({ page }) => {
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-wire');
+  await pg.replaceCode('const a = 1;\nconst b = 2;\n');
+  // Alt+click adds a cursor (Monaco's default multi-cursor modifier).
+  await pg.root.locator('.rt-editor .view-line').nth(1).click({ modifiers: ['Alt'] });
+  await expect(pg.root.locator('.monaco-editor .cursor')).toHaveCount(2);
+  await page.keyboard.press('Escape');
+  await expect(pg.root.locator('.monaco-editor .cursor')).toHaveCount(1);
+  await expect(pg.run).not.toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(pg.run).toBeFocused();
+});
+
 test('keyboard: Enter on Run runs, and focus stays on Run through the run, so Enter runs again', async ({ page }) => {
   await page.goto(PAGE);
   const pg = playground(page, 'hello-wire');

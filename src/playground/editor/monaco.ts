@@ -76,7 +76,10 @@ export function createEditor(container: HTMLElement, options: CreateEditorOption
   themeObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
   const changes = model.onDidChangeContent(() => options.onChange(model.getValue()));
   editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => options.onRun());
-  editor.addCommand(monaco.KeyCode.Escape, () => options.onEscape(), '!suggestWidgetVisible && !findWidgetVisible');
+  // Esc leaves the editor only when Monaco has nothing of its own to close: a suggestion list, the find box,
+  // parameter hints, a rename box, snippet placeholders, or extra cursors (Esc collapses them to one first).
+  const monacoUsesEscape = ['suggestWidgetVisible', 'findWidgetVisible', 'parameterHintsVisible', 'renameInputVisible', 'inSnippetMode', 'editorHasMultipleSelections'];
+  editor.addCommand(monaco.KeyCode.Escape, () => options.onEscape(), monacoUsesEscape.map((key) => `!${key}`).join(' && '));
   return {
     getValue: () => model.getValue(),
     showRunProblem: (problem) => {
