@@ -224,7 +224,15 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
   }, [playgroundId]);
 
   if (recording.sources.length === 0) {
-    return <p className="rt-empty">{finished ? 'This run created no simulation or query client, so there is nothing to visualize.' : 'Recording…'}</p>;
+    // Snippets that call the codecs directly (encodeFrames, HpackEncoder) run fine but record nothing: say what
+    // the views follow, so the reader knows where to look and what would make them draw.
+    return (
+      <p className="rt-empty">
+        {finished
+          ? 'Nothing to visualize: the views follow what a simulation (createSimulation from roundtrip/wire) or a QueryClient records, and this run created neither. What it printed is in the console.'
+          : 'Recording…'}
+      </p>
+    );
   }
 
   const View = active ? viewComponent(active) : undefined;
