@@ -48,12 +48,12 @@ function isPseudo(name: string): boolean {
 }
 
 /**
- * Freezes a field list and its entries in place, for trace events that carry it: the per-request events
- * go out through `emitPrebuilt`, which freezes only the event, so what they point to must be frozen
- * first. A loop over a known shape is cheaper than the trace's generic deep freeze, which walks every
- * key of every object it meets (a few percent of a 10,000-request run).
+ * Freezes a list of flat entries (header fields, HPACK steps) and the entries in place, for trace events
+ * that carry it: the per-request events go out through `emitPrebuilt`, which freezes only the event, so
+ * what they point to must be frozen first. A loop over a known shape is cheaper than the trace's generic
+ * deep freeze, which walks every key of every object it meets (a few percent of a 10,000-request run).
  */
-export function frozenFields<T extends readonly HeaderField[]>(list: T): T {
+export function frozenFields<T extends readonly object[]>(list: T): T {
   if (Object.isFrozen(list)) return list; // frozen by this function (or shared from the tracer) already
   for (let i = 0; i < list.length; i++) Object.freeze(list[i]);
   return Object.freeze(list);

@@ -36,6 +36,7 @@ import { parseFrame } from './frame-codec';
 import type { Frame } from './frames';
 import { nameOfSetting } from './settings';
 import { type StreamEvent, type StreamState, transition } from './stream-states';
+import { frozenFields } from './sim-common';
 
 const FLAG_NAMES: Readonly<Partial<Record<FrameTypeName, readonly (readonly [number, string])[]>>> = {
   DATA: [[FLAGS.END_STREAM, 'END_STREAM'], [FLAGS.PADDED, 'PADDED']],
@@ -151,16 +152,9 @@ function fieldsOf(frame: Frame): Fields {
   }
 }
 
-function frozenSteps(steps: Http2HpackStep[]): readonly Http2HpackStep[] {
-  for (let i = 0; i < steps.length; i++) Object.freeze(steps[i]);
-  return Object.freeze(steps);
-}
-
 /** Freezes a decoded field block (the lists and each entry) once, for the events of both ends. */
 function frozenBlock(fields: { name: string; value: string }[], steps: Http2HpackStep[]): { headers: HeaderList; hpack: readonly Http2HpackStep[] } {
-  for (let i = 0; i < fields.length; i++) Object.freeze(fields[i]);
-  for (let i = 0; i < steps.length; i++) Object.freeze(steps[i]);
-  return { headers: Object.freeze(fields), hpack: Object.freeze(steps) };
+  return { headers: frozenFields(fields), hpack: frozenFields(steps) };
 }
 
 /** One frame as both ends of its flow see it: its event's content, and what the stream table needs. */
@@ -417,7 +411,7 @@ class Flow {
             this.hpack.follow(steps);
             block =
               handed.fields && listMatches(handed.fields, steps)
-                ? { headers: handed.fields, hpack: frozenSteps(steps) }
+                ? { headers: handed.fields, hpack: frozenFields(steps) }
                 : frozenBlock(fieldsOfSteps(steps), steps);
           } else {
             const r = this.hpack.decodeAnnotated(bytes);
