@@ -25,7 +25,7 @@
  */
 import type { ClientDirective } from 'astro';
 import { canMoveIframes, handOver, openSandbox, parkingLot, peekHandedOver, startEarlyRun } from '../sandbox/spare';
-import { missingTargetNotice } from '../share/hash';
+import { missingTargetNotice, readShareHash } from '../share/hash';
 
 /** Signs that the reader is about to use the playground: hydrate and warm up, but perform nothing. */
 const INTENT_EVENTS = ['pointerenter', 'touchstart', 'focusin'] as const;
@@ -116,7 +116,7 @@ const interaction: ClientDirective = (load, _options, el) => {
   );
   const island = el.querySelector<HTMLElement>('[data-playground-id]');
   const id = island?.dataset.playgroundId;
-  const hashTargetsUs = () => id !== undefined && new URLSearchParams(location.hash.slice(1)).get('pg') === id;
+  const hashTargetsUs = () => id !== undefined && readShareHash(location.hash)?.id === id;
   if (island && document.querySelector('[data-playground-id]') === island) {
     showMissingTarget(el);
     window.addEventListener('hashchange', () => showMissingTarget(el));
