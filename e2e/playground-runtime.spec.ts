@@ -83,6 +83,31 @@ test('errors thrown in callbacks (a timer, a microtask) show in the console with
   expect(browserErrors).toEqual([]);
 });
 
+test('a promise the snippet rejects and nobody handles shows as "Uncaught (in promise)", as DevTools shows it', async ({ page }) => {
+  const pg = await openWithCode(
+    page,
+    [
+      "Promise.reject(new Error('nobody awaited me'));",
+      'async function load() {',
+      '  await null;',
+      "  throw new TypeError('failed after an await');",
+      '}',
+      'load();',
+      "console.log('body done');",
+      '',
+    ].join('\n'),
+  );
+  const browserErrors: string[] = [];
+  page.on('pageerror', (error) => browserErrors.push(error.message));
+  await pg.run.click();
+  await expect(pg.output).toContainText('body done');
+  await expect(pg.output.locator('.rt-error')).toHaveText([
+    'Uncaught (in promise) Error: nobody awaited me (line 1, column 16)',
+    'Uncaught (in promise) TypeError: failed after an await (line 4, column 9)',
+  ]);
+  expect(browserErrors).toEqual([]);
+});
+
 test('console methods from DevTools work: table, group, count, time, assert', async ({ page }) => {
   const pg = await openWithCode(
     page,

@@ -2,30 +2,79 @@
  * Runs compiled snippet code with a `require` that only knows the modules the playground offers.
  *
  * The snippet becomes the body of an async function (so top-level `await` works) whose stack frames carry the
- * name `snippet.ts` (via `//# sourceURL`). The function wrapper adds lines above the body; that offset is
- * measured once with a probe rather than assumed, since it is an engine detail.
+ * name `snippet.ts` (via `//# sourceURL`). The function's head sits on a line of its own above the body, so the
+ * body's line N is the source's line N + 1 and its columns are the snippet's own.
+ *
+ * How the function is made is up to the caller (an Evaluate). The sandbox makes it with a script element
+ * (evaluateAsScript): code that `eval` or `new Function` makes belongs to the script that called them, the
+ * sandbox runtime, which is cross-origin to the opaque-origin sandbox page, so the browser mutes its errors and
+ * drops its unhandled promise rejections (HTML, "muted errors"); a script made from a blob: URL belongs to the
+ * page itself, so a promise the snippet rejects and nobody handles is reported like any other.
  */
 import { formatArgs } from './format';
 import type { SourcePosition } from './protocol';
 
 const SOURCE_NAME = 'snippet.ts';
 const STACK_POSITION = /snippet\.ts:(\d+):(\d+)/;
+/** Lines the wrapper puts above the snippet's first line (see wrap). */
+const WRAPPER_LINES = 1;
 
 type Require = (name: string) => unknown;
 type SnippetFunction = (require: Require, exports: object, module: { exports: object }, console: unknown) => Promise<void>;
 
-const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => SnippetFunction;
+/** Evaluates a function expression's source and gives back the function. */
+export type Evaluate = (expression: string) => unknown;
+
+/** Indirect eval: global scope, like `new Function`; what tests and non-browser hosts use. */
+export const evaluateWithEval: Evaluate = (expression) => (0, eval)(expression);
 
 const USE_STRICT = '"use strict";';
 
 /**
- * The compiler puts `"use strict";` in front of the snippet's first line, which would shift every column on that
- * line (a typo in column 1 reported at column 14). The directive goes on a line of its own instead, above the
- * snippet; the line offset is measured with the same wrapper (wrapperLineOffset), so lines stay right too.
+ * The snippet as the source of an async function expression. The compiler puts `"use strict";` in front of the
+ * snippet's first line, which would shift every column on that line (a typo in column 1 reported at column 14):
+ * the directive moves to the wrapper's own line instead.
  */
-function wrap(js: string): SnippetFunction {
+function wrap(js: string): string {
   const body = js.startsWith(USE_STRICT) ? js.slice(USE_STRICT.length) : js;
-  return new AsyncFunction('require', 'exports', 'module', 'console', `${USE_STRICT}\n${body}\n//# sourceURL=${SOURCE_NAME}`);
+  return `(async function (require, exports, module, console) {${USE_STRICT}\n${body}\n})\n//# sourceURL=${SOURCE_NAME}`;
+}
+
+let scripts = 0;
+
+/**
+ * An Evaluate for a browser page: the expression runs as a classic script loaded from a blob: URL (the page's
+ * Content-Security-Policy must allow `blob:` scripts), so it belongs to the page and its errors are not muted.
+ * A syntax error in it rejects with that error instead of reaching the page's error handlers.
+ */
+export function evaluateAsScript(expression: string): Promise<unknown> {
+  const slot = `__roundtripSnippet${++scripts}`;
+  const global = globalThis as unknown as Record<string, unknown>;
+  const url = URL.createObjectURL(new Blob([`globalThis.${slot} = ${expression}`], { type: 'text/javascript' }));
+  const script = document.createElement('script');
+  return new Promise<unknown>((resolve, reject) => {
+    const onError = (event: ErrorEvent) => {
+      if (event.filename !== url) return;
+      // Reported here, to the run, rather than as an uncaught error of the page.
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      reject(event.error ?? new SyntaxError(event.message));
+    };
+    const done = () => {
+      window.removeEventListener('error', onError, true);
+      URL.revokeObjectURL(url);
+      script.remove();
+      const made = global[slot];
+      delete global[slot];
+      if (made) resolve(made);
+      else reject(new Error('The snippet could not be loaded into the sandbox (was its script blocked?).'));
+    };
+    window.addEventListener('error', onError, true);
+    script.addEventListener('load', done, { once: true });
+    script.addEventListener('error', done, { once: true });
+    script.src = url;
+    document.head.append(script);
+  });
 }
 
 export class UnknownModuleError extends Error {
@@ -41,6 +90,7 @@ export async function executeSnippet(
   modules: Readonly<Record<string, unknown>>,
   sandboxConsole: unknown,
   offered: readonly string[] = Object.keys(modules),
+  evaluate: Evaluate = evaluateWithEval,
 ): Promise<void> {
   const require: Require = (name) => {
     if (Object.hasOwn(modules, name)) return modules[name];
@@ -50,16 +100,8 @@ export async function executeSnippet(
     throw new UnknownModuleError(`Cannot import '${name}': the playground provides ${list}.`);
   };
   const module = { exports: {} };
-  await wrap(js)(require, module.exports, module, sandboxConsole);
-}
-
-let offsetPromise: Promise<number> | undefined;
-function wrapperLineOffset(): Promise<number> {
-  offsetPromise ??= wrap('throw new Error("probe")')(() => undefined, {}, { exports: {} }, undefined).then(
-    () => 0,
-    (e: unknown) => (rawPosition(e)?.line ?? 1) - 1,
-  );
-  return offsetPromise;
+  const run = (await evaluate(wrap(js))) as SnippetFunction;
+  await run(require, module.exports, module, sandboxConsole);
 }
 
 function rawPosition(error: unknown): SourcePosition | undefined {
@@ -68,10 +110,9 @@ function rawPosition(error: unknown): SourcePosition | undefined {
 }
 
 /** Maps an error thrown by a snippet to its 1-based line and column in the snippet, when the stack says. */
-export async function locateError(error: unknown): Promise<SourcePosition | undefined> {
+export function locateError(error: unknown): SourcePosition | undefined {
   const raw = rawPosition(error);
-  if (!raw) return undefined;
-  return { line: raw.line - (await wrapperLineOffset()), column: raw.column };
+  return raw && raw.line > WRAPPER_LINES ? { line: raw.line - WRAPPER_LINES, column: raw.column } : undefined;
 }
 
 /**

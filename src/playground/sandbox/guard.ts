@@ -2,10 +2,12 @@
  * Catches what a snippet throws inside its callbacks (timers, animation frames, microtasks), to report it as
  * an uncaught error with its message and line.
  *
- * The browser cannot tell us itself: the sandbox's document has an opaque origin, so the runtime script (and
- * every function the snippet's code becomes) counts as cross-origin to it, and the browser "mutes" its errors
- * (HTML §8.1.4.2, muted errors): `window.onerror` gets only "Script error." and unhandled promise rejections
- * are not reported at all. Wrapping each callback where it is scheduled keeps the error object.
+ * The browser cannot always tell us itself: the sandbox's document has an opaque origin, so the runtime and
+ * library scripts count as cross-origin to it, and the browser "mutes" their errors (HTML, muted errors):
+ * `window.onerror` gets only "Script error." and their unhandled promise rejections are not reported at all.
+ * The snippet's own code runs as a script of the page (execute.ts, evaluateAsScript), but a callback it hands
+ * to a library may still throw while the library's code is running. Wrapping each callback where it is
+ * scheduled keeps the error object whoever calls it.
  *
  * A caught error stops there, as an uncaught one would in a page: the timer's other callbacks keep running.
  */

@@ -14,7 +14,7 @@ import * as playgroundModule from 'roundtrip/playground';
 import { installOptionsContext } from '../options/context';
 import type { CompileResult } from './compile';
 import { chunksFor, chunksFromHash, importedModules, SANDBOX_CHUNKS, withNeeds, type SandboxChunkName } from './chunks.mjs';
-import { describeRuntimeError, describeUncaught, executeSnippet, locateError } from './execute';
+import { describeRuntimeError, describeUncaught, evaluateAsScript, executeSnippet, locateError } from './execute';
 import { formatArgs } from './format';
 import { createSandboxConsole, type SandboxConsole } from './console';
 import { guardCallbacks, type Schedulers } from './guard';
@@ -164,10 +164,12 @@ async function run(runId: number, code: string, js: string | undefined, options:
   }
   const sandboxConsole = makeConsole(runId);
   // What the snippet's code throws outside its own body (a timer callback, a promise nobody awaits) never reaches
-  // the catch below; DevTools prints it as "Uncaught ...", and so does the playground's console. The browser
-  // hides the details from this opaque-origin page (guard.ts), so scheduled callbacks are wrapped to keep them.
+  // the catch below; DevTools prints it as "Uncaught ...", and so does the playground's console. The snippet's own
+  // code runs as a script of this page (evaluateAsScript), so its errors and rejections arrive here in full; the
+  // libraries' scripts are cross-origin to this opaque-origin page, so what fails inside them is muted (guard.ts):
+  // scheduled callbacks are wrapped so that their errors keep their details all the same.
   const reportUncaught = (reason: unknown, inPromise: boolean) => {
-    void locateError(reason).then((position) => sandboxConsole.error(describeUncaught(reason, inPromise, position)));
+    sandboxConsole.error(describeUncaught(reason, inPromise, locateError(reason)));
   };
   guardCallbacks(window as unknown as Schedulers, (error) => reportUncaught(error, false));
   window.addEventListener('error', (event) => {
@@ -185,13 +187,13 @@ async function run(runId: number, code: string, js: string | undefined, options:
   try {
     await libraries;
     await loadChunks(chunksFor(importedModules(js)));
-    await executeSnippet(js, modulesFor(runCapture), sandboxConsole, OFFERED);
+    await executeSnippet(js, modulesFor(runCapture), sandboxConsole, OFFERED, evaluateAsScript);
     // Everything recorded so far reaches the host before 'done'; later events (timers, gc) keep streaming.
     runCapture.flush();
     send({ v: 1, type: 'done', runId });
   } catch (error) {
     runCapture.flush();
-    const position = await locateError(error);
+    const position = locateError(error);
     const message = error instanceof Error ? describeRuntimeError(error, position) : `Uncaught ${formatArgs([error])}`;
     send({ v: 1, type: 'error', runId, phase: 'runtime', message, ...(position ? { position } : {}) });
   }
