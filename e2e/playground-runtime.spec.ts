@@ -83,27 +83,27 @@ test('errors thrown in callbacks (a timer, a microtask) show in the console with
   expect(browserErrors).toEqual([]);
 });
 
-test('a promise the snippet rejects and nobody handles shows as "Uncaught (in promise)", as DevTools shows it', async ({ page }) => {
-  const pg = await openWithCode(
-    page,
-    [
-      "Promise.reject(new Error('nobody awaited me'));",
-      'async function load() {',
-      '  await null;',
-      "  throw new TypeError('failed after an await');",
-      '}',
-      'load();',
-      "console.log('body done');",
-      '',
-    ].join('\n'),
-  );
+test('a promise the snippet rejects and nobody handles shows as "Uncaught (in promise)", as DevTools shows it, at the column it was written', async ({ page }) => {
+  const lines = [
+    "const why: string = 'nobody awaited me'; Promise.reject(new Error(why));",
+    'async function load(): Promise<void> {',
+    '  await null;',
+    "  const message: string = 'failed after an await'; throw new TypeError(message);",
+    '}',
+    'load();',
+    "console.log('body done');",
+    '',
+  ];
+  const pg = await openWithCode(page, lines.join('\n'));
   const browserErrors: string[] = [];
   page.on('pageerror', (error) => browserErrors.push(error.message));
   await pg.run.click();
   await expect(pg.output).toContainText('body done');
+  // Columns as written, type annotations and all (the compiler removes them; the column map puts them back).
+  const column = (line: number, text: string) => (lines[line - 1] ?? '').indexOf(text) + 1;
   await expect(pg.output.locator('.rt-error')).toHaveText([
-    'Uncaught (in promise) Error: nobody awaited me (line 1, column 16)',
-    'Uncaught (in promise) TypeError: failed after an await (line 4, column 9)',
+    `Uncaught (in promise) Error: nobody awaited me (line 1, column ${column(1, 'new Error')})`,
+    `Uncaught (in promise) TypeError: failed after an await (line 4, column ${column(4, 'new TypeError')})`,
   ]);
   expect(browserErrors).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileSnippet } from './compile';
+import { readColumnMap } from './columns';
+import { columnMap, compileSnippet } from './compile';
 import { describeRuntimeError, executeSnippet, locateError } from './execute';
 
 function run(code: string, modules: Record<string, unknown> = {}) {
@@ -35,6 +36,33 @@ describe('snippet compile and execute', () => {
     const error = await done.then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(locateError(error)).toEqual({ line: 4, column: expect.any(Number) });
+  });
+
+  it('puts the column where the reader wrote the code, though compiling removed types and rewrote imports', async () => {
+    const source = `import { fail } from 'lib';\nconst n: number = 1; const label: string = 'x'; missing(n);\nconst m: number = 2; fail(m);\n`;
+    const compiled = compileSnippet(source);
+    if (!compiled.ok) throw new Error(compiled.message);
+    const columns = readColumnMap(compiled.js);
+    const lib = {
+      fail: () => {
+        throw new Error('from the library');
+      },
+    };
+    const errorOf = (code: string) => executeSnippet(compiled.js.replace('missing(n);', code), { lib }, console).then(() => undefined, (e: unknown) => e);
+    const line2 = source.split('\n')[1] ?? '';
+    // V8 places a ReferenceError at the name, a throwing call's frame at the callee.
+    expect(locateError(await errorOf('missing(n);'), columns)).toEqual({ line: 2, column: line2.indexOf('missing') + 1 });
+    expect(locateError(await errorOf(';'), columns)).toEqual({ line: 3, column: 22 });
+    // Without the map, the columns are the compiled code's: what readers saw before.
+    expect(locateError(await errorOf('missing(n);'))).not.toEqual({ line: 2, column: line2.indexOf('missing') + 1 });
+  });
+
+  it('leaves code whose columns did not move without a map', () => {
+    const compiled = compileSnippet("const a = 1;\nconsole.log(a);\n");
+    expect(compiled.ok && readColumnMap(compiled.js)).toEqual({});
+    // Line 1's generated columns drop the "use strict"; the runner drops it from the code too.
+    expect(columnMap('AAAA,aAAA', 13)).toEqual({});
+    expect(columnMap('AAAA,aAAA')).toEqual({ 1: [0, 0, 13, 0] });
   });
 
   it('names unbounded recursion and the line that recursed', async () => {

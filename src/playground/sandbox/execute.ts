@@ -11,6 +11,7 @@
  * drops its unhandled promise rejections (HTML, "muted errors"); a script made from a blob: URL belongs to the
  * page itself, so a promise the snippet rejects and nobody handles is reported like any other.
  */
+import { toSourcePosition, type ColumnMap } from './columns';
 import { formatArgs } from './format';
 import type { SourcePosition } from './protocol';
 
@@ -109,10 +110,13 @@ function rawPosition(error: unknown): SourcePosition | undefined {
   return m ? { line: Number(m[1]), column: Number(m[2]) } : undefined;
 }
 
-/** Maps an error thrown by a snippet to its 1-based line and column in the snippet, when the stack says. */
-export function locateError(error: unknown): SourcePosition | undefined {
+/**
+ * Maps an error thrown by a snippet to its 1-based line and column in the snippet, when the stack says;
+ * `columns`: the compiled code's column map (columns.ts), to undo what compiling moved.
+ */
+export function locateError(error: unknown, columns: ColumnMap = {}): SourcePosition | undefined {
   const raw = rawPosition(error);
-  return raw && raw.line > WRAPPER_LINES ? { line: raw.line - WRAPPER_LINES, column: raw.column } : undefined;
+  return raw && raw.line > WRAPPER_LINES ? toSourcePosition(columns, { line: raw.line - WRAPPER_LINES, column: raw.column }) : undefined;
 }
 
 /**

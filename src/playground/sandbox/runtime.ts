@@ -13,6 +13,7 @@ import type * as Query from 'roundtrip/query';
 import * as playgroundModule from 'roundtrip/playground';
 import { installOptionsContext } from '../options/context';
 import type { CompileResult } from './compile';
+import { readColumnMap } from './columns';
 import { chunksFor, chunksFromHash, importedModules, SANDBOX_CHUNKS, withNeeds, type SandboxChunkName } from './chunks.mjs';
 import { describeRuntimeError, describeUncaught, evaluateAsScript, executeSnippet, locateError } from './execute';
 import { formatArgs } from './format';
@@ -163,13 +164,14 @@ async function run(runId: number, code: string, js: string | undefined, options:
     js = compiled.js;
   }
   const sandboxConsole = makeConsole(runId);
+  const columns = readColumnMap(js);
   // What the snippet's code throws outside its own body (a timer callback, a promise nobody awaits) never reaches
   // the catch below; DevTools prints it as "Uncaught ...", and so does the playground's console. The snippet's own
   // code runs as a script of this page (evaluateAsScript), so its errors and rejections arrive here in full; the
   // libraries' scripts are cross-origin to this opaque-origin page, so what fails inside them is muted (guard.ts):
   // scheduled callbacks are wrapped so that their errors keep their details all the same.
   const reportUncaught = (reason: unknown, inPromise: boolean) => {
-    sandboxConsole.error(describeUncaught(reason, inPromise, locateError(reason)));
+    sandboxConsole.error(describeUncaught(reason, inPromise, locateError(reason, columns)));
   };
   guardCallbacks(window as unknown as Schedulers, (error) => reportUncaught(error, false));
   window.addEventListener('error', (event) => {
@@ -193,7 +195,7 @@ async function run(runId: number, code: string, js: string | undefined, options:
     send({ v: 1, type: 'done', runId });
   } catch (error) {
     runCapture.flush();
-    const position = locateError(error);
+    const position = locateError(error, columns);
     const message = error instanceof Error ? describeRuntimeError(error, position) : `Uncaught ${formatArgs([error])}`;
     send({ v: 1, type: 'error', runId, phase: 'runtime', message, ...(position ? { position } : {}) });
   }
