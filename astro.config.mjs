@@ -14,6 +14,10 @@ export default defineConfig({
   // RT_OUT_DIR lets two builds share a checkout (parallel e2e runs); both the output and Astro's cache move.
   outDir: process.env.RT_OUT_DIR ?? './dist',
   cacheDir: process.env.RT_OUT_DIR ? `${process.env.RT_OUT_DIR}-cache` : './node_modules/.astro',
+  // The playground sandbox loads its library scripts with CORS so that their errors are not muted for the
+  // opaque-origin sandbox page (src/playground/sandbox/chunks.mjs). This covers `astro dev` and `astro preview`;
+  // public/_headers says the same to static hosts that read it (Netlify, Cloudflare Pages).
+  server: { headers: { 'Access-Control-Allow-Origin': '*' } },
   integrations: [
     starlight({
       title: 'Roundtrip',

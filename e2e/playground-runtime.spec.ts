@@ -148,6 +148,33 @@ test('a failed sim.fetch shows why it failed (the error\'s cause), not just "Fai
   await expect(pg.output.locator('.rt-failure')).toContainText(/TypeError: Failed to fetch \(caused by \w*Error: .+\)/);
 });
 
+test('a sim.fetch nobody awaited that fails shows as "Uncaught (in promise)": the library\'s errors are not muted', async ({ page }) => {
+  const pg = await openWithCode(
+    page,
+    ["import { createSimulation } from 'roundtrip/wire';", 'const sim = createSimulation({ seed: 1 });', "sim.fetch('https://example.test/nope');", "console.log('body done');", ''].join('\n'),
+  );
+  await pg.run.click();
+  await expect(pg.output).toContainText('body done');
+  await expect(pg.output.locator('.rt-error')).toContainText(/^Uncaught \(in promise\) TypeError: Failed to fetch \(caused by \w*Error: .+\)/);
+});
+
+test('on a host that does not allow CORS for the sandbox scripts, snippets still run', async ({ page }) => {
+  const refused: string[] = [];
+  // What a static host without the Access-Control-Allow-Origin header (public/_headers) does.
+  await page.context().route('**/sandbox/*.js', async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    delete headers['access-control-allow-origin'];
+    if (route.request().headers()['origin'] !== undefined) refused.push(new URL(route.request().url()).pathname);
+    await route.fulfill({ response, headers });
+  });
+  const pg = await openWithCode(page, "import { createSimulation } from 'roundtrip/wire';\nconst sim = createSimulation({ seed: 1 });\nconsole.log('status', (await sim.fetch('/todos')).status);\n");
+  await pg.run.click();
+  await expect(pg.output).toContainText(/status \d{3}/);
+  // The CORS loads were tried (and refused) before the plain ones.
+  expect(refused).toContain('/sandbox/wire.js');
+});
+
 test('unbounded recursion is named, with its line, and the next run works', async ({ page }) => {
   const pg = await openWithCode(page, "const x = 1;\nfunction down(n: number): number {\n  return down(n + 1) + x;\n}\ndown(0);\n");
   await pg.run.click();

@@ -124,8 +124,13 @@ export function sandboxSrc(dir, chunks) {
  * parser then requests every one the moment it reads the head, and the browser runs them in document order once
  * the page is parsed (HTML §4.12.1.1, "list of scripts that will execute when the document has finished
  * parsing"). With blocking scripts, Chromium requested the core only after the chunk before it had downloaded
- * and run (~60-250 ms later on a cold Run; the preload scanner did not get ahead of it). Throws when the
- * template has no core script tag, or no head to put the scripts in.
+ * and run (~60-250 ms later on a cold Run; the preload scanner did not get ahead of it). The chunks are
+ * requested with CORS (`crossorigin`): to this opaque-origin page every script is cross-origin, and the browser
+ * mutes the errors of a cross-origin script fetched without CORS, dropping its unhandled promise rejections (a
+ * `sim.fetch` nobody awaited that failed). The site serves them with `Access-Control-Allow-Origin: *`; where a
+ * host does not, the chunk fails to load and the core loads it again without CORS (runtime.ts, loadChunk). The
+ * core itself is loaded without CORS, so that it always runs. Throws when the template has no core script tag,
+ * or no head to put the scripts in.
  * @param {string} template @param {Iterable<SandboxChunkName>} chunks @returns {string}
  */
 export function sandboxPageHtml(template, chunks) {
@@ -135,7 +140,7 @@ export function sandboxPageHtml(template, chunks) {
   const head = headEnd.exec(template);
   if (!head) throw new Error('The sandbox page template (public/sandbox/index.html) has no </head> to put the sandbox scripts in.');
   const indent = `${head[1]}  `;
-  const tags = [...withNeeds(chunks), 'runtime'].map((name) => `${indent}<script defer src="/sandbox/${name}.js"></script>\n`);
+  const tags = [...withNeeds(chunks).map((name) => `${indent}<script defer crossorigin src="/sandbox/${name}.js"></script>\n`), `${indent}<script defer src="/sandbox/runtime.js"></script>\n`];
   return template.replace(core, '').replace(headEnd, `${tags.join('')}$&`);
 }
 

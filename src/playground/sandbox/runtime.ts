@@ -37,7 +37,11 @@ interface CompilerChunk {
 
 const loading = new Map<SandboxChunkName, Promise<void>>();
 
-/** Runs chunk `name` (a classic script next to this page), once; resolves when its global is defined. */
+/**
+ * Runs chunk `name` (a classic script next to this page), once; resolves when its global is defined. Loaded with
+ * CORS, so that errors from the library's own code keep their details (chunks.mjs, sandboxPageHtml); a host that
+ * does not allow it makes that load fail, and the chunk is loaded again the plain way, muted but working.
+ */
 function loadChunk(name: SandboxChunkName): Promise<void> {
   let done = loading.get(name);
   // Chunks the sandbox page loads itself (chunks.mjs sandboxPageHtml) have run before this core.
@@ -46,19 +50,33 @@ function loadChunk(name: SandboxChunkName): Promise<void> {
     loading.set(name, done);
   }
   if (!done) {
-    done = new Promise<void>((resolve, reject) => {
-      const script = document.createElement('script');
-      script.src = `${name}.js`;
-      // Inserted scripts run as soon as they arrive unless told otherwise; chunks run in insertion order, so a
-      // chunk runs after the chunks it needs (whose globals are its imports).
-      script.async = false;
-      script.onload = () => resolve();
-      script.onerror = () => reject(new Error(`The playground could not load its ${name} library (${script.src}). Check the connection and run again.`));
-      document.head.append(script);
-    });
+    // The page's own CORS load of it failed already (every deferred script has run before this core): no retry.
+    const failedOnPage = document.querySelector(`script[crossorigin][src$="/${name}.js"]`) !== null;
+    done = corsRefused || failedOnPage ? insertScript(name, false) : insertScript(name, true).catch(() => insertScript(name, false));
     loading.set(name, done);
   }
   return done;
+}
+
+/** Set once a CORS load failed: the host does not allow it, so later chunks go the plain way at once. */
+let corsRefused = false;
+
+function insertScript(name: SandboxChunkName, cors: boolean): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const script = document.createElement('script');
+    if (cors) script.crossOrigin = 'anonymous';
+    script.src = `${name}.js`;
+    // Inserted scripts run as soon as they arrive unless told otherwise; chunks run in insertion order, so a
+    // chunk runs after the chunks it needs (whose globals are its imports).
+    script.async = false;
+    script.onload = () => resolve();
+    script.onerror = () => {
+      if (cors) corsRefused = true;
+      script.remove();
+      reject(new Error(`The playground could not load its ${name} library (${script.src}). Check the connection and run again.`));
+    };
+    document.head.append(script);
+  });
 }
 
 function loadChunks(names: readonly SandboxChunkName[]): Promise<unknown> {
