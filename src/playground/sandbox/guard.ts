@@ -2,12 +2,12 @@
  * Catches what a snippet throws inside its callbacks (timers, animation frames, microtasks), to report it as
  * an uncaught error with its message and line.
  *
- * The browser cannot always tell us itself: the sandbox's document has an opaque origin, so the runtime and
- * library scripts count as cross-origin to it, and the browser "mutes" their errors (HTML, muted errors):
- * `window.onerror` gets only "Script error." and their unhandled promise rejections are not reported at all.
- * The snippet's own code runs as a script of the page (execute.ts, evaluateAsScript), but a callback it hands
- * to a library may still throw while the library's code is running. Wrapping each callback where it is
- * scheduled keeps the error object whoever calls it.
+ * The browser cannot always tell us itself: the sandbox's document has an opaque origin, so every script from
+ * the site counts as cross-origin to it, and the browser "mutes" the errors of those fetched without CORS (HTML,
+ * muted errors): `window.onerror` gets only "Script error." and their unhandled promise rejections are not
+ * reported at all. The snippet runs as a script of the page (execute.ts, evaluateAsScript) and the libraries
+ * are loaded with CORS where the host allows it (runtime.ts, loadChunk), but the runtime core is not, and a
+ * host may refuse CORS. Wrapping each callback where it is scheduled keeps the error object whoever calls it.
  *
  * A caught error stops there, as an uncaught one would in a page: the timer's other callbacks keep running.
  */

@@ -185,9 +185,9 @@ async function run(runId: number, code: string, js: string | undefined, options:
   const columns = readColumnMap(js);
   // What the snippet's code throws outside its own body (a timer callback, a promise nobody awaits) never reaches
   // the catch below; DevTools prints it as "Uncaught ...", and so does the playground's console. The snippet's own
-  // code runs as a script of this page (evaluateAsScript), so its errors and rejections arrive here in full; the
-  // libraries' scripts are cross-origin to this opaque-origin page, so what fails inside them is muted (guard.ts):
-  // scheduled callbacks are wrapped so that their errors keep their details all the same.
+  // code runs as a script of this page (evaluateAsScript) and the libraries are loaded with CORS (loadChunk), so
+  // errors and rejections arrive here in full. Where a host refuses CORS, the libraries' errors are muted
+  // (guard.ts): scheduled callbacks are wrapped so that their errors keep their details all the same.
   const reportUncaught = (reason: unknown, inPromise: boolean) => {
     sandboxConsole.error(describeUncaught(reason, inPromise, locateError(reason, columns)));
   };
