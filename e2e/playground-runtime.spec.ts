@@ -148,6 +148,20 @@ test('a failed sim.fetch shows why it failed (the error\'s cause), not just "Fai
   await expect(pg.output.locator('.rt-failure')).toContainText(/TypeError: Failed to fetch \(caused by \w*Error: .+\)/);
 });
 
+test('code the compiler lets through but the engine cannot parse is one error, at its line and column', async ({ page }) => {
+  const lines = ["console.log('never runs');", 'let total = 1;', 'const step: number = 2; let total = step;', ''];
+  const pg = await openWithCode(page, lines.join('\n'));
+  const browserErrors: string[] = [];
+  page.on('pageerror', (error) => browserErrors.push(error.message));
+  await pg.run.click();
+  const column = (lines[2] ?? '').lastIndexOf('total') + 1;
+  await expect(pg.output.locator('.rt-failure')).toHaveText(`Error (line 3, column ${column}): SyntaxError: Identifier 'total' has already been declared`);
+  // Reported once: not also as an uncaught error, and nothing of the snippet ran.
+  await expect(pg.output.locator('.rt-error')).toHaveCount(0);
+  await expect(pg.output).not.toContainText('never runs');
+  expect(browserErrors).toEqual([]);
+});
+
 test('a sim.fetch nobody awaited that fails shows as "Uncaught (in promise)": the library\'s errors are not muted', async ({ page }) => {
   const pg = await openWithCode(
     page,

@@ -42,11 +42,15 @@ function wrap(js: string): string {
 }
 
 let scripts = 0;
+/** Where a script the snippet became failed to parse (evaluateAsScript), in the wrapped code's lines. */
+const SCRIPT_POSITION = Symbol('script position');
 
 /**
  * An Evaluate for a browser page: the expression runs as a classic script loaded from a blob: URL (the page's
  * Content-Security-Policy must allow `blob:` scripts), so it belongs to the page and its errors are not muted.
- * A syntax error in it rejects with that error instead of reaching the page's error handlers.
+ * A syntax error in it (one the compiler lets through, such as a `let` declared twice) rejects with that error;
+ * load a snippet before installing the page's handlers for uncaught errors (runtime.ts), which would otherwise
+ * see it first.
  */
 export function evaluateAsScript(expression: string): Promise<unknown> {
   const slot = `__roundtripSnippet${++scripts}`;
@@ -56,10 +60,12 @@ export function evaluateAsScript(expression: string): Promise<unknown> {
   return new Promise<unknown>((resolve, reject) => {
     const onError = (event: ErrorEvent) => {
       if (event.filename !== url) return;
-      // Reported here, to the run, rather than as an uncaught error of the page.
+      // Reported here, to the run, rather than as an uncaught error of the page. A SyntaxError's stack does not
+      // say where it is; the event does, in the same lines and columns a stack would use.
       event.preventDefault();
-      event.stopImmediatePropagation();
-      reject(event.error ?? new SyntaxError(event.message));
+      const error: unknown = event.error ?? new SyntaxError(event.message);
+      if (error !== null && typeof error === 'object') Object.defineProperty(error, SCRIPT_POSITION, { value: { line: event.lineno, column: event.colno } });
+      reject(error);
     };
     const done = () => {
       window.removeEventListener('error', onError, true);
@@ -82,10 +88,29 @@ export class UnknownModuleError extends Error {
   override readonly name = 'UnknownModuleError';
 }
 
+export type LoadedSnippet = (modules: Readonly<Record<string, unknown>>, sandboxConsole: unknown, offered?: readonly string[]) => Promise<void>;
+
 /**
- * `offered`: every module the playground provides (for the error an unknown import gets), when `modules` holds
- * only those loaded for this snippet.
+ * Turns compiled snippet code into something to run, without running any of it: a snippet that does not parse
+ * fails here. Running it takes the modules it may import; `offered`: every module the playground provides (for
+ * the error an unknown import gets), when `modules` holds only those loaded for this snippet.
  */
+export async function loadSnippet(js: string, evaluate: Evaluate = evaluateWithEval): Promise<LoadedSnippet> {
+  const snippet = (await evaluate(wrap(js))) as SnippetFunction;
+  return async (modules, sandboxConsole, offered = Object.keys(modules)) => {
+    const require: Require = (name) => {
+      if (Object.hasOwn(modules, name)) return modules[name];
+      const list = offered.map((m) => `'${m}'`).join(', ');
+      // A module the playground has but did not load: the import was not where the loader looks (static imports).
+      if (offered.includes(name)) throw new UnknownModuleError(`Cannot import '${name}' here: import it with a static import at the top of the snippet.`);
+      throw new UnknownModuleError(`Cannot import '${name}': the playground provides ${list}.`);
+    };
+    const module = { exports: {} };
+    await snippet(require, module.exports, module, sandboxConsole);
+  };
+}
+
+/** loadSnippet, then run it. */
 export async function executeSnippet(
   js: string,
   modules: Readonly<Record<string, unknown>>,
@@ -93,16 +118,7 @@ export async function executeSnippet(
   offered: readonly string[] = Object.keys(modules),
   evaluate: Evaluate = evaluateWithEval,
 ): Promise<void> {
-  const require: Require = (name) => {
-    if (Object.hasOwn(modules, name)) return modules[name];
-    const list = offered.map((m) => `'${m}'`).join(', ');
-    // A module the playground has but did not load: the import was not where the loader looks (static imports).
-    if (offered.includes(name)) throw new UnknownModuleError(`Cannot import '${name}' here: import it with a static import at the top of the snippet.`);
-    throw new UnknownModuleError(`Cannot import '${name}': the playground provides ${list}.`);
-  };
-  const module = { exports: {} };
-  const run = (await evaluate(wrap(js))) as SnippetFunction;
-  await run(require, module.exports, module, sandboxConsole);
+  await (await loadSnippet(js, evaluate))(modules, sandboxConsole, offered);
 }
 
 function rawPosition(error: unknown): SourcePosition | undefined {
@@ -115,7 +131,7 @@ function rawPosition(error: unknown): SourcePosition | undefined {
  * `columns`: the compiled code's column map (columns.ts), to undo what compiling moved.
  */
 export function locateError(error: unknown, columns: ColumnMap = {}): SourcePosition | undefined {
-  const raw = rawPosition(error);
+  const raw = (error as { [SCRIPT_POSITION]?: SourcePosition } | null)?.[SCRIPT_POSITION] ?? rawPosition(error);
   return raw && raw.line > WRAPPER_LINES ? toSourcePosition(columns, { line: raw.line - WRAPPER_LINES, column: raw.column }) : undefined;
 }
 

@@ -15,7 +15,7 @@ import { installOptionsContext } from '../options/context';
 import type { CompileResult } from './compile';
 import { readColumnMap } from './columns';
 import { chunksFor, chunksFromHash, importedModules, SANDBOX_CHUNKS, withNeeds, type SandboxChunkName } from './chunks.mjs';
-import { describeRuntimeError, describeUncaught, evaluateAsScript, executeSnippet, locateError } from './execute';
+import { describeRuntimeError, describeUncaught, evaluateAsScript, loadSnippet, locateError } from './execute';
 import { formatArgs } from './format';
 import { createSandboxConsole, type SandboxConsole } from './console';
 import { guardCallbacks, type Schedulers } from './guard';
@@ -187,27 +187,32 @@ async function run(runId: number, code: string, js: string | undefined, options:
   // the catch below; DevTools prints it as "Uncaught ...", and so does the playground's console. The snippet's own
   // code runs as a script of this page (evaluateAsScript) and the libraries are loaded with CORS (loadChunk), so
   // errors and rejections arrive here in full. Where a host refuses CORS, the libraries' errors are muted
-  // (guard.ts): scheduled callbacks are wrapped so that their errors keep their details all the same.
+  // (guard.ts): scheduled callbacks are wrapped so that their errors keep their details all the same. Installed
+  // once the snippet is loaded: a snippet that does not parse is the run's error, not an uncaught one.
   const reportUncaught = (reason: unknown, inPromise: boolean) => {
     sandboxConsole.error(describeUncaught(reason, inPromise, locateError(reason, columns)));
   };
-  guardCallbacks(window as unknown as Schedulers, (error) => reportUncaught(error, false));
-  window.addEventListener('error', (event) => {
-    event.preventDefault();
-    if (event.error != null) reportUncaught(event.error, false);
-    // A muted error ("Script error."): all the browser says is that something was thrown.
-    else sandboxConsole.error('Uncaught error in a callback (the browser does not say which: add a try/catch around the callback to see it).');
-  });
-  window.addEventListener('unhandledrejection', (event) => {
-    event.preventDefault();
-    reportUncaught(event.reason, true);
-  });
+  const reportUncaughtFromNowOn = () => {
+    guardCallbacks(window as unknown as Schedulers, (error) => reportUncaught(error, false));
+    window.addEventListener('error', (event) => {
+      event.preventDefault();
+      if (event.error != null) reportUncaught(event.error, false);
+      // A muted error ("Script error."): all the browser says is that something was thrown.
+      else sandboxConsole.error('Uncaught error in a callback (the browser does not say which: add a try/catch around the callback to see it).');
+    });
+    window.addEventListener('unhandledrejection', (event) => {
+      event.preventDefault();
+      reportUncaught(event.reason, true);
+    });
+  };
   const runCapture = createCapture({ runId, send, warn: sandboxConsole.warn });
   capture = runCapture;
   try {
     await libraries;
     await loadChunks(chunksFor(importedModules(js)));
-    await executeSnippet(js, modulesFor(runCapture), sandboxConsole, OFFERED, evaluateAsScript);
+    const snippet = await loadSnippet(js, evaluateAsScript);
+    reportUncaughtFromNowOn();
+    await snippet(modulesFor(runCapture), sandboxConsole, OFFERED);
     // Everything recorded so far reaches the host before 'done'; later events (timers, gc) keep streaming.
     runCapture.flush();
     send({ v: 1, type: 'done', runId });
