@@ -59,7 +59,7 @@ describe('sandbox chunks', () => {
     const pages = await buildSandboxPages();
     expect(Object.keys(pages)).toHaveLength(sandboxPageSets().length - 1);
     const wire = pages['with-wire.html']!;
-    expect(wire).toContain("script-src 'self' 'unsafe-eval' blob:");
+    expect(wire).toContain("script-src 'self' 'unsafe-inline' 'unsafe-eval';");
     expect(wire.indexOf('/sandbox/wire.js')).toBeLessThan(wire.indexOf('/sandbox/runtime.js'));
     expect(wire.indexOf('/sandbox/runtime.js')).toBeLessThan(wire.indexOf('</head>'));
     expect(wire).toContain('<div id="root"></div>');

@@ -8,8 +8,8 @@
  * How the function is made is up to the caller (an Evaluate). The sandbox makes it with a script element
  * (evaluateAsScript): code that `eval` or `new Function` makes belongs to the script that called them, the
  * sandbox runtime, which is cross-origin to the opaque-origin sandbox page, so the browser mutes its errors and
- * drops its unhandled promise rejections (HTML, "muted errors"); a script made from a blob: URL belongs to the
- * page itself, so a promise the snippet rejects and nobody handles is reported like any other.
+ * drops its unhandled promise rejections (HTML, "muted errors"); an inline script belongs to the page itself,
+ * so a promise the snippet rejects and nobody handles is reported like any other.
  */
 import { toSourcePosition, type ColumnMap } from './columns';
 import { formatArgs } from './format';
@@ -46,42 +46,43 @@ let scripts = 0;
 const SCRIPT_POSITION = Symbol('script position');
 
 /**
- * An Evaluate for a browser page: the expression runs as a classic script loaded from a blob: URL (the page's
- * Content-Security-Policy must allow `blob:` scripts), so it belongs to the page and its errors are not muted.
- * A syntax error in it (one the compiler lets through, such as a `let` declared twice) rejects with that error;
- * load a snippet before installing the page's handlers for uncaught errors (runtime.ts), which would otherwise
- * see it first.
+ * An Evaluate for a browser page: the expression runs as an inline classic script (the page's
+ * Content-Security-Policy must allow inline scripts), so it belongs to the page and its errors are not muted.
+ * Inline, it runs within the call, with no fetch as a blob: URL script would need. A syntax error in it (one the
+ * compiler lets through, such as a `let` declared twice) is thrown; load a snippet before installing the page's
+ * handlers for uncaught errors (runtime.ts), which would otherwise see it first.
  */
-export function evaluateAsScript(expression: string): Promise<unknown> {
+export function evaluateAsScript(expression: string): unknown {
   const slot = `__roundtripSnippet${++scripts}`;
   const global = globalThis as unknown as Record<string, unknown>;
-  const url = URL.createObjectURL(new Blob([`globalThis.${slot} = ${expression}`], { type: 'text/javascript' }));
+  let syntaxError: unknown;
+  // An inline script's parse error is reported, as an error event, while it is being inserted.
+  const onError = (event: ErrorEvent) => {
+    // Reported to the run instead of as an uncaught error of the page. A SyntaxError's stack does not say where
+    // it is; the event does, in the same lines and columns a stack would use.
+    event.preventDefault();
+    const error: unknown = event.error ?? new SyntaxError(event.message);
+    if (error instanceof Error) {
+      // Chromium words it as a failure of the DOM call that ran the script: the reader wants the engine's words.
+      error.message = error.message.replace(/^Failed to execute '\w+' on '\w+': /, '');
+      Object.defineProperty(error, SCRIPT_POSITION, { value: { line: event.lineno, column: event.colno } });
+    }
+    syntaxError = error;
+  };
   const script = document.createElement('script');
-  return new Promise<unknown>((resolve, reject) => {
-    const onError = (event: ErrorEvent) => {
-      if (event.filename !== url) return;
-      // Reported here, to the run, rather than as an uncaught error of the page. A SyntaxError's stack does not
-      // say where it is; the event does, in the same lines and columns a stack would use.
-      event.preventDefault();
-      const error: unknown = event.error ?? new SyntaxError(event.message);
-      if (error !== null && typeof error === 'object') Object.defineProperty(error, SCRIPT_POSITION, { value: { line: event.lineno, column: event.colno } });
-      reject(error);
-    };
-    const done = () => {
-      window.removeEventListener('error', onError, true);
-      URL.revokeObjectURL(url);
-      script.remove();
-      const made = global[slot];
-      delete global[slot];
-      if (made) resolve(made);
-      else reject(new Error('The snippet could not be loaded into the sandbox (was its script blocked?).'));
-    };
-    window.addEventListener('error', onError, true);
-    script.addEventListener('load', done, { once: true });
-    script.addEventListener('error', done, { once: true });
-    script.src = url;
+  script.textContent = `globalThis.${slot} = ${expression}`;
+  window.addEventListener('error', onError);
+  try {
     document.head.append(script);
-  });
+  } finally {
+    window.removeEventListener('error', onError);
+    script.remove();
+  }
+  if (syntaxError !== undefined) throw syntaxError;
+  const made = global[slot];
+  delete global[slot];
+  if (!made) throw new Error('The snippet could not be loaded into the sandbox (was its script blocked?).');
+  return made;
 }
 
 export class UnknownModuleError extends Error {
