@@ -15,15 +15,14 @@ export function infiniteQueryBehavior<TQueryFnData, TError, TData, TPageParam>(
 ): QueryBehavior<TQueryFnData, TError, InfiniteData<TData, TPageParam>> {
   return {
     onFetch: (context, query) => {
-      const options = context.options as unknown as InfiniteQueryPageParamsOptions<TData>;
+      const options = context.options as typeof context.options & InfiniteQueryPageParamsOptions<TData>;
       const direction = context.fetchOptions?.meta?.fetchMore?.direction;
-      const oldPages = context.state.data?.pages || [];
-      const oldPageParams = context.state.data?.pageParams || [];
+      const oldData = { pages: context.state.data?.pages || [], pageParams: context.state.data?.pageParams || [] };
 
       const fetchFn = async () => {
         let cancelled = false;
         const internalSignal = (context as FetchSignalContext)[fetchSignal];
-        const queryFn = ensureQueryFn(context.options as any, context.fetchOptions);
+        const queryFn = ensureQueryFn(options as any, context.fetchOptions);
 
         const fetchPage = async (data: InfiniteData<unknown>, param: unknown, previous?: boolean): Promise<InfiniteData<unknown>> => {
           if (cancelled) return Promise.reject(context.signal.reason);
@@ -34,7 +33,7 @@ export function infiniteQueryBehavior<TQueryFnData, TError, TData, TPageParam>(
               queryKey: context.queryKey,
               pageParam: param,
               direction: previous ? 'backward' : 'forward',
-              meta: context.options.meta,
+              meta: options.meta,
             } as OmitKeyof<QueryFunctionContext<QueryKey, unknown>, 'signal'>,
             () => context.signal,
             () => {
@@ -43,66 +42,61 @@ export function infiniteQueryBehavior<TQueryFnData, TError, TData, TPageParam>(
             internalSignal,
           );
           const page = await queryFn(queryFnContext as unknown as QueryFunctionContext<QueryKey, never>);
-          const { maxPages } = context.options;
+          const { maxPages } = options;
           const add = previous ? addToStart : addToEnd;
           return { pages: add(data.pages, page, maxPages), pageParams: add(data.pageParams, param, maxPages) };
         };
 
         let result: InfiniteData<unknown> = { pages: [], pageParams: [] };
-        if (direction && oldPages.length) {
+        if (direction && oldData.pages.length) {
           const previous = direction === 'backward';
-          const oldData = { pages: oldPages, pageParams: oldPageParams };
-          const param = (previous ? getPreviousPageParam : getNextPageParam)(options, oldData);
+          const param = pageParamBeyond(options, oldData, previous);
           result = await fetchPage(oldData, param, previous);
         } else {
-          const pageCount = pages ?? oldPages.length;
-          let fetched = 0;
-          do {
-            const param =
-              fetched === 0
-                ? oldPageParams[0] === undefined
-                  ? options.initialPageParam
-                  : oldPageParams[0]
-                : getNextPageParam(options, result);
-            if (fetched > 0 && param == null) break;
+          // at least the first page; then as many as were cached (or `pages`), while there is a next one
+          const pageCount = pages ?? oldData.pages.length;
+          const firstParam = oldData.pageParams[0];
+          let param = firstParam === undefined ? options.initialPageParam : firstParam;
+          for (let fetched = 1; ; fetched++) {
             result = await fetchPage(result, param);
-            fetched++;
-          } while (fetched < pageCount);
+            if (fetched >= pageCount) break;
+            param = pageParamBeyond(options, result);
+            if (param == null) break;
+          }
         }
         return result;
       };
 
-      if (context.options.persister) {
-        context.fetchFn = () =>
-          context.options.persister?.(
-            fetchFn as any,
-            { client: context.client, queryKey: context.queryKey, meta: context.options.meta, signal: context.signal },
-            query,
-          );
-      } else {
-        context.fetchFn = fetchFn;
-      }
+      const persister = options.persister;
+      context.fetchFn = persister
+        ? () =>
+            persister(
+              fetchFn as any,
+              { client: context.client, queryKey: context.queryKey, meta: options.meta, signal: context.signal },
+              query,
+            )
+        : fetchFn;
     },
   };
 }
 
-function getNextPageParam(options: InfiniteQueryPageParamsOptions<any>, { pages, pageParams }: InfiniteData<unknown>): unknown {
-  const last = pages.length - 1;
-  return pages.length > 0 ? options.getNextPageParam(pages[last], pages, pageParams[last], pageParams) : undefined;
-}
-
-function getPreviousPageParam(
+/** The param of the page after the last one (or, `previous`, before the first one); none without pages. */
+function pageParamBeyond(
   options: InfiniteQueryPageParamsOptions<any>,
   { pages, pageParams }: InfiniteData<unknown>,
+  previous?: boolean,
 ): unknown {
-  return pages.length > 0 ? options.getPreviousPageParam?.(pages[0], pages, pageParams[0], pageParams) : undefined;
+  if (pages.length === 0) return undefined;
+  const edge = previous ? 0 : pages.length - 1;
+  return previous
+    ? options.getPreviousPageParam?.(pages[edge], pages, pageParams[edge], pageParams)
+    : options.getNextPageParam(pages[edge], pages, pageParams[edge], pageParams);
 }
 
 export function hasNextPage(options: InfiniteQueryPageParamsOptions<any, any>, data?: InfiniteData<unknown>): boolean {
-  return !!data && getNextPageParam(options, data) != null;
+  return !!data && pageParamBeyond(options, data) != null;
 }
 
 export function hasPreviousPage(options: InfiniteQueryPageParamsOptions<any, any>, data?: InfiniteData<unknown>): boolean {
-  if (!data || !options.getPreviousPageParam) return false;
-  return getPreviousPageParam(options, data) != null;
+  return !!data && pageParamBeyond(options, data, true) != null;
 }

@@ -102,9 +102,10 @@ export function mutationReducer<S extends AnyState>(state: S, action: AnyAction)
 const reportAsync = (error: unknown) => void Promise.reject(error);
 
 export class Mutation<TData = unknown, TError = DefaultError, TVariables = unknown, TOnMutateResult = unknown> extends Removable {
-  state: MutationState<TData, TError, TVariables, TOnMutateResult>;
-  options!: MutationOptions<TData, TError, TVariables, TOnMutateResult>;
-  readonly mutationId: number;
+  // `declare`: assigned in the constructor, so no separate field initializer is emitted
+  declare state: MutationState<TData, TError, TVariables, TOnMutateResult>;
+  declare options: MutationOptions<TData, TError, TVariables, TOnMutateResult>;
+  declare readonly mutationId: number;
 
   #client: QueryClient;
   #observers: Array<MutationObserver<TData, TError, TVariables, TOnMutateResult>> = [];
@@ -123,7 +124,7 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
 
   setOptions(options: MutationOptions<TData, TError, TVariables, TOnMutateResult>): void {
     this.options = options;
-    this.updateGcTime(this.options.gcTime);
+    this.updateGcTime(options.gcTime);
   }
 
   get meta(): MutationMeta | undefined {
@@ -134,15 +135,13 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
     if (this.#observers.includes(observer)) return;
     this.#observers.push(observer);
     this.clearGcTimeout();
-    this.#emitObserverCount('observerAdded');
-    this.#mutationCache.notify({ type: 'observerAdded', mutation: this, observer });
+    this.#observerEvent('observerAdded', observer);
   }
 
   removeObserver(observer: MutationObserver<any, any, any, any>): void {
     this.#observers = this.#observers.filter((x) => x !== observer);
     this.scheduleGc();
-    this.#emitObserverCount('observerRemoved');
-    this.#mutationCache.notify({ type: 'observerRemoved', mutation: this, observer });
+    this.#observerEvent('observerRemoved', observer);
   }
 
   protected override optionalRemove(): boolean {
@@ -165,22 +164,38 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
   }
 
   async execute(variables: TVariables): Promise<TData> {
-    const onContinue = () => this.#dispatch({ type: 'continue' });
+    const resume = () => this.#dispatch({ type: 'continue' });
     const context: MutationFunctionContext = {
       client: this.#client,
       meta: this.options.meta,
       mutationKey: this.options.mutationKey,
     };
-    const retryer = this.#createRetryer(variables, context, onContinue);
+    const retryer = this.#createRetryer(variables, context);
     this.#retryer = retryer;
     const cacheConfig = this.#mutationCache.config;
     const self = this as Mutation<unknown, unknown, unknown, unknown>;
     const restored = this.state.status === 'pending';
     const isPaused = !retryer.canStart();
+    /**
+     * The outcome callbacks in order (cache, then options; onSuccess or onError, then onSettled), each
+     * reading the context as it starts. Success and failure share the order and the arguments.
+     */
+    const outcomeCallbacks = (failed: boolean, data: TData | undefined, error: TError | null) => [
+      () =>
+        failed
+          ? cacheConfig.onError?.(error as any, variables, this.state.context, self, context)
+          : cacheConfig.onSuccess?.(data, variables, this.state.context, self, context),
+      () =>
+        failed
+          ? this.options.onError?.(error as TError, variables, this.state.context, context)
+          : this.options.onSuccess?.(data as TData, variables, this.state.context!, context),
+      () => cacheConfig.onSettled?.(data, error as any, this.state.variables, this.state.context, self, context),
+      () => this.options.onSettled?.(data, error, variables, this.state.context, context),
+    ];
 
     try {
       if (restored) {
-        onContinue();
+        resume();
       } else {
         this.#dispatch({ type: 'pending', variables, isPaused });
         if (cacheConfig.onMutate) await cacheConfig.onMutate(variables, self, context);
@@ -189,23 +204,15 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
           this.#dispatch({ type: 'pending', context: onMutateResult, variables, isPaused });
         }
       }
-      if (this.state.isPaused && retryer.canStart()) onContinue();
+      if (this.state.isPaused && retryer.canStart()) resume();
       const data = await retryer.start();
-      await cacheConfig.onSuccess?.(data, variables, this.state.context, self, context);
-      await this.options.onSuccess?.(data, variables, this.state.context!, context);
-      await cacheConfig.onSettled?.(data, null, this.state.variables, this.state.context, self, context);
-      await this.options.onSettled?.(data, null, variables, this.state.context, context);
+      // a throwing callback here turns the outcome into a failure (the catch below)
+      for (const callback of outcomeCallbacks(false, data, null)) await callback();
       this.#dispatch({ type: 'success', data });
       return data;
     } catch (error) {
-      // each callback runs (and is awaited) even if an earlier one threw; context is read as each starts
-      const callbacks = [
-        () => cacheConfig.onError?.(error as any, variables, this.state.context, self, context),
-        () => this.options.onError?.(error as TError, variables, this.state.context, context),
-        () => cacheConfig.onSettled?.(undefined, error as any, this.state.variables, this.state.context, self, context),
-        () => this.options.onSettled?.(undefined, error as TError, variables, this.state.context, context),
-      ];
-      for (const callback of callbacks) {
+      // each callback runs (and is awaited) even if an earlier one threw
+      for (const callback of outcomeCallbacks(true, undefined, error as TError)) {
         try {
           await callback();
         } catch (e) {
@@ -220,15 +227,13 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
     }
   }
 
-  #createRetryer(variables: TVariables, context: MutationFunctionContext, onContinue: () => void): Retryer<TData> {
+  #createRetryer(variables: TVariables, context: MutationFunctionContext): Retryer<TData> {
     return createRetryer<TData, TError>({
       fn: () =>
         this.options.mutationFn
           ? this.options.mutationFn(variables, context)
           : Promise.reject(new Error('No mutationFn found')),
-      onFail: (failureCount, error) => this.#dispatch({ type: 'failed', failureCount, error }),
-      onPause: () => this.#dispatch({ type: 'pause' }),
-      onContinue,
+      dispatch: (action) => this.#dispatch(action),
       client: this.#client,
       owner: this,
       retry: this.options.retry ?? MUTATION_RETRY,
@@ -238,8 +243,10 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
     });
   }
 
-  #emitObserverCount(type: 'observerAdded' | 'observerRemoved'): void {
+  /** Instrumentation hears the new observer count, cache listeners which observer came or went. */
+  #observerEvent(type: 'observerAdded' | 'observerRemoved', observer: MutationObserver<any, any, any, any>): void {
     trace(this.#client, type, this, this.#observers.length);
+    this.#mutationCache.notify({ type, mutation: this, observer });
   }
 
   #dispatch(action: Action<TData, TError, TVariables, TOnMutateResult>): void {

@@ -125,32 +125,30 @@ export class MutationCache extends Subscribable<MutationCacheListener> {
 
   remove(mutation: AnyMutation): void {
     if (this.#mutations.delete(mutation)) {
-      const scope = scopeOf(mutation);
-      const queue = typeof scope === 'string' ? this.#scopes.get(scope) : undefined;
-      if (queue && scope !== undefined) {
-        if (queue.length > 1) {
-          const index = queue.indexOf(mutation);
-          if (index !== -1) queue.splice(index, 1);
-        } else if (queue[0] === mutation) {
-          this.#scopes.delete(scope);
-        }
+      const queue = this.#queueOf(mutation) ?? [];
+      const index = queue.indexOf(mutation);
+      if (index !== -1) {
+        queue.splice(index, 1);
+        if (queue.length === 0) this.#scopes.delete(scopeOf(mutation)!);
       }
     }
     this.notify({ type: 'removed', mutation });
   }
 
+  /** The start-ordered queue of the mutation's scope; none for unscoped mutations (they never wait). */
+  #queueOf(mutation: AnyMutation): Array<AnyMutation> | undefined {
+    const scope = scopeOf(mutation);
+    return typeof scope === 'string' ? this.#scopes.get(scope) : undefined;
+  }
+
   /** Unscoped mutations always run; scoped ones only when first among their scope's pending ones. */
   canRun(mutation: AnyMutation): boolean {
-    const scope = scopeOf(mutation);
-    if (typeof scope !== 'string') return true;
-    const firstPending = this.#scopes.get(scope)?.find((m) => m.state.status === 'pending');
+    const firstPending = this.#queueOf(mutation)?.find((m) => m.state.status === 'pending');
     return !firstPending || firstPending === mutation;
   }
 
   runNext(mutation: AnyMutation): Promise<unknown> {
-    const scope = scopeOf(mutation);
-    if (typeof scope !== 'string') return Promise.resolve();
-    const next = this.#scopes.get(scope)?.find((m) => m !== mutation && m.state.isPaused);
+    const next = this.#queueOf(mutation)?.find((m) => m !== mutation && m.state.isPaused);
     return next?.continue() ?? Promise.resolve();
   }
 

@@ -82,13 +82,12 @@ export class Query<
   TData = TQueryFnData,
   TQueryKey extends QueryKey = QueryKey,
 > extends Removable {
-  queryKey: TQueryKey;
-  queryHash: string;
-  options!: QueryOptions<TQueryFnData, TError, TData, TQueryKey>;
-  state: QueryState<TData, TError>;
+  // `declare`: assigned in the constructor, so no separate field initializer is emitted
+  declare queryKey: TQueryKey;
+  declare queryHash: string;
+  declare options: QueryOptions<TQueryFnData, TError, TData, TQueryKey>;
+  declare state: QueryState<TData, TError>;
   observers: Array<QueryObserver<any, any, any, any, any>> = [];
-  /** @internal position in its cache, set by the cache (orders results of indexed searches) */
-  cacheOrder = 0;
 
   #queryType?: 'infinite';
   #initialState: QueryState<TData, TError>;
@@ -108,7 +107,6 @@ export class Query<
     this.#cache = config.client.getQueryCache();
     this.queryKey = config.queryKey;
     this.queryHash = config.queryHash;
-    this.state = undefined!;
     this.setOptions(config.options);
     this.#initialState = getDefaultState(this.options);
     this.state = config.state ?? this.#initialState;
@@ -163,9 +161,7 @@ export class Query<
   cancel(options?: CancelOptions): Promise<void> {
     const retryer = this.#retryer;
     const promise = retryer?.promise;
-    if (retryer && retryer.status() === 'pending') {
-      trace(this.#client, 'cancel', this, options);
-    }
+    if (retryer?.status() === 'pending') trace(this.#client, 'cancel', this, options);
     retryer?.cancel(options);
     return promise ? promise.then(noop).catch(noop) : Promise.resolve();
   }
@@ -186,15 +182,11 @@ export class Query<
 
   /** Has at least one observer that is enabled. */
   isActive(): boolean {
-    const observers = this.observers;
-    for (let i = 0; i < observers.length; i++) {
-      if (resolveQueryValue((observers[i] as QueryObserver<any, any, any, any, any>).options.enabled, this as any) !== false) return true;
-    }
-    return false;
+    return this.observers.some((observer) => resolveQueryValue(observer.options.enabled, this as any) !== false);
   }
 
   isDisabled(): boolean {
-    if (this.getObserversCount() > 0) return !this.isActive();
+    if (this.observers.length > 0) return !this.isActive();
     return this.options.queryFn === skipToken || !this.isFetched();
   }
 
@@ -204,12 +196,12 @@ export class Query<
 
   /** Some observer declared the data static (staleTime: 'static'): never refetched by the client. */
   isStatic(): boolean {
-    if (this.state.data === undefined || this.getObserversCount() === 0) return false;
+    if (this.state.data === undefined || this.observers.length === 0) return false;
     return this.observers.some((observer) => resolveQueryValue(observer.options.staleTime, this as any) === 'static');
   }
 
   isStale(): boolean {
-    if (this.getObserversCount() > 0) return this.observers.some((observer) => observer.getCurrentResult().isStale);
+    if (this.observers.length > 0) return this.observers.some((observer) => observer.getCurrentResult().isStale);
     return this.state.data === undefined || this.state.isInvalidated;
   }
 
@@ -221,22 +213,24 @@ export class Query<
   }
 
   onFocus(): void {
-    this.observers.find((observer) => observer.shouldFetchOnWindowFocus())?.refetch({ cancelRefetch: false });
-    this.#retryer?.continue();
+    this.#resume((observer) => observer.shouldFetchOnWindowFocus());
   }
 
   onOnline(): void {
-    this.observers.find((observer) => observer.shouldFetchOnReconnect())?.refetch({ cancelRefetch: false });
+    this.#resume((observer) => observer.shouldFetchOnReconnect());
+  }
+
+  /** On focus or reconnect: refetch through the first observer that wants it, and let a paused retryer go on. */
+  #resume(wantsRefetch: (observer: QueryObserver<any, any, any, any, any>) => boolean): void {
+    this.observers.find(wantsRefetch)?.refetch({ cancelRefetch: false });
     this.#retryer?.continue();
   }
 
   addObserver(observer: QueryObserver<any, any, any, any, any>): void {
     if (this.observers.includes(observer)) return;
     this.observers.push(observer);
-    if (this.observers.length === 1) this.#cache.observedChanged(this, true);
     this.clearGcTimeout();
-    trace(this.#client, 'observerAdded', this, this.observers.length);
-    this.#cache.notify({ type: 'observerAdded', query: this, observer });
+    this.#observerEvent('observerAdded', observer);
   }
 
   removeObserver(observer: QueryObserver<any, any, any, any, any>): void {
@@ -244,7 +238,6 @@ export class Query<
     if (index === -1) return;
     this.observers.splice(index, 1);
     if (this.observers.length === 0) {
-      this.#cache.observedChanged(this, false);
       if (this.#retryer) {
         // Nobody is left to see the result: abort if the queryFn can be aborted (or never started),
         // otherwise let it finish but stop retrying.
@@ -259,8 +252,13 @@ export class Query<
       }
       this.scheduleGc();
     }
-    trace(this.#client, 'observerRemoved', this, this.observers.length);
-    this.#cache.notify({ type: 'observerRemoved', query: this, observer });
+    this.#observerEvent('observerRemoved', observer);
+  }
+
+  /** Instrumentation hears the new observer count, cache listeners which observer came or went. */
+  #observerEvent(type: 'observerAdded' | 'observerRemoved', observer: QueryObserver<any, any, any, any, any>): void {
+    trace(this.#client, type, this, this.observers.length);
+    this.#cache.notify({ type, query: this, observer });
   }
 
   getObserversCount(): number {
@@ -397,9 +395,10 @@ export class Query<
       };
       addSignal(queryFnContext);
       this.#abortSignalConsumed = false;
-      const typed = queryFnContext as QueryFunctionContext<TQueryKey>;
-      if (this.options.persister) return this.options.persister(queryFn as any, typed, this as unknown as Query);
-      return queryFn(typed);
+      const persister = this.options.persister;
+      return persister
+        ? persister(queryFn as any, queryFnContext as QueryFunctionContext<TQueryKey>, this as unknown as Query)
+        : queryFn(queryFnContext as QueryFunctionContext<TQueryKey>);
     };
     const context: OmitKeyof<FetchContext<TQueryFnData, TError, TData, TQueryKey>, 'signal'> = {
       fetchOptions,
@@ -427,9 +426,7 @@ export class Query<
         }
         abortController.abort();
       },
-      onFail: (failureCount, error) => this.#dispatch({ type: 'failed', failureCount, error }),
-      onPause: () => this.#dispatch({ type: 'pause' }),
-      onContinue: () => this.#dispatch({ type: 'continue' }),
+      dispatch: (action) => this.#dispatch(action),
       client: this.#client,
       owner: this,
       retry: context.options.retry,

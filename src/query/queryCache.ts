@@ -3,7 +3,6 @@
  * Cache-level callbacks (onSuccess/onError/onSettled) run once per query outcome, whoever fetched.
  */
 import { notifyManager } from './notifyManager';
-import { KeyIndex } from './keyIndex';
 import { Query } from './query';
 import { Subscribable } from './subscribable';
 import { hashQueryKeyByOptions, matchQuery } from './utils';
@@ -12,10 +11,6 @@ import type { QueryClient } from './queryClient';
 import type { QueryObserver } from './queryObserver';
 import type { DefaultError, NotifyEvent, QueryKey, QueryOptions, WithRequired } from './types';
 import type { QueryFilters } from './utils';
-
-// Hot path aliases (see queryObserver.ts): read imported bindings once, not on every call.
-const matches = matchQuery;
-const hashFor = hashQueryKeyByOptions;
 
 export interface QueryCacheConfig {
   onError?: (error: DefaultError, query: Query<unknown, unknown, unknown>) => void;
@@ -78,13 +73,30 @@ export interface QueryStore {
   values: () => IterableIterator<Query>;
 }
 
+/**
+ * A partial-key filter's leading primitive elements. partialMatchKey compares those with `===`, so a query
+ * whose key differs at one of them cannot match: findAll checks them first, inline, which rules out most
+ * queries several times faster than the full matcher (which still decides every survivor).
+ */
+function leadingPrimitives(key: unknown): Array<unknown> {
+  const head: Array<unknown> = [];
+  if (Array.isArray(key)) {
+    for (const element of key) {
+      if ((typeof element === 'object' && element !== null) || typeof element === 'function') break;
+      head.push(element);
+    }
+  }
+  return head;
+}
+
+/** Does `key` begin with exactly these elements? */
+function startsWith(key: QueryKey, head: Array<unknown>): boolean {
+  for (let i = 0; i < head.length; i++) if (key[i] !== head[i]) return false;
+  return true;
+}
+
 export class QueryCache extends Subscribable<QueryCacheListener> {
   #queries = new Map<string, Query>();
-  /** Built on the first partial-key search, then kept up to date (pure setQueryData loads skip it). */
-  #byKey?: KeyIndex<Query>;
-  /** Queries with at least one observer. */
-  #observed = new Set<Query>();
-  #nextOrder = 0;
 
   constructor(public config: QueryCacheConfig = {}) {
     super();
@@ -97,7 +109,7 @@ export class QueryCache extends Subscribable<QueryCacheListener> {
     state?: QueryState<TData, TError>,
   ): Query<TQueryFnData, TError, TData, TQueryKey> {
     const queryKey = options.queryKey;
-    const queryHash = options.queryHash ?? hashFor(queryKey, options);
+    const queryHash = options.queryHash ?? hashQueryKeyByOptions(queryKey, options);
     let query = this.get<TQueryFnData, TError, TData, TQueryKey>(queryHash);
     if (!query) {
       query = new Query({
@@ -116,9 +128,6 @@ export class QueryCache extends Subscribable<QueryCacheListener> {
   add(query: AnyQuery): void {
     if (this.#queries.has(query.queryHash)) return;
     this.#queries.set(query.queryHash, query);
-    if (this.#byKey && Array.isArray(query.queryKey)) this.#byKey.add(query.queryKey, query);
-    query.cacheOrder = this.#nextOrder++;
-    if (query.getObserversCount() > 0) this.#observed.add(query);
     this.notify({ type: 'added', query });
   }
 
@@ -126,15 +135,11 @@ export class QueryCache extends Subscribable<QueryCacheListener> {
     if (this.#queries.get(query.queryHash) !== query) return;
     query.destroy();
     this.#queries.delete(query.queryHash);
-    if (this.#byKey && Array.isArray(query.queryKey)) this.#byKey.delete(query.queryKey, query);
-    this.#observed.delete(query);
     this.notify({ type: 'removed', query });
   }
 
   clear(): void {
-    notifyManager.batch(() => {
-      for (const query of this.getAll()) this.remove(query);
-    });
+    this.#forEachInBatch((query) => this.remove(query));
   }
 
   get<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey>(
@@ -153,46 +158,21 @@ export class QueryCache extends Subscribable<QueryCacheListener> {
   ): Query<TQueryFnData, TError, TData> | undefined {
     const defaulted = { exact: true, ...filters };
     for (const query of this.#queries.values()) {
-      if (matches(defaulted, query)) return query as unknown as Query<TQueryFnData, TError, TData>;
+      if (matchQuery(defaulted, query)) return query as unknown as Query<TQueryFnData, TError, TData>;
     }
     return undefined;
   }
 
   findAll(filters: QueryFilters<any> = {}): Array<Query> {
-    if (Object.keys(filters).length === 0) return this.getAll();
-    // partial-key filters only need to look at queries sharing the key's leading primitives
-    const key = filters.queryKey;
-    let pool: Array<Query>;
-    if (filters.type === 'active' && this.#observed.size * 4 < this.#queries.size) {
-      // active queries are observed ones; when few are observed, start from those (in cache order)
-      pool = [...this.#observed].sort((a, b) => a.cacheOrder - b.cacheOrder);
-    } else {
-      const candidates = key && !filters.exact && Array.isArray(key) ? this.#keyIndex().candidates(key) : undefined;
-      pool = candidates ? Array.from(candidates) : this.getAll();
-    }
+    const head = filters.exact ? [] : leadingPrimitives(filters.queryKey);
+    // an active query has an enabled observer, so unobserved ones (usually most) skip the matcher
+    const observedOnly = filters.type === 'active';
     const found: Array<Query> = [];
-    for (let i = 0; i < pool.length; i++) {
-      const query = pool[i] as Query;
-      if (matches(filters, query)) found.push(query);
+    for (const query of this.#queries.values()) {
+      if (observedOnly && query.observers.length === 0) continue;
+      if (startsWith(query.queryKey, head) && matchQuery(filters, query)) found.push(query);
     }
     return found;
-  }
-
-  #keyIndex(): KeyIndex<Query> {
-    if (!this.#byKey) {
-      this.#byKey = new KeyIndex<Query>();
-      for (const query of this.#queries.values()) {
-        if (Array.isArray(query.queryKey)) this.#byKey.add(query.queryKey, query);
-      }
-    }
-    return this.#byKey;
-  }
-
-  /** Called by a query when it gains its first observer or loses its last one. */
-  observedChanged(query: AnyQuery, observed: boolean): void {
-    if (this.#queries.get(query.queryHash) !== query) return;
-    if (observed) this.#observed.add(query);
-    else this.#observed.delete(query);
   }
 
   notify(event: QueryCacheNotifyEvent): void {
@@ -203,14 +183,15 @@ export class QueryCache extends Subscribable<QueryCacheListener> {
   }
 
   onFocus(): void {
-    notifyManager.batch(() => {
-      for (const query of this.getAll()) query.onFocus();
-    });
+    this.#forEachInBatch((query) => query.onFocus());
   }
 
   onOnline(): void {
-    notifyManager.batch(() => {
-      for (const query of this.getAll()) query.onOnline();
-    });
+    this.#forEachInBatch((query) => query.onOnline());
+  }
+
+  /** Visit a snapshot of the cache (visits may remove queries), with one notification at the end. */
+  #forEachInBatch(visit: (query: Query) => void): void {
+    notifyManager.batch(() => this.getAll().forEach(visit));
   }
 }

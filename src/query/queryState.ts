@@ -69,24 +69,13 @@ const transitions: Transitions = {
     ...fetchState(state.data, options),
     fetchMeta: action.meta ?? null,
   }),
-  success: (state, action) => {
-    const next: QueryState<any, any> = {
-      ...state,
-      data: action.data,
-      dataUpdatedAt: action.dataUpdatedAt ?? now(),
-      error: null,
-      isInvalidated: false,
-      status: 'success',
-      dataUpdateCount: state.dataUpdateCount + 1,
-    };
+  success: (state, action) => ({
+    ...state,
+    ...successState(action.data, action.dataUpdatedAt),
+    dataUpdateCount: state.dataUpdateCount + 1,
     // setQueryData (manual) leaves a running fetch alone
-    if (!action.manual) {
-      next.fetchStatus = 'idle';
-      next.fetchFailureCount = 0;
-      next.fetchFailureReason = null;
-    }
-    return next;
-  },
+    ...(!action.manual && { fetchStatus: 'idle', fetchFailureCount: 0, fetchFailureReason: null }),
+  }),
   error: (state, action) => ({
     ...state,
     error: action.error,
@@ -130,22 +119,17 @@ export function successState<TData>(data: TData | undefined, dataUpdatedAt?: num
   };
 }
 
+/** initialData and initialDataUpdatedAt may be given as a value or as a function (called without arguments). */
+const valueOf = <T>(option: T | (() => T)): T => (typeof option === 'function' ? (option as () => T)() : option);
+
 /** A fresh query's state: pending, or success when initialData resolves to something. */
 export function getDefaultState<TData, TError>(options: QueryOptions<any, TError, TData, any>): QueryState<TData, TError> {
-  const data =
-    typeof options.initialData === 'function'
-      ? (options.initialData as InitialDataFunction<TData>)()
-      : options.initialData;
+  const data = valueOf(options.initialData as TData | InitialDataFunction<TData> | undefined);
   const hasData = data !== undefined;
-  const initialDataUpdatedAt = hasData
-    ? typeof options.initialDataUpdatedAt === 'function'
-      ? options.initialDataUpdatedAt()
-      : options.initialDataUpdatedAt
-    : 0;
   return {
     data,
     dataUpdateCount: 0,
-    dataUpdatedAt: hasData ? (initialDataUpdatedAt ?? now()) : 0,
+    dataUpdatedAt: hasData ? (valueOf(options.initialDataUpdatedAt) ?? now()) : 0,
     error: null,
     errorUpdateCount: 0,
     errorUpdatedAt: 0,

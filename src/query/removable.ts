@@ -11,7 +11,8 @@ import { trace } from './trace';
 import type { ManagedTimerId } from './timeoutManager';
 
 export abstract class Removable {
-  gcTime!: number;
+  /** Set by the subclass constructor through `updateGcTime`. */
+  declare gcTime: number;
   #gcTimeout?: ManagedTimerId;
   /** Whose instrumentation hears about this entry's gc timer (see trace.ts). */
   #client?: object;
@@ -32,7 +33,7 @@ export abstract class Removable {
       this.#gcTimeout = undefined;
       // the timer ends before the removal it causes (the cache's 'removed' comes after 'timerFired')
       trace(this.#client, 'gcTimerFired', this);
-      trace(this.#client, 'gcFired', this, this.optionalRemove() !== false);
+      trace(this.#client, 'gcFired', this, this.optionalRemove());
     }, delay);
     trace(this.#client, 'gcScheduled', this, delay);
   }
@@ -49,5 +50,5 @@ export abstract class Removable {
   }
 
   /** Remove the entry if nothing still needs it; return false when it was kept. */
-  protected abstract optionalRemove(): boolean | void;
+  protected abstract optionalRemove(): boolean;
 }

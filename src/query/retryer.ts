@@ -33,17 +33,21 @@ interface RetryerConfig<TData = unknown, TError = DefaultError> {
   /** Used instead of `fn` for the first attempt (hydrated or streamed promises). */
   initialPromise?: Promise<TData>;
   onCancel?: (error: TError) => void;
-  onFail?: (failureCount: number, error: TError) => void;
-  onPause?: () => void;
-  onContinue?: () => void;
+  /** Tells the owner's state machine about failed attempts and pauses (query and mutation share these actions). */
+  dispatch: (action: RetryerAction<TError>) => void;
   /** The query or mutation, and its client, whose instrumentation hears about pauses, retries and give-ups. */
-  owner?: object;
-  client?: object;
+  owner: object;
+  client: object;
   retry?: RetryValue<TError>;
   retryDelay?: RetryDelayValue<TError>;
   networkMode: NetworkMode | undefined;
   canRun: () => boolean;
 }
+
+export type RetryerAction<TError> =
+  | { type: 'failed'; failureCount: number; error: TError }
+  | { type: 'pause' }
+  | { type: 'continue' };
 
 export interface Retryer<TData = unknown> {
   promise: Promise<TData>;
@@ -74,8 +78,8 @@ export function pauseReason(networkMode: NetworkMode | undefined, canRun: () => 
 }
 
 export class CancelledError extends Error {
-  revert?: boolean;
-  silent?: boolean;
+  declare revert?: boolean;
+  declare silent?: boolean;
   constructor(options?: CancelOptions) {
     super('CancelledError');
     this.revert = options?.revert;
@@ -108,7 +112,7 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
   promise.catch(noop); // callers attach their own handlers; never report this one as unhandled
 
   const settled = () => status !== 'pending';
-  const tracePoint = (type: string, a?: unknown, b?: unknown, c?: unknown) => config.owner && trace(config.client, type, config.owner, a, b, c);
+  const tracePoint = (type: string, a?: unknown, b?: unknown, c?: unknown) => trace(config.client, type, config.owner, a, b, c);
 
   const resolve = (value: TData) => {
     if (settled()) return;
@@ -136,10 +140,10 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
         if (settled() || canResume()) release(value);
       };
       tracePoint('pause', pauseReason(config.networkMode, config.canRun) ?? 'offline');
-      config.onPause?.();
+      config.dispatch({ type: 'pause' });
     }).then(() => {
       wake = undefined;
-      if (!settled()) config.onContinue?.();
+      if (!settled()) config.dispatch({ type: 'continue' });
     });
 
   const giveUp = (error: TError, reason: 'retry-exhausted' | 'retry-cancelled') => {
@@ -168,7 +172,7 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
           return;
         }
         failureCount++;
-        config.onFail?.(failureCount, error);
+        config.dispatch({ type: 'failed', failureCount, error });
         tracePoint('retry', failureCount, delay, error);
         sleep(delay)
           .then(() => {

@@ -123,6 +123,26 @@ describe('mutations', () => {
     await advance(200);
   });
 
+  diff('a scope queue survives removals: gc of finished ones, removal of a waiting one, then a newcomer', async ({ lib, client, log, after, advance }) => {
+    const cache = client.getMutationCache();
+    const run = (name: string, gcTime: number) =>
+      cache
+        .build(client, { scope: { id: 'q' }, gcTime, mutationFn: () => after(20, name) })
+        .execute(undefined)
+        .then((data: unknown) => log('done', data), (error: unknown) => log('failed', String(error)));
+    void run('a', 5);
+    void run('b', 1000);
+    void run('c', 1000);
+    await advance(30);
+    // 'a' finished and is collected; take the waiting 'c' out of the queue by hand
+    const waiting = cache.findAll().find((m: any) => m.state.isPaused);
+    log('paused before removal', cache.findAll().map((m: any) => [m.mutationId, m.state.status, m.state.isPaused]));
+    if (waiting) cache.remove(waiting);
+    void run('d', 1000);
+    await advance(200);
+    log('left', cache.findAll().map((m: any) => [m.mutationId, m.state.status]));
+  });
+
   diff('mutate callbacks only for the latest mutate call; reset', async ({ lib, client, log, after, advance, observe }) => {
     const observer = new lib.MutationObserver(client, { mutationFn: (v: number) => after(20 - v * 5, v) });
     observe('o', observer);
