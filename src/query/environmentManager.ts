@@ -9,11 +9,12 @@ export const isServer: boolean = typeof window === 'undefined' || 'Deno' in glob
 
 let detect: IsServerValue = () => isServer;
 
+/** The current answer: what the detector installed with `setIsServer` says (by default, `isServer`). */
+export const isServerNow = (): boolean => detect();
+
 export const environmentManager = {
-  isServer: (): boolean => detect(),
+  isServer: isServerNow,
   setIsServer(value: IsServerValue): void {
     detect = value;
   },
 };
-
-export const isServerNow = (): boolean => environmentManager.isServer();

@@ -21,7 +21,14 @@ type MutationObserverListener<TData, TError, TVariables, TOnMutateResult> = (
   result: MutationObserverResult<TData, TError, TVariables, TOnMutateResult>,
 ) => void;
 
-const reportAsync = (error: unknown) => void Promise.reject(error);
+/** A per-call callback that throws must not stop the next one; its error still surfaces (unhandled rejection). */
+function callSafely<TArgs extends Array<unknown>>(callback: ((...args: TArgs) => unknown) | undefined, ...args: TArgs): void {
+  try {
+    callback?.(...args);
+  } catch (error) {
+    void Promise.reject(error);
+  }
+}
 
 export class MutationObserver<
   TData = unknown,
@@ -124,27 +131,11 @@ export class MutationObserver<
         };
         const vars = variables as TVariables;
         if (action.type === 'success') {
-          try {
-            callbacks.onSuccess?.(action.data, vars, onMutateResult, context);
-          } catch (e) {
-            reportAsync(e);
-          }
-          try {
-            callbacks.onSettled?.(action.data, null, vars, onMutateResult, context);
-          } catch (e) {
-            reportAsync(e);
-          }
+          callSafely(callbacks.onSuccess, action.data, vars, onMutateResult, context);
+          callSafely(callbacks.onSettled, action.data, null, vars, onMutateResult, context);
         } else {
-          try {
-            callbacks.onError?.(action.error, vars, onMutateResult, context);
-          } catch (e) {
-            reportAsync(e);
-          }
-          try {
-            callbacks.onSettled?.(undefined, action.error, vars, onMutateResult, context);
-          } catch (e) {
-            reportAsync(e);
-          }
+          callSafely(callbacks.onError, action.error, vars, onMutateResult, context);
+          callSafely(callbacks.onSettled, undefined, action.error, vars, onMutateResult, context);
         }
       }
       for (const listener of this.listeners) listener(this.#currentResult);

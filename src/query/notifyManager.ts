@@ -29,22 +29,8 @@ export function createNotifyManager() {
   let scheduleFn: ScheduleFunction = defaultScheduler;
 
   const schedule = (callback: NotifyCallback): void => {
-    if (depth > 0) {
-      pending.push(callback);
-      return;
-    }
-    scheduleFn(() => notifyFn(callback));
-  };
-
-  const flush = (): void => {
-    if (pending.length === 0) return;
-    const queued = pending;
-    pending = [];
-    scheduleFn(() => {
-      batchNotifyFn(() => {
-        for (const callback of queued) notifyFn(callback);
-      });
-    });
+    if (depth) pending.push(callback);
+    else scheduleFn(() => notifyFn(callback));
   };
 
   return {
@@ -54,7 +40,16 @@ export function createNotifyManager() {
         return callback();
       } finally {
         depth--;
-        if (depth === 0) flush();
+        // the outermost batch hands everything queued inside it to one scheduled flush
+        const queued = pending;
+        if (!depth && queued.length) {
+          pending = [];
+          scheduleFn(() =>
+            batchNotifyFn(() => {
+              for (const callback of queued) notifyFn(callback);
+            }),
+          );
+        }
       }
     },
     batchCalls<T extends Array<unknown>>(callback: BatchCallsCallback<T>): BatchCallsCallback<T> {

@@ -8,31 +8,29 @@
  *   options change the query changed, or the observer was disabled before, and the data is stale
  *
  * Nothing fetches while `enabled` resolves to false, and nothing refetches static data.
+ *
+ * The boolean options default to true (ENABLED, REFETCH_ON_MOUNT, REFETCH_ON_WINDOW_FOCUS, RETRY_ON_MOUNT in
+ * defaults.ts): every rule below tests them with `!== false`, so an option left undefined already counts as
+ * true and needs no `?? default`.
  */
-import { ENABLED, REFETCH_ON_MOUNT, RETRY_ON_MOUNT } from './defaults';
 import { resolveQueryValue } from './utils';
 import type { Query } from './query';
 import type { QueryObserverOptions } from './types';
 
-// Hot path aliases: these run for every observer on every query update. Module runners (Vite SSR, which
-// the docs site and the tests use) turn each read of an imported binding into a property read on the
-// exporting module's namespace; a module-level alias is read once.
-const resolveValue = resolveQueryValue;
-
 type AnyQuery = Query<any, any, any, any>;
 type AnyOptions = QueryObserverOptions<any, any, any, any, any>;
 
-const enabledFor = (query: AnyQuery, options: AnyOptions) => resolveValue(options.enabled ?? ENABLED, query) !== false;
+const enabledFor = (query: AnyQuery, options: AnyOptions) => resolveQueryValue(options.enabled, query) !== false;
 
 export function isStale(query: AnyQuery, options: AnyOptions): boolean {
-  return enabledFor(query, options) && query.isStaleByTime(resolveValue(options.staleTime, query));
+  return enabledFor(query, options) && query.isStaleByTime(resolveQueryValue(options.staleTime, query));
 }
 
 function shouldLoadOnMount(query: AnyQuery, options: AnyOptions): boolean {
   return (
     enabledFor(query, options) &&
     query.state.data === undefined &&
-    !(query.state.status === 'error' && resolveValue(options.retryOnMount ?? RETRY_ON_MOUNT, query) === false)
+    !(query.state.status === 'error' && resolveQueryValue(options.retryOnMount, query) === false)
   );
 }
 
@@ -41,15 +39,15 @@ export function shouldFetchOn(
   options: AnyOptions,
   trigger: AnyOptions['refetchOnMount'] | AnyOptions['refetchOnWindowFocus'] | AnyOptions['refetchOnReconnect'],
 ): boolean {
-  if (!enabledFor(query, options) || resolveValue(options.staleTime, query) === 'static') return false;
-  const value = resolveValue(trigger, query);
+  if (!enabledFor(query, options) || resolveQueryValue(options.staleTime, query) === 'static') return false;
+  const value = resolveQueryValue(trigger, query);
   return value === 'always' || (value !== false && isStale(query, options));
 }
 
 export function shouldFetchOnMount(query: AnyQuery, options: AnyOptions): boolean {
   return (
     shouldLoadOnMount(query, options) ||
-    (query.state.data !== undefined && shouldFetchOn(query, options, options.refetchOnMount ?? REFETCH_ON_MOUNT))
+    (query.state.data !== undefined && shouldFetchOn(query, options, options.refetchOnMount))
   );
 }
 
@@ -60,7 +58,7 @@ export function shouldFetchOptionally(
   prevOptions: AnyOptions,
 ): boolean {
   return (
-    (query !== prevQuery || resolveValue(prevOptions.enabled, query) === false) &&
+    (query !== prevQuery || resolveQueryValue(prevOptions.enabled, query) === false) &&
     (!options.suspense || query.state.status !== 'error') &&
     isStale(query, options)
   );

@@ -30,7 +30,6 @@ function without<T>(items: Array<T>, removed: Array<T>): Array<T> {
 export class QueriesObserver<TCombinedResult = Array<QueryObserverResult>> extends Subscribable<QueriesObserverListener> {
   #client: QueryClient;
   #result: Array<QueryObserverResult> = [];
-  #queries: Array<QueryObserverOptions> = [];
   #options?: QueriesObserverOptions<TCombinedResult>;
   #observers: Array<QueryObserver> = [];
   #combinedResult?: TCombinedResult;
@@ -65,7 +64,6 @@ export class QueriesObserver<TCombinedResult = Array<QueryObserverResult>> exten
   }
 
   setQueries(queries: Array<QueryObserverOptions>, options?: QueriesObserverOptions<TCombinedResult>): void {
-    this.#queries = queries;
     this.#options = options;
     if (process.env.NODE_ENV !== 'production') {
       const hashes = queries.map((query) => this.#client.defaultQueryOptions(query).queryHash);
@@ -76,7 +74,7 @@ export class QueriesObserver<TCombinedResult = Array<QueryObserverResult>> exten
 
     notifyManager.batch(() => {
       const prevObservers = this.#observers;
-      const matches = this.#findMatchingObservers(this.#queries);
+      const matches = this.#findMatchingObservers(queries);
       for (const match of matches) match.observer.setOptions(match.defaultedQueryOptions);
       const nextObservers = matches.map((match) => match.observer);
       const nextResult = nextObservers.map((observer) => observer.getCurrentResult());

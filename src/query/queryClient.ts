@@ -10,6 +10,7 @@ import { notifyManager } from './notifyManager';
 import { onlineManager } from './onlineManager';
 import { QueryCache } from './queryCache';
 import { functionalUpdate, hashKey, hashQueryKeyByOptions, noop, partialMatchKey, resolveQueryValue, skipToken } from './utils';
+import type { Query } from './query';
 import type { QueryState } from './queryState';
 import type {
   CancelOptions,
@@ -42,10 +43,7 @@ import type {
 } from './types';
 import type { MutationFilters, QueryFilters, Updater } from './utils';
 
-// Hot path aliases (see queryObserver.ts): read imported bindings once, not on every call.
-const hashFor = hashQueryKeyByOptions;
-const applyUpdater = functionalUpdate;
-const keyStartsWith = partialMatchKey;
+type AnyDefaultedOptions = DefaultedQueryObserverOptions<any, any, any, any, any>;
 
 interface KeyedDefaults<TKey, TOptions> {
   key: TKey;
@@ -62,7 +60,7 @@ function collectDefaults<TOptions extends object>(
   if (registry.size === 0) return NO_DEFAULTS as TOptions;
   const merged = {} as TOptions;
   for (const entry of registry.values()) {
-    if (keyStartsWith(key, entry.key)) Object.assign(merged, entry.defaultOptions);
+    if (partialMatchKey(key, entry.key)) Object.assign(merged, entry.defaultOptions);
   }
   return merged;
 }
@@ -74,8 +72,7 @@ export class QueryClient {
   #queryDefaults = new Map<string, KeyedDefaults<QueryKey, OmitKeyof<QueryOptions<any, any, any>, 'queryKey'>>>();
   #mutationDefaults = new Map<string, KeyedDefaults<MutationKey, MutationOptions<any, any, any, any>>>();
   #mountCount = 0;
-  #unsubscribeFocus?: () => void;
-  #unsubscribeOnline?: () => void;
+  #unsubscribe?: () => void;
 
   constructor(config: QueryClientConfig = {}) {
     this.#queryCache = config.queryCache || new QueryCache();
@@ -87,25 +84,25 @@ export class QueryClient {
   mount(): void {
     this.#mountCount++;
     if (this.#mountCount !== 1) return;
-    this.#unsubscribeFocus = focusManager.subscribe(async (focused) => {
-      if (!focused) return;
+    // On focus and on reconnect, paused mutations resume first, then the queries refetch.
+    const whenTrue = (then: () => void) => async (value: boolean) => {
+      if (!value) return;
       await this.resumePausedMutations();
-      this.#queryCache.onFocus();
-    });
-    this.#unsubscribeOnline = onlineManager.subscribe(async (online) => {
-      if (!online) return;
-      await this.resumePausedMutations();
-      this.#queryCache.onOnline();
-    });
+      then();
+    };
+    const unsubscribeFocus = focusManager.subscribe(whenTrue(() => this.#queryCache.onFocus()));
+    const unsubscribeOnline = onlineManager.subscribe(whenTrue(() => this.#queryCache.onOnline()));
+    this.#unsubscribe = () => {
+      unsubscribeFocus();
+      unsubscribeOnline();
+    };
   }
 
   unmount(): void {
     this.#mountCount--;
     if (this.#mountCount !== 0) return;
-    this.#unsubscribeFocus?.();
-    this.#unsubscribeFocus = undefined;
-    this.#unsubscribeOnline?.();
-    this.#unsubscribeOnline = undefined;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
   }
 
   isFetching(filters?: Omit<QueryFilters, 'fetchStatus'>): number {
@@ -123,8 +120,7 @@ export class QueryClient {
     TTaggedQueryKey extends QueryKey = QueryKey,
     TInferredQueryFnData = InferDataFromTag<TQueryFnData, TTaggedQueryKey>,
   >(queryKey: TTaggedQueryKey): TInferredQueryFnData | undefined {
-    const options = this.defaultQueryOptions({ queryKey });
-    return this.#queryCache.get<TInferredQueryFnData>(options.queryHash)?.state.data;
+    return this.getQueryState<TInferredQueryFnData>(queryKey)?.data;
   }
 
   ensureQueryData<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey>(
@@ -160,7 +156,7 @@ export class QueryClient {
   ): NoInfer<TInferredQueryFnData> | undefined {
     const defaulted = this.defaultQueryOptions<any, any, unknown, any, QueryKey>({ queryKey });
     const query = this.#queryCache.get<InferDataFromTag<NoInfer<TQueryFnData>, TTaggedQueryKey>>(defaulted.queryHash);
-    const data = applyUpdater(updater, query?.state.data);
+    const data = functionalUpdate(updater, query?.state.data);
     if (data === undefined) return undefined;
     return (query ?? this.#queryCache.build(this, defaulted)).setData(data as any, { ...options, manual: true });
   }
@@ -256,24 +252,25 @@ export class QueryClient {
     TQueryKey extends QueryKey = QueryKey,
     TPageParam = never,
   >(options: QueryExecuteOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey, TPageParam>): Promise<TData> {
-    const defaulted = this.defaultQueryOptions(options as any) as DefaultedQueryObserverOptions<any, any, any, any, any>;
-    if (defaulted.retry === undefined) defaulted.retry = FETCH_QUERY_RETRY;
-    const query = this.#queryCache.build(this, defaulted);
-    const stale = query.isStaleByTime(resolveQueryValue(defaulted.staleTime, query));
-    const queryData = stale ? await query.fetch(defaulted) : (query.state.data as TQueryData);
-    const select = defaulted.select as ((data: TQueryData) => TData) | undefined;
-    return select ? select(queryData) : (queryData as unknown as TData);
+    const [query, fetching, defaulted] = this.#fetchIfStale(options);
+    const queryData = fetching ? await fetching : query.state.data;
+    return defaulted.select ? defaulted.select(queryData) : queryData;
   }
 
   fetchQuery<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = never>(
     options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
   ): Promise<TData> {
-    const defaulted = this.defaultQueryOptions(options as any) as DefaultedQueryObserverOptions<any, any, any, any, any>;
+    const [query, fetching] = this.#fetchIfStale(options);
+    return fetching ?? Promise.resolve(query.state.data);
+  }
+
+  /** query() and fetchQuery(): the query for `options` (not retried unless asked) and its fetch, if stale. */
+  #fetchIfStale(options: object): [Query<any, any, any, any>, Promise<any> | undefined, AnyDefaultedOptions] {
+    const defaulted = this.defaultQueryOptions(options as any) as AnyDefaultedOptions;
     if (defaulted.retry === undefined) defaulted.retry = FETCH_QUERY_RETRY;
     const query = this.#queryCache.build(this, defaulted);
-    return query.isStaleByTime(resolveQueryValue(defaulted.staleTime, query))
-      ? query.fetch(defaulted)
-      : Promise.resolve(query.state.data as TData);
+    const stale = query.isStaleByTime(resolveQueryValue(defaulted.staleTime, query));
+    return [query, stale ? query.fetch(defaulted) : undefined, defaulted];
   }
 
   prefetchQuery<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey>(
@@ -394,7 +391,7 @@ export class QueryClient {
       ...options,
       _defaulted: true,
     };
-    if (!defaulted.queryHash) defaulted.queryHash = hashFor(defaulted.queryKey, defaulted);
+    if (!defaulted.queryHash) defaulted.queryHash = hashQueryKeyByOptions(defaulted.queryKey, defaulted);
     // reconnecting means nothing to a query that ignores the network
     if (defaulted.refetchOnReconnect === undefined) defaulted.refetchOnReconnect = defaulted.networkMode !== 'always';
     if (defaulted.throwOnError === undefined) defaulted.throwOnError = !!defaulted.suspense;

@@ -24,14 +24,14 @@ export type TimeoutProvider<TTimerId extends ManagedTimerId = ManagedTimerId> = 
   readonly now?: () => number;
 };
 
-type GlobalTimerId = ReturnType<typeof globalThis.setTimeout>;
+type GlobalTimerId = ReturnType<typeof setTimeout>;
 
+// A bare global name in a lambda is looked up when the lambda runs, so fake timers installed later apply.
 export const defaultTimeoutProvider: TimeoutProvider = {
-  setTimeout: (callback, delay) => globalThis.setTimeout(callback, delay),
-  clearTimeout: (id) => globalThis.clearTimeout(id as GlobalTimerId | undefined),
-  setInterval: (callback, delay) => globalThis.setInterval(callback, delay),
-  clearInterval: (id) => globalThis.clearInterval(id as GlobalTimerId | undefined),
-  now: () => Date.now(),
+  setTimeout: (callback, delay) => setTimeout(callback, delay),
+  clearTimeout: (id) => clearTimeout(id as GlobalTimerId | undefined),
+  setInterval: (callback, delay) => setInterval(callback, delay),
+  clearInterval: (id) => clearInterval(id as GlobalTimerId | undefined),
 };
 
 export class TimeoutManager implements Omit<TimeoutProvider, 'now'> {
@@ -74,8 +74,7 @@ export class TimeoutManager implements Omit<TimeoutProvider, 'now'> {
 
   /** Current time in epoch ms, from the provider's clock when it has one. */
   now(): number {
-    const read = this.#provider.now;
-    return read ? read() : Date.now();
+    return this.#provider.now?.() ?? Date.now();
   }
 }
 

@@ -28,5 +28,7 @@ export function QueryClientProvider({ client, children }: QueryClientProviderPro
     client.mount();
     return () => client.unmount();
   }, [client]);
-  return <QueryClientContext.Provider value={client}>{children}</QueryClientContext.Provider>;
+  // createElement rather than JSX: JSX would add an import of react/jsx-runtime, which a bundler keeps even
+  // in an app that never renders this component (see reactNamespace.ts)
+  return React.createElement(QueryClientContext.Provider, { value: client }, children);
 }

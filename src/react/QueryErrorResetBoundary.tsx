@@ -44,5 +44,6 @@ export interface QueryErrorResetBoundaryProps {
 
 export function QueryErrorResetBoundary({ children }: QueryErrorResetBoundaryProps): React.JSX.Element {
   const [value] = React.useState(createResetFlag);
-  return <ResetContext.Provider value={value}>{typeof children === 'function' ? children(value) : children}</ResetContext.Provider>;
+  // createElement rather than JSX, as in QueryClientProvider.tsx
+  return React.createElement(ResetContext.Provider, { value }, typeof children === 'function' ? children(value) : children);
 }

@@ -66,14 +66,12 @@ export function useClearReset(resetBoundary: QueryErrorResetBoundaryValue): void
   }, [resetBoundary]);
 }
 
-export function shouldThrowToBoundary<TError>(args: {
-  result: QueryObserverResult<unknown, TError>;
-  resetBoundary: QueryErrorResetBoundaryValue;
-  throwOnError: ThrowOnError<any, TError, any, any>;
-  query: Query<any, TError, any, any> | undefined;
-  suspense: boolean | undefined;
-}): boolean {
-  const { result, resetBoundary, throwOnError, query, suspense } = args;
+export function shouldThrowToBoundary<TError>(
+  result: QueryObserverResult<unknown, TError>,
+  resetBoundary: QueryErrorResetBoundaryValue,
+  { throwOnError, suspense }: { throwOnError?: ThrowOnError<any, TError, any, any>; suspense?: boolean },
+  query: Query<any, TError, any, any> | undefined,
+): boolean {
   return (
     result.isError &&
     !resetBoundary.isReset() &&

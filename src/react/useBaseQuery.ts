@@ -69,6 +69,7 @@ export function useBaseQuery<TQueryFnData, TError, TData, TQueryData, TQueryKey 
   }, [defaulted, observer]);
 
   const shouldSubscribe = !isRestoring && subscribed;
+  const getSnapshot = () => observer.getCurrentResult();
   React.useSyncExternalStore(
     React.useCallback(
       (onStoreChange: () => void) => {
@@ -78,25 +79,15 @@ export function useBaseQuery<TQueryFnData, TError, TData, TQueryData, TQueryKey 
       },
       [observer, shouldSubscribe],
     ),
-    () => observer.getCurrentResult(),
-    () => observer.getCurrentResult(),
+    getSnapshot,
+    getSnapshot,
   );
 
   if (shouldSuspend(defaulted, result)) {
     throw suspendOn(defaulted, observer, resetBoundary);
   }
 
-  if (
-    shouldThrowToBoundary({
-      result,
-      resetBoundary,
-      throwOnError: defaulted.throwOnError,
-      query,
-      suspense: defaulted.suspense,
-    })
-  ) {
-    throw result.error;
-  }
+  if (shouldThrowToBoundary(result, resetBoundary, defaulted, query)) throw result.error;
 
   return defaulted.notifyOnChangeProps ? result : observer.trackResult(result);
 }

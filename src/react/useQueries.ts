@@ -99,16 +99,7 @@ export function useQueries<T extends Array<any>, TCombinedResult = QueriesResult
 
   const failed = optimisticResult.find((result, index) => {
     const opts = defaultedQueries[index];
-    return (
-      opts !== undefined &&
-      shouldThrowToBoundary({
-        result,
-        resetBoundary,
-        throwOnError: opts.throwOnError,
-        query: client.getQueryCache().get(opts.queryHash),
-        suspense: opts.suspense,
-      })
-    );
+    return opts !== undefined && shouldThrowToBoundary(result, resetBoundary, opts, client.getQueryCache().get(opts.queryHash));
   });
   if (failed) throw failed.error;
 
