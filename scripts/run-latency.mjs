@@ -42,20 +42,33 @@ const REREAD_MS = 2000;
 const HOVER_MS = 300;
 /** Longer than any run should take, even on a loaded machine; a run past it is reported, not waited for. */
 const RUN_TIMEOUT_MS = 15_000;
+/** @typedef {{ drawn: number, sandbox: number, hydrated: number }} Timing ms from the click: see PROBE */
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 /**
  * Installs the probe: resolves with ms from the Run click to the first frame that shows a recorded step, and
  * to the load event of the first sandbox iframe created since the probe was installed (how much of the wait is
  * the sandbox realm starting; negative when it was ready before the click, NaN when none was created, as when a
- * spare prepared earlier ran). Frames are watched on the whole page from the start: the directive opens the
- * sandbox in a parking lot outside the playground, on the pointer's way in, before the click.
+ * spare prepared earlier ran), and to the island's hydration (Astro drops the island's `ssr` attribute once it
+ * has hydrated; NaN when it had hydrated before the probe was installed). Frames are watched on the whole page
+ * from the start: the directive opens the sandbox in a parking lot outside the playground, on the pointer's way
+ * in, before the click. The first trace event can be drawn only once both the sandbox and the island are ready.
  */
 const PROBE = (/** @type {[string, number]} */ [id, timeoutMs]) => {
   const root = /** @type {HTMLElement} */ (document.querySelector(`[data-playground-id="${id}"]`));
-  /** @type {Promise<{ drawn: number, sandbox: number }>} */
+  /** @type {Promise<Timing>} */
   const done = new Promise((resolve) => {
-    setTimeout(() => resolve({ drawn: timeoutMs, sandbox: NaN }), timeoutMs);
+    setTimeout(() => resolve({ drawn: timeoutMs, sandbox: NaN, hydrated: NaN }), timeoutMs);
+    const island = root.closest('astro-island');
+    /** performance.now() when the island hydrated; NaN when it had before the probe was installed. */
+    let hydratedAt = NaN;
+    if (island?.hasAttribute('ssr')) {
+      new MutationObserver((_, self) => {
+        if (island.hasAttribute('ssr')) return;
+        hydratedAt = performance.now();
+        self.disconnect();
+      }).observe(island, { attributes: true, attributeFilter: ['ssr'] });
+    }
     /** performance.now() at the load of the first sandbox frame created since the probe was installed. */
     let sandboxLoadedAt = NaN;
     let sandboxSeen = false;
@@ -77,7 +90,7 @@ const PROBE = (/** @type {[string, number]} */ [id, timeoutMs]) => {
     const observer = new MutationObserver(() => {
       if (!clickedAt || !drawn()) return;
       observer.disconnect();
-      requestAnimationFrame(() => resolve({ drawn: performance.now() - clickedAt, sandbox: sandboxLoadedAt - clickedAt }));
+      requestAnimationFrame(() => resolve({ drawn: performance.now() - clickedAt, sandbox: sandboxLoadedAt - clickedAt, hydrated: hydratedAt - clickedAt }));
     });
     root.addEventListener(
       'click',
@@ -98,7 +111,7 @@ console.log(`load average before: ${load()}`);
 const browser = await launch();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  /** @type {{ drawn: number, sandbox: number }[]} */
+  /** @type {Timing[]} */
   const first = [];
   for (let i = 0; i < RUNS; i++) {
     const page = await context.newPage();
@@ -108,7 +121,7 @@ try {
     first.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
     await page.close();
   }
-  /** @type {{ drawn: number, sandbox: number }[]} */
+  /** @type {Timing[]} */
   const hovered = [];
   for (let i = 0; i < RUNS; i++) {
     const page = await context.newPage();
@@ -121,7 +134,7 @@ try {
     hovered.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
     await page.close();
   }
-  /** @type {{ drawn: number, sandbox: number }[]} */
+  /** @type {Timing[]} */
   const afterEdit = [];
   for (let i = 0; i < RUNS; i++) {
     const page = await context.newPage();
@@ -133,7 +146,7 @@ try {
     afterEdit.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
     await page.close();
   }
-  /** @type {{ drawn: number, sandbox: number }[]} */
+  /** @type {Timing[]} */
   const rerun = [];
   const page = await context.newPage();
   await page.goto(`${BASE}${PAGE}`);
@@ -148,8 +161,12 @@ try {
     await run.click();
     rerun.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
   }
-  const show = (/** @type {string} */ name, /** @type {{ drawn: number, sandbox: number }[]} */ runs) => {
+  const show = (/** @type {string} */ name, /** @type {Timing[]} */ runs) => {
     const xs = runs.map((r) => r.drawn);
+    const hydrations = runs.map((r) => r.hydrated).filter((x) => !Number.isNaN(x));
+    const hydrated = percentile(hydrations, 50);
+    const island =
+      hydrations.length <= runs.length / 2 ? '' : `; island hydrated ${Math.abs(hydrated).toFixed(0)} ms ${hydrated >= 0 ? 'after' : 'before'} the click (median)`;
     const loads = runs.map((r) => r.sandbox).filter((x) => !Number.isNaN(x));
     const loaded = percentile(loads, 50);
     const sandbox =
@@ -159,7 +176,7 @@ try {
           ? `sandbox opened on the way in, loaded ${loaded.toFixed(0)} ms after the click (median)`
           : `sandbox opened on the way in, loaded ${(-loaded).toFixed(0)} ms before the click (median)`;
     console.log(
-      `${name.padEnd(12)} median ${percentile(xs, 50).toFixed(0).padStart(4)} ms   p95 ${percentile(xs, 95).toFixed(0).padStart(4)}   min ${Math.min(...xs).toFixed(0).padStart(4)}   max ${Math.max(...xs).toFixed(0).padStart(4)}   ${sandbox}   (${xs.map((x) => x.toFixed(0)).join(', ')})`,
+      `${name.padEnd(12)} median ${percentile(xs, 50).toFixed(0).padStart(4)} ms   p95 ${percentile(xs, 95).toFixed(0).padStart(4)}   min ${Math.min(...xs).toFixed(0).padStart(4)}   max ${Math.max(...xs).toFixed(0).padStart(4)}   ${sandbox}${island}   (${xs.map((x) => x.toFixed(0)).join(', ')})`,
     );
   };
   console.log(`${BASE}${PAGE} ${PLAYGROUND_ID}: Run -> first trace event drawn, ${RUNS} runs each`);

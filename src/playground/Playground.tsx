@@ -66,12 +66,15 @@ function sandboxSrcFor(code: string, originalCode: string, compiled: string | un
  * lets them download while React and the island hydrate, instead of after (a cold click on Run waits for them).
  */
 let vizCode: Promise<[typeof import('./viz/recording'), typeof import('./viz/VizPanel')]> | undefined;
-function loadVizCode() {
+/** `code`: the snippet about to run, whose first view (views.ts, firstViewFor) loads too. */
+function loadVizCode(code?: string) {
   if (!vizCode) {
     vizCode = Promise.all([import('./viz/recording'), import('./viz/VizPanel')]);
     // A failed download is tried again by the next caller, not remembered.
     vizCode.catch(() => (vizCode = undefined));
   }
+  // A failure here is the view's own lazy load to report, when the panel opens it.
+  if (code !== undefined) void import('./viz/views').then(({ firstViewFor }) => firstViewFor(importedModules(code))?.load()).catch(() => {});
   return vizCode;
 }
 if (typeof document !== 'undefined') void loadVizCode();
@@ -137,7 +140,7 @@ export default function Playground({ id, title, code: originalCode, children, co
     const host = ensureHost(frameHostRef.current);
     // The visualizers' code loads while the sandbox runs (on a first run both take a while): what the run
     // records before the recording store is there waits in `early`.
-    const vizModules = loadVizCode();
+    const vizModules = loadVizCode(codeRef.current);
     const lastView = vizPosition.current.view;
     const initial = linkedViz.current ?? (lastView ? { view: lastView } : {});
     linkedViz.current = null;
@@ -315,7 +318,7 @@ export default function Playground({ id, title, code: originalCode, children, co
       // opened it already) and the visualizers' code loading, so Run answers at once.
       if (wakeAction !== 'run' && frameHostRef.current && !cancelled) {
         ensureHost(frameHostRef.current).prewarm();
-        void loadVizCode();
+        void loadVizCode(codeRef.current);
       }
     })();
     return () => {

@@ -3,7 +3,7 @@
  * and offered only when the run recorded something it can draw (`applies`).
  */
 import type { ComponentType } from 'react';
-import type { Recording, ViewProps } from './model';
+import type { Recording, Source, ViewProps } from './model';
 
 export interface ViewEntry {
   /** Stable id: used in share links (`view`) and test ids. */
@@ -48,3 +48,17 @@ export const VIEWS: readonly ViewEntry[] = [
 
 /** Ids of every view (share links may name any). */
 export const VIEW_IDS: readonly string[] = VIEWS.map((v) => v.id);
+
+/** What each playground library records: the kind of source its runs add (capture-wire.ts, capture-query.ts). */
+const SOURCE_KIND_OF: Readonly<Record<string, Source['kind']>> = { 'roundtrip/wire': 'wire', 'roundtrip/query': 'query', 'roundtrip/react': 'query' };
+
+/**
+ * The view a run of a snippet that imports `modules` opens on: the first in tab order that applies to a
+ * recording with the sources those libraries add, before any event. Its code can then load ahead of the run's
+ * first event, which otherwise waits for it before anything is drawn.
+ */
+export function firstViewFor(modules: readonly string[]): ViewEntry | undefined {
+  const kinds = new Set(modules.flatMap((m) => SOURCE_KIND_OF[m] ?? []));
+  const sources = [...kinds].map((kind, i) => ({ id: `s${i}`, kind, label: '', events: [] }) as unknown as Source);
+  return sources.length ? VIEWS.find((view) => view.applies({ sources, steps: [] })) : undefined;
+}
