@@ -148,6 +148,21 @@ test('a failed sim.fetch shows why it failed (the error\'s cause), not just "Fai
   await expect(pg.output.locator('.rt-failure')).toContainText(/TypeError: Failed to fetch \(caused by \w*Error: .+\)/);
 });
 
+test('a rejection reported as unhandled that gets a handler later says so, as Node does (DevTools withdraws its line)', async ({ page }) => {
+  const lines = [
+    "const late: Promise<never> = Promise.reject(new Error('handled after a while'));",
+    'await new Promise((resolve) => setTimeout(resolve, 20));',
+    "await late.catch(() => console.log('caught it'));",
+    '',
+  ];
+  const pg = await openWithCode(page, lines.join('\n'));
+  await pg.run.click();
+  await expect(pg.output).toContainText('caught it');
+  const where = `line 1, column ${(lines[0] ?? '').indexOf('new Error') + 1}`;
+  await expect(pg.output.locator('.rt-error')).toHaveText(`Uncaught (in promise) Error: handled after a while (${where})`);
+  await expect(pg.output.locator('.rt-warn')).toHaveText(`Handled later: the rejection above (Error: handled after a while (${where})) got a handler after all.`);
+});
+
 test('code the compiler lets through but the engine cannot parse is one error, at its line and column', async ({ page }) => {
   const lines = ["console.log('never runs');", 'let total = 1;', 'const step: number = 2; let total = step;', ''];
   const pg = await openWithCode(page, lines.join('\n'));

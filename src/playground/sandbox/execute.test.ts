@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { compileSnippet } from './compile';
-import { describeRuntimeError, describeUncaught, executeSnippet, locateError } from './execute';
+import { describeHandledLater, describeRuntimeError, describeUncaught, executeSnippet, locateError } from './execute';
 
 async function thrown(source: string): Promise<unknown> {
   const compiled = compileSnippet(source);
@@ -26,6 +26,13 @@ describe('executeSnippet error positions', () => {
 
   test('the snippet still runs in strict mode', async () => {
     expect(String(await thrown('undeclared = 1;'))).toContain('undeclared is not defined');
+  });
+});
+
+describe('describeHandledLater', () => {
+  test('names the rejection it takes back, with its position', () => {
+    expect(describeHandledLater(new Error('refused'), { line: 2, column: 7 })).toBe('Handled later: the rejection above (Error: refused (line 2, column 7)) got a handler after all.');
+    expect(describeHandledLater(42)).toBe('Handled later: the rejection above (42) got a handler after all.');
   });
 });
 

@@ -156,7 +156,20 @@ export function describeRuntimeError(error: Error, position?: SourcePosition): s
  * the words DevTools uses, with the snippet line when the stack names one.
  */
 export function describeUncaught(reason: unknown, inPromise: boolean, position?: SourcePosition): string {
+  return `Uncaught${inPromise ? ' (in promise)' : ''} ${describeReason(reason, position)}`;
+}
+
+/**
+ * The console line for a rejection reported as unhandled that got a handler afterwards (an `await` or `.catch`
+ * that came later). DevTools then withdraws its "Uncaught (in promise)" line; a console that only appends says
+ * so instead, as Node does ("Promise rejection was handled asynchronously").
+ */
+export function describeHandledLater(reason: unknown, position?: SourcePosition): string {
+  return `Handled later: the rejection above (${describeReason(reason, position)}) got a handler after all.`;
+}
+
+function describeReason(reason: unknown, position?: SourcePosition): string {
   const what = reason instanceof Error ? describeRuntimeError(reason, position) : formatArgs([reason]);
   const where = position && !(reason instanceof RangeError && /call stack/i.test(reason.message)) ? ` (line ${position.line}, column ${position.column})` : '';
-  return `Uncaught${inPromise ? ' (in promise)' : ''} ${what}${where}`;
+  return `${what}${where}`;
 }

@@ -15,7 +15,7 @@ import { installOptionsContext } from '../options/context';
 import type { CompileResult } from './compile';
 import { readColumnMap } from './columns';
 import { chunksFor, chunksFromHash, importedModules, SANDBOX_CHUNKS, withNeeds, type SandboxChunkName } from './chunks.mjs';
-import { describeRuntimeError, describeUncaught, evaluateAsScript, loadSnippet, locateError } from './execute';
+import { describeHandledLater, describeRuntimeError, describeUncaught, evaluateAsScript, loadSnippet, locateError } from './execute';
 import { formatArgs } from './format';
 import { createSandboxConsole, type SandboxConsole } from './console';
 import { guardCallbacks, type Schedulers } from './guard';
@@ -203,6 +203,9 @@ async function run(runId: number, code: string, js: string | undefined, options:
     window.addEventListener('unhandledrejection', (event) => {
       event.preventDefault();
       reportUncaught(event.reason, true);
+    });
+    window.addEventListener('rejectionhandled', (event) => {
+      sandboxConsole.warn(describeHandledLater(event.reason, locateError(event.reason, columns)));
     });
   };
   const runCapture = createCapture({ runId, send, warn: sandboxConsole.warn });
