@@ -50,9 +50,10 @@ function loadChunk(name: SandboxChunkName): Promise<void> {
     loading.set(name, done);
   }
   if (!done) {
-    // The page's own CORS load of it failed already (every deferred script has run before this core): no retry.
-    const failedOnPage = document.querySelector(`script[crossorigin][src$="/${name}.js"]`) !== null;
-    done = corsRefused || failedOnPage ? insertScript(name, false) : insertScript(name, true).catch(() => insertScript(name, false));
+    // The page loaded it with CORS and its global is missing (every deferred script has run before this core):
+    // the host refuses CORS, so no CORS attempt for this chunk or any other.
+    if (document.querySelector(`script[crossorigin][src$="/${name}.js"]`)) corsRefused = true;
+    done = corsRefused ? insertScript(name, false) : insertScript(name, true).catch(() => insertScript(name, false));
     loading.set(name, done);
   }
   return done;
