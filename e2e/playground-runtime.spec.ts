@@ -13,6 +13,13 @@ async function openWithCode(page: import('@playwright/test').Page, code: string)
   return pg;
 }
 
+/** Errors the page reports as uncaught to the browser (the playground should have shown them itself). */
+function collectPageErrors(page: import('@playwright/test').Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
 test('a React snippet renders a live preview with roundtrip/react', async ({ page }) => {
   const pg = await openWithCode(
     page,
@@ -74,8 +81,7 @@ test('errors thrown in callbacks (a timer, a microtask) show in the console with
       '',
     ].join('\n'),
   );
-  const browserErrors: string[] = [];
-  page.on('pageerror', (error) => browserErrors.push(error.message));
+  const browserErrors = collectPageErrors(page);
   await pg.run.click();
   await expect(pg.output).toContainText('body done');
   await expect(pg.output.locator('.rt-error')).toHaveText(['Uncaught Error: in a microtask (line 1, column 30)', 'Uncaught TypeError: late boom (line 2, column 26)']);
@@ -95,8 +101,7 @@ test('a promise the snippet rejects and nobody handles shows as "Uncaught (in pr
     '',
   ];
   const pg = await openWithCode(page, lines.join('\n'));
-  const browserErrors: string[] = [];
-  page.on('pageerror', (error) => browserErrors.push(error.message));
+  const browserErrors = collectPageErrors(page);
   await pg.run.click();
   await expect(pg.output).toContainText('body done');
   // Columns as written, type annotations and all (the compiler removes them; the column map puts them back).
@@ -166,8 +171,7 @@ test('a rejection reported as unhandled that gets a handler later says so, as No
 test('code the compiler lets through but the engine cannot parse is one error, at its line and column', async ({ page }) => {
   const lines = ["console.log('never runs');", 'let total = 1;', 'const step: number = 2; let total = step;', ''];
   const pg = await openWithCode(page, lines.join('\n'));
-  const browserErrors: string[] = [];
-  page.on('pageerror', (error) => browserErrors.push(error.message));
+  const browserErrors = collectPageErrors(page);
   await pg.run.click();
   const column = (lines[2] ?? '').lastIndexOf('total') + 1;
   await expect(pg.output.locator('.rt-failure')).toHaveText(`Error (line 3, column ${column}): SyntaxError: Identifier 'total' has already been declared`);
