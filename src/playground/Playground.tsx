@@ -3,7 +3,7 @@
  * sandboxed iframe; Share puts the state in the URL fragment. Hydrated by `client:interaction`, so nothing here
  * runs until the reader touches the playground (or opens a link addressed to it).
  */
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { ConsoleLevel, SourcePosition } from './sandbox/protocol';
 import { SandboxHost, type RunEvent } from './sandbox/host';
@@ -79,11 +79,15 @@ function loadVizCode(code?: string) {
 }
 if (typeof document !== 'undefined') void loadVizCode();
 
-const VizPanel = lazy(() => loadVizCode().then(([, panel]) => panel));
-
 /** One run's recording, the run it came from, and whether its sandbox still takes devtools actions. */
 interface VizRun {
   readonly key: number;
+  /**
+   * The panel, whose code is in by the time a run has one: rendered as is rather than through `lazy` and
+   * `<Suspense>`, because React holds back a Suspense boundary's content that resolves within 300 ms of any
+   * fallback shown (FALLBACK_THROTTLE_MS), which delayed a first run's first drawn event by up to 300 ms.
+   */
+  readonly Panel: typeof import('./viz/VizPanel').default;
   readonly store: RecordingStore;
   /** Where the panel opens: a share link's view and step on the first run after it, else the last view. */
   readonly initial: VizPosition;
@@ -152,8 +156,8 @@ export default function Playground({ id, title, code: originalCode, children, co
       if (event.type === 'viz-source') into.store.addSource(event.source);
       else into.store.append(event.sourceId, event.events);
     };
-    void vizModules.then(([{ RecordingStore }]) => {
-      const made: VizRun = { key, store: new RecordingStore(), initial, runId, live: true };
+    void vizModules.then(([{ RecordingStore }, { default: Panel }]) => {
+      const made: VizRun = { key, Panel, store: new RecordingStore(), initial, runId, live: true };
       for (const event of early) record(made, event);
       early.length = 0;
       viz = made;
@@ -459,8 +463,7 @@ export default function Playground({ id, title, code: originalCode, children, co
       <div className="rt-panel rt-panel-timeline" {...panelProps(prefix, 'timeline', panel, narrow)}>
         {/* The visualizer panel: below the output on wide screens, the Timeline tab on phones. */}
         {vizRun ? (
-          <Suspense fallback={<p className="rt-empty">Loading the visualizers…</p>}>
-            <VizPanel
+          <vizRun.Panel
               key={vizRun.key}
               store={vizRun.store}
               idPrefix={prefix}
@@ -470,7 +473,6 @@ export default function Playground({ id, title, code: originalCode, children, co
               initial={vizRun.initial}
               onPosition={(position) => (vizPosition.current = position)}
             />
-          </Suspense>
         ) : (
           <p className="rt-empty rt-timeline-placeholder">Run the snippet to record its timeline.</p>
         )}

@@ -11,13 +11,12 @@
  * - The log is an aria-live="polite" region. While playing it speaks at most once a second (the latest step),
  *   so a fast replay does not queue hundreds of announcements; paused, each step is announced as it is shown.
  */
-import { Component, lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
+import { Component, memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
 import { EMPTY_RECORDING, type DevtoolsAction, type Recording, type ViewProps } from './model';
 import type { RecordingStore } from './recording';
 import { Player } from './player';
 import { VIEWS, type ViewEntry } from './views';
 import { describePosition, describeStep } from './describe';
-import { recordingToHar, recordingToJson } from './export';
 import { saveFile } from '../download/save';
 import Controls from './Controls';
 
@@ -45,16 +44,34 @@ export interface VizPanelProps {
 /** Announcements while playing: at most one per this many ms. */
 const ANNOUNCE_EVERY_MS = 1000;
 
+/** Views whose code is in, memoized: the panel also re-renders for things a view does not show (the log, the
+ * slider's text), and a view re-render on a long trace is the expensive part of a scrub step. */
 const loaded = new Map<string, ComponentType<ViewProps>>();
-function viewComponent(entry: ViewEntry): ComponentType<ViewProps> {
-  let component = loaded.get(entry.id);
-  if (!component) {
-    // Memoized: the panel also re-renders for things a view does not show (the log, the slider's text), and a
-    // view re-render on a long trace is the expensive part of a scrub step.
-    component = lazy(() => entry.load().then((m) => ({ default: memo(m.default) })));
-    loaded.set(entry.id, component);
-  }
-  return component;
+
+/**
+ * A view, drawn as soon as its code is in. Not `lazy` + `<Suspense>`: React holds back the content of a Suspense
+ * boundary that resolves within 300 ms of any fallback shown on the page (FALLBACK_THROTTLE_MS), so a view
+ * whose code arrived a moment after the panel opened appeared up to 300 ms after that. A plain placeholder and
+ * a state update draw it on the next frame. A failed load is thrown to the ViewBoundary around it.
+ */
+function LoadedView({ entry, ...props }: ViewProps & { entry: ViewEntry }) {
+  const [, setVersion] = useState(0);
+  const [failure, setFailure] = useState<{ error: unknown }>();
+  const View = loaded.get(entry.id);
+  useEffect(() => {
+    if (loaded.has(entry.id)) return;
+    let current = true;
+    entry.load().then(
+      (m) => {
+        if (!loaded.has(entry.id)) loaded.set(entry.id, memo(m.default));
+        if (current) setVersion((n) => n + 1);
+      },
+      (error: unknown) => current && setFailure({ error }),
+    );
+    return () => void (current = false);
+  }, [entry]);
+  if (failure) throw failure.error;
+  return View ? <View {...props} /> : <p className="rt-empty">Loading the {entry.label} view…</p>;
 }
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
@@ -215,10 +232,14 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
     () => finished && recording.sources.some((s) => s.kind === 'wire' && s.events.some((e) => e.type === 'request-finished' || e.type === 'request-failed')),
     [finished, recording],
   );
-  const exportJson = useCallback(() => {
+  // The exporters load on the first export: the HAR one brings the wire library's HAR writer, which a run's
+  // first draw should not wait for (a cold Run evaluates the panel's code on the page's busiest frames).
+  const exportJson = useCallback(async () => {
+    const { recordingToJson } = await import('./export');
     saveFile(`${playgroundId}-trace.json`, JSON.stringify(recordingToJson(recordingRef.current, playgroundId), null, 1), 'application/json');
   }, [playgroundId]);
-  const exportHar = useCallback(() => {
+  const exportHar = useCallback(async () => {
+    const { recordingToHar } = await import('./export');
     const built = recordingToHar(recordingRef.current);
     if (built) saveFile(`${playgroundId}.har`, JSON.stringify(built, null, 1), 'application/json');
   }, [playgroundId]);
@@ -235,7 +256,6 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
     );
   }
 
-  const View = active ? viewComponent(active) : undefined;
   const live = state.following && !!onAction;
   return (
     <div className="rt-viz" data-testid="viz-panel">
@@ -281,7 +301,7 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
       <div className="rt-visually-hidden" aria-live="polite" aria-atomic="true" data-testid="viz-log">
         {announced}
       </div>
-      {active && View && (
+      {active && (
         <div
           className="rt-viz-view"
           role="tabpanel"
@@ -291,9 +311,7 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
           data-view={active.id}
         >
           <ViewBoundary key={active.id} label={active.label}>
-            <Suspense fallback={<p className="rt-empty">Loading the {active.label} view…</p>}>
-              <View recording={recording} cursor={cursor} onCursor={seek} {...(onAction ? { onAction } : {})} live={live} />
-            </Suspense>
+            <LoadedView entry={active} recording={recording} cursor={cursor} onCursor={seek} {...(onAction ? { onAction } : {})} live={live} />
           </ViewBoundary>
         </div>
       )}
