@@ -8,10 +8,10 @@
 import type { TraceEvent } from 'roundtrip/wire';
 import { eventAt, type QueryVizEvent, type Recording } from './model';
 import { describeQueryEvent } from './query/describe';
+import { formatNumber } from './number';
 
-const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-const ms = (x: number) => `${numberFormat.format(x)} ms`;
-const bytes = (n: number) => `${numberFormat.format(n)} byte${n === 1 ? '' : 's'}`;
+const ms = (x: number) => `${formatNumber(x, 1)} ms`;
+const bytes = (n: number) => `${formatNumber(n, 1)} byte${n === 1 ? '' : 's'}`;
 const TLS_NAMES: Record<string, string> = { tcp: 'TCP', 'tls1.2': 'TLS 1.2', 'tls1.3': 'TLS 1.3' };
 const tls = (p: string) => TLS_NAMES[p] ?? p;
 const flagList = (flags: readonly string[]) => (flags.length > 0 ? `, ${flags.join(', ')}` : '');

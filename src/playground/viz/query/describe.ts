@@ -5,13 +5,12 @@
  */
 import type { InstrumentationSubject, TimerKind } from 'roundtrip/query';
 import type { MutationSummary, QuerySummary, QueryVizEvent, SerializedInstrumentationEvent } from '../model';
-
-const numberFormat = new Intl.NumberFormat('en-US');
+import { formatNumber } from '../number';
 
 /** 2000 -> '2,000 ms'. */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return ms > 0 ? 'never' : '0 ms';
-  return `${numberFormat.format(Math.round(ms))} ms`;
+  return `${formatNumber(ms)} ms`;
 }
 
 function formatKeyPart(part: unknown): string {

@@ -1,11 +1,11 @@
 /** Number formatting and time-axis ticks shared by the timeline views. */
+import { formatNumber } from '../number';
 
 /** '0 ms', '12.5 ms', '1,204 ms': one decimal under 100 ms, where it still means something. */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return '–';
   const abs = Math.abs(ms);
-  // Thousands separators by hand: toLocaleString costs microseconds, and views call this per row per frame.
-  const text = abs < 99.95 && abs % 1 !== 0 ? ms.toFixed(1) : String(Math.round(ms)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const text = abs < 99.95 && abs % 1 !== 0 ? ms.toFixed(1) : formatNumber(ms);
   return `${text} ms`;
 }
 
