@@ -26,7 +26,12 @@ const addTodo = new MutationObserver<Todo, Error, Todo, { previous: Todo[] | und
   onSettled: () => console.log('3. onSettled: now invalidate ["todos"] to refetch the truth'),
 });
 
+// The callbacks passed to mutate() reach only an observer that has a subscriber, as a mounted
+// useMutation does; without this line the fourth step would never print.
+const unsubscribe = addTodo.subscribe(() => {});
+
 await addTodo
   .mutate({ id: 2, title: '' }, { onSettled: () => console.log('4. mutate(...) callbacks run last') })
   .catch(() => undefined);
 console.log('mutation status:', addTodo.getCurrentResult().status);
+unsubscribe();

@@ -93,6 +93,9 @@ describe('query option tables', () => {
     expect(triggers.refetchInterval!.specSays).toMatch(/refetch immediately/);
     expect(triggers.refetchInterval!.default).toBe('`false`');
     expect(triggers.refetchOnReconnect!.default).toMatch(/'always'/);
+    // The Defaults page shows the same correction beside the default itself.
+    const interval = DEFAULTS_TABLE.find((row) => row.item === '`refetchInterval`');
+    expect(interval?.specSays).toMatch(/refetch immediately/);
   });
 
   it('keep names unique within each table', () => {

@@ -316,8 +316,8 @@ export const MUTATION_OPTIONS: readonly OptionDoc[] = [
     {
       name: 'gcTime',
       type: '`number` or `Infinity`',
-      default: duration(D.GC_TIME),
-      from: ['GC_TIME'],
+      default: `${duration(D.GC_TIME)}; ${code(D.SERVER_GC_TIME)} on a server`,
+      from: ['GC_TIME', 'SERVER_GC_TIME'],
       rule: 'How long a finished mutation with no observers stays in the mutation cache.',
     },
     {
@@ -413,7 +413,12 @@ export const DEFAULTS_TABLE: readonly DefaultRow[] = [
     from: ['REFETCH_ON_RECONNECT'],
     specSays: '`true`, unconditionally',
   },
-  { item: '`refetchInterval`', value: `${code(D.REFETCH_INTERVAL)} (no polling)`, from: ['REFETCH_INTERVAL'] },
+  {
+    item: '`refetchInterval`',
+    value: `${code(D.REFETCH_INTERVAL)} (no polling)`,
+    from: ['REFETCH_INTERVAL'],
+    specSays: '`false` means "refetch immediately"',
+  },
   { item: '`refetchIntervalInBackground`', value: code(D.REFETCH_INTERVAL_IN_BACKGROUND), from: ['REFETCH_INTERVAL_IN_BACKGROUND'] },
   { item: '`retryOnMount`', value: code(D.RETRY_ON_MOUNT), from: ['RETRY_ON_MOUNT'] },
   { item: '`enabled`', value: code(D.ENABLED), from: ['ENABLED'] },
