@@ -52,7 +52,7 @@ export const HEADER_FIELDS: readonly HeaderInfo[] = Object.freeze([
     meaning: 'Protocols the sender would like to switch this connection to (answered by 101 Switching Protocols).' }),
   h({ name: 'Proxy-Authenticate', contexts: ['response'], proxy: 'hop-by-hop', since: '1.1', rfc: 'RFC 9110 §11.7.1', allowedInTrailer: false,
     meaning: 'Challenge from a proxy; applies to the next outbound client only.',
-    notes: ['RFC 9110 does not list it in §7.6.1 but scopes it to one hop (§11.7.1); a proxy must not forward it.'] }),
+    notes: ['RFC 9110 does not list it in §7.6.1 but scopes it to the next outbound client (§11.7.1); proxies of one organisation that send the same challenge hop after hop make it look forwarded.'] }),
   h({ name: 'Proxy-Authorization', contexts: ['request'], proxy: 'hop-by-hop', since: '1.1', rfc: 'RFC 9110 §11.7.2', allowedInTrailer: false,
     meaning: 'Credentials for the next inbound proxy, which consumes them.',
     notes: ['Consumed by the first proxy expecting credentials; relaying is allowed only by cooperating proxies (RFC 9110 §11.7.2).'] }),
