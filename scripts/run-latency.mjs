@@ -107,6 +107,33 @@ const PROBE = (/** @type {[string, number]} */ [id, timeoutMs]) => {
   /** @type {any} */ (window).__rtFirstEvent = done;
 };
 
+/**
+ * What a page that drew nothing within RUN_TIMEOUT_MS shows, printed so that a rare stall can be told apart:
+ * a run that never started, one still running, one stopped by the watchdog, or a draw the probe did not see.
+ * @param {import('playwright').Page} page
+ * @param {string} series
+ */
+async function explainTimeout(page, series) {
+  const state = await page.evaluate((id) => {
+    const root = document.querySelector(`[data-playground-id="${id}"]`);
+    const text = (/** @type {string} */ sel) => root?.querySelector(sel)?.textContent?.trim().slice(0, 300) ?? '(none)';
+    return {
+      hydrated: !root?.closest('astro-island')?.hasAttribute('ssr'),
+      wakeAction: /** @type {HTMLElement | null} */ (root)?.dataset.wakeAction ?? null,
+      run: text('[data-action="run"]'),
+      output: text('.rt-output'),
+      panel: text('.rt-panel-timeline'),
+      frames: document.querySelectorAll('iframe').length,
+    };
+  }, PLAYGROUND_ID);
+  console.log(`  ${series}: nothing drawn within ${RUN_TIMEOUT_MS} ms; the page shows ${JSON.stringify(state)}`);
+}
+/** @param {import('playwright').Page} page @param {string} series @param {Timing} timing */
+const noteTimeout = async (page, series, timing) => {
+  if (timing.drawn >= RUN_TIMEOUT_MS) await explainTimeout(page, series);
+  return timing;
+};
+
 console.log(`load average before: ${load()}`);
 const browser = await launch();
 try {
@@ -118,7 +145,7 @@ try {
     await page.goto(`${BASE}${PAGE}`);
     await page.evaluate(PROBE, /** @type {[string, number]} */ ([PLAYGROUND_ID, RUN_TIMEOUT_MS]));
     await page.locator(`[data-playground-id="${PLAYGROUND_ID}"] [data-action="run"]`).first().click();
-    first.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
+    first.push(await noteTimeout(page, 'cold click', await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent)));
     await page.close();
   }
   /** @type {Timing[]} */
@@ -131,7 +158,7 @@ try {
     await runButton.hover();
     await page.waitForTimeout(HOVER_MS);
     await runButton.click();
-    hovered.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
+    hovered.push(await noteTimeout(page, 'hover', await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent)));
     await page.close();
   }
   /** @type {Timing[]} */
@@ -143,7 +170,7 @@ try {
     await page.waitForTimeout(REREAD_MS);
     await page.evaluate(PROBE, /** @type {[string, number]} */ ([PLAYGROUND_ID, RUN_TIMEOUT_MS]));
     await page.locator(`[data-playground-id="${PLAYGROUND_ID}"] [data-action="run"]`).first().click();
-    afterEdit.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
+    afterEdit.push(await noteTimeout(page, 'after edit', await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent)));
     await page.close();
   }
   /** @type {Timing[]} */
@@ -159,7 +186,7 @@ try {
     await page.waitForTimeout(REREAD_MS);
     await page.evaluate(PROBE, /** @type {[string, number]} */ ([PLAYGROUND_ID, RUN_TIMEOUT_MS]));
     await run.click();
-    rerun.push(await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent));
+    rerun.push(await noteTimeout(page, 're-run', await page.evaluate(() => /** @type {any} */ (window).__rtFirstEvent)));
   }
   const show = (/** @type {string} */ name, /** @type {Timing[]} */ runs) => {
     const xs = runs.map((r) => r.drawn);
