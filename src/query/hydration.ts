@@ -138,7 +138,8 @@ export function dehydrate(client: QueryClient, options: DehydrateOptions = {}): 
 }
 
 export function hydrate(client: QueryClient, dehydratedState: Partial<DehydratedState>, options?: HydrateOptions): void {
-  if (typeof dehydratedState !== 'object' || dehydratedState === null) return;
+  // No guard for a missing state: reading it throws, as in TanStack, and persistQueryClientRestore relies on
+  // that throw to discard an unreadable stored cache (and report onError) instead of keeping it forever.
   const mutationCache = client.getMutationCache();
   const queryCache = client.getQueryCache();
   const hydrateDefaults = client.getDefaultOptions().hydrate;

@@ -87,7 +87,7 @@ export class Query<
   declare queryHash: string;
   declare options: QueryOptions<TQueryFnData, TError, TData, TQueryKey>;
   declare state: QueryState<TData, TError>;
-  observers: Array<QueryObserver<any, any, any, any, any>> = [];
+  declare observers: Array<QueryObserver<any, any, any, any, any>>;
 
   #queryType?: 'infinite';
   #initialState: QueryState<TData, TError>;
@@ -105,9 +105,12 @@ export class Query<
     this.#defaultOptions = config.defaultOptions;
     this.#client = config.client;
     this.#cache = config.client.getQueryCache();
+    // Own fields in TanStack's order (options, gcTime, observers, queryKey, queryHash, state): devtools'
+    // Query Explorer lists them as they come.
+    this.setOptions(config.options);
+    this.observers = [];
     this.queryKey = config.queryKey;
     this.queryHash = config.queryHash;
-    this.setOptions(config.options);
     this.#initialState = getDefaultState(this.options);
     this.state = config.state ?? this.#initialState;
     this.scheduleGc();
