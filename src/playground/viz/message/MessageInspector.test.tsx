@@ -5,7 +5,7 @@ import { createServer, createSimulation, http, parseHttp1 } from 'roundtrip/wire
 import type { Recording } from '../model';
 import { recordingOf } from '../frames/test-recording';
 import { dissect, type Dissected } from './anatomy';
-import MessageInspector, { connectionAt } from './MessageInspector';
+import MessageInspector, { connectionAt, Message } from './MessageInspector';
 
 let good: Recording;
 let bad: Recording;
@@ -140,11 +140,13 @@ describe('MessageInspector', () => {
     const engine = parseHttp1(BROKEN, { role: 'server' }).error!;
     const mark = document.querySelector('mark[data-kind="error-byte"]')!;
     expect(Number(mark.getAttribute('data-start'))).toBe(engine.offset);
-    expect(screen.getByText(engine.message, { exact: false })).toBeDefined();
+    expect(screen.getByText(engine.message, { exact: false, selector: '.rt-mi-errmsg' })).toBeDefined();
     expect(screen.getByText(/line 2, column 5/)).toBeDefined();
-    // The server's 400 is there too, labelled like any response.
+    // The server's 400 is there too, labelled like any response, its text/plain body readable (the "§" of the
+    // RFC reference as the character, not as bytes).
     const server = screen.getByRole('region', { name: 'Server → client' });
     expect(within(server).getByText(/Status code: 400/)).toBeDefined();
+    expect(within(server).getByText(engine.message, { exact: false, selector: '[data-kind="body"]' })).toBeDefined();
   });
 
   it('hovering or focusing a part highlights it in the raw text and the legend', () => {
@@ -176,5 +178,41 @@ describe('MessageInspector', () => {
     expect(figures).toHaveLength(2);
     expect(figures[1]!.getAttribute('aria-current')).toBe('step');
     expect(figures[0]!.getAttribute('aria-current')).toBeNull();
+  });
+});
+
+describe('message bodies', () => {
+  const response = (type: string | undefined, body: Uint8Array) => {
+    const head = `HTTP/1.1 200 OK\r\n${type ? `Content-Type: ${type}\r\n` : ''}Content-Length: ${body.length}\r\n\r\n`;
+    const bytes = new Uint8Array([...new TextEncoder().encode(head), ...body]);
+    const [message] = dissect(bytes, 'response', { eof: true, requests: [{ method: 'GET' }] });
+    render(<Message message={message!} bytes={bytes} current={false} />);
+    return document.querySelector('[data-kind="body"]')!.textContent;
+  };
+  const text = new TextEncoder().encode('§ 3 — naïve\tcafé\r\n');
+
+  it('shows a UTF-8 text body as its characters, as DevTools does, with controls still escaped', () => {
+    expect(response('text/plain;charset=UTF-8', text)).toBe('§ 3 — naïve\\tcafé\\r\\n\n');
+    cleanup();
+    expect(response('application/problem+json', new TextEncoder().encode('{"title":"Zürich"}'))).toBe('{"title":"Zürich"}');
+  });
+
+  it('shows bytes for binary types, other charsets, no type, and text that is not valid UTF-8', () => {
+    expect(response('application/octet-stream', text)).toMatch(/^\\xc2\\xa7 3 \\xe2\\x80\\x94 na\\xc3\\xafve/);
+    cleanup();
+    expect(response('text/plain; charset=iso-8859-1', new Uint8Array([0x63, 0x61, 0x66, 0xe9]))).toBe('caf\\xe9');
+    cleanup();
+    expect(response(undefined, text)).toMatch(/^\\xc2\\xa7/);
+    cleanup();
+    expect(response('text/plain', new Uint8Array([0x61, 0xff, 0x62]))).toBe('a\\xffb');
+  });
+
+  it('leaves out a character cut in half where a long body stops being shown', () => {
+    // 1,023 ASCII bytes, then a 2-byte character across the 1,024-byte display limit.
+    const long = new Uint8Array([...new TextEncoder().encode('a'.repeat(1023)), 0xc3, 0xa9, ...new TextEncoder().encode('b'.repeat(100))]);
+    const shown = response('text/plain; charset=utf-8', long)!;
+    expect(shown.startsWith('a'.repeat(1023))).toBe(true);
+    expect(shown).not.toContain('\\x');
+    expect(shown).toMatch(/… 101 more bytes$/);
   });
 });

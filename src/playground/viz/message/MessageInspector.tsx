@@ -74,22 +74,66 @@ const SEPARATORS: ReadonlySet<PartKind> = new Set(['sp', 'crlf', 'colon', 'ows']
 const BODY_KINDS: ReadonlySet<PartKind> = new Set(['body', 'chunk-data', 'tunnel', 'error-after', 'incomplete']);
 const MAX_BODY_SHOWN = 1024;
 
-/**
- * Bytes as visible text: CR, LF and TAB as the escapes readers know (\r \n \t; LF also breaks the line), other
- * bytes outside printable ASCII as \xNN.
- */
+/** A byte or character as visible text: CR, LF and TAB as the escapes readers know (LF also breaks the line). */
+function escapeControl(code: number): string | undefined {
+  return code === 0x0d ? '\\r' : code === 0x0a ? '\\n\n' : code === 0x09 ? '\\t' : undefined;
+}
+
+/** Bytes as visible text: CR, LF and TAB escaped, other bytes outside printable ASCII as \xNN. */
 function visible(bytes: Uint8Array, start: number, end: number): string {
   let s = '';
   for (let i = start; i < end; i++) {
     const b = bytes[i]!;
-    s +=
-      b === 0x0d ? '\\r'
-      : b === 0x0a ? '\\n\n'
-      : b === 0x09 ? '\\t'
-      : b >= 0x20 && b < 0x7f ? String.fromCharCode(b)
-      : `\\x${b.toString(16).padStart(2, '0')}`;
+    s += escapeControl(b) ?? (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`);
   }
   return s;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A text body as its characters, as DevTools' Response tab shows it ('§', not \xc2\xa7), when its bytes are
+ * valid UTF-8; undefined otherwise (the caller shows bytes). Controls stay escaped as in `visible`. `cut`: the
+ * range ends where the panel stops showing bytes, perhaps inside a character, whose lead bytes are then left out.
+ */
+function visibleUtf8(bytes: Uint8Array, start: number, end: number, cut: boolean): string | undefined {
+  for (let trim = 0; trim <= (cut ? 3 : 0) && end - trim > start; trim++) {
+    let decoded: string;
+    try {
+      decoded = utf8.decode(bytes.subarray(start, end - trim));
+    } catch {
+      continue;
+    }
+    let s = '';
+    for (const ch of decoded) {
+      const code = ch.codePointAt(0)!;
+      const control = code < 0x20 || (code >= 0x7f && code < 0xa0);
+      s += escapeControl(code) ?? (control ? `\\u${code.toString(16).padStart(4, '0')}` : ch);
+    }
+    return s;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a message's body is text in UTF-8, from its Content-Type: a text/*, JSON, XML, JavaScript or form
+ * type whose charset is UTF-8, or absent (JSON has no charset parameter and is always UTF-8, RFC 8259 §8.1;
+ * for other types UTF-8 is what a browser tries for a missing charset that decodes cleanly).
+ */
+export function bodyIsUtf8Text(message: Dissected, bytes: Uint8Array): boolean {
+  const { parts } = message;
+  const latin1 = (p: Part) => String.fromCharCode(...bytes.subarray(p.start, p.end)).toLowerCase();
+  for (let i = 0; i < parts.length; i++) {
+    const name = parts[i]!;
+    if (name.kind !== 'field-name' || latin1(name) !== 'content-type') continue;
+    const value = parts.slice(i + 1).find((p) => p.kind === 'field-value');
+    if (!value) return false;
+    const type = latin1(value);
+    const textual = /^\s*(text\/|application\/(json|javascript|xml|x-www-form-urlencoded)|[^;]*\+(json|xml))/.test(type);
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/.exec(type)?.[1];
+    return textual && (charset === undefined || charset === 'utf-8' || charset === 'utf8' || charset === 'us-ascii');
+  }
+  return false;
 }
 
 const KIND_TITLES: Readonly<Record<Dissected['kind'], string>> = {
@@ -159,6 +203,7 @@ function Direction({ title, view }: { title: string; view: DirectionView }) {
 export function Message({ message, bytes, current }: { message: Dissected; bytes: Uint8Array; current: boolean }) {
   const [selected, setSelected] = useState<number | null>(null);
   const meaningful = message.parts.map((p, i) => [p, i] as const).filter(([p]) => !SEPARATORS.has(p.kind));
+  const textBody = useMemo(() => bodyIsUtf8Text(message, bytes), [message, bytes]);
   const e = message.error;
   return (
     <figure className={`rt-mi-message rt-mi-${message.kind}${current ? ' is-current' : ''}`} aria-current={current ? 'step' : undefined} data-start={message.start}>
@@ -173,7 +218,7 @@ export function Message({ message, bytes, current }: { message: Dissected; bytes
       ) : null}
       <pre className="rt-mi-raw">
         {message.parts.map((p, i) => (
-          <PartText key={i} part={p} index={i} bytes={bytes} selected={selected === i} onSelect={setSelected} />
+          <PartText key={i} part={p} index={i} bytes={bytes} textBody={textBody} selected={selected === i} onSelect={setSelected} />
         ))}
       </pre>
       <ol className="rt-mi-legend" aria-label="Parts of the message">
@@ -198,9 +243,11 @@ export function Message({ message, bytes, current }: { message: Dissected; bytes
   );
 }
 
-function PartText({ part, index, bytes, selected, onSelect }: { part: Part; index: number; bytes: Uint8Array; selected: boolean; onSelect: (i: number) => void }) {
+function PartText({ part, index, bytes, textBody, selected, onSelect }: { part: Part; index: number; bytes: Uint8Array; textBody: boolean; selected: boolean; onSelect: (i: number) => void }) {
   const long = BODY_KINDS.has(part.kind) && part.end - part.start > MAX_BODY_SHOWN;
-  const shown = visible(bytes, part.start, long ? part.start + MAX_BODY_SHOWN : part.end);
+  const end = long ? part.start + MAX_BODY_SHOWN : part.end;
+  const decoded = textBody && (part.kind === 'body' || part.kind === 'chunk-data') ? visibleUtf8(bytes, part.start, end, long) : undefined;
+  const shown = decoded ?? visible(bytes, part.start, end);
   const Tag = part.kind === 'error-byte' ? 'mark' : 'span';
   return (
     <Tag
