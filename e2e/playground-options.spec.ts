@@ -142,3 +142,28 @@ test('axe: no serious violation with the editor focused and the console open', a
   await expect(pg.root.getByRole('button', { name: 'Clear console' })).toBeVisible();
   expect(await seriousViolations(page, `[data-playground-id="${ID}"]`)).toEqual([]);
 });
+
+test('an option changed before the playground woke up is the one the run uses (the full page panel is in the HTML)', async ({ page }) => {
+  // The panel's controls are server-rendered: a click on a switch, or a select changed without focusing it
+  // first, can land before the island hydrates. What the control shows is what must run.
+  await page.goto('/playground/offline/');
+  const pg = options(page, 'offline');
+  await pg.field('start online').click();
+  await pg.field('networkMode').selectOption('offlineFirst');
+  await expect(pg.field('start online')).toBeChecked();
+  await pg.run.click();
+  await expect(pg.output).toContainText(/Finished in/);
+  // Started online: nothing waits for the network, and the panel still shows what was chosen.
+  await expect(pg.output).toContainText('mutation paused? false');
+  await expect(pg.output).not.toContainText('pending paused');
+  await expect(pg.field('start online')).toBeChecked();
+  await expect(pg.field('networkMode')).toHaveValue('offlineFirst');
+  // And it is what Share puts in the link.
+  await pg.share.click();
+  await expect
+    .poll(async () => {
+      const decoded = await decodeShareState(readShareHash(new URL(page.url()).hash)?.encoded ?? '');
+      return decoded.ok ? decoded.state.options : decoded;
+    })
+    .toEqual({ startOnline: true, networkMode: 'offlineFirst' });
+});

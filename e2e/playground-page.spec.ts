@@ -4,6 +4,7 @@ import yauzl from 'yauzl';
 import { decodeShareState, encodeShareState } from '../src/playground/share/codec';
 import { formatShareHash, readShareHash } from '../src/playground/share/hash';
 import { collectPageErrors, playground } from './helpers';
+import { vizPanel } from './viz-helpers';
 
 /** Every <Playground id="…"> embedded in the docs, read from the MDX sources the way a reader would count them. */
 async function embeddedIds(): Promise<string[]> {
@@ -86,6 +87,30 @@ test('"Open in playground" carries the edited code and options to /playground', 
   await expect(big.output).toContainText('carried 300');
 });
 
+test('"Open in playground" also carries the visualizer view and step the reader was on', async ({ page }) => {
+  await page.goto('/query/queries/');
+  const pg = playground(page, 'query-states');
+  await pg.run.click();
+  const viz = vizPanel(pg.root);
+  await expect(pg.output).toContainText('final state');
+  await viz.panel.getByRole('tab', { name: 'Event timeline', exact: true }).click();
+  await viz.slider.focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 3; i++) await viz.stepForward.click();
+  const said = await viz.log.textContent();
+  await pg.root.getByRole('link', { name: 'Open in playground' }).click();
+  await expect(page).toHaveURL(/\/playground\/query-states\/#pg=query-states&s=1\./);
+  const decoded = await decodeShareState(readShareHash(new URL(page.url()).hash)!.encoded);
+  expect(decoded.ok && { view: decoded.state.view, step: decoded.state.step }).toEqual({ view: 'events', step: 3 });
+  const big = playground(page, 'query-states');
+  await expect(big.root.getByRole('status').first()).toContainText('Run will replay to step 4');
+  await big.run.click();
+  const bigViz = vizPanel(big.root);
+  await expect.poll(() => bigViz.cursor()).toBe(3);
+  await expect(bigViz.panel.getByRole('tab', { name: 'Event timeline', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(bigViz.log).toHaveText(said!);
+});
+
 test('Reset asks before discarding edits and restores the original example', async ({ page }) => {
   await page.goto('/playground/hello-wire/');
   const pg = playground(page, 'hello-wire');
@@ -132,4 +157,18 @@ test('Download project gives a zip with package.json, tsconfig, the snippet, a R
   expect(Object.keys(files)).toContain('vendor/roundtrip/dist/wire.js');
   expect(Object.keys(files)).toContain('vendor/roundtrip/wire/index.d.ts');
   await expect(pg.root.getByRole('status').last()).toContainText('Downloaded http3-loss.zip');
+});
+
+test("the downloaded project runs with the options the reader chose: they become defineOptions' defaults", async ({ page }) => {
+  await page.goto('/playground/query-states/');
+  const pg = playground(page, 'query-states');
+  const retry = pg.root.getByLabel('retry', { exact: true });
+  await retry.fill('1');
+  await retry.press('Enter');
+  await expect(pg.root.getByText('(default 3)')).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), pg.root.getByRole('button', { name: 'Download project' }).click()]);
+  const files = await unzip(await readFile((await download.path())!));
+  expect(files['src/main.ts']).toMatch(/retry: \{ type: 'number', default: 1, /);
+  expect(files['src/main.ts']).toMatch(/retryDelay: \{ type: 'number', default: 10, /);
+  expect(files['README.md']).toContain('- `retry`: `1`');
 });

@@ -334,3 +334,79 @@ test('the island\'s modules are requested all at once on intent, and not before'
   await pg.run.click();
   await expect(pg.output).toContainText(/Finished in \d+ ms/);
 });
+
+/** The 1-based editor line the first run-problem squiggle sits on. */
+async function squiggleLine(pg: ReturnType<typeof playground>): Promise<number> {
+  const mark = await pg.root.locator('.squiggly-error').first().boundingBox();
+  const numbers = await pg.root.locator('.line-numbers').all();
+  for (const number of numbers) {
+    const box = await number.boundingBox();
+    const middle = mark!.y + mark!.height / 2;
+    if (box && middle >= box.y && middle <= box.y + box.height) return Number(await number.innerText());
+  }
+  return 0;
+}
+
+test('an error made inside library code (a failed sim.fetch) points at the snippet line that called it, in the console and the editor', async ({ page }) => {
+  const lines = [
+    "import { createSimulation } from 'roundtrip/wire';",
+    "import { QueryClient } from 'roundtrip/query';",
+    'const sim = createSimulation({ seed: 1 });',
+    'const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });',
+    "const todos = await client.fetchQuery({ queryKey: ['todos'], queryFn: () => sim.fetch('https://example.test/todos') });",
+    'console.log(todos);',
+    '',
+  ];
+  await page.goto(PAGE);
+  const pg = playground(page, 'hello-query');
+  await pg.replaceCode(lines.join('\n'));
+  await pg.run.click();
+  // V8 and DevTools place a method call at the method's name.
+  const column = (lines[4] ?? '').indexOf('fetch(') + 1;
+  await expect(pg.output.locator('.rt-failure')).toContainText(`Error (line 5, column ${column}): TypeError: Failed to fetch (caused by`);
+  await expect(pg.root.locator('.squiggly-error')).toHaveCount(1);
+  expect(await squiggleLine(pg)).toBe(5);
+
+  // Not awaited: the "Uncaught (in promise)" line has the position, and the editor marks it the same way.
+  const unawaited = ["import { createSimulation } from 'roundtrip/wire';", 'const sim = createSimulation({ seed: 1 });', '', "sim.fetch('https://example.test/nope');", ''];
+  await pg.typeInEditor(unawaited.join('\n'));
+  await pg.run.click();
+  await expect(pg.output.locator('.rt-error')).toContainText(`(line 4, column ${(unawaited[3] ?? '').indexOf('fetch(') + 1})`);
+  await expect(pg.root.locator('.squiggly-error')).toHaveCount(1);
+  expect(await squiggleLine(pg)).toBe(4);
+});
+
+test('what libraries log in the sandbox shows in the playground console, as DevTools shows it: an error an error boundary caught', async ({ page }) => {
+  const lines = [
+    "import { Component, type ReactNode } from 'react';",
+    "import { createRoot } from 'react-dom/client';",
+    'class Boundary extends Component<{ children: ReactNode }, { error: Error | null }> {',
+    '  override state = { error: null as Error | null };',
+    '  static getDerivedStateFromError(error: Error) { return { error }; }',
+    '  override render() { return this.state.error ? <p>Caught: {this.state.error.message}</p> : this.props.children; }',
+    '}',
+    "function Broken(): ReactNode { throw new Error('render failed'); }",
+    "createRoot(document.getElementById('root')!).render(<Boundary><Broken /></Boundary>);",
+    '',
+  ];
+  const pg = await openWithCode(page, lines.join('\n'));
+  await pg.run.click();
+  await expect(page.frameLocator('.rt-frame-host iframe').getByText('Caught: render failed')).toBeVisible();
+  // React reports an error a boundary caught with console.error (its default onCaughtError).
+  await expect(pg.output.locator('.rt-error')).toHaveText(/^Error: render failed/);
+});
+
+test("the query library's development warnings show in the console, as TanStack Query's do in DevTools", async ({ page }) => {
+  const pg = await openWithCode(
+    page,
+    [
+      "import { QueryClient } from 'roundtrip/query';",
+      'const client = new QueryClient();',
+      "await client.fetchQuery({ queryKey: ['user'], queryFn: async () => undefined, retry: false }).catch((e: Error) => console.log('rejected:', e.message));",
+      '',
+    ].join('\n'),
+  );
+  await pg.run.click();
+  await expect(pg.output).toContainText('rejected:');
+  await expect(pg.output.locator('.rt-error')).toContainText('Query data cannot be undefined');
+});

@@ -167,6 +167,7 @@ export default function Playground({ id, title, code: originalCode, children, co
     setOutput([]);
     setPanel((p) => (p === 'code' ? 'output' : p));
     editorRef.current?.showRunProblem(null);
+    let marked = false;
     const started = performance.now();
     const source = codeRef.current;
     await host.run(source, (event) => {
@@ -177,7 +178,14 @@ export default function Playground({ id, title, code: originalCode, children, co
         }
         if (viz) record(viz, event);
         else early.push(event);
-      } else if (event.type === 'console') append(event.level, event.text);
+      } else if (event.type === 'console') {
+        append(event.level, event.text);
+        // An uncaught error's line is marked like the run's own error; the first problem of a run keeps the mark.
+        if (event.position && !marked) {
+          marked = true;
+          editorRef.current?.showRunProblem({ ...event.position, message: event.text });
+        }
+      }
       else if (event.type === 'options') {
         const problem = options.onReported(event.schema);
         if (problem) append('failure', problem);
@@ -185,7 +193,10 @@ export default function Playground({ id, title, code: originalCode, children, co
       else if (event.type === 'done') append('status', `Finished in ${Math.round(performance.now() - started)} ms.`);
       else if (event.type === 'error') {
         append('failure', describeFailure(event.phase, event.message, event.position));
-        if (event.position) editorRef.current?.showRunProblem({ ...event.position, message: event.message });
+        if (event.position && !marked) {
+          marked = true;
+          editorRef.current?.showRunProblem({ ...event.position, message: event.message });
+        }
       } else if (event.type === 'timeout') append('failure', event.message);
     }, options.overridesRef.current, source === originalCode ? compiled : undefined);
     await vizModules;
@@ -242,10 +253,13 @@ export default function Playground({ id, title, code: originalCode, children, co
     }
   }, [id, options.toShare]);
 
-  /** Carries the current state (code, options) to the full-page playground through its share fragment. */
+  /**
+   * Carries the current state (code, options, and the visualizer view and step, as Share does) to the full-page
+   * playground through its share fragment.
+   */
   const openInPlayground = useCallback(async () => {
     if (!openIn) return;
-    const encoded = await encodeShareState({ code: codeRef.current, ...options.toShare() });
+    const encoded = await encodeShareState({ code: codeRef.current, ...options.toShare(), ...vizPosition.current });
     location.assign(`${openIn.href}${formatShareHash({ id: openIn.id, encoded })}`);
   }, [openIn, options.toShare]);
 
@@ -270,6 +284,14 @@ export default function Playground({ id, title, code: originalCode, children, co
   const changeOption = useCallback(
     (name: string, value: string | number | boolean) => {
       options.set(name, value);
+      void run();
+    },
+    [options.set, run],
+  );
+  // Chosen on the server-rendered panel before it hydrated: taken as one change, and run like any other.
+  const adoptOptions = useCallback(
+    (values: Record<string, string | number | boolean>) => {
+      for (const [name, value] of Object.entries(values)) options.set(name, value);
       void run();
     },
     [options.set, run],
@@ -415,6 +437,7 @@ export default function Playground({ id, title, code: originalCode, children, co
             changed={options.changed}
             onChange={changeOption}
             onReset={resetOptions}
+            onAdopt={adoptOptions}
           />
         </div>
       )}

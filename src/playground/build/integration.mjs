@@ -28,13 +28,17 @@ const here = (/** @type {string} */ p) => fileURLToPath(new URL(p, import.meta.u
 /**
  * What each sandbox script is built from. `runtime` is the core the sandbox page loads; the others are the
  * chunks of sandbox/chunks.mjs, each an IIFE that defines its global. `imports`: modules taken from another
- * script's global instead of being bundled again (module name -> that script's name).
- * @type {Record<string, { entry: string, global: string, imports?: Record<string, string> }>}
+ * script's global instead of being bundled again (module name -> that script's name). `devWarnings`: built with
+ * NODE_ENV 'development' even when minified, so the library's development-only warnings reach the playground's
+ * console (runtime.ts routes the realm's console there), as TanStack Query's reach DevTools while a reader
+ * develops: "Query data cannot be undefined", a queryKey that is not an array. React stays a production build
+ * (its development build is several times the size).
+ * @type {Record<string, { entry: string, global: string, imports?: Record<string, string>, devWarnings?: boolean }>}
  */
 const SANDBOX_SCRIPTS = {
   runtime: { entry: here('../sandbox/runtime.ts'), global: 'RoundtripSandbox' },
   wire: { entry: roundtripAliases['roundtrip/wire'], global: SANDBOX_CHUNKS.wire.global },
-  query: { entry: roundtripAliases['roundtrip/query'], global: SANDBOX_CHUNKS.query.global },
+  query: { entry: roundtripAliases['roundtrip/query'], global: SANDBOX_CHUNKS.query.global, devWarnings: true },
   react: { entry: here('../sandbox/chunk-react.ts'), global: SANDBOX_CHUNKS.react.global, imports: { 'roundtrip/query': 'query' } },
   compiler: { entry: here('../sandbox/compile.ts'), global: SANDBOX_CHUNKS.compiler.global },
 };
@@ -84,7 +88,7 @@ async function buildSandboxScript(name, { minify }, built) {
     plugins: [fromGlobals(provided)],
     // Without the aliases of what comes from globals: the alias would turn 'roundtrip/query' into a file first.
     resolve: { alias: Object.fromEntries(Object.entries(roundtripAliases).filter(([module]) => !Object.hasOwn(provided, module))) },
-    define: { 'process.env.NODE_ENV': JSON.stringify(minify ? 'production' : 'development') },
+    define: { 'process.env.NODE_ENV': JSON.stringify(minify && !script.devWarnings ? 'production' : 'development') },
     build: {
       write: false,
       minify,

@@ -7,8 +7,13 @@
  *
  * Shape: `{ [path: string]: string }`, paths laid out as a package at file:///node_modules/roundtrip/ so that
  * Monaco's ordinary Node module resolution finds `roundtrip/wire` -> node_modules/roundtrip/wire/index.d.ts.
+ *
+ * React snippets import `react` and `react-dom/client`, and their JSX needs `react/jsx-runtime`: React's own
+ * declarations (@types/react, @types/react-dom, the versions the site is built with) go in beside them
+ * (reactDeclarations), or every React example would open in the editor under red squiggles.
  */
 import ts from 'typescript';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { relative, sep } from 'node:path';
 
@@ -58,6 +63,47 @@ export function generateDeclarations() {
   return files;
 }
 
+const TYPES_ROOT = 'file:///node_modules/@types/';
+/** The files of each @types package a snippet's React imports reach, from the site's node_modules. */
+const REACT_TYPES = {
+  react: ['index.d.ts', 'global.d.ts', 'jsx-runtime.d.ts', 'jsx-dev-runtime.d.ts'],
+  'react-dom': ['index.d.ts', 'client.d.ts'],
+};
+
+/**
+ * csstype, which @types/react takes CSSProperties from, is close to 1 MB of declarations, most of it value
+ * types: the editor gets its property names (so `style={{ ... }}` still completes and catches a misspelt
+ * property) with any string or number as their value.
+ * @param {string} source csstype's index.d.ts
+ */
+export function csstypeStandIn(source) {
+  const names = new Set();
+  for (const block of ['StandardLonghandProperties', 'StandardShorthandProperties']) {
+    const start = source.indexOf(`export interface ${block}<`);
+    const end = source.indexOf('\n}', start);
+    if (start < 0 || end < 0) throw new Error(`csstype: interface ${block} not found; update csstypeStandIn for the installed csstype.`);
+    for (const m of source.slice(start, end).matchAll(/^ {2}(\w+)\?:/gm)) names.add(m[1]);
+  }
+  const props = [...names].map((name) => `  ${name}?: string | number | undefined;`).join('\n');
+  return `// The property names of csstype's standard properties, with any value (see types-plugin.mjs).\nexport interface Properties<TLength = (string & {}) | 0, TTime = string & {}> {\n${props}\n}\n`;
+}
+
+/** @returns {Record<string, string>} React's declarations, at the paths Node module resolution looks in. */
+export function reactDeclarations() {
+  /** @type {Record<string, string>} */
+  const files = {};
+  for (const [pkg, names] of Object.entries(REACT_TYPES)) {
+    const dir = `${ROOT}node_modules/@types/${pkg}/`;
+    const version = JSON.parse(readFileSync(`${dir}package.json`, 'utf8')).version;
+    // A minimal package.json: "types" is all resolution needs (the real one's typesVersions serve TS <= 5.0).
+    files[`${TYPES_ROOT}${pkg}/package.json`] = JSON.stringify({ name: `@types/${pkg}`, version, types: 'index.d.ts' });
+    for (const name of names) files[`${TYPES_ROOT}${pkg}/${name}`] = readFileSync(`${dir}${name}`, 'utf8');
+  }
+  files['file:///node_modules/csstype/package.json'] = JSON.stringify({ name: 'csstype', types: 'index.d.ts' });
+  files['file:///node_modules/csstype/index.d.ts'] = csstypeStandIn(readFileSync(`${ROOT}node_modules/csstype/index.d.ts`, 'utf8'));
+  return files;
+}
+
 /** @returns {import('vite').Plugin} */
 export function roundtripTypes() {
   /** @type {Record<string, string> | undefined} */
@@ -69,7 +115,7 @@ export function roundtripTypes() {
     },
     load(id) {
       if (id !== RESOLVED_ID) return null;
-      cached ??= generateDeclarations();
+      cached ??= { ...generateDeclarations(), ...reactDeclarations() };
       return `export default ${JSON.stringify(cached)};`;
     },
     handleHotUpdate({ file, server }) {

@@ -88,3 +88,14 @@ describe('downloaded project', () => {
     }
   }, 180_000);
 });
+
+describe('downloaded project options', () => {
+  it("writes the reader's options into the snippet's defaults, and says so in the README", () => {
+    const code = "import { defineOptions } from 'roundtrip/playground';\nconst { retry, seed } = defineOptions({\n  retry: { type: 'number', default: 3, min: 0, doc: 'Retries' },\n  seed: { type: 'number', default: 2, integer: true, doc: 'Seed' },\n});\nconsole.log(retry, seed);\n";
+    const files = fileMap(projectFiles({ id: 'q', title: 'Q', code, options: { options: { retry: 1 }, seed: 9 } }));
+    expect(files['src/main.ts']).toBe(code.replace('default: 3', 'default: 1').replace('default: 2', 'default: 9'));
+    expect(files['README.md']).toContain('written into `src/main.ts` as the defaults');
+    expect(files['README.md']).toContain('- `retry`: `1`');
+    expect(files['README.md']).not.toContain('could not be found');
+  });
+});

@@ -7,6 +7,8 @@
  * Loaded only when a reader asks for a download, with the library copy (virtual:roundtrip-package).
  */
 import type { ShareState } from '../share/codec';
+import type { OptionValue } from '../options/schema';
+import { withChosenDefaults } from './options';
 import { createZip, type ZipEntry } from './zip';
 import { saveFile } from './save';
 
@@ -46,18 +48,26 @@ export function needsBrowser(code: string): boolean {
 
 const slug = (id: string) => id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'roundtrip-snippet';
 
-function describeOptions(options: ProjectInput['options']): string {
-  const values = { ...(options?.options ?? {}), ...(options?.seed !== undefined ? { seed: options.seed } : {}) };
-  const entries = Object.entries(values);
+/** The options the reader changed (seed included), as `defineOptions` would return them. */
+function chosenValues(options: ProjectInput['options']): Record<string, OptionValue> {
+  return { ...(options?.options ?? {}), ...(options?.seed !== undefined ? { seed: options.seed } : {}) } as Record<string, OptionValue>;
+}
+
+function describeOptions(chosen: Readonly<Record<string, OptionValue>>, missed: readonly string[], entry: string): string {
+  const entries = Object.entries(chosen);
   if (entries.length === 0) return '';
+  const line = ([k, v]: [string, OptionValue]) => `- \`${k}\`: \`${JSON.stringify(v)}\``;
+  const written = entries.filter(([k]) => !missed.includes(k));
+  const left = entries.filter(([k]) => missed.includes(k));
   return [
     '',
     '## Options you changed',
     '',
-    'Outside the playground `defineOptions` returns each option\'s default. You had changed these; edit their',
-    '`default` in `defineOptions` to run with the same values:',
-    '',
-    ...entries.map(([k, v]) => `- \`${k}\`: \`${JSON.stringify(v)}\``),
+    'Outside the playground `defineOptions` returns each option\'s default.',
+    ...(written.length
+      ? ['', `These values you had chosen are written into \`${entry}\` as the defaults, so the project runs as your playground did:`, '', ...written.map(line)]
+      : []),
+    ...(left.length ? ['', 'These could not be found in `defineOptions`; edit their `default` to run with the same values:', '', ...left.map(line)] : []),
     '',
   ].join('\n');
 }
@@ -102,6 +112,8 @@ export function projectFiles(input: ProjectInput): ZipEntry[] {
     include: ['src'],
   };
   const run = browser ? 'npm run dev' : 'npm start';
+  const chosen = chosenValues(input.options);
+  const { code, missed } = withChosenDefaults(input.code, chosen);
   const readme = [
     `# ${input.title}`,
     '',
@@ -126,13 +138,13 @@ export function projectFiles(input: ProjectInput): ZipEntry[] {
     '`roundtrip/query` follows the `@tanstack/query-core` API; to try a query snippet against the real library,',
     'install `@tanstack/query-core` (or `@tanstack/react-query`) and change the import. Simulation snippets need',
     '`roundtrip/wire`, which has no published equivalent.',
-    describeOptions(input.options),
+    describeOptions(chosen, missed, entry),
   ].join('\n');
   const files: ZipEntry[] = [
     { path: 'README.md', data: `${readme.trimEnd()}\n` },
     { path: 'package.json', data: `${JSON.stringify(pkg, null, 2)}\n` },
     { path: 'tsconfig.json', data: `${JSON.stringify(tsconfig, null, 2)}\n` },
-    { path: entry, data: input.code.endsWith('\n') ? input.code : `${input.code}\n` },
+    { path: entry, data: code.endsWith('\n') ? code : `${code}\n` },
   ];
   if (browser) {
     files.push({

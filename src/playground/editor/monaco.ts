@@ -5,6 +5,27 @@
  * separate imports, and the workers come through `self.MonacoEnvironment.getWorker`.
  */
 import * as monaco from 'monaco-editor/editor/editor.api';
+// editor.api is the bare editor: every feature a reader expects from VS Code or the TypeScript playground is a
+// contribution of its own. These are the ones for reading and writing a snippet: completion (with the snippets
+// its items insert), hover types, F8 to the next problem, parameter hints, quick fixes, rename, find, comments,
+// bracket matching, word highlights, line moves, extra cursors, formatting and the context menu.
+import 'monaco-editor/features/codicon/register';
+import 'monaco-editor/features/suggest/register';
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController';
+import 'monaco-editor/features/snippet/register';
+import 'monaco-editor/features/hover/register';
+import 'monaco-editor/features/gotoError/register';
+import 'monaco-editor/features/parameterHints/register';
+import 'monaco-editor/features/codeAction/register';
+import 'monaco-editor/features/rename/register';
+import 'monaco-editor/features/find/register';
+import 'monaco-editor/features/comment/register';
+import 'monaco-editor/features/bracketMatching/register';
+import 'monaco-editor/features/wordHighlighter/register';
+import 'monaco-editor/features/linesOperations/register';
+import 'monaco-editor/features/multicursor/register';
+import 'monaco-editor/features/format/register';
+import 'monaco-editor/features/contextmenu/register';
 import 'monaco-editor/languages/definitions/typescript/register';
 import { typescriptDefaults, ModuleKind, ModuleResolutionKind, ScriptTarget, JsxEmit } from 'monaco-editor/languages/features/typescript/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';

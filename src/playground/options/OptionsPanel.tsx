@@ -4,6 +4,11 @@
  *
  * Selects and switches apply at once; numbers apply when the typed value is valid and the reader pauses
  * (or leaves the field), so typing "250" does not run the snippet with 2 and 25 on the way.
+ *
+ * The panel is in the page's HTML before its island hydrates, so a reader can tick a switch or pick a choice
+ * that no handler hears yet; React hydrates over the changed control without firing onChange, and the control
+ * would show one value while the run used another. On hydration the panel reads its controls back and hands
+ * what differs to onAdopt (controlsChangedBeforeHydration).
  */
 import { useEffect, useRef, useState } from 'react';
 import { parseInput, type NumberOptionSpec, type OptionsSchema, type OptionValue } from './schema';
@@ -19,6 +24,8 @@ export interface OptionsPanelProps {
   changed: boolean;
   onChange(name: string, value: OptionValue): void;
   onReset(): void;
+  /** Values the reader set on the controls before hydration, all at once; none is passed to onChange. */
+  onAdopt?(values: Record<string, OptionValue>): void;
 }
 
 const NUMBER_SETTLE_MS = 400;
@@ -75,9 +82,35 @@ function NumberField({ id, spec, value, onCommit }: { id: string; spec: NumberOp
   );
 }
 
-export default function OptionsPanel({ idPrefix, title, schema, values, changed, onChange, onReset }: OptionsPanelProps) {
+/**
+ * What the controls of the panel (`root`) show that differs from `values`, for each value the option can take:
+ * changes a reader made on the server-rendered controls before the panel hydrated.
+ */
+export function controlsChangedBeforeHydration(root: ParentNode, idPrefix: string, schema: OptionsSchema, values: Readonly<Record<string, OptionValue>>): Record<string, OptionValue> {
+  const found: Record<string, OptionValue> = {};
+  const controls = new Map([...root.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')].map((c) => [c.id, c]));
+  for (const [name, spec] of Object.entries(schema)) {
+    const control = controls.get(`${idPrefix}-opt-${name}`);
+    if (!control) continue;
+    const shown = control instanceof HTMLInputElement && control.type === 'checkbox' ? control.checked : control.value;
+    const parsed = typeof shown === 'boolean' ? { ok: true as const, value: shown } : parseInput(spec, shown);
+    const current = values[name] ?? spec.default;
+    if (parsed.ok && !Object.is(parsed.value, current)) found[name] = parsed.value;
+  }
+  return found;
+}
+
+export default function OptionsPanel({ idPrefix, title, schema, values, changed, onChange, onReset, onAdopt }: OptionsPanelProps) {
+  const rootRef = useRef<HTMLFieldSetElement>(null);
+  // Once, as the panel hydrates: later, every change goes through the handlers (a mount with nothing to
+  // hydrate finds the controls showing exactly `values`).
+  useEffect(() => {
+    if (!rootRef.current || !onAdopt) return;
+    const adopted = controlsChangedBeforeHydration(rootRef.current, idPrefix, schema, values);
+    if (Object.keys(adopted).length > 0) onAdopt(adopted);
+  }, []);
   return (
-    <fieldset className="rt-options" data-testid="options-panel">
+    <fieldset ref={rootRef} className="rt-options" data-testid="options-panel">
       <legend>{title} options</legend>
       <p className="rt-options-hint">Changing an option runs the snippet again.</p>
       <div className="rt-options-grid">

@@ -1,10 +1,12 @@
 /**
  * Makes every simulation a snippet creates a 'wire' source of the visualizers: the `roundtrip/wire` module the
  * runtime hands to snippets is the real one with `createSimulation` wrapped. The wrapper changes nothing the
- * snippet can observe; it subscribes to the simulation's trace and forwards each (frozen, plain-data) event.
+ * snippet can observe; it subscribes to the simulation's trace and forwards each (frozen, plain-data) event, and
+ * has `sim.fetch` remember its callers' lines for the errors it fails with (callsite.ts).
  */
 import type * as Wire from 'roundtrip/wire';
 import type { Capture, SourceOptions } from './capture';
+import { withCallSite } from './callsite';
 
 type WireModule = typeof Wire;
 type Resolved = Wire.Simulation['options'];
@@ -55,6 +57,8 @@ export function instrumentWireModule(wire: WireModule, capture: Capture): WireMo
     // Nothing is traced before the first fetch today, but do not depend on it.
     for (const event of sim.trace.events) source.push(event);
     sim.subscribe((event) => source.push(event));
+    // A failed fetch's TypeError is made in a simulated timer, with no snippet frame: remember the calling line.
+    sim.fetch = withCallSite(sim.fetch);
     return sim;
   };
   return Object.freeze({ ...wire, createSimulation });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createSandboxConsole, formatTable } from './console';
+import { adoptConsole, createSandboxConsole, formatTable, reportAt } from './console';
 
 function setup(max = 100) {
   const lines: [string, string][] = [];
@@ -123,5 +123,38 @@ describe('formatTable', () => {
     const text = formatTable(Array.from({ length: 80 }, (_, i) => i))!;
     expect(text.split('\n')).toHaveLength(2 + 50 + 1);
     expect(text).toMatch(/more rows than the 50 shown$/);
+  });
+});
+
+describe('reportAt', () => {
+  test('writes an entry with its snippet position, under the same cap and indentation as the console, unseen by the snippet', () => {
+    const entries: [string, string, unknown][] = [];
+    const c = createSandboxConsole({ emit: (level, text, position) => entries.push([level, text, position]), now: () => 0, max: 2 });
+    c.group('g');
+    reportAt(c, 'error', 'Uncaught Error: x', { line: 2, column: 5 });
+    c.log('plain');
+    reportAt(c, 'error', 'over the cap', { line: 9, column: 1 });
+    expect(entries).toEqual([
+      ['log', 'g', undefined],
+      ['error', '  Uncaught Error: x', { line: 2, column: 5 }],
+      ['warn', 'Console output capped at 2 entries for this run.', undefined],
+    ]);
+    expect(Object.keys(c)).not.toContain('reportAt');
+  });
+});
+
+describe('adoptConsole', () => {
+  test("sends what library code logs through the realm's console to the playground's console", () => {
+    const lines: [string, string][] = [];
+    const c = createSandboxConsole({ emit: (level, text) => lines.push([level, text]), now: () => 0, max: 10 });
+    const realm = { log: () => {}, error: () => {}, memory: { used: 1 } } as unknown as Console;
+    adoptConsole(realm, c);
+    realm.error(new Error('caught by a boundary'));
+    realm.table([{ a: 1 }]);
+    expect(lines).toEqual([
+      ['error', 'Error: caught by a boundary'],
+      ['log', '| (index) | a |\n|---------|---|\n| 0       | 1 |'],
+    ]);
+    expect((realm as unknown as { memory: unknown }).memory).toEqual({ used: 1 });
   });
 });

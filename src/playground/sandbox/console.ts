@@ -8,11 +8,14 @@
  * `console.time` is testable.
  */
 import { formatArgs, formatValue } from './format';
-import type { ConsoleLevel } from './protocol';
+import type { ConsoleLevel, SourcePosition } from './protocol';
 
 export interface SandboxConsoleOptions {
-  /** Receives each entry; called at most `max` times plus one for the notice that the cap was reached. */
-  emit(level: ConsoleLevel, text: string): void;
+  /**
+   * Receives each entry; called at most `max` times plus one for the notice that the cap was reached. `position`:
+   * the snippet line an entry written with reportAt is about.
+   */
+  emit(level: ConsoleLevel, text: string, position?: SourcePosition): void;
   /** Milliseconds, for console.time. */
   now(): number;
   /** Entries per run; more and the rest are dropped, with one warning saying so. */
@@ -62,15 +65,27 @@ export function formatTable(data: unknown, only?: readonly string[]): string | u
   return text.join('\n');
 }
 
+type Write = (level: ConsoleLevel, text: string, position?: SourcePosition) => void;
+/** Each console's writer, for reportAt: the console itself is the snippet's, and shows only DevTools' methods. */
+const writers = new WeakMap<object, Write>();
+
+/**
+ * Writes an entry the runtime itself reports (an error the snippet did not catch) with the snippet position it
+ * is about, so the host can mark that line; counted and indented like the snippet's own entries.
+ */
+export function reportAt(sandboxConsole: SandboxConsole, level: ConsoleLevel, text: string, position?: SourcePosition): void {
+  writers.get(sandboxConsole)?.(level, text, position);
+}
+
 export function createSandboxConsole({ emit, now, max }: SandboxConsoleOptions) {
   let count = 0;
   let depth = 0;
   const counts = new Map<string, number>();
   const timers = new Map<string, number>();
-  const write = (level: ConsoleLevel, text: string) => {
+  const write: Write = (level, text, position) => {
     count += 1;
     const indent = '  '.repeat(depth);
-    if (count <= max) emit(level, indent ? text.replace(/^/gm, indent) : text);
+    if (count <= max) emit(level, indent ? text.replace(/^/gm, indent) : text, position);
     else if (count === max + 1) emit('warn', `Console output capped at ${max} entries for this run.`);
   };
   const at = (level: ConsoleLevel) => (...args: unknown[]) => write(level, formatArgs(args));
@@ -80,7 +95,7 @@ export function createSandboxConsole({ emit, now, max }: SandboxConsoleOptions) 
     write('log', args.length ? formatArgs(args) : 'console.group');
     depth += 1;
   };
-  return {
+  const sandboxConsole = {
     log: at('log'),
     info: at('info'),
     warn: at('warn'),
@@ -130,4 +145,16 @@ export function createSandboxConsole({ emit, now, max }: SandboxConsoleOptions) 
     // The host's output is not the sandbox's to clear; say where the button is rather than fail.
     clear: () => write('info', 'console.clear() does not clear the playground output: use the Clear console button.'),
   };
+  writers.set(sandboxConsole, write);
+  return sandboxConsole;
+}
+
+/**
+ * Points the realm's own `console` (`realm`, the sandbox window's) at the playground's: what the libraries log,
+ * React reporting an error an error boundary caught or a warning of the query library, then shows where the
+ * reader looks, as it would in DevTools. The snippet gets the playground's console directly; each run has its own
+ * realm, so nothing needs putting back.
+ */
+export function adoptConsole(realm: Console, sandboxConsole: SandboxConsole): void {
+  for (const [name, method] of Object.entries(sandboxConsole)) (realm as unknown as Record<string, unknown>)[name] = method;
 }

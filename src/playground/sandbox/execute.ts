@@ -11,12 +11,11 @@
  * drops its unhandled promise rejections (HTML, "muted errors"); an inline script belongs to the page itself,
  * so a promise the snippet rejects and nobody handles is reported like any other.
  */
+import { callSiteOf, SNIPPET_SOURCE, snippetFrame } from './callsite';
 import { toSourcePosition, type ColumnMap } from './columns';
 import { formatArgs } from './format';
 import type { SourcePosition } from './protocol';
 
-const SOURCE_NAME = 'snippet.ts';
-const STACK_POSITION = /snippet\.ts:(\d+):(\d+)/;
 /** Lines the wrapper puts above the snippet's first line (see wrap). */
 const WRAPPER_LINES = 1;
 
@@ -38,7 +37,7 @@ const USE_STRICT = '"use strict";';
  */
 function wrap(js: string): string {
   const body = js.startsWith(USE_STRICT) ? js.slice(USE_STRICT.length) : js;
-  return `(async function (require, exports, module, console) {${USE_STRICT}\n${body}\n})\n//# sourceURL=${SOURCE_NAME}`;
+  return `(async function (require, exports, module, console) {${USE_STRICT}\n${body}\n})\n//# sourceURL=${SNIPPET_SOURCE}`;
 }
 
 let scripts = 0;
@@ -122,17 +121,16 @@ export async function executeSnippet(
   await (await loadSnippet(js, evaluate))(modules, sandboxConsole, offered);
 }
 
-function rawPosition(error: unknown): SourcePosition | undefined {
-  const m = STACK_POSITION.exec(error instanceof Error ? (error.stack ?? '') : '');
-  return m ? { line: Number(m[1]), column: Number(m[2]) } : undefined;
-}
-
 /**
- * Maps an error thrown by a snippet to its 1-based line and column in the snippet, when the stack says;
- * `columns`: the compiled code's column map (columns.ts), to undo what compiling moved.
+ * Maps an error thrown by a snippet to its 1-based line and column in the snippet: the first snippet frame of its
+ * stack, or, for an error made inside a library with no snippet frame, the snippet's call into that library
+ * (callsite.ts); `columns`: the compiled code's column map (columns.ts), to undo what compiling moved.
  */
 export function locateError(error: unknown, columns: ColumnMap = {}): SourcePosition | undefined {
-  const raw = (error as { [SCRIPT_POSITION]?: SourcePosition } | null)?.[SCRIPT_POSITION] ?? rawPosition(error);
+  const raw =
+    (error as { [SCRIPT_POSITION]?: SourcePosition } | null)?.[SCRIPT_POSITION] ??
+    snippetFrame(error instanceof Error ? error.stack : undefined) ??
+    callSiteOf(error);
   return raw && raw.line > WRAPPER_LINES ? toSourcePosition(columns, { line: raw.line - WRAPPER_LINES, column: raw.column }) : undefined;
 }
 

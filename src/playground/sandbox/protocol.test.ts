@@ -66,3 +66,13 @@ describe('run messages', () => {
   });
 });
 
+
+describe('console messages (sandbox -> host)', () => {
+  it('carry the snippet position of an uncaught error, and drop one that is not a position', () => {
+    const line = { v: 1, type: 'console', runId: 4, level: 'error', text: 'Uncaught (in promise) TypeError: Failed to fetch' };
+    expect(parseSandboxMessage({ ...line, position: { line: 3, column: 22 } })).toEqual({ ...line, position: { line: 3, column: 22 } });
+    expect(parseSandboxMessage({ ...line, position: { line: '3', column: 22 } })).toEqual(line);
+    expect(parseSandboxMessage(line)).toEqual(line);
+    expect(parseSandboxMessage({ ...line, level: 'fatal' })).toBeNull();
+  });
+});

@@ -45,7 +45,8 @@ export type VizEventPayload = { readonly at: number };
 
 export type SandboxToHost =
   | { v: 1; type: 'hello' }
-  | { v: 1; type: 'console'; runId: number; level: ConsoleLevel; text: string }
+  /** `position`: where in the snippet an error the snippet did not catch came from (an "Uncaught ..." line). */
+  | { v: 1; type: 'console'; runId: number; level: ConsoleLevel; text: string; position?: SourcePosition }
   | { v: 1; type: 'done'; runId: number }
   /** The snippet rendered into the preview root; `height` is its content height in CSS pixels. */
   | { v: 1; type: 'preview'; runId: number; height: number }
@@ -72,14 +73,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Validates a message from the sandbox; anything else is dropped by the host. */
+function parsePosition(p: unknown): SourcePosition | undefined {
+  return isRecord(p) && Number.isInteger(p.line) && Number.isInteger(p.column) ? { line: p.line as number, column: p.column as number } : undefined;
+}
+
 export function parseSandboxMessage(data: unknown): SandboxToHost | null {
   if (!isRecord(data) || data.v !== SANDBOX_PROTOCOL_VERSION || typeof data.type !== 'string') return null;
   switch (data.type) {
     case 'hello':
       return { v: 1, type: 'hello' };
     case 'console':
-      if (typeof data.runId === 'number' && typeof data.text === 'string' && CONSOLE_LEVELS.includes(data.level as string))
-        return { v: 1, type: 'console', runId: data.runId, level: data.level as ConsoleLevel, text: data.text };
+      if (typeof data.runId === 'number' && typeof data.text === 'string' && CONSOLE_LEVELS.includes(data.level as string)) {
+        const position = parsePosition(data.position);
+        return { v: 1, type: 'console', runId: data.runId, level: data.level as ConsoleLevel, text: data.text, ...(position ? { position } : {}) };
+      }
       return null;
     case 'preview':
       return typeof data.runId === 'number' && typeof data.height === 'number' && Number.isFinite(data.height) && data.height >= 0
@@ -107,11 +114,7 @@ export function parseSandboxMessage(data: unknown): SandboxToHost | null {
     case 'error': {
       if (typeof data.runId !== 'number' || typeof data.message !== 'string') return null;
       if (data.phase !== 'compile' && data.phase !== 'runtime') return null;
-      const p = data.position;
-      const position =
-        isRecord(p) && Number.isInteger(p.line) && Number.isInteger(p.column)
-          ? { line: p.line as number, column: p.column as number }
-          : undefined;
+      const position = parsePosition(data.position);
       return { v: 1, type: 'error', runId: data.runId, phase: data.phase, message: data.message, ...(position ? { position } : {}) };
     }
     default:

@@ -17,7 +17,7 @@ import { readColumnMap } from './columns';
 import { chunksFor, chunksFromHash, importedModules, SANDBOX_CHUNKS, withNeeds, type SandboxChunkName } from './chunks.mjs';
 import { describeHandledLater, describeRuntimeError, describeUncaught, evaluateAsScript, loadSnippet, locateError } from './execute';
 import { formatArgs } from './format';
-import { createSandboxConsole, type SandboxConsole } from './console';
+import { adoptConsole, createSandboxConsole, reportAt, type SandboxConsole } from './console';
 import { guardCallbacks, type Schedulers } from './guard';
 import { HEARTBEAT_MS, parseHostMessage, SANDBOX_PROTOCOL_VERSION, type ConsoleLevel, type SandboxToHost } from './protocol';
 import { createCapture, type Capture, type CaptureController } from './capture';
@@ -148,7 +148,7 @@ function send(message: SandboxToHost): void {
 
 function makeConsole(runId: number): SandboxConsole {
   return createSandboxConsole({
-    emit: (level, text) => send({ v: 1, type: 'console', runId, level, text }),
+    emit: (level, text, position) => send({ v: 1, type: 'console', runId, level, text, ...(position ? { position } : {}) }),
     now: () => performance.now(),
     max: MAX_CONSOLE_ENTRIES,
   });
@@ -183,6 +183,8 @@ async function run(runId: number, code: string, js: string | undefined, options:
     js = compiled.js;
   }
   const sandboxConsole = makeConsole(runId);
+  // Libraries log through the realm's console (React's caught render errors): into the same output.
+  adoptConsole(console, sandboxConsole);
   const columns = readColumnMap(js);
   // What the snippet's code throws outside its own body (a timer callback, a promise nobody awaits) never reaches
   // the catch below; DevTools prints it as "Uncaught ...", and so does the playground's console. The snippet's own
@@ -191,7 +193,9 @@ async function run(runId: number, code: string, js: string | undefined, options:
   // (guard.ts): scheduled callbacks are wrapped so that their errors keep their details all the same. Installed
   // once the snippet is loaded: a snippet that does not parse is the run's error, not an uncaught one.
   const reportUncaught = (reason: unknown, inPromise: boolean) => {
-    sandboxConsole.error(describeUncaught(reason, inPromise, locateError(reason, columns)));
+    const position = locateError(reason, columns);
+    // With its position, so the editor marks the line as DevTools links it.
+    reportAt(sandboxConsole, 'error', describeUncaught(reason, inPromise, position), position);
   };
   const reportUncaughtFromNowOn = () => {
     guardCallbacks(window as unknown as Schedulers, (error) => reportUncaught(error, false));
