@@ -167,7 +167,13 @@ export default function Playground({ id, title, code: originalCode, children, co
     setOutput([]);
     setPanel((p) => (p === 'code' ? 'output' : p));
     editorRef.current?.showRunProblem(null);
+    // The first problem of a run keeps the editor's mark: a run error, or an uncaught error's console line.
     let marked = false;
+    const markOnce = (position: SourcePosition | undefined, message: string) => {
+      if (!position || marked) return;
+      marked = true;
+      editorRef.current?.showRunProblem({ ...position, message });
+    };
     const started = performance.now();
     const source = codeRef.current;
     await host.run(source, (event) => {
@@ -180,11 +186,7 @@ export default function Playground({ id, title, code: originalCode, children, co
         else early.push(event);
       } else if (event.type === 'console') {
         append(event.level, event.text);
-        // An uncaught error's line is marked like the run's own error; the first problem of a run keeps the mark.
-        if (event.position && !marked) {
-          marked = true;
-          editorRef.current?.showRunProblem({ ...event.position, message: event.text });
-        }
+        markOnce(event.position, event.text);
       }
       else if (event.type === 'options') {
         const problem = options.onReported(event.schema);
@@ -193,10 +195,7 @@ export default function Playground({ id, title, code: originalCode, children, co
       else if (event.type === 'done') append('status', `Finished in ${Math.round(performance.now() - started)} ms.`);
       else if (event.type === 'error') {
         append('failure', describeFailure(event.phase, event.message, event.position));
-        if (event.position && !marked) {
-          marked = true;
-          editorRef.current?.showRunProblem({ ...event.position, message: event.message });
-        }
+        markOnce(event.position, event.message);
       } else if (event.type === 'timeout') append('failure', event.message);
     }, options.overridesRef.current, source === originalCode ? compiled : undefined);
     await vizModules;
@@ -487,15 +486,15 @@ export default function Playground({ id, title, code: originalCode, children, co
         {/* The visualizer panel: below the output on wide screens, the Timeline tab on phones. */}
         {vizRun ? (
           <vizRun.Panel
-              key={vizRun.key}
-              store={vizRun.store}
-              idPrefix={prefix}
-              playgroundId={id}
-              title={title}
-              {...(vizRun.live ? { onAction: (sourceId: string, action: DevtoolsAction) => void sandboxRef.current?.devtools(vizRun.runId, sourceId, action) } : {})}
-              initial={vizRun.initial}
-              onPosition={(position) => (vizPosition.current = position)}
-            />
+            key={vizRun.key}
+            store={vizRun.store}
+            idPrefix={prefix}
+            playgroundId={id}
+            title={title}
+            {...(vizRun.live ? { onAction: (sourceId: string, action: DevtoolsAction) => void sandboxRef.current?.devtools(vizRun.runId, sourceId, action) } : {})}
+            initial={vizRun.initial}
+            onPosition={(position) => (vizPosition.current = position)}
+          />
         ) : (
           <p className="rt-empty rt-timeline-placeholder">Run the snippet to record its timeline.</p>
         )}

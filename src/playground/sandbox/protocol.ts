@@ -72,11 +72,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-/** Validates a message from the sandbox; anything else is dropped by the host. */
 function parsePosition(p: unknown): SourcePosition | undefined {
   return isRecord(p) && Number.isInteger(p.line) && Number.isInteger(p.column) ? { line: p.line as number, column: p.column as number } : undefined;
 }
 
+/** Validates a message from the sandbox; anything else is dropped by the host. */
 export function parseSandboxMessage(data: unknown): SandboxToHost | null {
   if (!isRecord(data) || data.v !== SANDBOX_PROTOCOL_VERSION || typeof data.type !== 'string') return null;
   switch (data.type) {

@@ -55,16 +55,17 @@ const loaded = new Map<string, ComponentType<ViewProps>>();
  * a state update draw it on the next frame. A failed load is thrown to the ViewBoundary around it.
  */
 function LoadedView({ entry, ...props }: ViewProps & { entry: ViewEntry }) {
-  const [, setVersion] = useState(0);
+  // Keyed by the view (ViewBoundary's key): a mount shows one entry for its whole life.
+  const [View, setView] = useState(() => loaded.get(entry.id));
   const [failure, setFailure] = useState<{ error: unknown }>();
-  const View = loaded.get(entry.id);
   useEffect(() => {
-    if (loaded.has(entry.id)) return;
+    if (View) return;
     let current = true;
     entry.load().then(
       (m) => {
-        if (!loaded.has(entry.id)) loaded.set(entry.id, memo(m.default));
-        if (current) setVersion((n) => n + 1);
+        const component = loaded.get(entry.id) ?? memo(m.default);
+        loaded.set(entry.id, component);
+        if (current) setView(() => component);
       },
       (error: unknown) => current && setFailure({ error }),
     );
