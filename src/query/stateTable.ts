@@ -2,7 +2,8 @@
  * The query and mutation state machines as data: (status, fetchStatus, action) -> next.
  *
  * The reducers in queryState.ts and mutation.ts are the machines that run; these tables describe them
- * row by row so the docs and the visualizers can draw them (STYLE.md practice 1). stateTable.test.ts
+ * row by row so the docs and the visualizers can draw them (ARCHITECTURE.md, 'State machines are data').
+ * stateTable.test.ts
  * runs the real reducers over every row, so a table that drifts from its reducer fails the build.
  *
  * What is here: the transitions `Query` and `Mutation` actually dispatch, in the states they dispatch

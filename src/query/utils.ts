@@ -80,8 +80,8 @@ export function resolveQueryValue<TValue, TQuery>(
 }
 
 /**
- * One step of a state machine kept as a table (queryState.ts, mutation.ts, STYLE practice 1): apply the
- * table's transition for the action's type. An action the table does not know is an error.
+ * One step of a state machine kept as a table (queryState.ts, mutation.ts; ARCHITECTURE.md, 'State machines
+ * are data'): apply the table's transition for the action's type. An action the table does not know is an error.
  */
 export function transition<TState>(
   table: { readonly [type: string]: (state: TState, action: never, context: never) => TState },

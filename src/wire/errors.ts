@@ -1,7 +1,7 @@
 /**
  * Errors raised by the wire engines.
  *
- * Every error says whose fault it is and what to do about it (STYLE.md practice 8):
+ * Every error says whose fault it is and what to do about it (CONTRIBUTING.md, 'Errors'):
  * - `side: 'remote'`: the bytes we received break the protocol (the peer's fault);
  * - `side: 'local'`: the API was misused (our caller's fault), e.g. sending a body on a HEAD response.
  * `code` is stable and machine-readable (tests and docs key on it); `offset` is the byte offset in the

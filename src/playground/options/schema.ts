@@ -1,8 +1,8 @@
 /**
- * A snippet's knobs, declared once: each option has a type, a default and a doc line (STYLE.md practice 12).
- * The options panel is generated from the schema, the share link stores only values that differ from the
- * defaults, and every value that comes from outside (the panel, a link) is checked here with a message that
- * says what was expected.
+ * A snippet's knobs, declared once: each option has a type, a default and a doc line (CONTRIBUTING.md,
+ * 'Options are a documented schema'). The options panel is generated from the schema, the share link stores
+ * only values that differ from the defaults, and every value that comes from outside (the panel, a link) is
+ * checked here with a message that says what was expected.
  *
  * Three kinds are enough for what the docs teach: a number in a range (RTT, retryDelay, staleTime, loss, seed),
  * one string from a list (HTTP version, networkMode) and a switch (online/offline).

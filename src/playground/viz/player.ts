@@ -1,6 +1,6 @@
 /**
  * The player: which step of a recording the views show, and how playback moves it. Pure logic with time
- * injected (STYLE.md practice 7), so tests drive it with a fake clock and the panel with the page's timers.
+ * injected (CONTRIBUTING.md, 'Time'), so tests drive it with a fake clock and the panel with the page's timers.
  *
  * Pacing follows the events' own clocks: the wait before step i is the time between event i-1 and event i
  * (`gapBefore(i)`, 0 across sources), divided by the speed. Two clamps keep playback watchable:

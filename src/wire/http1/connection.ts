@@ -1,5 +1,5 @@
 /**
- * Http1Connection: one HTTP/1.x connection, sans-I/O (STYLE.md practice 3). Bytes in with receiveData /
+ * Http1Connection: one HTTP/1.x connection, sans-I/O (ARCHITECTURE.md, 'Engines'). Bytes in with receiveData /
  * receiveEof, events out with nextEvent, events in with send, bytes out as send's return value. Every state
  * change goes through the tables of state.ts, and each row that fires is kept for takeTransitions().
  *

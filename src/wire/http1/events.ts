@@ -1,5 +1,5 @@
 /**
- * HTTP/1 events: what a peer sent, as immutable, complete, discriminated values (STYLE.md practice 5).
+ * HTTP/1 events: what a peer sent, as immutable, complete, discriminated values (ARCHITECTURE.md, 'Engines').
  * A message is one head event (request / informational / response), zero or more `data` events and one
  * `end-of-message`; informational (1xx) responses are complete on their own. Builders validate what a
  * sender may put on the wire, so a bad event is refused before any byte is produced.

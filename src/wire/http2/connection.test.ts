@@ -1,5 +1,5 @@
 /**
- * Http2Connection tested as a client/server pair over a fake link (STYLE practice 9): every exchange is
+ * Http2Connection tested as a client/server pair over a fake link (CONTRIBUTING.md, 'Tests'): every exchange is
  * run with whole writes and byte by byte, and must produce the same events. Misbehaving peers are
  * simulated by writing raw frames into one side.
  */

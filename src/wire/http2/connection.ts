@@ -1,7 +1,7 @@
 /**
  * A sans-I/O HTTP/2 connection endpoint (RFC 9113), client or server.
  *
- * Three verbs, no sockets, no timers (STYLE practices 3 and 4):
+ * Three verbs, no sockets, no timers, effects returned as data (ARCHITECTURE.md, 'Engines'):
  * - `receiveData(bytes)` -> `{ events, frames, bytes }`: what happened, and what to send in reply
  *   (SETTINGS and PING acknowledgements, WINDOW_UPDATEs, RST_STREAM or GOAWAY on errors);
  * - `initiate()`, `request()`, `sendHeaders()`, `sendData()`, `pushPromise()`, `ping()`, `resetStream()`,

@@ -1,5 +1,5 @@
 /**
- * What an `Http2Connection` reports (STYLE practice 5): immutable values discriminated by `type`.
+ * What an `Http2Connection` reports (ARCHITECTURE.md, 'Engines'): immutable values discriminated by `type`.
  * Frames to send travel separately, in the `frames`/`bytes` of the same result.
  */
 import type { HeaderField } from '../hpack/index';

@@ -25,7 +25,7 @@ export interface ReceiveResult extends SendResult {
   readonly received: readonly Frame[];
 }
 
-/** Effects collected during one call: what happened and what to send (STYLE practice 4). */
+/** Effects collected during one call: what happened and what to send (ARCHITECTURE.md, 'Engines'). */
 export class Effects {
   readonly events: Http2Event[] = [];
   readonly frames: Frame[] = [];

@@ -4,8 +4,8 @@
  * preface ('h2-preface'), and every row of the stream state table that changes a stream's state
  * ('h2-stream-transition').
  *
- * The tracer works from the bytes alone, beside the engine rather than inside it (STYLE practice 3: the
- * engine stays free of tracing): it parses each direction with `parseFrame`, keeps one HPACK decoder per
+ * The tracer works from the bytes alone, beside the engine rather than inside it (the engine stays free of
+ * tracing: ARCHITECTURE.md, 'Engines'): it parses each direction with `parseFrame`, keeps one HPACK decoder per
  * direction (the encoder on the other end fills the same dynamic table, so decoding every block in order
  * reproduces it), and shadows stream states with `transition()` from the same table the engine uses.
  * Rows that leave a state unchanged (DATA in open, WINDOW_UPDATE...) are not reported, to keep traces of

@@ -1,6 +1,6 @@
 /**
  * A connected pair of QUIC engines on a fake path with a fixed one-way delay, driven by its own
- * virtual time: the engine tests' harness (STYLE.md practice 9). Not exported from index.ts.
+ * virtual time: the engine tests' harness (CONTRIBUTING.md, 'Tests'). Not exported from index.ts.
  */
 import { QuicConnection, type QuicEvent, type QuicOutput, type QuicRole } from './connection';
 import type { QuicDatagram } from './packets';

@@ -1,5 +1,5 @@
 /**
- * A deterministic virtual clock (STYLE.md practice 7: time is injected).
+ * A deterministic virtual clock (time is injected: CONTRIBUTING.md, 'Time').
  *
  * Time only moves when the owner calls `advance`, `step` or `runUntilIdle`; nothing here reads
  * `Date.now()` or schedules a real timer. Timers fire in order of due time, and timers due at the same

@@ -1,5 +1,6 @@
 /**
- * The simulation's options, declared once as a documented schema (STYLE.md practice 12): each entry has
+ * The simulation's options, declared once as a documented schema (CONTRIBUTING.md, 'Options are a documented
+ * schema'): each entry has
  * a doc comment, a default and a check that says what was expected. The playground's options panel and
  * the share-link codec read `SIMULATION_OPTIONS`; `resolveOptions` fills defaults and validates.
  */

@@ -1,5 +1,5 @@
 /**
- * Seeded randomness (STYLE.md practice 7). Everything random in a simulation (packet loss, for now)
+ * Seeded randomness (CONTRIBUTING.md, 'Time'). Everything random in a simulation (packet loss, for now)
  * draws from one of these, so a seed in a share link replays the same losses.
  *
  * The generator is mulberry32: a 32-bit state advanced by a Weyl increment (0x6D2B79F5) and mixed by two

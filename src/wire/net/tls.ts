@@ -12,9 +12,9 @@
  * are just the message names in ASCII, and application data is NOT encrypted: readers can see in the
  * trace what TLS would hide. Session resumption and 0-RTT are not modelled.
  *
- * The handshake is a table (STYLE.md practice 1): each row says what a side sends when it receives a
- * given flight, and whether it is then ready for application data. A flight not in the table is a
- * protocol error and resets the connection.
+ * The handshake is a table (ARCHITECTURE.md, 'State machines are data'): each row says what a side sends
+ * when it receives a given flight, and whether it is then ready for application data. A flight not in the
+ * table is a protocol error and resets the connection.
  */
 import type { NetContext } from './tcp';
 import type { Side } from '../trace/events';

@@ -1,7 +1,8 @@
 /**
- * A minimal observer primitive (STYLE.md practice 11): listeners are kept in insertion order and each
- * `subscribe` returns its own unsubscribe function. Listeners added while a notification is running are
- * not called for that notification (we iterate a snapshot), so the order of delivery is deterministic.
+ * A minimal observer primitive (CONTRIBUTING.md, 'Small primitives, one concern per file'): listeners are
+ * kept in insertion order and each `subscribe` returns its own unsubscribe function. Listeners added while a
+ * notification is running are not called for that notification (we iterate a snapshot), so the order of
+ * delivery is deterministic.
  */
 export type Unsubscribe = () => void;
 

@@ -1,7 +1,7 @@
 /**
  * The trace: an append-only log of TraceEvents for one simulation, subscribable live.
  *
- * One notify point (STYLE.md practice 6): `emit` stamps the event with the next `seq` and the virtual
+ * One notify point (ARCHITECTURE.md, 'One notify point'): `emit` stamps the event with the next `seq` and the virtual
  * time, freezes it (deeply), appends it and then tells subscribers. Events are never changed after they are
  * built; a listener receives the same frozen object that `events` holds. `emitPrebuilt` (internal, for the
  * HTTP/2 tracer's hundreds of thousands of events) is the same step for an event whose parts are frozen
