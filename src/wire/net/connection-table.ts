@@ -1,5 +1,5 @@
 /**
- * Client-side HTTP/1 connection management as a state table (STYLE.md practice 1).
+ * Client-side HTTP/1 connection management as a state table (ARCHITECTURE.md, 'State machines are data').
  *
  * It is the spec's "States and transitions" table in the client's terms, checked against RFC 9112 §9:
  * - connecting: TCP (and TLS, and a CONNECT tunnel) not ready yet;
