@@ -98,6 +98,15 @@ describe('query option tables', () => {
     expect(interval?.specSays).toMatch(/refetch immediately/);
   });
 
+  it('state the enabled rule with its exceptions: invalidation refetches skip it, skipToken breaks refetch()', () => {
+    const enabled = QUERY_OPTIONS.identity.find((o) => o.name === 'enabled')!.rule;
+    expect(enabled).toMatch(/`invalidateQueries` and `refetchQueries`/);
+    expect(enabled).toMatch(/`refetch\(\)` still works/);
+    expect(enabled).toMatch(/skipToken/);
+    expect(enabled).toMatch(/Missing queryFn/);
+    expect(enabled).not.toMatch(/same effect/);
+  });
+
   it('keep names unique within each table', () => {
     for (const list of [...Object.values(QUERY_OPTIONS), MUTATION_OPTIONS, INFINITE_QUERY_OPTIONS]) {
       const seen = list.map((o) => o.label ?? o.name);

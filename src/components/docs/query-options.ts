@@ -95,7 +95,7 @@ export const QUERY_OPTIONS: Readonly<Record<QueryOptionGroup, readonly OptionDoc
       type: '`boolean` or `(query) => boolean`',
       default: code(D.ENABLED),
       from: ['ENABLED'],
-      rule: 'With `false`, nothing fetches automatically: not on mount, not on focus or reconnect, not on an interval. `refetch()` still works. Passing `skipToken` as the `queryFn` has the same effect and keeps types narrow.',
+      rule: 'With `false`, nothing fetches automatically: not on mount, not on focus or reconnect, not on an interval, and the refetches that `invalidateQueries` and `refetchQueries` trigger skip the query too (invalidation still marks it stale). `refetch()` still works. Passing `skipToken` as the `queryFn` disables the query in the same way and keeps types narrow, with one difference: `refetch()` then fails with a "Missing queryFn" error, so use `enabled: false` when you need manual refetches.',
     },
     {
       name: 'networkMode',
