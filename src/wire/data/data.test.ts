@@ -22,6 +22,22 @@ describe('methods', () => {
     expect(methodInfo('CONNECT')).toMatchObject({ requestBody: 'no', responseBody: 'no' });
   });
 
+  it('dates PATCH as an extension (RFC 5789), not an HTTP/1.1 method', () => {
+    const patch = methodInfo('PATCH')!;
+    expect(patch.introducedIn).toBe('extension');
+    expect(patch.rfc).toBe('RFC 5789');
+    expect(patch.specSays).toMatchObject({ introducedIn: '1.1' });
+    expect(HTTP_VERSIONS.find((v) => v.version === '1.1')!.methods).not.toContain('PATCH');
+  });
+
+  it('tells the history of CONNECT: absent from RFC 2068, reserved by RFC 2616, defined by RFC 2817', () => {
+    const history = methodInfo('CONNECT')!.notes.find((n) => /RFC 2068/.test(n))!;
+    expect(history).toMatch(/RFC 2068 has no CONNECT/);
+    expect(history).toMatch(/RFC 2616 §9\.9[^;]*reserved/);
+    expect(history).toMatch(/RFC 2817 §5\.2 defined/);
+    expect(history).toMatch(/RFC 7231 §4\.3\.6/);
+  });
+
   it('keeps RFC 9110 §9.2.2: every safe method is idempotent', () => {
     for (const m of HTTP_METHODS) if (m.safe) expect(m.idempotent, m.name).toBe(true);
     expect(HTTP_METHODS.filter((m) => m.safe).map((m) => m.name)).toEqual(['GET', 'HEAD', 'OPTIONS', 'TRACE']);

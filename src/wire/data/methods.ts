@@ -1,8 +1,8 @@
 /**
- * Request methods as typed data (spec "Endpoints" table), corrected against RFC 9110 §9.
+ * Request methods as typed data, checked against RFC 9110 §9.
  *
- * Where the spec and the RFCs disagree the data follows the RFC and `note` says what the spec claims;
- * `specSays` keeps the spec's original cell so the docs can show the difference side by side.
+ * Where a common claim about a method is wrong, the data follows the RFC and a note says what is often said;
+ * `specSays` keeps that claim's cell value so the docs can show the misconception beside the correction.
  */
 import type { HttpVersion } from './versions';
 
@@ -14,9 +14,9 @@ export type Cacheable = 'yes' | 'conditional' | 'no';
 
 export interface MethodInfo {
   readonly name: string;
-  /** First HTTP version whose specification defined the method. */
-  readonly introducedIn: HttpVersion;
-  /** The RFC that defines the method today (RFC 9110 obsoletes RFC 7231, which the spec cites). */
+  /** First HTTP version whose specification defined the method; 'extension' for one defined outside them. */
+  readonly introducedIn: HttpVersion | 'extension';
+  /** The RFC that defines the method today (RFC 9110 obsoletes RFC 7231, which is still widely cited). */
   readonly rfc: string;
   readonly section: string;
   readonly requestBody: BodyRule;
@@ -25,7 +25,7 @@ export interface MethodInfo {
   readonly idempotent: boolean;
   readonly cacheable: Cacheable;
   readonly notes: readonly string[];
-  /** Cells where the spec's table differs from the RFC, as the spec wrote them. */
+  /** Cells where a common claim differs from the RFC: the claimed value, shown as "often said". */
   readonly specSays?: Readonly<Record<string, string>>;
 }
 
@@ -54,7 +54,7 @@ export const HTTP_METHODS = Object.freeze([
     name: 'POST', introducedIn: '1.0', rfc: 'RFC 9110', section: '9.3.3',
     requestBody: 'yes', responseBody: 'yes', safe: false, idempotent: false, cacheable: 'conditional',
     notes: [
-      'Spec says cacheable "Yes"; RFC 9110 §9.3.3: a POST response is cacheable only with explicit freshness information (Cache-Control/Expires) and a Content-Location equal to the target URI.',
+      'Often said: cacheable "Yes". RFC 9110 §9.3.3: a POST response is cacheable only with explicit freshness information (Cache-Control/Expires) and a Content-Location equal to the target URI.',
     ],
     specSays: { cacheable: 'Yes', rfc: '7231' },
   }),
@@ -80,9 +80,9 @@ export const HTTP_METHODS = Object.freeze([
     name: 'CONNECT', introducedIn: '1.1', rfc: 'RFC 9110', section: '9.3.6',
     requestBody: 'no', responseBody: 'no', safe: false, idempotent: false, cacheable: 'no',
     notes: [
-      'Spec says request body "Optional" and response body "Yes"; RFC 9110 §9.3.6: a CONNECT request has no content, and a 2xx response has no content either: after its header section the connection becomes a tunnel.',
+      'Often said: request body "Optional" and response body "Yes". RFC 9110 §9.3.6: a CONNECT request has no content, and a 2xx response has no content either: after its header section the connection becomes a tunnel.',
       'The request-target is in authority-form, host:port (RFC 9112 §3.2.3).',
-      'RFC 2068 only reserved the name; RFC 2616 (still HTTP/1.1) defined it.',
+      'RFC 2068 has no CONNECT; RFC 2616 §9.9 (still HTTP/1.1) reserved the name for tunnelling proxies; RFC 2817 §5.2 defined it, and RFC 7231 §4.3.6 made it part of the core HTTP/1.1 semantics (today RFC 9110 §9.3.6).',
     ],
     specSays: { requestBody: 'Optional', responseBody: 'Yes', rfc: '7231' },
   }),
@@ -90,7 +90,7 @@ export const HTTP_METHODS = Object.freeze([
     name: 'OPTIONS', introducedIn: '1.1', rfc: 'RFC 9110', section: '9.3.7',
     requestBody: 'optional', responseBody: 'yes', safe: true, idempotent: true, cacheable: 'no',
     notes: [
-      'Spec says not idempotent; RFC 9110 §9.2.2 makes every safe method idempotent, and OPTIONS is safe (§9.2.1).',
+      'Often said: not idempotent. RFC 9110 §9.2.2 makes every safe method idempotent, and OPTIONS is safe (§9.2.1).',
       'The asterisk-form target "*" applies to the server as a whole (RFC 9112 §3.2.4). CORS uses OPTIONS for preflight requests.',
     ],
     specSays: { idempotent: 'No', rfc: '7231' },
@@ -99,18 +99,19 @@ export const HTTP_METHODS = Object.freeze([
     name: 'TRACE', introducedIn: '1.1', rfc: 'RFC 9110', section: '9.3.8',
     requestBody: 'no', responseBody: 'yes', safe: true, idempotent: true, cacheable: 'no',
     notes: [
-      'Spec table says not safe (its own prose says safe); RFC 9110 §9.2.1 lists TRACE among the safe methods.',
+      'Often said: not safe. RFC 9110 §9.2.1 lists TRACE among the safe methods.',
       'A client MUST NOT send content in a TRACE request; the response body is the received request, as message/http (RFC 9110 §9.3.8).',
     ],
     specSays: { safe: 'No', rfc: '7231' },
   }),
   method({
-    name: 'PATCH', introducedIn: '1.1', rfc: 'RFC 5789', section: '2',
+    name: 'PATCH', introducedIn: 'extension', rfc: 'RFC 5789', section: '2',
     requestBody: 'yes', responseBody: 'yes', safe: false, idempotent: false, cacheable: 'no',
     notes: [
       'An extension method (RFC 5789, 2010), not part of the HTTP/1.1 specification itself; it is usable with any version that allows extension methods.',
       'Not idempotent in general, though a particular PATCH document can be (RFC 5789 §2).',
     ],
+    specSays: { introducedIn: '1.1' },
   }),
 ] as const satisfies readonly MethodInfo[]);
 

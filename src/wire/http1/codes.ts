@@ -10,6 +10,8 @@ export interface CodeInfo {
   /** true: strict:false records it in `tolerated` and carries on. */
   readonly tolerable: boolean;
   readonly rfc: string;
+  /** Said beside "tolerated": where tolerating it breaks a rule the RFC makes mandatory for servers. */
+  readonly lenientNote?: string;
 }
 
 export const HTTP1_ERROR_CODES = Object.freeze({
@@ -26,13 +28,25 @@ export const HTTP1_ERROR_CODES = Object.freeze({
   'whitespace-after-start-line': { status: 400, tolerable: true, rfc: 'RFC 9112 §2.2' },
   'invalid-field-name': { status: 400, tolerable: false, rfc: 'RFC 9110 §5.1' },
   'invalid-field-line': { status: 400, tolerable: false, rfc: 'RFC 9112 §5' },
-  'whitespace-before-colon': { status: 400, tolerable: true, rfc: 'RFC 9112 §5.1' },
+  'whitespace-before-colon': {
+    status: 400, tolerable: true, rfc: 'RFC 9112 §5.1',
+    lenientNote: 'Non-conforming for a server, which MUST reject it with 400; whitespace before the colon is a classic request smuggling vector.',
+  },
   'obs-fold': { status: 400, tolerable: true, rfc: 'RFC 9112 §5.2' },
   'invalid-field-value': { status: 400, tolerable: true, rfc: 'RFC 9110 §5.5' },
   'header-section-too-large': { status: 431, tolerable: false, rfc: 'RFC 6585 §5' },
-  'missing-host': { status: 400, tolerable: true, rfc: 'RFC 9112 §3.2' },
-  'duplicate-host': { status: 400, tolerable: true, rfc: 'RFC 9112 §3.2' },
-  'invalid-host': { status: 400, tolerable: true, rfc: 'RFC 9112 §3.2' },
+  'missing-host': {
+    status: 400, tolerable: true, rfc: 'RFC 9112 §3.2',
+    lenientNote: 'Non-conforming for a server, which MUST answer an HTTP/1.1 request without Host with 400.',
+  },
+  'duplicate-host': {
+    status: 400, tolerable: true, rfc: 'RFC 9112 §3.2',
+    lenientNote: 'Non-conforming for a server, which MUST answer a request with more than one Host field line with 400.',
+  },
+  'invalid-host': {
+    status: 400, tolerable: true, rfc: 'RFC 9112 §3.2',
+    lenientNote: 'Non-conforming for a server, which MUST answer a request whose Host value is invalid with 400.',
+  },
   'te-and-cl': { status: 400, tolerable: true, rfc: 'RFC 9112 §6.3' },
   'te-in-http10': { status: 400, tolerable: true, rfc: 'RFC 9112 §6.1' },
   'te-not-chunked-final': { status: 400, tolerable: false, rfc: 'RFC 9112 §6.3' },
