@@ -110,7 +110,7 @@ const PROBE = (/** @type {[string, number]} */ [id, timeoutMs]) => {
 /**
  * What a page that drew nothing within RUN_TIMEOUT_MS shows, printed so that a rare stall can be told apart:
  * a run that never started, one still running, one stopped by the watchdog, or a draw the probe did not see.
- * @param {import('playwright').Page} page
+ * @param {import('@playwright/test').Page} page
  * @param {string} series
  */
 async function explainTimeout(page, series) {
@@ -128,7 +128,7 @@ async function explainTimeout(page, series) {
   }, PLAYGROUND_ID);
   console.log(`  ${series}: nothing drawn within ${RUN_TIMEOUT_MS} ms; the page shows ${JSON.stringify(state)}`);
 }
-/** @param {import('playwright').Page} page @param {string} series @param {Timing} timing */
+/** @param {import('@playwright/test').Page} page @param {string} series @param {Timing} timing */
 const noteTimeout = async (page, series, timing) => {
   if (timing.drawn >= RUN_TIMEOUT_MS) await explainTimeout(page, series);
   return timing;

@@ -191,7 +191,7 @@ try {
 /**
  * Ends the trace and returns the thread (CPU) time, in ms, of each task the page's main thread ran: the busiest
  * renderer main thread (the sandbox's iframe, when it is out of process, has its own and idles while scrubbing).
- * @param {import('playwright-core').CDPSession} cdp @param {TraceEvent[]} trace
+ * @param {import('@playwright/test').CDPSession} cdp @param {TraceEvent[]} trace
  */
 async function mainThreadTasks(cdp, trace) {
   const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));

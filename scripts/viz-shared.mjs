@@ -1,10 +1,10 @@
 // @ts-check
 /**
- * What scripts/viz-scrub.mjs and scripts/run-latency.mjs share: a Chromium from playwright-core (the system one
+ * What scripts/viz-scrub.mjs and scripts/run-latency.mjs share: a Chromium from @playwright/test (the system one
  * when there is one), and share links that put a snippet into a docs page's playground.
  */
 import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { chromium } from '@playwright/test';
 
 export const BASE = process.env.RT_BASE_URL ?? `http://127.0.0.1:${process.env.E2E_PORT ?? 4329}`;
 
