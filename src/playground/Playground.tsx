@@ -10,7 +10,7 @@ import { SandboxHost, type RunEvent } from './sandbox/host';
 import { takeHandedOver } from './sandbox/spare';
 import type { RecordingStore } from './viz/recording';
 import type { VizPosition } from './viz/VizPanel';
-import type { DevtoolsAction } from './viz/model';
+import type { DevtoolsAction } from './recording/model';
 import type { EditorHandle } from './editor/monaco';
 import { decodeShareState, encodeShareState } from './share/codec';
 import { formatShareHash, readShareHash } from './share/hash';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
-import type { DevtoolsAction, QueryVizEvent } from '../viz/model';
+import type { DevtoolsAction, QueryVizEvent } from '../recording/model';
 import { foldClient } from '../viz/query/fold';
 import { describeQueryEvent, queryStatusLabel } from '../viz/query/describe';
 import { DEVTOOLS_ERROR_MESSAGE, instrumentQueryModule } from './capture-query';

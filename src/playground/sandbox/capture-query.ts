@@ -7,7 +7,7 @@
  * instrumentation stream, its query and mutation caches and the online / focus managers (which makes those
  * managers listen to the window, as they do anyway once a client is mounted), and forwards what happens as
  * QueryVizEvents. Each run gets a fresh sandbox, so the subscriptions end with it.
- * Query and mutation states travel as summaries with previews (viz/query/preview.ts): live data never leaves the
+ * Query and mutation states travel as summaries with previews (recording/preview.ts): live data never leaves the
  * sandbox, and nothing that fails structured clone is pushed.
  *
  * Devtools actions do what TanStack Query Devtools' buttons do, on the live client: Refetch runs `query.fetch()`;
@@ -18,8 +18,8 @@
  */
 import type * as QueryLib from 'roundtrip/query';
 import type { InstrumentationEvent, InstrumentationSubject, Mutation, Query, QueryClient } from 'roundtrip/query';
-import type { DevtoolsAction, MutationSummary, QuerySummary, QueryVizEvent, SerializedInstrumentationEvent, ValuePreview } from '../viz/model';
-import { jsonSafeKey, previewValue } from '../viz/query/preview';
+import type { DevtoolsAction, MutationSummary, QuerySummary, QueryVizEvent, SerializedInstrumentationEvent, ValuePreview } from '../recording/model';
+import { jsonSafeKey, previewValue } from '../recording/preview';
 import type { Capture, CaptureSource } from './capture';
 
 type QueryModule = typeof QueryLib;

@@ -1,6 +1,6 @@
 /**
  * The sandbox's side of the visualizers: every simulation or query client a snippet creates becomes a
- * *source*, and its events stream to the host (viz/model.ts has the model, sandbox/protocol.ts the messages).
+ * *source*, and its events stream to the host (recording/model.ts has the model, sandbox/protocol.ts the messages).
  *
  * Events are batched: `push` queues, and one flush per task sends what queued, one `viz-events` message
  * per run of consecutive events from the same source. A simulation that emits 10,000 events inside one task
@@ -18,7 +18,7 @@
  * Query sources take devtools actions from the host (refetch, invalidate, offline...): the module that creates
  * the source registers a handler with `onAction`, and the runtime routes `devtools` messages to `dispatch`.
  */
-import type { DevtoolsAction, SourceInfo, SourceKind } from '../viz/model';
+import type { DevtoolsAction, SourceInfo, SourceKind } from '../recording/model';
 import type { SandboxToHost, VizEventPayload } from './protocol';
 
 /** Events one run may record, all sources together. */

@@ -18,7 +18,7 @@
  * hydrated, that sandbox is already running the page's snippet (spare.ts startEarlyRun): the first run takes
  * that run over, output so far included, rather than starting the same one again.
  */
-import type { DevtoolsAction } from '../viz/model';
+import type { DevtoolsAction } from '../recording/model';
 import { HEARTBEAT_MS, parseSandboxMessage, SANDBOX_PROTOCOL_VERSION, type HostToSandbox, type SandboxToHost } from './protocol';
 import { canMoveIframes, openSandbox, parkingLot, type EarlyRun, type OpenedSandbox } from './spare';
 

@@ -14,7 +14,7 @@
  * created, `viz-events` carries its events in batches (one message per source per task, not one per event),
  * and the host's `devtools` messages ask a query client to refetch, invalidate, go offline...
  */
-import type { DevtoolsAction, SourceInfo, SourceKind } from '../viz/model';
+import type { DevtoolsAction, SourceInfo, SourceKind } from '../recording/model';
 
 export const SANDBOX_PROTOCOL_VERSION = 1;
 export const HEARTBEAT_MS = 200;
@@ -38,7 +38,7 @@ export type HostToSandbox =
   | { v: 1; type: 'devtools'; runId: number; sourceId: string; action: DevtoolsAction };
 
 /**
- * A recorded event as it travels: a wire TraceEvent or a QueryVizEvent (viz/model.ts). The protocol checks only
+ * A recorded event as it travels: a wire TraceEvent or a QueryVizEvent (recording/model.ts). The protocol checks only
  * what every event has, a finite `at`; the recording knows each source's kind.
  */
 export type VizEventPayload = { readonly at: number };

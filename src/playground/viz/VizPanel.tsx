@@ -12,7 +12,8 @@
  *   so a fast replay does not queue hundreds of announcements; paused, each step is announced as it is shown.
  */
 import { Component, memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
-import { EMPTY_RECORDING, type DevtoolsAction, type Recording, type ViewProps } from './model';
+import { EMPTY_RECORDING, type DevtoolsAction, type Recording } from '../recording/model';
+import type { ViewProps } from './views';
 import type { RecordingStore } from './recording';
 import { Player } from './player';
 import { VIEWS, type ViewEntry } from './views';

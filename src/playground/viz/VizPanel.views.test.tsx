@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { ComponentType } from 'react';
-import type { ViewProps } from './model';
+import type { ViewProps } from './views';
 
 const pending: { resolve: (m: { default: ComponentType<ViewProps> }) => void; reject: (e: unknown) => void }[] = [];
 vi.mock('./views', () => ({

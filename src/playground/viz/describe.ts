@@ -6,7 +6,7 @@
  * the query views' own describer (query/describe.ts), so both say the same thing.
  */
 import type { TraceEvent } from 'roundtrip/wire';
-import { eventAt, type QueryVizEvent, type Recording } from './model';
+import { eventAt, type QueryVizEvent, type Recording } from '../recording/model';
 import { describeQueryEvent } from './query/describe';
 import { formatNumber } from './number';
 

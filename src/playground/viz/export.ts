@@ -10,7 +10,7 @@
  * HAR page per simulation, so a comparison (HTTP/1.1 vs HTTP/2) opens in a HAR viewer as two page loads.
  */
 import { toHar, type Har, type HarEntry, type TraceEvent } from 'roundtrip/wire';
-import type { Recording, SourceInfo, WireSource } from './model';
+import type { Recording, SourceInfo, WireSource } from '../recording/model';
 
 export const RECORDING_FORMAT = 'roundtrip-recording';
 export const RECORDING_FORMAT_VERSION = 1;

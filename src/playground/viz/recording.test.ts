@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RecordingStore } from './recording';
-import { eventAt, eventsAt, stepIndex, stepOf, visibleCount, type Recording } from './model';
+import { eventAt, eventsAt, stepIndex, stepOf, visibleCount, type Recording } from '../recording/model';
 
 const ev = (at: number, type = 'x') => ({ type, seq: at, at });
 

@@ -1,6 +1,6 @@
 /**
  * The host's record of one run: an append-only store that turns the sandbox's `viz-source` / `viz-events`
- * messages into `Recording` snapshots for the views (viz/model.ts).
+ * messages into `Recording` snapshots for the views (recording/model.ts).
  *
  * Appends are cheap (push onto arrays this store owns); a snapshot, the immutable value views receive, is built
  * only when someone asks for one after a change, and is cached until the next change. Listeners are told after
@@ -9,7 +9,7 @@
  * The store enforces the same per-run cap as the sandbox (capture.ts): a sandbox is the snippet's realm, and
  * nothing it sends is trusted to be well-behaved.
  */
-import { primeStepIndex, type Recording, type Source, type SourceInfo, type Step } from './model';
+import { primeStepIndex, type Recording, type Source, type SourceInfo, type Step } from '../recording/model';
 
 export const MAX_RECORDING_EVENTS = 50_000;
 

@@ -3,7 +3,24 @@
  * and offered only when the run recorded something it can draw (`applies`).
  */
 import type { ComponentType } from 'react';
-import type { Recording, Source, ViewProps } from './model';
+import type { DevtoolsAction, Recording, Source } from '../recording/model';
+
+/**
+ * Props every view component takes. `cursor` is a step index (-1: before the first event); views show each
+ * source as of that step and mark the step's event. `onCursor` lets a view jump the player (click an event).
+ */
+export interface ViewProps {
+  readonly recording: Recording;
+  readonly cursor: number;
+  readonly onCursor?: (cursor: number) => void;
+  /**
+   * Sends a devtools action to the run's sandbox (query sources only). Undefined when the sandbox is gone
+   * (a new run replaced it, or the recording came from a share link before Run): views then disable actions.
+   */
+  readonly onAction?: (sourceId: string, action: DevtoolsAction) => void;
+  /** True when the cursor is at the end of a recording that is still growing (live), false when replaying. */
+  readonly live?: boolean;
+}
 
 export interface ViewEntry {
   /** Stable id: used in share links (`view`) and test ids. */

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, createSimulation, http, type TraceEventOf } from 'roundtrip/wire';
-import type { Recording, WireSource } from '../model';
+import type { Recording, WireSource } from '../../recording/model';
 import FrameInspector, { FrameDetail } from './FrameInspector';
 import { HEX_LIMIT } from './HexDump';
 import { flatten, frameTree } from './model';

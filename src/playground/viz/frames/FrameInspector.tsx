@@ -7,8 +7,8 @@
  * just shows it when the view runs without a player.
  */
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { ViewProps } from '../model';
-import { stepOf } from '../model';
+import type { ViewProps } from '../views';
+import { stepOf } from '../../recording/model';
 import { HexDump } from './HexDump';
 import { flatten, frameAtCursor, frameIndex, frameTree, nodeAt, visibleFrameCount, type FieldNode, type FrameEvent, type FrameRef } from './model';
 import './frames.css';

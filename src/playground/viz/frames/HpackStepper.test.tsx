@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HpackDecoder, createServer, createSimulation, http } from 'roundtrip/wire';
-import type { Recording } from '../model';
+import type { Recording } from '../../recording/model';
 import HpackStepper from './HpackStepper';
 import { blocksAt, contextsOf, costOf, replayTables } from './hpack';
 import { recordingOf } from './test-recording';

@@ -7,8 +7,8 @@
  * representation moves within it.
  */
 import { useMemo, useState } from 'react';
-import type { ViewProps } from '../model';
-import { stepOf, visibleCount } from '../model';
+import type { ViewProps } from '../views';
+import { stepOf, visibleCount } from '../../recording/model';
 import { blocksAt, contextsOf, costOf, replayTables, type FieldBlock, type StepCost, type StringCost } from './hpack';
 import type { HpackStep } from 'roundtrip/wire';
 import './frames.css';

@@ -13,8 +13,8 @@
  */
 import { DEFAULT_HEADER_TABLE_SIZE, ENTRY_OVERHEAD, huffmanEncode } from 'roundtrip/wire';
 import type { HpackStep } from 'roundtrip/wire';
-import type { Recording, WireSource } from '../model';
-import { eventsAt } from '../model';
+import type { Recording, WireSource } from '../../recording/model';
+import { eventsAt } from '../../recording/model';
 import type { FrameEvent } from './model';
 
 const utf8 = new TextEncoder();

@@ -9,7 +9,7 @@
  */
 import { DEFINED_FLAGS, FLAGS, FRAME_TYPE_CODES, SETTINGS_IDS, errorCodeName } from 'roundtrip/wire';
 import type { FrameTypeName, TraceEventOf } from 'roundtrip/wire';
-import type { Recording, WireSource } from '../model';
+import type { Recording, WireSource } from '../../recording/model';
 
 export type FrameEvent = TraceEventOf<'h2-frame'>;
 

@@ -3,7 +3,7 @@
  * simulation, steps in arrival order). Used by the frames, message and machines view tests.
  */
 import type { Simulation } from 'roundtrip/wire';
-import type { QueryVizEvent, Recording, Source, Step } from '../model';
+import type { QueryVizEvent, Recording, Source, Step } from '../../recording/model';
 
 export function recordingOf(sims: readonly Simulation[], queries: readonly (readonly QueryVizEvent[])[] = []): Recording {
   const sources: Source[] = sims.map((sim, i) => ({

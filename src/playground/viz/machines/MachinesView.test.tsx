@@ -15,7 +15,7 @@ import {
 } from 'roundtrip/wire';
 import { MUTATION_STATUS_TRANSITIONS, QUERY_STATUS_TRANSITIONS, QueryClient } from 'roundtrip/query';
 import { summarizeMutation, summarizeQuery } from '../../sandbox/capture-query';
-import type { QueryVizEvent, Recording, WireSource } from '../model';
+import type { QueryVizEvent, Recording, WireSource } from '../../recording/model';
 import { recordingOf } from '../frames/test-recording';
 import { MACHINES, type MachineId } from './definitions';
 import { Diagram } from './Diagram';

@@ -9,7 +9,7 @@
  * per scrub frame (issue #8). The status line names the followed instance instead.
  */
 import { memo, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { ViewProps } from '../model';
+import type { ViewProps } from '../views';
 import { MACHINES } from './definitions';
 import { Diagram } from './Diagram';
 import { countUpTo, firedCountAt, indexInstances, instancesOf, type Instance } from './instances';

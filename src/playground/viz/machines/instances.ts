@@ -8,7 +8,7 @@
  * the rows between the two (status, fetchStatus) pairs explains what else changed (data, failure count,
  * invalidation). A change no row explains (setState: reset, cancel's revert, hydration) has no row.
  */
-import type { MutationSummary, QuerySummary, Recording, Source } from '../model';
+import type { MutationSummary, QuerySummary, Recording, Source } from '../../recording/model';
 import { MACHINES, quicRowId, quicStateId, type MachineDef, type MachineId } from './definitions';
 
 export interface FiredRow {

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, createSimulation, http, parseHttp1 } from 'roundtrip/wire';
-import type { Recording } from '../model';
+import type { Recording } from '../../recording/model';
 import { recordingOf } from '../frames/test-recording';
 import { dissect, type Dissected } from './anatomy';
 import MessageInspector, { connectionAt, Message } from './MessageInspector';

@@ -8,8 +8,9 @@
  * message the current step wrote is marked (aria-current).
  */
 import { useMemo, useState } from 'react';
-import type { Recording, ViewProps, WireSource } from '../model';
-import { eventsAt } from '../model';
+import type { Recording, WireSource } from '../../recording/model';
+import type { ViewProps } from '../views';
+import { eventsAt } from '../../recording/model';
 import { dissect, type Dissected, type Part, type PartKind } from './anatomy';
 import './message.css';
 

@@ -3,7 +3,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
 import type { Query, QueryClient } from 'roundtrip/query';
-import { stepOf, type QuerySource } from '../model';
+import { stepOf, type QuerySource } from '../../recording/model';
 import DevtoolsView from './DevtoolsView';
 import { formatQueryKey } from './describe';
 import { recorder, useQueryTestEnvironment } from './test-recording';

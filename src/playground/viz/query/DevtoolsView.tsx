@@ -6,8 +6,9 @@
  * the past. Actions always go to the live client in the sandbox, whose effects arrive as new events.
  */
 import { useMemo, useState } from 'react';
-import type { DevtoolsAction, ViewProps } from '../model';
-import { visibleCount } from '../model';
+import type { DevtoolsAction } from '../../recording/model';
+import type { ViewProps } from '../views';
+import { visibleCount } from '../../recording/model';
 import { NO_CLIENT_TEXT, StatusChip, useQuerySource } from './common';
 import { formatQueryKey, queryStatusLabel } from './describe';
 import { filterAndSort, SORT_LABELS, STATUS_ORDER, statusCounts, type SortBy } from './devtools';

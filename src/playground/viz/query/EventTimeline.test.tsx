@@ -2,7 +2,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
-import { stepOf, type QuerySource } from '../model';
+import { stepOf, type QuerySource } from '../../recording/model';
 import EventTimeline from './EventTimeline';
 import { buildLanes } from './lanes';
 import { T0, recorder, useQueryTestEnvironment } from './test-recording';

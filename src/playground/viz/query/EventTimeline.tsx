@@ -5,8 +5,9 @@
  * Both are clickable: a click moves the player's cursor to that event.
  */
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { QueryVizEvent, ViewProps } from '../model';
-import { eventsAt, stepOf } from '../model';
+import type { QueryVizEvent } from '../../recording/model';
+import type { ViewProps } from '../views';
+import { eventsAt, stepOf } from '../../recording/model';
 import { NO_CLIENT_TEXT, sinceStart, useQuerySource } from './common';
 import { describeQueryEvent, formatMs, isRoutineQueryEvent } from './describe';
 import { eventIndexAt } from './fold';

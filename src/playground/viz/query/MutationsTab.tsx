@@ -3,7 +3,7 @@
  * variables, result and error.
  */
 import { useId, useState } from 'react';
-import type { MutationSummary } from '../model';
+import type { MutationSummary } from '../../recording/model';
 import { DataExplorer, sinceStart, StatusChip } from './common';
 import { formatQueryKey } from './describe';
 

@@ -3,7 +3,7 @@
  * live client), the data explorer and the error.
  */
 import { useId } from 'react';
-import type { DevtoolsAction, QuerySummary } from '../model';
+import type { DevtoolsAction, QuerySummary } from '../../recording/model';
 import { DataExplorer, sinceStart, StatusChip } from './common';
 import { formatMs, formatQueryKey, queryStatusLabel } from './describe';
 import { actionButtons, actionsDisabledReason } from './devtools';

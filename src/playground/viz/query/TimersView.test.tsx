@@ -3,7 +3,7 @@ import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
 import type { PendingTimer } from 'roundtrip/query';
-import { stepOf, type QuerySource } from '../model';
+import { stepOf, type QuerySource } from '../../recording/model';
 import TimersView from './TimersView';
 import { liveNow, timerRows } from './timers';
 import { T0, recorder, useQueryTestEnvironment } from './test-recording';

@@ -5,8 +5,8 @@
  * cursor event's `at`.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ViewProps } from '../model';
-import { visibleCount } from '../model';
+import type { ViewProps } from '../views';
+import { visibleCount } from '../../recording/model';
 import { NO_CLIENT_TEXT, sinceStart, useQuerySource } from './common';
 import { formatMs } from './describe';
 import { eventIndexAt, indexClientFold } from './fold';

@@ -3,7 +3,7 @@
  * arithmetic that turns sandbox timestamps into "+1,200 ms".
  */
 import { useState, type ReactNode } from 'react';
-import type { QuerySource, Recording, ValuePreview } from '../model';
+import type { QuerySource, Recording, ValuePreview } from '../../recording/model';
 import { formatMs } from './describe';
 import { querySources } from './fold';
 import { chipStyle, type ChipKind } from './palette';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { QuerySummary, QueryVizEvent, SerializedInstrumentationEvent } from '../model';
+import type { QuerySummary, QueryVizEvent, SerializedInstrumentationEvent } from '../../recording/model';
 import { describeQueryEvent, formatQueryKey, isRoutineQueryEvent, queryStatusLabel } from './describe';
 
 const subject = { kind: 'query', queryHash: '["todos"]', queryKey: ['todos'] } as const;

@@ -4,7 +4,7 @@
  * one), so it names its query or mutation and never says "it".
  */
 import type { InstrumentationSubject, TimerKind } from 'roundtrip/query';
-import type { MutationSummary, QuerySummary, QueryVizEvent, SerializedInstrumentationEvent } from '../model';
+import type { MutationSummary, QuerySummary, QueryVizEvent, SerializedInstrumentationEvent } from '../../recording/model';
 import { formatNumber } from '../number';
 
 /** 2000 -> '2,000 ms'. */

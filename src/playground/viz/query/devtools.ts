@@ -2,7 +2,7 @@
  * The devtools' list logic, apart from React: status counts, filtering by key text, sorting, and which actions
  * a query offers (with the reason when none can run).
  */
-import type { QuerySummary } from '../model';
+import type { QuerySummary } from '../../recording/model';
 import { formatQueryKey, queryStatusLabel, type QueryStatusLabel } from './describe';
 import type { QueryEntry } from './fold';
 

@@ -5,7 +5,7 @@
  */
 import { test, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
-import type { QueryVizEvent } from '../model';
+import type { QueryVizEvent } from '../../recording/model';
 import { instrumentQueryModule } from '../../sandbox/capture-query';
 import { foldClient } from './fold';
 import { buildLanes } from './lanes';

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
-import type { QuerySource, QueryVizEvent } from '../model';
+import type { QuerySource, QueryVizEvent } from '../../recording/model';
 import { foldClient, indexClientFold, type ClientState } from './fold';
 import { recorder, useQueryTestEnvironment } from './test-recording';
 

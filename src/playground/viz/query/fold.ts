@@ -4,8 +4,8 @@
  * it was, not as it is.
  */
 import type { PendingTimer } from 'roundtrip/query';
-import type { MutationSummary, QuerySource, QuerySummary, QueryVizEvent, Recording } from '../model';
-import { eventsAt } from '../model';
+import type { MutationSummary, QuerySource, QuerySummary, QueryVizEvent, Recording } from '../../recording/model';
+import { eventsAt } from '../../recording/model';
 
 export interface QueryEntry {
   readonly summary: QuerySummary;

@@ -9,7 +9,7 @@
  * Spans still open at the end of the events run to `end` and say so (`open`).
  */
 import type { InstrumentationSubject } from 'roundtrip/query';
-import type { QueryVizEvent } from '../model';
+import type { QueryVizEvent } from '../../recording/model';
 import { formatMs, formatSubject } from './describe';
 
 export type SpanKind = 'fetch' | 'attempt' | 'backoff' | 'paused';

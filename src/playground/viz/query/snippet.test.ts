@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
 import { compileSnippet } from '../../sandbox/compile';
 import { executeSnippet } from '../../sandbox/execute';
-import type { QuerySource } from '../model';
+import type { QuerySource } from '../../recording/model';
 import { describeQueryEvent } from './describe';
 import { buildLanes } from './lanes';
 import { recorder } from './test-recording';

@@ -5,7 +5,7 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import * as queryLib from 'roundtrip/query';
-import type { DevtoolsAction, QuerySource, QueryVizEvent, Recording } from '../model';
+import type { DevtoolsAction, QuerySource, QueryVizEvent, Recording } from '../../recording/model';
 import { instrumentQueryModule } from '../../sandbox/capture-query';
 import type { Capture } from '../../sandbox/capture';
 

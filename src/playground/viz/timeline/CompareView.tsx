@@ -7,8 +7,9 @@
  * yet would otherwise lose to one that has barely begun.
  */
 import { Fragment, memo, useId, useMemo, useState } from 'react';
-import type { ViewProps, WireSource } from '../model';
-import { visibleCount } from '../model';
+import type { WireSource } from '../../recording/model';
+import type { ViewProps } from '../views';
+import { visibleCount } from '../../recording/model';
 import { buildRequests, rowsAt, type RequestModel, type RequestRow, type RequestTrack } from './requests';
 import { fastest, summarize, type RunSummary } from './summary';
 import { wireSources } from './source';

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Simulation, TraceEvent } from 'roundtrip/wire';
-import { stepOf, type Recording } from '../model';
+import { stepOf, type Recording } from '../../recording/model';
 import SequenceView from './SequenceView';
 import { loadPage, PAGE, recordingOf } from './testing';
 

@@ -11,8 +11,8 @@
  * trace order, Home/End jump to the ends, Enter or Space moves the player's cursor to that event.
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
-import type { ViewProps } from '../model';
-import { stepOf } from '../model';
+import type { ViewProps } from '../views';
+import { stepOf } from '../../recording/model';
 import { buildSequence, type Arrow, type LaneMark, type Peer, type SequenceModel } from './sequence';
 import { SourcePicker, useSourceAt } from './source';
 import { formatMs, ticks } from './format';

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Simulation } from 'roundtrip/wire';
-import { stepOf } from '../model';
+import { stepOf } from '../../recording/model';
 import WaterfallView from './WaterfallView';
 import { formatMs } from './format';
 import { loadPage, PAGE, recordingOf } from './testing';

@@ -7,8 +7,8 @@
  * numbers DevTools shows in its Timing tab); hovering a bar does the same.
  */
 import { memo, useCallback, useId, useMemo, useRef, useState, type CSSProperties } from 'react';
-import type { ViewProps } from '../model';
-import { stepOf } from '../model';
+import type { ViewProps } from '../views';
+import { stepOf } from '../../recording/model';
 import { buildRequests, pathOf, PHASES, rowsAt, type RequestRow, type RequestTrack } from './requests';
 import { SourcePicker, useSourceAt } from './source';
 import { formatBytes, formatMs, ticks } from './format';

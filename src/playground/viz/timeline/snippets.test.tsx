@@ -15,7 +15,7 @@ import { formatArgs } from '../../sandbox/format';
 import { createCapture } from '../../sandbox/capture';
 import { instrumentWireModule } from '../../sandbox/capture-wire';
 import { RecordingStore } from '../recording';
-import type { Recording } from '../model';
+import type { Recording } from '../../recording/model';
 import CompareView from './CompareView';
 
 afterEach(cleanup);

@@ -4,8 +4,8 @@
  * reader picks one.
  */
 import { useId, useState } from 'react';
-import type { Recording, WireSource } from '../model';
-import { visibleCount } from '../model';
+import type { Recording, WireSource } from '../../recording/model';
+import { visibleCount } from '../../recording/model';
 
 export function wireSources(recording: Recording): WireSource[] {
   return recording.sources.filter((s): s is WireSource => s.kind === 'wire');

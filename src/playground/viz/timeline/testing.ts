@@ -3,7 +3,7 @@
  * playground host builds from a run.
  */
 import { createServer, createSimulation, type Simulation, type SimulationOptions } from 'roundtrip/wire';
-import type { Recording, Step, WireSource } from '../model';
+import type { Recording, Step, WireSource } from '../../recording/model';
 
 export const PAGE = ['/index.html', '/style.css', '/app.js', '/logo.svg', '/font.woff2', '/hero.jpg', '/data.json'];
 

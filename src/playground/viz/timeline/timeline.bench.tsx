@@ -7,7 +7,7 @@
  */
 import { render } from '@testing-library/react';
 import { test } from 'vitest';
-import type { ViewProps } from '../model';
+import type { ViewProps } from '../views';
 import SequenceView from './SequenceView';
 import WaterfallView from './WaterfallView';
 import CompareView from './CompareView';
