@@ -14,7 +14,7 @@
  */
 import { Subscribable } from './subscribable';
 import { now } from './timeoutManager';
-import { attachTrace } from './trace';
+import { attachTrace, type TraceFact } from './trace';
 import type { MutationKey } from './mutationTypes';
 import type { QueryKey } from './types';
 
@@ -121,7 +121,7 @@ export class Instrumentation extends Subscribable<InstrumentationListener> {
     if (!instrumentation) {
       instrumentation = new Instrumentation();
       instances.set(client, instrumentation);
-      attachTrace(client, (type, owner, a, b, c) => instrumentation!.enabled && instrumentation!.#fact(type, owner, a, b, c));
+      attachTrace(client, (...fact) => instrumentation!.enabled && instrumentation!.#fact(...fact));
     }
     return instrumentation;
   }
@@ -149,13 +149,17 @@ export class Instrumentation extends Subscribable<InstrumentationListener> {
     return [...this.#timers.values()];
   }
 
-  /** One fact from the core (see the trace() calls in query.ts, mutation.ts, retryer.ts, removable.ts, queryObserver.ts). */
-  #fact(type: string, owner: Owner, a: unknown, b: unknown, c: unknown): void {
+  /**
+   * One fact from the core (see the trace() calls in query.ts, mutation.ts, retryer.ts, removable.ts,
+   * queryObserver.ts). The fact's name narrows its arguments (trace.ts, TraceFacts), so each case reads them
+   * with their own types.
+   */
+  #fact(...[type, owner, a, b, c]: TraceFact<Owner>): void {
     const subject = subjectOf(owner);
     switch (type) {
       case 'gcScheduled':
-        this.#timerScheduled(owner, 'gc', a as number);
-        return this.emit('gcScheduled', subject, { delay: a as number, dueAt: now() + (a as number) });
+        this.#timerScheduled(owner, 'gc', a);
+        return this.emit('gcScheduled', subject, { delay: a, dueAt: now() + a });
       case 'gcCancelled':
         if (this.#timerEnded(owner, 'gc', 'timerCleared')) this.emit('gcCancelled', subject, {});
         return;
@@ -163,59 +167,53 @@ export class Instrumentation extends Subscribable<InstrumentationListener> {
         this.#timerEnded(owner, 'gc', 'timerFired');
         return;
       case 'gcFired':
-        return this.emit('gcFired', subject, { removed: a as boolean });
+        return this.emit('gcFired', subject, { removed: a });
       case 'retry': {
         const retryDelay = owner.options?.retryDelay;
         const delaySource: RetryDelaySource =
           retryDelay === undefined ? 'default-backoff' : typeof retryDelay === 'function' ? 'retryDelay-function' : 'retryDelay-number';
-        const delay = b as number;
-        this.#timerScheduled(owner, 'retry', delay);
-        return this.emit('retry', subject, { attempt: a as number, delay, dueAt: now() + delay, delaySource, error: c });
+        this.#timerScheduled(owner, 'retry', b);
+        return this.emit('retry', subject, { attempt: a, delay: b, dueAt: now() + b, delaySource, error: c });
       }
       case 'retryFired':
         this.#timerEnded(owner, 'retry', 'timerFired');
         return;
       case 'timerScheduled':
-        this.#timerScheduled(owner, a as TimerKind, b as number);
+        this.#timerScheduled(owner, a, b);
         return;
       case 'timerFired':
-      case 'timerCleared':
-        this.#timerEnded(owner, a as TimerKind, type, b as boolean);
+        this.#timerEnded(owner, a, type, b);
         return;
-      case 'dispatch': {
-        const action = a as { type: string; manual?: boolean; error?: unknown };
-        if (action.type === 'success') {
+      case 'timerCleared':
+        this.#timerEnded(owner, a, type);
+        return;
+      case 'dispatch':
+        if (a.type === 'success') {
           // a mutation's state has no dataUpdatedAt: its success happens now
           const dataUpdatedAt = owner.mutationId === undefined ? owner.state!.dataUpdatedAt : now();
-          this.emit('success', subject, { dataUpdatedAt, manual: !!action.manual });
-        } else if (action.type === 'error') {
-          this.emit('error', subject, { error: action.error });
-        } else if (action.type === 'continue' || action.type === 'invalidate') {
-          this.emit(action.type, subject, {});
+          this.emit('success', subject, { dataUpdatedAt, manual: !!a.manual });
+        } else if (a.type === 'error') {
+          this.emit('error', subject, { error: a.error });
+        } else if (a.type === 'continue' || a.type === 'invalidate') {
+          this.emit(a.type, subject, {});
         }
         return;
-      }
       case 'fetchStart':
         return this.emit('fetchStart', subject, {
           fetchMeta: owner.state!.fetchMeta,
           fetchStatus: owner.state!.fetchStatus === 'paused' ? 'paused' : 'fetching',
         });
       case 'fetchEnd':
-        return this.emit('fetchEnd', subject, { outcome: a as 'success' | 'error' | 'cancelled' });
-      case 'cancel': {
-        const options = a as { revert?: boolean; silent?: boolean } | undefined;
-        return this.emit('cancel', subject, { revert: !!options?.revert, silent: !!options?.silent });
-      }
+        return this.emit('fetchEnd', subject, { outcome: a });
+      case 'cancel':
+        return this.emit('cancel', subject, { revert: !!a?.revert, silent: !!a?.silent });
       case 'observerAdded':
       case 'observerRemoved':
-        return this.emit(type, subject, { observerCount: a as number });
+        return this.emit(type, subject, { observerCount: a });
       case 'pause':
-        return this.emit('pause', subject, { reason: a as PauseReason });
+        return this.emit('pause', subject, { reason: a });
       case 'retryGiveUp':
-        return this.emit('retryGiveUp', subject, {
-          failureCount: a as number,
-          reason: b as 'retry-exhausted' | 'retry-cancelled',
-        });
+        return this.emit('retryGiveUp', subject, { failureCount: a, reason: b });
     }
   }
 

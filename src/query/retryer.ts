@@ -17,7 +17,7 @@ import { NETWORK_MODE, RETRY, RETRY_DELAY_BASE, RETRY_DELAY_MAX, SERVER_RETRY } 
 import { isServerNow } from './environmentManager';
 import { focusManager } from './focusManager';
 import { onlineManager } from './onlineManager';
-import { trace } from './trace';
+import { trace, type TraceFacts, type TraceType } from './trace';
 import { noop, sleep } from './utils';
 import type { PauseReason } from './instrumentation';
 import type { CancelOptions, DefaultError, NetworkMode } from './types';
@@ -112,7 +112,7 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
   promise.catch(noop); // callers attach their own handlers; never report this one as unhandled
 
   const settled = () => status !== 'pending';
-  const tracePoint = (type: string, a?: unknown, b?: unknown, c?: unknown) => trace(config.client, type, config.owner, a, b, c);
+  const tracePoint = <T extends TraceType>(type: T, ...facts: TraceFacts[T]) => trace(config.client, type, config.owner, ...facts);
 
   const resolve = (value: TData) => {
     if (settled()) return;
