@@ -3,7 +3,8 @@
  * `Http2Connection` decides everything, this file only moves its bytes and waits on its windows.
  *
  * - Every engine call returns `{ frames, bytes }`; `send()` writes the bytes at once, so frames reach the
- *   socket in the order the engine produced them (SocketTransport.write is synchronous underneath).
+ *   socket in the order the engine produced them (SocketTransport queues them in order and sends all that
+ *   one turn of the event loop produced in a single write).
  * - `receive()` feeds bytes in and writes what the engine answers (SETTINGS and PING ACKs, the
  *   WINDOW_UPDATEs that refill our receive windows, RST_STREAM, GOAWAY) before anyone sees the events.
  * - `sendBody()` is the one place that respects the peer's flow control (RFC 9113 §5.2, §6.9): it sends

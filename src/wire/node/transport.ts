@@ -34,6 +34,12 @@ export interface Transport {
   readonly closed: boolean;
   /** 'address:port' of the peer, for logs. */
   readonly peer: string;
+  /**
+   * Bytes written but not yet taken by the operating system (queued here or in the socket): 0 means the
+   * peer is reading what we send. An HTTP/2 session uses it to tell a peer that reads from one that
+   * floods us with frames we must acknowledge while it reads nothing (RFC 9113 §10.5).
+   */
+  readonly backlog?: number;
 }
 
 /**
@@ -42,6 +48,16 @@ export interface Transport {
  * first and waits for the client's FIN; this bounds the wait. Apache's lingering close uses 2 s as well.
  */
 export const LINGER_MS = 2000;
+
+/**
+ * Received bytes held for a session that has not read them yet. Above the high mark the socket stops
+ * reading (TCP flow control then slows the peer down); below the low mark it reads again. Without this a
+ * peer that sends faster than a session consumes would fill the heap.
+ */
+const READ_HIGH_WATER = 1 << 20;
+const READ_LOW_WATER = 256 << 10;
+/** Coalesced output up to this size is joined into one buffer; larger goes out as a corked writev. */
+const JOIN_LIMIT = 256 << 10;
 
 export class SocketTransport implements Transport {
   readonly #socket: Socket;
@@ -52,10 +68,21 @@ export class SocketTransport implements Transport {
   #error: Error | undefined;
   #wake: (() => void) | undefined;
   #linger: unknown;
+  /** Bytes in #chunks; the socket is paused while this is above READ_HIGH_WATER. */
+  #buffered = 0;
+  #paused = false;
+  /** Output written during this turn of the event loop, sent as one write when the turn ends. */
+  #out: Uint8Array[] = [];
+  #outBytes = 0;
+  #outDone: (() => void)[] = [];
+  #flushScheduled = false;
 
   constructor(socket: Socket, timers: Timers = realTimers) {
     this.#socket = socket;
     this.#timers = timers;
+    // Each write is a whole answer (or the engine's whole output for a turn): Nagle's algorithm would hold
+    // its last segment back until the peer's delayed ACK, some 40 ms on Linux, on every response.
+    socket.setNoDelay(true);
     // A Buffer is a Uint8Array subclass; hand the engines plain views so events compare as plain bytes.
     socket.on('data', (b: Buffer) => this.#push(new Uint8Array(b.buffer, b.byteOffset, b.byteLength)));
     socket.on('end', () => {
@@ -82,10 +109,19 @@ export class SocketTransport implements Transport {
     return `${this.#socket.remoteAddress ?? '?'}:${this.#socket.remotePort ?? '?'}`;
   }
 
+  get backlog(): number {
+    return this.#outBytes + this.#socket.writableLength;
+  }
+
   #push(bytes: Uint8Array): void {
     // After our FIN nobody reads any more; what the peer still sends is drained and dropped.
     if (this.#socket.writableEnded) return;
     this.#chunks.push(bytes);
+    this.#buffered += bytes.length;
+    if (!this.#paused && this.#buffered > READ_HIGH_WATER) {
+      this.#paused = true;
+      this.#socket.pause();
+    }
     this.#notify();
   }
 
@@ -98,7 +134,14 @@ export class SocketTransport implements Transport {
   async read(): Promise<Uint8Array | null> {
     for (;;) {
       const chunk = this.#chunks.shift();
-      if (chunk) return chunk;
+      if (chunk) {
+        this.#buffered -= chunk.length;
+        if (this.#paused && this.#buffered < READ_LOW_WATER) {
+          this.#paused = false;
+          this.#socket.resume();
+        }
+        return chunk;
+      }
       if (this.#error) throw this.#error;
       if (this.#eof) return null;
       await new Promise<void>((resolve) => (this.#wake = resolve));
@@ -106,25 +149,70 @@ export class SocketTransport implements Transport {
   }
 
   unread(bytes: Uint8Array): void {
-    if (bytes.length > 0) this.#chunks.unshift(bytes);
+    if (bytes.length === 0) return;
+    this.#chunks.unshift(bytes);
+    this.#buffered += bytes.length;
   }
 
+  /**
+   * Queues bytes; everything written in one turn of the event loop leaves in a single socket write when
+   * the turn ends (setImmediate), so a response's HEADERS and DATA, or the answers to a batch of
+   * requests, share TCP segments instead of costing a system call and a packet each.
+   */
   write(bytes: Uint8Array): Promise<void> {
     if (this.#closed || this.#socket.writableEnded) return Promise.resolve();
     return new Promise((resolve) => {
-      // Errors surface through the 'error' event and the next read(); the writer just moves on.
-      this.#socket.write(bytes, () => resolve());
+      this.#out.push(bytes);
+      this.#outBytes += bytes.length;
+      this.#outDone.push(resolve);
+      if (!this.#flushScheduled) {
+        this.#flushScheduled = true;
+        setImmediate(() => this.#flush());
+      }
     });
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    const chunks = this.#out;
+    const done = this.#outDone;
+    const total = this.#outBytes;
+    if (chunks.length === 0) return;
+    this.#out = [];
+    this.#outDone = [];
+    this.#outBytes = 0;
+    if (this.#closed || this.#socket.writableEnded || this.#socket.destroyed) {
+      for (const resolve of done) resolve();
+      return;
+    }
+    // Errors surface through the 'error' event and the next read(); the writers just move on.
+    const settle = () => {
+      for (const resolve of done) resolve();
+    };
+    if (chunks.length === 1 || total <= JOIN_LIMIT) {
+      this.#socket.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), settle);
+      return;
+    }
+    this.#socket.cork();
+    for (let i = 0; i < chunks.length - 1; i++) this.#socket.write(chunks[i]!);
+    this.#socket.write(chunks[chunks.length - 1]!, settle);
+    this.#socket.uncork();
   }
 
   end(): void {
     if (this.#closed || this.#socket.writableEnded) return;
+    this.#flush();
     this.#socket.end();
     this.#linger = this.#timers.setTimeout(() => this.#socket.destroy(), LINGER_MS);
   }
 
   reset(): void {
     if (this.#closed) return;
+    const done = this.#outDone;
+    this.#out = [];
+    this.#outDone = [];
+    this.#outBytes = 0;
+    for (const resolve of done) resolve();
     this.#socket.resetAndDestroy();
   }
 }

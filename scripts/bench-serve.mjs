@@ -1,0 +1,141 @@
+/**
+ * npm run bench:serve -- [--duration 3] [--clients 8] [--streams 10] [--rounds 2] [--path /hello]
+ *
+ * Our real-port server (the same serveTcp + h2c the `npm run serve` script starts) against a minimal
+ * node:http server and a minimal node:http2 (h2c) server, measured side by side in one run with Debian's
+ * h2load on loopback. Each Node server answers the same path with the same body and Content-Type that ours
+ * sends, so only the servers differ. For each: requests per second and the median (p50) request time from
+ * h2load's per-request log, then the ratios ours / Node.
+ *
+ * One server runs at a time (the machine has few cores); each gets a warm-up second, then `--duration`
+ * seconds of measurement, in `--rounds` rounds: about rounds x 4 x (duration + 1) seconds in all. The
+ * default path is a stored resource (no route handler runs), so the numbers compare the protocol stacks;
+ * `--path /todos/1` adds a route handler building a Fetch Response. Needs `h2load` (apt-get install
+ * nghttp2-client). Loopback only.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createH2Server } from 'node:http2';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createDemoServer, h2cProtocol, serveTcp } from '../src/wire/node/index.ts';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '3' },
+    clients: { type: 'string', default: '8' },
+    streams: { type: 'string', default: '10' },
+    path: { type: 'string', default: '/hello' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+const duration = Math.min(30, Math.max(1, Number(values.duration)));
+const clients = Math.min(64, Math.max(1, Number(values.clients)));
+const streams = Math.min(100, Math.max(1, Number(values.streams)));
+const rounds = Math.min(5, Math.max(1, Number(values.rounds)));
+const path = values.path;
+const HOST = '127.0.0.1';
+
+/** Runs h2load against a URL; resolves with req/s, p50 and the count of non-2xx answers. */
+function h2load(url, { h1 }) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-serve-'));
+  const log = join(dir, 'requests.log');
+  // With --h1, -m is the pipelining depth; keep HTTP/1.1 unpipelined, as browsers and Node's clients are.
+  const args = [...(h1 ? ['--h1', '-m', '1'] : ['-m', String(streams)]), '-c', String(clients), '-t', '1', '-D', String(duration), '--warm-up-time', '1', `--log-file=${log}`, url];
+  return new Promise((resolve, reject) => {
+    const child = spawn('h2load', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (out += b));
+    // h2load stops itself after warm-up + duration; this only guards against a hung server.
+    const guard = setTimeout(() => child.kill('SIGKILL'), (duration + 15) * 1000);
+    child.on('error', (e) => reject(new Error(`h2load did not start (${e.message}); apt-get install nghttp2-client`)));
+    child.on('close', () => {
+      clearTimeout(guard);
+      try {
+        const rps = Number(/finished in [\d.]+\w+, ([\d.]+) req\/s/.exec(out)?.[1]);
+        const status = /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/.exec(out);
+        const durations = readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => Number(line.split('\t')[2]))
+          .sort((a, b) => a - b);
+        if (!Number.isFinite(rps) || durations.length === 0) throw new Error(`could not read h2load's output:\n${out}`);
+        const at = (q) => durations[Math.min(durations.length - 1, Math.floor(q * durations.length))] / 1000;
+        resolve({ rps, p50: at(0.5), p99: at(0.99), non2xx: status ? Number(status[2]) + Number(status[3]) + Number(status[4]) : NaN });
+      } catch (e) {
+        reject(e);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+const listen = (server) =>
+  new Promise((resolve) => server.listen(0, HOST, () => resolve(`http://${HOST}:${server.address().port}${path}`)));
+const closeServer = (server) => new Promise((resolve) => server.close(() => resolve()));
+
+// Ours first: its answer (body and type) is what the Node servers will send back.
+const ours = await serveTcp(createDemoServer(), { host: HOST, port: 0, protocols: [h2cProtocol()] });
+const sample = await fetch(`${ours.url}${path}`);
+const body = Buffer.from(await sample.arrayBuffer());
+const type = sample.headers.get('content-type') ?? 'application/octet-stream';
+
+const answer = (_req, res) => {
+  res.writeHead(200, { 'content-type': type, 'content-length': body.length });
+  res.end(body);
+};
+const nodeHttp = createHttpServer(answer);
+const nodeH2 = createH2Server();
+nodeH2.on('stream', (stream) => {
+  stream.respond({ ':status': 200, 'content-type': type, 'content-length': body.length });
+  stream.end(body);
+});
+const nodeHttpUrl = await listen(nodeHttp);
+const nodeH2Url = await listen(nodeH2);
+
+const targets = [
+  { name: 'ours h2c', url: `${ours.url}${path}`, h1: false },
+  { name: 'node:http2 h2c', url: nodeH2Url, h1: false },
+  { name: 'ours http/1.1', url: `${ours.url}${path}`, h1: true },
+  { name: 'node:http http/1.1', url: nodeHttpUrl, h1: true },
+];
+console.log(
+  `GET ${path}: ${sample.status}, ${body.length} bytes of ${type}; ${clients} connections, HTTP/2 ${streams} streams each; ` +
+    `${rounds} rounds of ${duration} s per server after 1 s warm-up, best round kept\n`,
+);
+
+// The servers share this process but only one is loaded at a time. Rounds alternate the order, and the
+// best round of each is kept: on a shared machine other work only ever makes a round slower. CPU time
+// per request (this process's user + system time over the round, warm-up included) is the figure least
+// moved by other load.
+const results = {};
+for (let round = 0; round < rounds; round++) {
+  for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
+    const before = process.cpuUsage();
+    const r = await h2load(t.url, { h1: t.h1 });
+    const cpu = process.cpuUsage(before);
+    r.cpuUs = (cpu.user + cpu.system) / (r.rps * (duration + 1));
+    if (!results[t.name] || r.rps > results[t.name].rps) results[t.name] = r;
+  }
+}
+await ours.close();
+nodeHttp.closeAllConnections();
+await closeServer(nodeHttp);
+await closeServer(nodeH2);
+
+const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
+console.log(`${'server'.padEnd(20)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'CPU µs/req'.padStart(12)}  non-2xx`);
+for (const t of targets) {
+  const r = results[t.name];
+  console.log(`${t.name.padEnd(20)}${fmt(r.rps)}${fmt(r.p50, 2)}${fmt(r.p99, 2)}${fmt(r.cpuUs, 1).padStart(12)}  ${r.non2xx}`);
+}
+const ratio = (a, b) =>
+  `${(results[a].rps / results[b].rps).toFixed(2)}x req/s, p50 ${(results[a].p50 / results[b].p50).toFixed(2)}x, CPU per request ${(results[a].cpuUs / results[b].cpuUs).toFixed(2)}x`;
+console.log(`\nHTTP/2   ours / node:http2: ${ratio('ours h2c', 'node:http2 h2c')}`);
+console.log(`HTTP/1.1 ours / node:http:  ${ratio('ours http/1.1', 'node:http http/1.1')}`);
+console.log('Goal: >= 0.80x req/s, p50 <= 2.00x.');
