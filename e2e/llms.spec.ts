@@ -30,14 +30,14 @@ test('llms.txt lists every docs page, and each Markdown copy answers with its ti
     expect(text.startsWith(`# ${title}\n`), path).toBe(true);
     // What MDX adds is rewritten, not leaked: no imports, no component tags outside code.
     const outsideCode = text.replace(/^```[\s\S]*?^```/gm, '');
-    expect(outsideCode, path).not.toMatch(/^import |^<[A-Z]|^:::/m);
+    expect(outsideCode, path).not.toMatch(/^import |^<[A-Z]|^:::|^(> )?\s*\{\/\*/m);
   }
 });
 
 test('a Markdown copy keeps tables, asides and playground code', async ({ request }) => {
   const text = await (await request.get('/http/headers.md')).text();
   expect(text).toContain('| Field | Meaning | Context | Proxy handling |');
-  expect(text).toContain('> **Caution: The spec says otherwise**');
+  expect(text).toContain('> **Caution: A common misconception**');
   const status = await (await request.get('/http/status-codes.md')).text();
   expect(status).toContain('**Playground: Status codes from a mock server**');
   expect(status).toMatch(/```ts\nimport \{[^}]+\} from 'roundtrip\/wire';/);

@@ -110,6 +110,8 @@ export async function toMarkdown(page: MarkdownPage, site: URL): Promise<string>
 
     const line = raw.slice(Math.min(cardIndent, raw.length - raw.trimStart().length));
     const trimmed = line.trim();
+    // An MDX comment on a line of its own (a source note such as {/* RFC 9110 §7.6.1 */}) is not shown.
+    if (/^\{\/\*.*\*\/\}$/.test(trimmed)) continue;
 
     const imp = /^import\s+(.+?)\s+from\s+['"]([^'"]+)['"];?$/.exec(trimmed);
     if (imp) {

@@ -88,7 +88,7 @@ describe('query option tables', () => {
     expect(mutation.filter((n) => !MUTATION_OPTIONS.some((o) => o.name === n))).toEqual([]);
   });
 
-  it('say where the spec states another default', () => {
+  it('show the common claim where it states another default', () => {
     const triggers = Object.fromEntries(QUERY_OPTIONS.triggers.map((o) => [o.name, o]));
     expect(triggers.refetchInterval!.specSays).toMatch(/refetch immediately/);
     expect(triggers.refetchInterval!.default).toBe('`false`');

@@ -21,7 +21,7 @@ export interface OptionDoc {
   readonly default: string;
   /** The constants of QUERY_DEFAULTS the default cell is built from. */
   readonly from?: readonly DefaultName[];
-  /** Where the spec document's table states a different default: what it says (v5's behaviour wins). */
+  /** Where a commonly repeated claim states a different default: that claim (v5's behaviour wins). */
   readonly specSays?: string;
   readonly rule: string;
 }
@@ -151,7 +151,6 @@ export const QUERY_OPTIONS: Readonly<Record<QueryOptionGroup, readonly OptionDoc
       name: 'refetchOnWindowFocus',
       type: "`boolean`, `'always'` or `(query) => ...`",
       default: code(D.REFETCH_ON_WINDOW_FOCUS),
-      specSays: 'no default given',
       from: ['REFETCH_ON_WINDOW_FOCUS'],
       rule: 'When the window regains focus (per the [focusManager](/query/network-and-focus/#focusmanager)), with the same three meanings.',
     },
@@ -406,7 +405,7 @@ export const DEFAULTS_TABLE: readonly DefaultRow[] = [
   },
   { item: '`networkMode` (queries and mutations)', value: code(D.NETWORK_MODE), from: ['NETWORK_MODE'] },
   { item: '`refetchOnMount`', value: code(D.REFETCH_ON_MOUNT), from: ['REFETCH_ON_MOUNT'] },
-  { item: '`refetchOnWindowFocus`', value: code(D.REFETCH_ON_WINDOW_FOCUS), from: ['REFETCH_ON_WINDOW_FOCUS'], specSays: 'no default given' },
+  { item: '`refetchOnWindowFocus`', value: code(D.REFETCH_ON_WINDOW_FOCUS), from: ['REFETCH_ON_WINDOW_FOCUS'] },
   {
     item: '`refetchOnReconnect`',
     value: `${code(D.REFETCH_ON_RECONNECT)}, or \`false\` when \`networkMode\` is \`'always'\``,

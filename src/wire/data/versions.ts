@@ -40,7 +40,7 @@ export const HTTP_VERSIONS = Object.freeze([
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE'],
     features: ['persistent connections by default (RFC 9112 §9.3)', 'pipelining (RFC 9112 §9.3.2)', 'chunked transfer coding (RFC 9112 §7.1)', 'Host required (RFC 9112 §3.2)', 'Cache-Control', 'content negotiation', '100-continue'],
     notes: [
-      'Spec lists PATCH among the 1.1 methods; PATCH is an extension method from RFC 5789 (2010), not part of HTTP/1.1 itself.',
+      'PATCH is often listed among the 1.1 methods; it is an extension method from RFC 5789 (2010), not part of HTTP/1.1 itself.',
       'The Keep-Alive header was never standardized; persistence is signalled by the absence of "Connection: close".',
     ],
   }),
@@ -60,7 +60,7 @@ export const HTTP_VERSIONS = Object.freeze([
     methods: [],
     features: ['QUIC streams: a lost packet stalls only its own stream', 'TLS 1.3 built into the QUIC handshake (RFC 9001)', '1-RTT first connection, 0-RTT resumption', 'QPACK header compression (RFC 9204)'],
     notes: [
-      'Spec says "No slow start is needed"; QUIC still runs congestion control with slow start (RFC 9002 §7.3.1). What QUIC removes is the separate TCP handshake and head-of-line blocking across streams.',
+      'Often said: HTTP/3 needs no slow start. QUIC still runs congestion control with slow start (RFC 9002 §7.3.1). What QUIC removes is the separate TCP handshake and head-of-line blocking across streams.',
     ],
   }),
 ] as const satisfies readonly VersionInfo[]);
