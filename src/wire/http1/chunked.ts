@@ -39,11 +39,15 @@ type Phase = 'size' | 'data' | 'data-crlf' | 'trailers';
 export class ChunkedDecoder {
   private phase: Phase = 'size';
   private remaining = 0;
+  /** Content announced by the chunk sizes so far. */
+  private announced = 0;
 
   constructor(
     private readonly ctx: ParseContext,
     private readonly maxLineBytes: number,
     private readonly maxTrailerBytes: number,
+    /** Largest body accepted: a chunk size that would pass it is refused with 413 before its data is read. */
+    private readonly maxBodyBytes = Infinity,
   ) {}
 
   /** The next data or end-of-message event, or null when more bytes are needed. */
@@ -90,6 +94,10 @@ export class ChunkedDecoder {
       this.ctx.fail('invalid-chunk-size', (i === ls ? i : ls) + toStream, 'A chunk must start with its size in hex digits, no sign, prefix or leading space, and no more than 16 digits (RFC 9112 §7.1).');
     }
     if (i < le) this.checkExtensions(b, i, le, toStream);
+    this.announced += size;
+    if (this.announced > this.maxBodyBytes) {
+      this.ctx.fail('content-too-large', start, `The chunks announce ${this.announced} bytes of body, more than the ${this.maxBodyBytes} this server accepts; it answers 413 (Content Too Large, RFC 9110 §15.5.14).`);
+    }
     buf.consume(lf - start + 1);
     if (size === 0) {
       this.phase = 'trailers';

@@ -64,6 +64,9 @@ export const HTTP1_ERROR_CODES = Object.freeze({
   'incomplete-message': { status: 400, tolerable: false, rfc: 'RFC 9112 §8' },
   'data-after-close': { status: 400, tolerable: true, rfc: 'RFC 9112 §9.6' },
   'unexpected-response': { status: 502, tolerable: false, rfc: 'RFC 9112 §9.3' },
+  'request-target-too-long': { status: 414, tolerable: false, rfc: 'RFC 9112 §3' },
+  'content-too-large': { status: 413, tolerable: false, rfc: 'RFC 9110 §15.5.14' },
+  'request-timeout': { status: 408, tolerable: false, rfc: 'RFC 9110 §15.5.9' },
 } as const satisfies Record<string, CodeInfo>);
 
 export type Http1ErrorCode = keyof typeof HTTP1_ERROR_CODES;

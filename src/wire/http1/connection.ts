@@ -25,6 +25,28 @@ export interface Http1ConnectionOptions extends ReaderOptions {
   readonly role: Http1Role;
   /** Let a client send its next request before the response arrives (RFC 9112 §9.3.2). Default true. */
   readonly pipelining?: boolean;
+  /**
+   * Server: the whole header section of a request must arrive within this many ms of its first byte, or
+   * the request is refused with 408 (Request Timeout, RFC 9110 §15.5.9). A total deadline, not a gap
+   * between bytes, so a client trickling one byte at a time (slowloris) cannot hold the connection.
+   * Default 10 000; Infinity for none. Time comes from the caller (`deadline`, `expire`).
+   */
+  readonly headerTimeoutMs?: number;
+  /**
+   * Server: a persistent connection idle between requests (nothing outstanding, no byte of a next request)
+   * is closed after this many ms (RFC 9112 §9.5). Default 5 000, the simulator's keep-alive timeout.
+   */
+  readonly idleTimeoutMs?: number;
+}
+
+export const DEFAULT_HEADER_TIMEOUT_MS = 10_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
+
+/** A deadline the connection is waiting under: reading a request head, or idle between requests. */
+export interface Http1Deadline {
+  readonly phase: 'head' | 'idle';
+  /** When it expires, on the caller's clock. */
+  readonly at: number;
 }
 
 /** A request sent or received whose final response has not been completed yet. */
@@ -52,12 +74,60 @@ export class Http1Connection {
   private switchProposal: 'none' | 'pending' | 'accepted' | 'declined' = 'none';
   private lastRequest: Outstanding | undefined;
   private error: WireError | undefined;
+  private readonly headerTimeout: number;
+  private readonly idleTimeout: number;
+  /** The phase being timed and when the caller first saw it. */
+  private waiting: { readonly phase: Http1Deadline['phase']; readonly since: number } | null = null;
 
   constructor(opts: Http1ConnectionOptions) {
     this.ourRole = opts.role;
     this.theirRole = other(opts.role);
     this.reader = new Http1Reader(opts.role === 'server' ? 'request' : 'response', opts);
     this.pipelining = opts.pipelining ?? true;
+    this.headerTimeout = opts.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
+    this.idleTimeout = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  }
+
+  /**
+   * Server: the deadline running now, or null (client role, a request being answered, a body being read).
+   * The engine has no clock: the caller passes its time, and a phase is timed from the first call that
+   * sees it, so call this whenever you are about to wait for bytes, and arm one timer for `at`.
+   */
+  deadline(now: number): Http1Deadline | null {
+    const phase = this.waitPhase();
+    if (phase === null) {
+      this.waiting = null;
+      return null;
+    }
+    if (this.waiting?.phase !== phase) this.waiting = { phase, since: now };
+    const limit = phase === 'head' ? this.headerTimeout : this.idleTimeout;
+    return limit === Infinity ? null : { phase, at: this.waiting.since + limit };
+  }
+
+  /**
+   * Server: applies the deadline at `now`. 'idle': the connection has been idle too long; close it, no
+   * response owed. An error step: the head did not arrive in time; the connection is failed with
+   * `request-timeout` (statusHint 408), answer it and close. null: nothing has expired.
+   */
+  expire(now: number): 'idle' | ReadStep | null {
+    const d = this.deadline(now);
+    if (d === null || now < d.at) return null;
+    if (d.phase === 'idle') return 'idle';
+    const error = new WireError({
+      code: 'request-timeout',
+      side: 'remote',
+      offset: this.reader.offset,
+      statusHint: 408,
+      message: `The request's header section did not arrive within ${this.headerTimeout} ms of its first byte; a server answers 408 (Request Timeout, RFC 9110 §15.5.9) and closes.`,
+    });
+    this.reader.abort(error);
+    return this.fail(this.theirRole, error);
+  }
+
+  private waitPhase(): Http1Deadline['phase'] | null {
+    if (this.ourRole !== 'server' || this.st.client !== 'IDLE') return null;
+    if (this.reader.inHead) return 'head';
+    return this.st.server === 'IDLE' && this.outstanding.length === 0 ? 'idle' : null;
   }
 
   get states(): Readonly<Record<Http1Role, Http1State>> {

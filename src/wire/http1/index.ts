@@ -3,9 +3,18 @@
 export { parseHttp1, serializeHttp1 } from './parse';
 export type { Http1Message, Http1Request, Http1Response, ParseHttp1Options, ParseHttp1Result } from './parse';
 
-export { Http1Connection } from './connection';
-export type { Http1ConnectionOptions } from './connection';
-export { Http1Reader, DEFAULT_MAX_HEADER_BYTES as HTTP1_DEFAULT_MAX_HEADER_BYTES } from './reader';
+export {
+  Http1Connection,
+  DEFAULT_HEADER_TIMEOUT_MS as HTTP1_DEFAULT_HEADER_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS as HTTP1_DEFAULT_IDLE_TIMEOUT_MS,
+} from './connection';
+export type { Http1ConnectionOptions, Http1Deadline } from './connection';
+export {
+  Http1Reader,
+  DEFAULT_MAX_HEADER_BYTES as HTTP1_DEFAULT_MAX_HEADER_BYTES,
+  DEFAULT_MAX_TARGET_BYTES as HTTP1_DEFAULT_MAX_TARGET_BYTES,
+  DEFAULT_MAX_BODY_BYTES as HTTP1_DEFAULT_MAX_BODY_BYTES,
+} from './reader';
 export type { ReaderOptions as Http1ReaderOptions, ReadStep as Http1ReadStep, ResponseContext as Http1ResponseContext, HeadMeta as Http1HeadMeta } from './reader';
 export { Http1Writer } from './writer';
 

@@ -32,10 +32,26 @@ export interface ReaderOptions {
   readonly maxHeaderBytes?: number;
   /** Largest chunk-size line, extensions included (llhttp's CVE-2024-22019 fix bounds these too). */
   readonly maxChunkLineBytes?: number;
+  /**
+   * Longest request-target; a longer one is refused with 414 (URI Too Long, RFC 9112 §3 and RFC 9110
+   * §15.5.15) before the header section limit (431) is reached. Default 8 KiB, RFC 9112 §3's recommended
+   * minimum for what a server should support.
+   */
+  readonly maxTargetBytes?: number;
+  /**
+   * Largest request body (content, after chunked decoding); a longer one is refused with 413 (Content Too
+   * Large, RFC 9110 §15.5.14): at once when Content-Length announces it, or when a chunk size would pass it.
+   * Default 1 MiB (nginx's client_max_body_size). Responses are not limited. Infinity for no limit.
+   */
+  readonly maxBodyBytes?: number;
 }
 
 export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
 export const DEFAULT_MAX_CHUNK_LINE_BYTES = 4096;
+export const DEFAULT_MAX_TARGET_BYTES = 8 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Room for the method, spaces and version around a request-target on the request line. */
+const REQUEST_LINE_SLACK = 32;
 
 /** What the connection knows about the request a response answers. */
 export interface ResponseContext {
@@ -71,6 +87,8 @@ export class Http1Reader {
   readonly ctx: ParseContext;
   private readonly maxHead: number;
   private readonly maxChunkLine: number;
+  private readonly maxTarget: number;
+  private readonly maxBody: number;
   private phase: Phase = 'head';
   private eof = false;
   private error: WireError | undefined;
@@ -88,6 +106,19 @@ export class Http1Reader {
     this.ctx = new ParseContext(opts.strict ?? true, reads, (at) => this.buffer.locate(at));
     this.maxHead = opts.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
     this.maxChunkLine = opts.maxChunkLineBytes ?? DEFAULT_MAX_CHUNK_LINE_BYTES;
+    this.maxTarget = opts.maxTargetBytes ?? DEFAULT_MAX_TARGET_BYTES;
+    this.maxBody = reads === 'request' ? (opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : Infinity;
+  }
+
+  /** Part of a message head has arrived but not all of it (a header-read deadline is running). */
+  get inHead(): boolean {
+    return this.phase === 'head' && (this.pendingStart !== undefined || this.buffer.length > 0);
+  }
+
+  /** Ends reading with `error` (a deadline the caller keeps passed); next() reports it from now on. */
+  abort(error: WireError): void {
+    this.phase = 'error';
+    this.error = error;
   }
 
   get tolerated(): readonly Tolerated[] {
@@ -150,6 +181,14 @@ export class Http1Reader {
     return this.ctx.fail('incomplete-message', at, `The connection closed in the middle of ${what} (RFC 9112 §8); the message is incomplete.`);
   }
 
+  private targetTooLong(start: number): never {
+    return this.ctx.fail('request-target-too-long', start, `The request-target is longer than ${this.maxTarget} bytes; a server answers 414 (URI Too Long, RFC 9112 §3).`);
+  }
+
+  private bodyTooLarge(at: number, size: string): never {
+    return this.ctx.fail('content-too-large', at, `The request body (${size}) is larger than the ${this.maxBody} bytes this server accepts; it answers 413 (Content Too Large, RFC 9110 §15.5.14).`);
+  }
+
   private tooLarge(start: number): never {
     return this.ctx.fail('header-section-too-large', start + this.maxHead, `The header section is larger than ${this.maxHead} bytes; a server answers 431 (RFC 6585 §5).`);
   }
@@ -167,7 +206,10 @@ export class Http1Reader {
     // 1. The start line. Parsed as soon as it is complete: an HTTP/0.9 request is nothing else.
     if (this.pendingStart === undefined) {
       const lf = buf.indexOfLF(start);
-      if ((lf < 0 ? buf.length : lf - start) > this.maxHead) this.tooLarge(start);
+      const lineLength = lf < 0 ? buf.length : lf - start;
+      // A request line this long can only carry an over-long target: 414, not 431, even before it ends.
+      if (this.reads === 'request' && lineLength > this.maxTarget + REQUEST_LINE_SLACK) this.targetTooLong(start);
+      if (lineLength > this.maxHead) this.tooLarge(start);
       if (lf < 0) return this.waitOrEof(this.reads === 'request' ? 'a request line' : 'a status line');
       const toStream = start - buf.rawStart;
       const le = contentEnd(buf.raw, buf.rawStart, lf - toStream, this.ctx, toStream);
@@ -175,6 +217,7 @@ export class Http1Reader {
         this.reads === 'request'
           ? parseRequestLine(buf.raw, buf.rawStart, le, this.ctx, toStream, buf)
           : parseStatusLine(buf.raw, buf.rawStart, le, this.ctx, toStream, buf);
+      if (this.reads === 'request' && (line as RequestLine).target.length > this.maxTarget) this.targetTooLong(start);
       if (line.version === '0.9') {
         buf.consume(lf - start + 1);
         const req = line as RequestLine;
@@ -262,8 +305,9 @@ export class Http1Reader {
     this.meta = meta;
     this.framing = framing;
     this.phase = 'body';
+    if (framing.kind === 'content-length' && framing.length > this.maxBody) this.bodyTooLarge(this.buffer.offset, `Content-Length: ${framing.length}`);
     if (framing.kind === 'content-length') this.remaining = framing.length;
-    if (framing.kind === 'chunked') this.chunked = new Chunked(this.ctx, this.maxChunkLine, this.maxHead);
+    if (framing.kind === 'chunked') this.chunked = new Chunked(this.ctx, this.maxChunkLine, this.maxHead, this.maxBody);
   }
 
   private endMessage(eom: EndOfMessageEvent = END): EndOfMessageEvent {

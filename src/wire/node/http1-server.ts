@@ -9,8 +9,10 @@
  * - HTTP/1.1 persists unless either side says `Connection: close`; HTTP/1.0 persists only when the request
  *   says `Connection: keep-alive`, and the reply then says so too, with `Keep-Alive: timeout, max`
  *   (RFC 2068 §19.7.1). After `max` requests the reply says `Connection: close`.
- * - A connection on which no byte arrives for the keep-alive timeout is closed (RFC 9112 §9.5), whether it
- *   is idle between requests or stalled inside one.
+ * - A connection idle between requests for the keep-alive timeout is closed (RFC 9112 §9.5); so is one
+ *   stalled that long inside a body. A header section must arrive whole within the engine's
+ *   `headerTimeoutMs` of its first byte (default 10 s), else 408 and close: a total deadline, not a gap
+ *   between bytes. A body over `maxBodyBytes` gets 413, a request-target over `maxTargetBytes` 414.
  * - A request the engine cannot parse gets the status its WireError suggests (400, or 431 for a header
  *   section that is too large, 501 for an unknown transfer coding, ...), `Connection: close`, and the
  *   connection ends: after a framing error nobody knows where the next request starts (RFC 9112 §2.2).
@@ -30,7 +32,11 @@ import type { ProtocolEnv, ServerProtocol } from './protocol';
 import type { Transport } from './transport';
 
 export interface Http1ServerOptions {
-  /** Engine options: strict parsing (default true) and the header-section limit (default 16 KiB). */
+  /**
+   * Engine options: strict parsing (default true), the header-section limit (16 KiB), request-target
+   * (8 KiB, else 414) and body (1 MiB, else 413) limits, the header-read deadline (10 s, else 408) and
+   * the idle timeout (default: the keep-alive timeout).
+   */
   readonly engine?: Omit<Http1ConnectionOptions, 'role'>;
   /** Persistent connections: idle timeout in real ms and max requests; false closes after each response. */
   readonly keepAlive?: false | { readonly timeout: number; readonly max: number };
@@ -44,6 +50,8 @@ type ReadResult =
   | { readonly kind: 'error'; readonly error: WireError };
 
 const EMPTY = new Uint8Array(0);
+/** The deadlines' clock: monotonic ms (env.now is the wall clock for the Date header, and tests pin it). */
+const monotonic = (): number => performance.now();
 /** The simulator's server default (src/wire/server/server.ts), used when keep-alive is off. */
 const DEFAULT_TIMEOUT_MS = 5000;
 const encoder = new TextEncoder();
@@ -91,7 +99,9 @@ export class Http1ServerSession {
   #eof = false;
 
   constructor(transport: Transport, dispatch: Dispatch, env: ProtocolEnv, options: Http1ServerOptions = {}) {
-    this.#conn = new Http1Connection({ ...options.engine, role: 'server' });
+    // The keep-alive timeout is the engine's idle deadline unless the engine options set one.
+    const idle = options.keepAlive ? options.keepAlive.timeout : DEFAULT_TIMEOUT_MS;
+    this.#conn = new Http1Connection({ idleTimeoutMs: idle, ...options.engine, role: 'server' });
     this.#transport = transport;
     this.#dispatch = dispatch;
     this.#env = env;
@@ -140,6 +150,13 @@ export class Http1ServerSession {
         case 'need-data': {
           if (this.#eof) return { kind: 'closed' };
           const bytes = await this.#receive();
+          if (bytes === 'timeout') {
+            const expired = this.#conn.expire(monotonic());
+            if (expired !== null && expired !== 'idle' && expired.type === 'error') return { kind: 'error', error: expired.error };
+            // Idle too long, or stalled inside a body: close without an answer (RFC 9112 §9.5).
+            if (expired === 'idle' || this.#conn.deadline(monotonic()) === null) return { kind: 'closed' };
+            break;
+          }
           if (bytes === null) {
             this.#eof = true;
             this.#conn.receiveEof();
@@ -168,16 +185,19 @@ export class Http1ServerSession {
   }
 
   /**
-   * The next bytes of a request. The keep-alive timeout bounds every wait, between requests and inside one:
-   * a client that stalls mid-request holds a connection as surely as an idle one (RFC 9112 §9.5 lets the
-   * server close either). Without keep-alive, the first request gets the default timeout.
+   * The next bytes of a request, or 'timeout'. The engine keeps two deadlines on the caller's clock: the
+   * whole header section within `headerTimeoutMs` of its first byte (408 otherwise, so a client trickling
+   * a byte every few seconds cannot hold the connection), and `idleTimeoutMs` between requests. While a
+   * body is read, the keep-alive timeout bounds each wait instead (RFC 9112 §9.5).
    */
-  async #receive(): Promise<Uint8Array | null> {
-    const timeout = this.#options.keepAlive ? this.#options.keepAlive.timeout : DEFAULT_TIMEOUT_MS;
+  async #receive(): Promise<Uint8Array | null | 'timeout'> {
     const { timers } = this.#env;
-    const timer = timers.setTimeout(() => this.#transport.end(), timeout);
+    const deadline = this.#conn.deadline(monotonic());
+    const wait = deadline ? Math.max(0, deadline.at - monotonic()) : this.#options.keepAlive ? this.#options.keepAlive.timeout : DEFAULT_TIMEOUT_MS;
+    let timer: unknown;
+    const expired = new Promise<'timeout'>((resolve) => (timer = timers.setTimeout(() => resolve('timeout'), wait)));
     try {
-      return await this.#transport.read();
+      return await Promise.race([this.#transport.read(), expired]);
     } finally {
       timers.clearTimeout(timer);
     }
