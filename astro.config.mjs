@@ -5,6 +5,8 @@ import react from '@astrojs/react';
 import { roundtripAliases } from './aliases.mjs';
 import { playgroundIntegration } from './src/playground/build/integration.mjs';
 import { searchOnIntent } from './src/components/build/search-on-intent.mjs';
+import { rehypeTableScroll } from './src/components/build/rehype-table-scroll.mjs';
+import { unified } from '@astrojs/markdown-remark';
 
 export default defineConfig({
   // Used for canonical URLs and the sitemap; local serving works the same whatever it says.
@@ -18,6 +20,8 @@ export default defineConfig({
   // opaque-origin sandbox page (src/playground/sandbox/chunks.mjs). This covers `astro dev` and `astro preview`;
   // public/_headers says the same to static hosts that read it (Netlify, Cloudflare Pages).
   server: { headers: { 'Access-Control-Allow-Origin': '*' } },
+  // MDX pages inherit this: every Markdown table gets a focusable, labelled scroll region.
+  markdown: { processor: unified({ rehypePlugins: [rehypeTableScroll] }) },
   integrations: [
     starlight({
       title: 'Roundtrip',

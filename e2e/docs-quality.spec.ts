@@ -38,6 +38,25 @@ async function axeViolations(page: Page, path: string): Promise<string[]> {
   return found;
 }
 
+/**
+ * Tables that could overflow without a keyboard-reachable scroller. Whether one overflows depends on the
+ * machine's fonts, so this checks the structure axe's `scrollable-region-focusable` relies on for every table,
+ * overflowing here or not: inside a focusable, named region, and not a scrolling box itself.
+ */
+async function unreachableTables(page: Page): Promise<string[]> {
+  return page.locator('.sl-markdown-content table').evaluateAll((tables) =>
+    tables.flatMap((table, i) => {
+      const region = table.parentElement?.closest('[role="region"]');
+      const name = `table ${i + 1} (${table.querySelector('th')?.textContent?.trim() ?? 'no header'})`;
+      if (!region || region.getAttribute('tabindex') !== '0' || !region.getAttribute('aria-label')) return [`${name} is not in a focusable, labelled region`];
+      if (getComputedStyle(region).overflowX !== 'auto') return [`${name}'s region does not scroll`];
+      // A box with display: table never scrolls, whatever its overflow says (the data tables are such boxes).
+      const style = getComputedStyle(table);
+      return style.display === 'table' || style.overflowX === 'visible' ? [] : [`${name} scrolls itself`];
+    }),
+  );
+}
+
 for (let shard = 0; shard < SHARDS; shard++) {
   test(`pages ${shard + 1}/${SHARDS}: no console error and no serious or critical WCAG 2.2 AA violation`, async ({ page, request }) => {
     const paths = (await sitemapPaths(request)).filter((_, i) => i % SHARDS === shard);
@@ -48,6 +67,7 @@ for (let shard = 0; shard < SHARDS; shard++) {
       expect(response?.status(), path).toBe(200);
       await expect(page.locator('h1').first(), path).toBeVisible();
       problems.push(...(await axeViolations(page, path)));
+      problems.push(...(await unreachableTables(page)).map((t) => `${path}: ${t}`));
       await page.waitForLoadState('networkidle');
       problems.push(...errors.map((e) => `${path}: ${e}`));
       page.removeAllListeners('console');
