@@ -216,3 +216,25 @@ describe('message bodies', () => {
     expect(shown).toMatch(/… 101 more bytes$/);
   });
 });
+
+describe('HTTP/0.9', () => {
+  const enc = (s: string) => new TextEncoder().encode(s);
+
+  it('dissects a one-line request and a bare-body response, which has no status line to label', () => {
+    const [request] = dissect(enc('GET /hello\r\n'), 'request');
+    expect(request).toMatchObject({ kind: 'request', method: 'GET', version: '0.9' });
+    expect(request!.parts.map((p) => p.kind)).toEqual(['method', 'sp', 'target', 'crlf']);
+
+    for (const eof of [true, false]) {
+      const body = enc('<html>Hello</html>\n');
+      const [response, ...rest] = dissect(body, 'response', { eof, requests: [{ method: 'GET', version: '0.9' }] });
+      expect(rest).toEqual([]);
+      expect(response!.kind).toBe(eof ? 'response' : 'incomplete');
+      expect(response!.title).toMatch(/HTTP\/0\.9 response/);
+      expect(response!.parts).toEqual([expect.objectContaining({ start: 0, end: body.length, kind: 'body' })]);
+      render(<Message message={response!} bytes={body} current={false} />);
+      expect(document.querySelector('[data-kind="body"]')?.textContent).toContain('<html>Hello</html>');
+      cleanup();
+    }
+  });
+});

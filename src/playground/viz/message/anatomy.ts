@@ -207,6 +207,11 @@ export function dissect(bytes: Uint8Array, reads: 'request' | 'response', option
       case 'request':
       case 'response':
       case 'informational': {
+        if (ev.type === 'response' && ev.version === '0.9') {
+          // An HTTP/0.9 response is the body alone, read to the close: no start line or fields to label.
+          current = { kind: 'response', start: before, headEnd: before, title: 'HTTP/0.9 response: the body alone, no status line or headers', parts: [], chunked: false };
+          break;
+        }
         const start = reader.meta?.offset ?? before;
         const parts: Part[] = [];
         for (let at = before; at < start; ) {
