@@ -73,6 +73,14 @@ describe('reader-visible text cites public sources, never "the spec"', () => {
     expect(stringLiterals(read(file)).filter((s) => HIDDEN_SOURCE.test(s))).toEqual([]);
   });
 
+  it('keeps every MDX source comment on a line of its own, which the Markdown copies drop', () => {
+    for (const page of pages) {
+      for (const line of read(page).split('\n')) {
+        if (line.includes('{/*')) expect(line.trim(), page).toMatch(/^\{\/\*.*\*\/\}$/);
+      }
+    }
+  });
+
   it('answers every misconception aside from a public source', () => {
     let asides = 0;
     for (const page of pages) {
