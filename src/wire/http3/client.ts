@@ -93,12 +93,12 @@ export class Http3Client implements ClientProtocol {
 
   constructor(env: ProtocolEnv, options: Http3ProtocolOptions = {}) {
     if (env.proxyAddress) {
-      // An HTTP forward proxy relays TCP (CONNECT); QUIC needs UDP relayed, which takes CONNECT-UDP
+      // An HTTP forward proxy relays TCP (CONNECT); QUIC needs UDP relayed, which takes the connect-udp upgrade token
       // (RFC 9298, MASQUE). Browsers do not use HTTP/3 when a proxy is configured, and neither do we.
       throw new WireError({
         code: 'unsupported-option',
         side: 'local',
-        message: "createSimulation: HTTP/3 cannot go through the simulated proxy: QUIC runs over UDP and an HTTP proxy tunnels TCP (UDP would need CONNECT-UDP, RFC 9298). Use httpVersion '2' (CONNECT tunnel) or '1.1' with a proxy.",
+        message: "createSimulation: HTTP/3 cannot go through the simulated proxy: QUIC runs over UDP and an HTTP proxy tunnels TCP (relaying UDP takes a proxy that supports the connect-udp upgrade token, RFC 9298, which this one does not). Use httpVersion '2' (CONNECT tunnel) or '1.1' with a proxy.",
       });
     }
     this.#env = env;

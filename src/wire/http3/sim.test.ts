@@ -115,6 +115,6 @@ describe('loss on a simulated link', () => {
 
 describe('HTTP/3 and a forward proxy', () => {
   it('is refused with an error that says why (QUIC is UDP; the proxy tunnels TCP)', () => {
-    expect(() => h3({ proxy: {} })).toThrow(/HTTP\/3 cannot go through the simulated proxy.*CONNECT-UDP, RFC 9298/);
+    expect(() => h3({ proxy: {} })).toThrow(/HTTP\/3 cannot go through the simulated proxy.*connect-udp upgrade token, RFC 9298/);
   });
 });
