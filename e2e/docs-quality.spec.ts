@@ -87,14 +87,14 @@ test('every internal link resolves to a page, and every #fragment to an element 
   const read = async (path: string) => {
     const res = await request.get(path);
     const html = res.status() === 200 ? await res.text() : '';
-    ids.set(path, res.status() === 200 ? new Set([...html.matchAll(/\s(?:id|name)="([^"]*)"/g)].map((m) => unescape(m[1]!))) : null);
+    ids.set(path, res.status() === 200 ? new Set([...html.matchAll(/\s(?:id|name)="([^"]*)"/g)].map((m) => unescapeHtml(m[1]!))) : null);
     return html;
   };
   const links: { from: string; url: URL }[] = [];
   for (const path of paths) {
     const html = await read(path);
     expect(ids.get(path), path).not.toBeNull();
-    for (const m of html.matchAll(/<a\s[^>]*?href="([^"]*)"/g)) links.push({ from: path, url: new URL(unescape(m[1]!), origin + path) });
+    for (const m of html.matchAll(/<a\s[^>]*?href="([^"]*)"/g)) links.push({ from: path, url: new URL(unescapeHtml(m[1]!), origin + path) });
   }
   expect(links.length).toBeGreaterThan(paths.length * 10);
 
@@ -123,6 +123,6 @@ test('every page fits a phone: no horizontal overflow, heading visible', async (
 });
 
 /** Undoes the HTML escaping of an attribute value (Astro escapes &, <, >, " and '). */
-function unescape(value: string): string {
+function unescapeHtml(value: string): string {
   return value.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[e]!);
 }

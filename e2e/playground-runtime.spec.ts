@@ -198,7 +198,7 @@ test('on a host that does not allow CORS for the sandbox scripts, snippets still
     const response = await route.fetch();
     const headers = { ...response.headers() };
     delete headers['access-control-allow-origin'];
-    if (route.request().headers()['origin'] !== undefined) refused.push(new URL(route.request().url()).pathname);
+    if (route.request().headers().origin !== undefined) refused.push(new URL(route.request().url()).pathname);
     await route.fulfill({ response, headers });
   });
   const pg = await openWithCode(page, "import { createSimulation } from 'roundtrip/wire';\nconst sim = createSimulation({ seed: 1 });\nconsole.log('status', (await sim.fetch('/todos')).status);\n");

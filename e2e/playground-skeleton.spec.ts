@@ -145,6 +145,7 @@ test('a link to a playground this page does not have says so, and the page keeps
 test("the snippet cannot read the parent page's cookies, storage or DOM", async ({ page }) => {
   await page.goto(PAGE);
   await page.evaluate(() => {
+    // biome-ignore lint/suspicious/noDocumentCookie: the test plants a cookie to prove the sandbox cannot read it
     document.cookie = 'secret=cookie-value; path=/';
     localStorage.setItem('secret', 'storage-value');
   });

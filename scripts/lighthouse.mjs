@@ -73,7 +73,7 @@ try {
       const audit = result.lhr.audits[ref.id];
       if (!(ref.weight > 0 && audit && audit.score !== null && audit.score < 1)) continue;
       console.log(`    accessibility: ${audit.id}: ${audit.title}`);
-      const items = /** @type {{ items?: { node?: { selector?: string, snippet?: string } }[] }} */ (audit.details ?? {}).items ?? [];
+      const items = /** @type {{ items?: { node?: { selector?: string, snippet?: string } }[] } | undefined} */ (audit.details)?.items ?? [];
       for (const item of items.slice(0, 3)) console.log(`      ${item.node?.selector ?? ''}  ${item.node?.snippet ?? ''}`);
       if (items.length > 3) console.log(`      ... and ${items.length - 3} more`);
     }

@@ -8,7 +8,7 @@ import { Subscribable } from './subscribable';
 
 export type EventSetup<TEmit> = (emit: TEmit) => (() => void) | undefined;
 
-// biome-ignore lint: listeners are arbitrary callables
+// biome-ignore lint/complexity/noBannedTypes: passes the constraint through to Subscribable, which mirrors TanStack's
 export abstract class EventSourced<TListener extends Function, TEmit> extends Subscribable<TListener> {
   #teardown?: () => void;
   #setup: EventSetup<TEmit>;

@@ -17,7 +17,8 @@ describe('public surface', () => {
   });
 
   it('classes expose the same public methods', () => {
-    const pairs: Array<[string, Function, Function]> = [
+    type Class = abstract new (...args: never[]) => unknown;
+    const pairs: Array<[string, Class, Class]> = [
       ['QueryClient', ours.QueryClient, reference.QueryClient],
       ['QueryCache', ours.QueryCache, reference.QueryCache],
       ['MutationCache', ours.MutationCache, reference.MutationCache],
@@ -28,7 +29,7 @@ describe('public surface', () => {
       ['QueriesObserver', ours.QueriesObserver, reference.QueriesObserver],
       ['MutationObserver', ours.MutationObserver, reference.MutationObserver],
     ];
-    const methods = (cls: Function) => {
+    const methods = (cls: Class) => {
       const names = new Set<string>();
       for (let proto = cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
         for (const name of Object.getOwnPropertyNames(proto)) if (name !== 'constructor') names.add(name);

@@ -120,16 +120,16 @@ export function successState<TData>(data: TData | undefined, dataUpdatedAt?: num
 }
 
 /** initialData and initialDataUpdatedAt may be given as a value or as a function (called without arguments). */
-const valueOf = <T>(option: T | (() => T)): T => (typeof option === 'function' ? (option as () => T)() : option);
+const resolveOption = <T>(option: T | (() => T)): T => (typeof option === 'function' ? (option as () => T)() : option);
 
 /** A fresh query's state: pending, or success when initialData resolves to something. */
 export function getDefaultState<TData, TError>(options: QueryOptions<any, TError, TData, any>): QueryState<TData, TError> {
-  const data = valueOf(options.initialData as TData | InitialDataFunction<TData> | undefined);
+  const data = resolveOption(options.initialData as TData | InitialDataFunction<TData> | undefined);
   const hasData = data !== undefined;
   return {
     data,
     dataUpdateCount: 0,
-    dataUpdatedAt: hasData ? (valueOf(options.initialDataUpdatedAt) ?? now()) : 0,
+    dataUpdatedAt: hasData ? (resolveOption(options.initialDataUpdatedAt) ?? now()) : 0,
     error: null,
     errorUpdateCount: 0,
     errorUpdatedAt: 0,

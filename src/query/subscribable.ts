@@ -3,7 +3,7 @@
  * the first listener arrives (start work) and when one leaves (maybe stop work). Every manager, cache
  * and observer in the library is built on it.
  */
-// biome-ignore lint: listeners are arbitrary callables
+// biome-ignore lint/complexity/noBannedTypes: the constraint is TanStack's public one; a call signature would be narrower than the API we mirror
 export class Subscribable<TListener extends Function> {
   protected listeners = new Set<TListener>();
 

@@ -10,6 +10,7 @@
  * `vi.useFakeTimers()` after this module was imported still works. Nothing here captures a global.
  */
 
+// biome-ignore lint/suspicious/noConfusingVoidType: TanStack's exact type; `(_: void)` lets providers call it with or without an argument
 export type TimeoutCallback = (_: void) => void;
 
 /** Whatever the provider hands back as a timer handle; numbers in browsers, objects in Node. */

@@ -39,8 +39,10 @@ export type Override<TTargetA, TTargetB> = {
   [AKey in keyof TTargetA]: AKey extends keyof TTargetB ? TTargetB[AKey] : TTargetA[AKey];
 };
 
+// biome-ignore lint/complexity/noBannedTypes: `{}` is "any value but null or undefined", as in TanStack's WithRequired
 export type WithRequired<TTarget, TKey extends keyof TTarget> = TTarget & { [_ in TKey]: {} };
 
+// biome-ignore lint/complexity/noBannedTypes: any callable, constructors included, is an updater, not a value
 type NonFunctionGuard<T> = T extends Function ? never : T;
 
 // ---------------------------------------------------------------- registry
@@ -49,7 +51,7 @@ type NonFunctionGuard<T> = T extends Function ? never : T;
  * Augment this interface (declaration merging) to change library-wide types:
  * `defaultError`, `queryKey`, `mutationKey`, `queryMeta`, `mutationMeta`.
  */
-// biome-ignore lint: empty on purpose, for module augmentation
+// biome-ignore lint/suspicious/noEmptyInterface: empty on purpose; only an interface can be augmented by declaration merging
 export interface Register {}
 
 export type DefaultError = Register extends { defaultError: infer TError } ? TError : Error;

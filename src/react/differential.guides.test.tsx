@@ -198,6 +198,7 @@ const scenarios: Array<Scenario> = [
         const [open, setOpen] = React.useState<number | null>(null);
         return (
           <>
+            {/* biome-ignore lint/a11y/useValidAnchor: the guide's prefetch-on-hover pattern is a link that also handles clicks */}
             <a
               href="#1"
               onMouseEnter={() => void client.ensureQueryData(detail(1)).then((data) => log({ ensured: data, calls }))}

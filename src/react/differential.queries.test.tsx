@@ -188,7 +188,7 @@ const scenarios: Array<Scenario> = [
       }
       return <Page />;
     },
-    drive: async (d, { lib }) => {
+    drive: async (d) => {
       // set before the first render so the initial fetch pauses
       await d.advance(1);
     },

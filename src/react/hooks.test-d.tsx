@@ -263,4 +263,4 @@ describe('mutations', () => {
 });
 
 // Keep imported type-only names used (tag types are checked through getQueryData above).
-export type _Unused = DataTag<QueryKey, unknown> | UseQueryOptions;
+type _Unused = DataTag<QueryKey, unknown> | UseQueryOptions;

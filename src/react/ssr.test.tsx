@@ -60,7 +60,7 @@ type Run = (lib: Lib) => Promise<unknown>;
 
 /** Development builds of React put component stacks (with file paths) into error templates: drop them. */
 function withoutStacks(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value).replace(/ data-c?stck=\\"[^]*?\\"/g, ''));
+  return JSON.parse(JSON.stringify(value).replace(/ data-c?stck=\\"[\s\S]*?\\"/g, ''));
 }
 
 function ssrDiff(name: string, run: Run): void {

@@ -24,7 +24,7 @@ type CoverageMap = Record<string, Record<string, string>>;
 const map: CoverageMap = Object.fromEntries(Object.entries(coverage).filter(([key]) => !key.startsWith('$'))) as CoverageMap;
 
 /** `##` and `###` headings of a markdown document, outside fenced code blocks. */
-export function specHeadings(markdown: string): string[] {
+function specHeadings(markdown: string): string[] {
   const out: string[] = [];
   let fenced = false;
   for (const line of markdown.split('\n')) {
@@ -47,7 +47,7 @@ function headingText(raw: string): string {
 }
 
 /** github-slugger's rule for one heading (Starlight's heading ids). */
-export function slug(text: string): string {
+function slug(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
@@ -55,7 +55,7 @@ export function slug(text: string): string {
 }
 
 /** Every heading anchor of an MDX page, numbering repeated slugs as the slugger does. */
-export function pageAnchors(mdx: string): Set<string> {
+function pageAnchors(mdx: string): Set<string> {
   const body = mdx.replace(/^---\n[\s\S]*?\n---\n/, '');
   const anchors = new Set<string>();
   const seen = new Map<string, number>();

@@ -68,7 +68,7 @@ export async function addIslandPreloads(html, read) {
   const replacements = new Map();
   for (const [tag] of html.matchAll(ISLAND)) {
     if (replacements.has(tag) || attribute(tag, 'client') !== 'interaction' || attribute(tag, 'data-rt-preload') !== undefined) continue;
-    const entries = [attribute(tag, 'component-url'), attribute(tag, 'renderer-url')].filter((url) => url !== undefined && url.startsWith('/'));
+    const entries = [attribute(tag, 'component-url'), attribute(tag, 'renderer-url')].filter((url) => url?.startsWith('/'));
     if (entries.length === 0) continue;
     const paths = await importClosure(/** @type {string[]} */ (entries), read);
     replacements.set(tag, tag.replace(/>$/, ` data-rt-preload="${paths.join(' ')}">`));

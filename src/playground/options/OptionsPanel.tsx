@@ -104,6 +104,7 @@ export default function OptionsPanel({ idPrefix, title, schema, values, changed,
   const rootRef = useRef<HTMLFieldSetElement>(null);
   // Once, as the panel hydrates: later, every change goes through the handlers (a mount with nothing to
   // hydrate finds the controls showing exactly `values`).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on hydration (see above)
   useEffect(() => {
     if (!rootRef.current || !onAdopt) return;
     const adopted = controlsChangedBeforeHydration(rootRef.current, idPrefix, schema, values);

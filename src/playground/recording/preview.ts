@@ -27,7 +27,7 @@ function describeError(error: Error): string {
   return error.message ? `${name}: ${error.message}` : name;
 }
 
-function describeFunction(fn: Function): string {
+function describeFunction(fn: { readonly name: string }): string {
   return fn.name ? `[Function ${fn.name}]` : '[Function (anonymous)]';
 }
 

@@ -19,7 +19,7 @@ import { describeHandledLater, describeRuntimeError, describeUncaught, evaluateA
 import { formatArgs } from './format';
 import { adoptConsole, createSandboxConsole, reportAt, type SandboxConsole } from './console';
 import { guardCallbacks, type Schedulers } from './guard';
-import { HEARTBEAT_MS, parseHostMessage, SANDBOX_PROTOCOL_VERSION, type ConsoleLevel, type SandboxToHost } from './protocol';
+import { HEARTBEAT_MS, parseHostMessage, SANDBOX_PROTOCOL_VERSION, type SandboxToHost } from './protocol';
 import { createCapture, type Capture, type CaptureController } from './capture';
 import { instrumentWireModule } from './capture-wire';
 import { instrumentQueryModule } from './capture-query';

@@ -59,6 +59,7 @@ function LoadedView({ entry, ...props }: ViewProps & { entry: ViewEntry }) {
   // Keyed by the view (ViewBoundary's key): a mount shows one entry for its whole life.
   const [View, setView] = useState(() => loaded.get(entry.id));
   const [failure, setFailure] = useState<{ error: unknown }>();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `View` only says a load is done; a new entry is what starts one
   useEffect(() => {
     if (View) return;
     let current = true;
@@ -95,6 +96,7 @@ function useReducedMotion(): boolean {
 function useRecording(store: RecordingStore): { recording: Recording; finished: boolean } {
   const read = () => ({ recording: store.snapshot(), finished: store.finished });
   const [state, setState] = useState(read);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `read` is remade every render from `store`, the real dependency
   useEffect(() => {
     let frame = 0;
     const update = () => {

@@ -34,7 +34,7 @@ describe('cancellation', () => {
     log('state', client.getQueryState(['cq']));
   });
 
-  diff('cancelQueries with data reverts to the data; signal aborted', async ({ lib, client, advance, after, track, log }) => {
+  diff('cancelQueries with data reverts to the data; signal aborted', async ({ client, advance, after, track, log }) => {
     let signal: AbortSignal | undefined;
     client.setQueryData(['cd'], 'old');
     track(

@@ -228,7 +228,7 @@ describe('edges', () => {
     await settle(observer.refetch());
   });
 
-  diff('QueryCache build/add/remove/find, events for each', async ({ lib, client, log }) => {
+  diff('QueryCache build/add/remove/find, events for each', async ({ client, log }) => {
     const cache = client.getQueryCache();
     const query = cache.build(client, { queryKey: ['b', { z: 1, a: 2 }] });
     log('hash', query.queryHash);

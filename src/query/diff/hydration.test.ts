@@ -43,7 +43,7 @@ describe('dehydrate / hydrate / streamedQuery', () => {
     third.clear();
   });
 
-  diff('dehydrate a pending query with its promise; hydrate adopts it', async ({ lib, client, log, after, advance, settle }) => {
+  diff('dehydrate a pending query with its promise; hydrate adopts it', async ({ lib, client, log, after, advance }) => {
     void client.prefetchQuery({ queryKey: ['p'], queryFn: () => after(50, 'eventually') });
     const state = lib.dehydrate(client, { shouldDehydrateQuery: () => true });
     log('has promise', state.queries.map((q: any) => !!q.promise));

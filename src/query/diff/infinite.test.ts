@@ -63,14 +63,14 @@ describe('infinite queries', () => {
     await settle(observer.fetchNextPage());
   });
 
-  diff('fetchInfiniteQuery / prefetch with pages / ensureInfiniteQueryData', async ({ lib, client, after, settle, log }) => {
+  diff('fetchInfiniteQuery / prefetch with pages / ensureInfiniteQueryData', async ({ client, after, settle, log }) => {
     log('fetch', await settle(client.fetchInfiniteQuery(pageOptions(after, { queryKey: ['fi'] }) as any)));
     await settle(client.prefetchInfiniteQuery(pageOptions(after, { queryKey: ['fi2'], pages: 3 }) as any));
     log('prefetched', client.getQueryData(['fi2']));
     log('ensure', await settle(client.ensureInfiniteQueryData(pageOptions(after, { queryKey: ['fi2'] }) as any)));
   });
 
-  diff('select over infinite data and cancelRefetch on fetchNextPage', async ({ lib, client, observe, after, settle, track, advance }) => {
+  diff('select over infinite data and cancelRefetch on fetchNextPage', async ({ lib, client, observe, after, track, advance }) => {
     const observer = new lib.InfiniteQueryObserver(
       client,
       pageOptions(after, { select: (data: any) => ({ ...data, pages: data.pages.map((p: any) => p.page) }) }),

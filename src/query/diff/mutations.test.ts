@@ -123,7 +123,7 @@ describe('mutations', () => {
     await advance(200);
   });
 
-  diff('a scope queue survives removals: gc of finished ones, removal of a waiting one, then a newcomer', async ({ lib, client, log, after, advance }) => {
+  diff('a scope queue survives removals: gc of finished ones, removal of a waiting one, then a newcomer', async ({ client, log, after, advance }) => {
     const cache = client.getMutationCache();
     const run = (name: string, gcTime: number) =>
       cache

@@ -14,6 +14,7 @@
 import { compressionError } from './errors';
 
 /** Bit length of the code for each symbol 0-255, then EOS (256). RFC 7541 Appendix B, "len in bits". */
+// biome-ignore format: sixteen symbols a row with the row's range beside it; one number a line would lose the table
 export const HUFFMAN_CODE_LENGTHS: readonly number[] = Object.freeze([
   13, 23, 28, 28, 28, 28, 28, 28, 28, 24, 30, 28, 28, 30, 28, 28, // 0x00-0x0f
   28, 28, 28, 28, 28, 28, 30, 28, 28, 28, 28, 28, 28, 28, 28, 28, // 0x10-0x1f

@@ -358,7 +358,7 @@ export class Http1Connection {
         return this.st[other(role)] === 'CLOSED';
       case 'may-pipeline': {
         const r = this.lastRequest;
-        return this.pipelining && r !== undefined && r.persistent && isIdempotentMethod(r.method) && (r.version === '1.1' || this.persistenceConfirmed);
+        return this.pipelining && r?.persistent === true && isIdempotentMethod(r.method) && (r.version === '1.1' || this.persistenceConfirmed);
       }
       case 'all-answered':
         return this.outstanding.length === 0;

@@ -34,7 +34,7 @@ interface ParserCtor {
 const HttpParserJs = (require('http-parser-js') as { HTTPParser: ParserCtor }).HTTPParser;
 const llhttp = (() => {
   try {
-    return (require('_http_common') as { HTTPParser: ParserCtor }).HTTPParser;
+    return (require('node:_http_common') as { HTTPParser: ParserCtor }).HTTPParser;
   } catch {
     return undefined;
   }

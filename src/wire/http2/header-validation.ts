@@ -155,5 +155,5 @@ export function receivedKind(role: 'client' | 'server', messageReceived: boolean
   if (messageReceived) return 'trailers';
   if (role === 'server') return 'request';
   const status = headers.find((h) => h.name === ':status')?.value;
-  return status !== undefined && status.startsWith('1') ? 'informational' : 'response';
+  return status?.startsWith('1') ? 'informational' : 'response';
 }

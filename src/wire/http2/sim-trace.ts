@@ -451,7 +451,7 @@ function flowFor(ctx: NetContext, connectionId: string, sender: Side): { flow: F
   if (!flows) FLOWS.set(ctx.trace, (flows = new Map()));
   const key = `${connectionId} ${sender}`;
   const waiting = flows.get(key);
-  if (waiting && waiting.open && waiting.ends.length === 1) {
+  if (waiting?.open && waiting.ends.length === 1) {
     flows.delete(key); // both ends are here: nobody else will look it up
     return { flow: waiting, end: waiting.attach() };
   }

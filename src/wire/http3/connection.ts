@@ -41,7 +41,6 @@ import {
   ackedSet,
   handshakeRow,
   isAckEliciting,
-  frameSize,
   packetSize,
   type QuicDatagram,
   type QuicFlight,

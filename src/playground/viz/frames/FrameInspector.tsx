@@ -69,6 +69,7 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
     setView((v) => (v.top === next.top && v.height === next.height && v.bodyTop === next.bodyTop ? v : next));
   }, []);
   // Measured on mount and when the list starts windowing; after that the scroll handler keeps `view` current.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `windowed` is the trigger: measure again when the list starts windowing
   useLayoutEffect(() => measure(), [windowed, measure]);
   // Keep the followed frame in view as the cursor moves (DevTools keeps the selected request in view too):
   // scroll only when it is outside the visible rows, so a reader's own scrolling is left alone otherwise.
@@ -77,6 +78,7 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   // the DOM, so the step lays out once (writing scrollTop before re-rendering laid out the old rows, then the
   // frame laid out the new ones).
   const scrollTo = useRef<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new selection scrolls; `view` and `count` are read, not followed (see above)
   useLayoutEffect(() => {
     if (selectedPos < 0) return;
     const px = rowPx.current;
@@ -88,6 +90,7 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
     // The scroll event that follows finds `view` already current.
     setView((v) => ({ ...v, top }));
   }, [selectedPos, windowed]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `view.top` is the trigger: write the scroll position once its rows are rendered
   useLayoutEffect(() => {
     const wrap = wrapRef.current;
     if (!wrap || scrollTo.current === null) return;

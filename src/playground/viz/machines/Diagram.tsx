@@ -120,6 +120,7 @@ export const Diagram = memo(function Diagram({ def, current, fired, titleId }: D
   const markerId = `${titleId}-arrow`;
   const markerFired = `${titleId}-arrow-fired`;
   return (
+    // biome-ignore lint/a11y/noSvgWithoutTitle: named by aria-labelledby, which the rule does not follow
     <svg className="rt-sm-svg" viewBox={`0 0 ${def.width} ${def.height}`} role="img" aria-labelledby={titleId} data-machine={def.id}>
       <defs>
         <marker id={markerId} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">

@@ -82,6 +82,7 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
   const last = seenCount > 0 ? fired[seenCount - 1] : undefined;
   const firedRow = last?.row;
   // Keep the fired row in sight inside the table's own scroll box (never scrolling the page).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the fired row and instance are triggers; the effect reads the DOM they render
   useEffect(() => {
     const wrap = tableWrap.current;
     const row = wrap?.querySelector<HTMLElement>('tr[aria-current="true"]');

@@ -131,6 +131,7 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
   }, []);
 
   // Keep the current event in sight by scrolling the list itself (scrollIntoView would scroll the page too).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the current event is the trigger; the effect reads the DOM it marks
   useEffect(() => {
     const list = listRef.current;
     const item = list?.querySelector<HTMLElement>('[aria-current="step"]')?.parentElement;

@@ -4,6 +4,7 @@ import type { QuerySource, QueryVizEvent } from '../../recording/model';
 import { foldClient, indexClientFold, type ClientState } from './fold';
 import { recorder, useQueryTestEnvironment } from './test-recording';
 
+// biome-ignore lint/correctness/useHookAtTopLevel: a Vitest setup helper (it registers before/after hooks), not a React hook
 useQueryTestEnvironment();
 
 /** A real client's events: two observed queries that refetch, fail, retry, get invalidated, and a mutation. */

@@ -76,6 +76,7 @@ export default function CompareView({ recording, cursor }: ViewProps) {
   const sources = wireSources(recording);
   const lengths = sources.map((s) => s.events.length).join(',');
   // Models depend on the sources only; the cursor just picks how much of each is shown.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `sources` is rebuilt every render; the recording's sources and their lengths say when it changed
   const models = useMemo(() => new Map(sources.map((s) => [s.id, buildRequests(s.events)])), [recording.sources, lengths]);
 
   if (sources.length === 0) return <p className="rt-tl-empty">This run created no simulation to compare.</p>;

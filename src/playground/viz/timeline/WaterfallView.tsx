@@ -182,6 +182,7 @@ export default function WaterfallView({ recording, cursor, onCursor }: ViewProps
   const detailsId = useId();
   const events = source?.events;
   const model = useMemo(() => buildRequests(events ?? []), [events, events?.length]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh row cache for each model
   const cache = useMemo(() => new WeakMap<RequestTrack, RequestRow>(), [model]);
   const toggle = useCallback((id: string) => setSelected((s) => (s === id ? undefined : id)), []);
   if (!source) return <p className="rt-tl-empty">This run created no simulation, so there are no requests to show.</p>;
