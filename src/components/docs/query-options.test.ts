@@ -107,6 +107,11 @@ describe('query option tables', () => {
     expect(enabled).not.toMatch(/same effect/);
   });
 
+  it('mark the infinite queryFn context field direction as deprecated, as v5 types.ts does', () => {
+    const context = INFINITE_QUERY_OPTIONS.find((o) => o.label === '`queryFn` context')!.rule;
+    expect(context).toMatch(/`direction`[^.]*deprecated/);
+  });
+
   it('keep names unique within each table', () => {
     for (const list of [...Object.values(QUERY_OPTIONS), MUTATION_OPTIONS, INFINITE_QUERY_OPTIONS]) {
       const seen = list.map((o) => o.label ?? o.name);

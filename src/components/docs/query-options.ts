@@ -352,7 +352,8 @@ export const INFINITE_QUERY_OPTIONS: readonly OptionDoc[] = [
       label: '`queryFn` context',
       type: 'adds `pageParam` and `direction`',
       default: 'does not apply',
-      rule: "`pageParam` is the parameter of the page being loaded; `direction` is `'forward'` or `'backward'`.",
+      // TanStack v5 query-core types.ts QueryFunctionContext: direction is @deprecated ("add it to the pageParam")
+      rule: "`pageParam` is the parameter of the page being loaded; `direction` is `'forward'` or `'backward'`, but it is deprecated in v5: if the `queryFn` needs the direction, put it into the page parameter.",
     },
     {
       name: 'initialPageParam',
