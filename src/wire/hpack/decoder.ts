@@ -11,8 +11,9 @@
  * - truncated integers and strings, oversized integers, invalid Huffman data (§5).
  * After a COMPRESSION_ERROR the decoder refuses all further blocks: its table can no longer be trusted.
  *
- * The header list size limit (SETTINGS_MAX_HEADER_LIST_SIZE, RFC 9113 §6.5.2) is checked after the
- * whole block has been processed, so the table stays in step and only that one list is refused.
+ * The header list size limit (SETTINGS_MAX_HEADER_LIST_SIZE, RFC 9113 §6.5.2) is applied while the block
+ * is processed: fields past it are not kept, the rest of the block still updates the table, and only that
+ * one list is refused (HEADER_LIST_TOO_LARGE) once the block ends.
  */
 import { WireError } from '../errors';
 import type { DynamicTableRow, HeaderField, HpackStep, HpackTableState } from './annotations';
@@ -151,8 +152,10 @@ export class HpackDecoder {
         const entry = this.lookup(index, start);
         fieldSeen = true;
         this.checkUpdateDone(start);
-        fields.push({ name: entry.name, value: entry.value });
         listSize += entry.size;
+        // Past the limit the block is still decoded, to keep the table in step, but nothing is kept:
+        // an "HPACK bomb" (a few bytes naming one large entry over and over) costs its own size only.
+        if (listSize <= this.maxHeaderListSize) fields.push({ name: entry.name, value: entry.value });
         steps?.push({
           representation: 'indexed',
           start,
@@ -204,8 +207,8 @@ export class HpackDecoder {
       const size = nameOctets + literal.octets + ENTRY_OVERHEAD;
       let evicted = 0;
       if (incremental) evicted = this.table.add(name, value, size, nameOctets);
-      fields.push({ name, value });
       listSize += size;
+      if (listSize <= this.maxHeaderListSize) fields.push({ name, value });
       if (steps) {
         steps.push({
           representation: incremental ? 'literal-incremental' : b & 0x10 ? 'literal-never-indexed' : 'literal-without-indexing',

@@ -51,7 +51,70 @@ export interface Http2ConnectionOptions {
   huffman?: 'auto' | 'always' | 'never';
   /** Return the HPACK steps of every field block we send (`block` in the result), for tracing. Default false. */
   annotateFieldBlocks?: boolean;
+  /** Defences against a peer that floods or bloats (RFC 9113 §10.5); see `Http2Limits` for each default. */
+  limits?: Partial<Http2Limits>;
+  /**
+   * Milliseconds on the caller's clock, read when a rate limit needs the time (the RST_STREAM budget).
+   * The engine keeps no clock of its own; without one that budget never refills, a plain total.
+   */
+  now?: () => number;
 }
+
+/**
+ * What one connection lets its peer cost us (RFC 9113 §10.5, "Denial-of-Service Considerations"). Each
+ * breach ends the connection with GOAWAY, except the two that concern one stream (too many streams, too
+ * large a header list), which reset that stream. Defaults follow nghttp2 (the library behind Node's
+ * http2, curl and nghttpd) unless said otherwise.
+ */
+export interface Http2Limits {
+  /**
+   * Server: SETTINGS_MAX_CONCURRENT_STREAMS announced in our preface and enforced from the start, before
+   * the client acknowledges it; a stream over it is reset with REFUSED_STREAM (§5.1.2). Default 100
+   * (nghttpd's). An explicit `settings.MAX_CONCURRENT_STREAMS` wins.
+   */
+  maxConcurrentStreams: number;
+  /**
+   * Largest decoded header list (names + values + 32 per field, §6.5.2). Server: announced as
+   * SETTINGS_MAX_HEADER_LIST_SIZE. Enforced while decoding, so a small HPACK block that expands to
+   * gigabytes (an "HPACK bomb") costs its own size, not the expansion: the stream is reset with
+   * ENHANCE_YOUR_CALM, as Node does. Default 65 536 (Node's). An explicit setting wins.
+   */
+  maxHeaderListSize: number;
+  /**
+   * CONTINUATION frames after one HEADERS or PUSH_PROMISE; one more is a CONTINUATION flood
+   * (CVE-2024-27316 shape): GOAWAY ENHANCE_YOUR_CALM. Default 8 (nghttp2's, where it is a fatal error).
+   */
+  maxContinuations: number;
+  /**
+   * Frames that carry nothing and end nothing: DATA of length 0 without END_STREAM, and empty HEADERS or
+   * CONTINUATION fragments without END_HEADERS (CVE-2019-9518). Over the budget: GOAWAY
+   * ENHANCE_YOUR_CALM. Default 1000 per connection (Node's maxSessionInvalidFrames).
+   */
+  maxEmptyFrames: number;
+  /**
+   * Server: RST_STREAM frames received, as a token bucket of `resetBurst` tokens refilled at
+   * `resetRatePerSecond` on the `now` clock (rapid reset, CVE-2023-44487). Out of tokens: GOAWAY
+   * INTERNAL_ERROR, nghttp2's answer. Defaults 1000 and 33 (nghttp2's).
+   */
+  resetBurst: number;
+  resetRatePerSecond: number;
+  /**
+   * PING and SETTINGS acknowledgements produced but not yet reported written (`outputFlushed()`): a peer
+   * that sends them and never reads would have us queue answers without end (CVE-2019-9512, -9515).
+   * Over the budget: GOAWAY ENHANCE_YOUR_CALM. Default 1000 (nghttp2's max_outbound_ack).
+   */
+  maxQueuedAcks: number;
+}
+
+export const DEFAULT_HTTP2_LIMITS: Readonly<Http2Limits> = Object.freeze({
+  maxConcurrentStreams: 100,
+  maxHeaderListSize: 65_536,
+  maxContinuations: 8,
+  maxEmptyFrames: 1000,
+  resetBurst: 1000,
+  resetRatePerSecond: 33,
+  maxQueuedAcks: 1000,
+});
 
 export type { ReceiveResult, SendResult } from './frame-builders';
 
@@ -74,10 +137,16 @@ export class Http2Connection {
   /** Expecting: the client preface (server only), then the peer's first SETTINGS, then anything. */
   private phase: 'preface' | 'settings' | 'ready';
   private initiated = false;
-  private readonly blocks = new FieldBlockAssembler();
+  private readonly blocks: FieldBlockAssembler;
   private goawaySent: number | null = null;
   private goawayReceived: number | null = null;
   private terminal: Http2Error | null = null;
+  /** The limits in force (defaults merged with the options). */
+  readonly limits: Readonly<Http2Limits>;
+  private emptyFrames = 0;
+  private queuedAcks = 0;
+  private resetTokens: number;
+  private resetRefilledAt: number | null = null;
 
   constructor(private readonly options: Http2ConnectionOptions) {
     if (options.role !== 'client' && options.role !== 'server') {
@@ -86,6 +155,11 @@ export class Http2Connection {
     this.role = options.role;
     checkLocalSettings(options.settings ?? {}, options.role);
     this.phase = options.role === 'server' ? 'preface' : 'settings';
+    this.limits = Object.freeze({ ...DEFAULT_HTTP2_LIMITS, ...options.limits });
+    this.resetTokens = this.limits.resetBurst;
+    this.blocks = new FieldBlockAssembler(this.limits.maxContinuations);
+    // Our own limit binds from the first block: the setting only tells the peer (§6.5.2 makes it advisory).
+    this.decoder.setMaxHeaderListSize(Math.min(this.limits.maxHeaderListSize, options.settings?.MAX_HEADER_LIST_SIZE ?? Infinity));
     this.encoder = new HpackEncoder({ huffman: options.huffman ?? 'auto' });
     this.streams = new StreamRegistry(options.role === 'client', () => ({
       send: this.remoteSettings.INITIAL_WINDOW_SIZE,
@@ -120,11 +194,30 @@ export class Http2Connection {
     this.checkUsable(false);
     if (this.initiated) throw usageError('PROTOCOL_ERROR', 'initiate() was already called.');
     this.initiated = true;
-    const settings = this.options.settings ?? {};
+    const settings = this.prefaceSettings();
     this.pendingSettings.push({ ...settings });
     const frames = [settingsFrame(settings, DEFAULT_SETTINGS)];
     const bytes = encodeFrames(frames);
     return { frames, bytes: this.role === 'server' ? bytes : concat([CLIENT_PREFACE, bytes]) };
+  }
+
+  /** Our preface's settings: the options', plus (server) the stream and header-list limits we enforce. */
+  private prefaceSettings(): Partial<Settings> {
+    const given = this.options.settings ?? {};
+    if (this.role !== 'server') return given;
+    return {
+      MAX_CONCURRENT_STREAMS: this.limits.maxConcurrentStreams,
+      MAX_HEADER_LIST_SIZE: this.limits.maxHeaderListSize,
+      ...given,
+    };
+  }
+
+  /**
+   * The caller has handed everything we produced to a peer that is reading (for a socket: nothing is
+   * left in its write buffer). Resets the count of queued PING/SETTINGS acknowledgements.
+   */
+  outputFlushed(): void {
+    this.queuedAcks = 0;
   }
 
   /** Client: opens the next stream with a request. */
@@ -305,6 +398,9 @@ export class Http2Connection {
       const message = `Expected CONTINUATION on stream ${expecting}, got ${frame.type} on stream ${frame.streamId} (RFC 9113 §6.10).`;
       return this.fail(connectionError('PROTOCOL_ERROR', message), fx);
     }
+    if (isEmptyFrame(frame) && ++this.emptyFrames > this.limits.maxEmptyFrames) {
+      return this.fail(connectionError('ENHANCE_YOUR_CALM', `More than ${this.limits.maxEmptyFrames} empty frames that neither carry nor end anything (RFC 9113 §10.5; CVE-2019-9518).`), fx);
+    }
     switch (frame.type) {
       case 'SETTINGS':
         return this.onSettings(frame, fx);
@@ -319,6 +415,7 @@ export class Http2Connection {
       case 'WINDOW_UPDATE':
         return this.onWindowUpdate(frame, fx);
       case 'RST_STREAM': {
+        if (this.role === 'server' && !this.takeResetToken(fx)) return;
         if (this.streamState(frame.streamId) === 'closed') return;
         if (!this.stepOrFail(frame.streamId, 'RST_STREAM', fx)) return;
         fx.events.push(event({ type: 'stream-reset', streamId: frame.streamId, errorCode: frame.errorCode, errorName: errorCodeName(frame.errorCode) }));
@@ -331,6 +428,7 @@ export class Http2Connection {
         if (frame.flags & FLAGS.ACK) {
           fx.events.push(event({ type: 'ping-ack', opaqueData: frame.opaqueData }));
         } else {
+          if (!this.queueAck(fx, 'PING')) return;
           fx.frames.push({ type: 'PING', streamId: 0, flags: FLAGS.ACK, opaqueData: frame.opaqueData });
           fx.events.push(event({ type: 'ping', opaqueData: frame.opaqueData }));
         }
@@ -381,6 +479,7 @@ export class Http2Connection {
       applied[name] = value;
     }
     if (this.phase === 'settings') this.phase = 'ready';
+    if (!this.queueAck(fx, 'SETTINGS')) return;
     fx.frames.push({ type: 'SETTINGS', streamId: 0, flags: FLAGS.ACK, settings: [] });
     fx.events.push(event({ type: 'settings-received', settings: applied, unknown }));
   }
@@ -430,6 +529,7 @@ export class Http2Connection {
       headers = this.decoder.decode(block.bytes);
     } catch (err) {
       if (err instanceof HpackError && err.scope === 'stream') {
+        if (block.promisedStreamId === null && this.streamState(block.streamId) === 'idle') this.streams.skipRemote(block.streamId);
         return this.resetForError(streamError('ENHANCE_YOUR_CALM', block.promisedStreamId ?? block.streamId, err.message), fx);
       }
       const message = err instanceof Error ? err.message : String(err);
@@ -440,9 +540,12 @@ export class Http2Connection {
     if (this.isIgnored(id)) return;
     const state = this.streamState(id);
     // RFC 9113 §5.1.2: the limit covers streams the peer opens and pushed streams its HEADERS activate.
-    if ((state === 'idle' || state === 'reserved_remote') && this.streams.active(false) >= this.localSettings.MAX_CONCURRENT_STREAMS) {
+    // The limit we announced binds at once, acknowledged or not: a client that never acknowledges our
+    // SETTINGS must not get unlimited streams (nghttp2 refuses over its pending limit the same way).
+    const streamLimit = this.streamLimit();
+    if ((state === 'idle' || state === 'reserved_remote') && this.streams.active(false) >= streamLimit) {
       if (state === 'idle') this.streams.skipRemote(id);
-      return this.resetForError(streamError('REFUSED_STREAM', id, `Over our SETTINGS_MAX_CONCURRENT_STREAMS of ${this.localSettings.MAX_CONCURRENT_STREAMS} (RFC 9113 §5.1.2).`), fx);
+      return this.resetForError(streamError('REFUSED_STREAM', id, `Over our SETTINGS_MAX_CONCURRENT_STREAMS of ${streamLimit} (RFC 9113 §5.1.2).`), fx);
     }
     if (!this.stepOrFail(id, 'HEADERS', fx)) return;
     const rec = this.streams.get(id)!;
@@ -535,6 +638,37 @@ export class Http2Connection {
 
   // ---- helpers ----------------------------------------------------------------------------------
 
+  /** The smallest SETTINGS_MAX_CONCURRENT_STREAMS among the acknowledged one and those still pending. */
+  private streamLimit(): number {
+    let limit = this.localSettings.MAX_CONCURRENT_STREAMS;
+    for (const p of this.pendingSettings) if (p.MAX_CONCURRENT_STREAMS !== undefined) limit = Math.min(limit, p.MAX_CONCURRENT_STREAMS);
+    return limit;
+  }
+
+  /** Counts one acknowledgement we are about to queue; false (and GOAWAY) when over the budget. */
+  private queueAck(fx: Effects, what: 'PING' | 'SETTINGS'): boolean {
+    if (++this.queuedAcks <= this.limits.maxQueuedAcks) return true;
+    const message = `More than ${this.limits.maxQueuedAcks} ${what} acknowledgements queued while the peer reads nothing (RFC 9113 §10.5; CVE-2019-9512, CVE-2019-9515).`;
+    this.fail(connectionError('ENHANCE_YOUR_CALM', message), fx);
+    return false;
+  }
+
+  /** Rapid reset (CVE-2023-44487): one token per RST_STREAM received, refilled on the caller's clock. */
+  private takeResetToken(fx: Effects): boolean {
+    const { resetBurst, resetRatePerSecond } = this.limits;
+    const now = this.options.now?.();
+    if (now !== undefined) {
+      if (this.resetRefilledAt !== null) this.resetTokens = Math.min(resetBurst, this.resetTokens + ((now - this.resetRefilledAt) * resetRatePerSecond) / 1000);
+      this.resetRefilledAt = now;
+    }
+    if (this.resetTokens >= 1) {
+      this.resetTokens -= 1;
+      return true;
+    }
+    this.fail(connectionError('INTERNAL_ERROR', `RST_STREAM faster than ${resetRatePerSecond} per second after a burst of ${resetBurst} (rapid reset, CVE-2023-44487).`), fx);
+    return false;
+  }
+
   /** Frames for streams we reset, or that arrived after our GOAWAY, are dropped (§5.4.2, §6.8). */
   private isIgnored(id: number): boolean {
     if (this.streams.wasResetLocally(id)) return true;
@@ -590,5 +724,18 @@ export class Http2Connection {
     if (this.terminal) throw usageError(this.terminal.code, `The connection failed: ${this.terminal.message}`);
     // RFC 9113 §3.4: the preface (our SETTINGS) is the first thing each side sends.
     if (requireInitiated && !this.initiated) throw usageError('PROTOCOL_ERROR', 'Call initiate() first: the connection preface goes out before anything else (RFC 9113 §3.4).');
+  }
+}
+
+/** A frame that carries no octet and ends nothing (CVE-2019-9518's "empty frames"). */
+function isEmptyFrame(frame: Frame): boolean {
+  switch (frame.type) {
+    case 'DATA':
+      return frame.data.length === 0 && !(frame.flags & FLAGS.END_STREAM);
+    case 'HEADERS':
+    case 'CONTINUATION':
+      return frame.headerBlockFragment.length === 0 && !(frame.flags & FLAGS.END_HEADERS);
+    default:
+      return false;
   }
 }

@@ -21,7 +21,10 @@ export interface FieldBlock {
 export const MAX_FIELD_BLOCK = 256 * 1024;
 
 export class FieldBlockAssembler {
-  private pending: { head: Omit<FieldBlock, 'bytes'>; fragments: Uint8Array[]; size: number } | null = null;
+  private pending: { head: Omit<FieldBlock, 'bytes'>; fragments: Uint8Array[]; size: number; continuations: number } | null = null;
+
+  /** `maxContinuations`: CONTINUATION frames allowed after one HEADERS or PUSH_PROMISE (nghttp2: 8). */
+  constructor(private readonly maxContinuations = Infinity) {}
 
   /** The stream whose CONTINUATION must come next, or null. */
   get expecting(): number | null {
@@ -35,7 +38,7 @@ export class FieldBlockAssembler {
         ? { streamId: frame.streamId, promisedStreamId: null, endStream: (frame.flags & FLAGS.END_STREAM) !== 0, priority: frame.priority }
         : { streamId: frame.streamId, promisedStreamId: frame.promisedStreamId, endStream: false, priority: undefined };
     if (frame.flags & FLAGS.END_HEADERS) return { ...head, bytes: frame.headerBlockFragment };
-    this.pending = { head, fragments: [frame.headerBlockFragment], size: frame.headerBlockFragment.length };
+    this.pending = { head, fragments: [frame.headerBlockFragment], size: frame.headerBlockFragment.length, continuations: 0 };
     return null;
   }
 
@@ -43,6 +46,9 @@ export class FieldBlockAssembler {
   continue(frame: FrameOfType<'CONTINUATION'>): FieldBlock | null | Http2Error {
     const p = this.pending;
     if (!p) return connectionError('PROTOCOL_ERROR', 'CONTINUATION without a preceding HEADERS or PUSH_PROMISE (RFC 9113 §6.10).');
+    if (++p.continuations > this.maxContinuations) {
+      return connectionError('ENHANCE_YOUR_CALM', `More than ${this.maxContinuations} CONTINUATION frames in one field block (RFC 9113 §10.5; CVE-2024-27316).`);
+    }
     p.fragments.push(frame.headerBlockFragment);
     p.size += frame.headerBlockFragment.length;
     if (p.size > MAX_FIELD_BLOCK) {

@@ -45,9 +45,10 @@ export type {
 export { FlowControlWindow } from './flow-control';
 export { CONNECTION_SPECIFIC_FIELDS, validateFieldBlock } from './header-validation';
 export type { BlockKind as FieldBlockKind } from './header-validation';
-export { Http2Connection } from './connection';
+export { Http2Connection, DEFAULT_HTTP2_LIMITS } from './connection';
 export type {
   Http2ConnectionOptions,
+  Http2Limits,
   ReceiveResult as Http2ReceiveResult,
   Role as Http2Role,
   SendResult as Http2SendResult,

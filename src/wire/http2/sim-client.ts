@@ -332,6 +332,8 @@ class Http2ClientSession {
     }
     this.#tracer.sent(bytes);
     this.#stream.write(bytes);
+    // The simulated socket takes every write: nothing stays queued for a peer that does not read.
+    this.#conn.outputFlushed();
   }
 
   /** Handles one delivery of bytes; what it makes us send (ACKs, WINDOW_UPDATEs, requests) leaves in one write. */

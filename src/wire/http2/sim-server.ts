@@ -303,6 +303,8 @@ export class Http2ServerConnection {
     if (bytes.length > 0) {
       this.#tracer.sent(bytes);
       this.#stream.write(bytes);
+      // The simulated socket takes every write: nothing is left queued for a peer that does not read.
+      this.#conn.outputFlushed();
     }
     this.#closeWhenDone();
   }

@@ -62,7 +62,12 @@ export class Http2Link {
   /** Puts an engine result on the wire. */
   send(result: Http2SendResult): void {
     count(this.#sent, result.frames);
-    if (result.bytes.length > 0) void this.#transport.write(result.bytes);
+    if (result.bytes.length === 0) return;
+    void this.#transport.write(result.bytes).then(() => {
+      // Everything written so far reached the operating system: the peer is reading, and the
+      // acknowledgements the engine counted are no longer queued (RFC 9113 §10.5).
+      if (!this.#transport.backlog) this.conn.outputFlushed();
+    });
   }
 
   /**

@@ -280,7 +280,8 @@ describe('h2c server against nghttp', () => {
     const server = await serve(api());
     const { code, stdout } = await nghttp(['-nv', `${server.url}/todos/3`]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/recv SETTINGS frame <length=0, flags=0x00, stream_id=0>/); // our SETTINGS: all defaults
+    // Our SETTINGS announce the limits we enforce: 100 concurrent streams, a 64 KiB header list.
+    expect(stdout).toMatch(/recv SETTINGS frame <length=12, flags=0x00, stream_id=0>\s+\(niv=2\)\s+\[SETTINGS_MAX_CONCURRENT_STREAMS\(0x03\):100\]\s+\[SETTINGS_MAX_HEADER_LIST_SIZE\(0x06\):65536\]/);
     expect(stdout).toMatch(/recv SETTINGS frame <length=0, flags=0x01, stream_id=0>\s+; ACK/); // ACK of nghttp's
     expect(stdout).toMatch(/recv \(stream_id=13\) :status: 200/);
     expect(stdout).toMatch(/recv DATA frame <length=10, flags=0x01, stream_id=13>\s+; END_STREAM/);

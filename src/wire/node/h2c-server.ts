@@ -24,7 +24,7 @@
  * - With no open stream and no byte for `idleTimeoutMs`, the server says GOAWAY (NO_ERROR) and closes.
  */
 import type { HeaderField } from '../hpack/index';
-import { CLIENT_PREFACE, type Http2Event, type Http2Settings } from '../http2/index';
+import { CLIENT_PREFACE, type Http2Event, type Http2Limits, type Http2Settings } from '../http2/index';
 import type { WireRequest } from '../net/index';
 import type { Dispatch, Outcome, Reply } from './dispatch';
 import { Http2Link, SENDING_STATES, concatBytes, field } from './h2-link';
@@ -41,12 +41,26 @@ export interface H2cServerOptions {
   readonly name?: string;
   /** Settings we announce (e.g. a small INITIAL_WINDOW_SIZE to watch flow control); defaults otherwise. */
   readonly settings?: Partial<Http2Settings>;
-  /** Close a connection with no open stream after this many real ms without a byte (default 5000). */
+  /**
+   * Close a connection after this many real ms without a byte while no answer is being produced (default
+   * 5000). Streams the client opened and never finished do not keep it open.
+   */
   readonly idleTimeoutMs?: number;
+  /** The engine's flood and size defences (concurrent streams, header list, CONTINUATION, ...). */
+  readonly limits?: Partial<Http2Limits>;
+  /**
+   * Largest request body per stream (default 1 MiB, as over HTTP/1). A stream that sends more is answered
+   * 413 (Content Too Large) and reset with NO_ERROR: RFC 9113 §8.1 lets a server answer before the
+   * request ends and ask the client to stop sending that way.
+   */
+  readonly maxBodyBytes?: number;
 }
 
 /** The simulator's server default (src/wire/server/server.ts), as for HTTP/1. */
 const DEFAULT_IDLE_MS = 5000;
+const DEFAULT_MAX_BODY = 1024 * 1024;
+/** The engine's clock for its rate limits: monotonic ms. */
+const monotonic = (): number => performance.now();
 const EMPTY = new Uint8Array(0);
 /** RFC 9113 §8.2.2, plus the fields this session writes itself. */
 const DROPPED_FIELDS = /^(connection|keep-alive|proxy-connection|transfer-encoding|upgrade|te|content-length|date|server|trailer)$/i;
@@ -54,6 +68,7 @@ const DROPPED_FIELDS = /^(connection|keep-alive|proxy-connection|transfer-encodi
 interface Incoming {
   readonly headers: readonly HeaderField[];
   readonly body: Uint8Array[];
+  size: number;
 }
 
 /** One connection's h2c session. `run()` resolves when the connection is over. */
@@ -71,10 +86,17 @@ export class H2cServerSession {
   #pushesInFlight = 0;
   /** The client sent GOAWAY: close once the streams it already opened are answered (RFC 9113 §6.8). */
   #peerLeaving = false;
+  /** Requests completed by the bytes being processed; dispatched once all of those bytes are read. */
+  readonly #ready: number[] = [];
 
   constructor(transport: Transport, dispatch: Dispatch, env: ProtocolEnv, options: H2cServerOptions = {}) {
     this.#transport = transport;
-    this.#link = new Http2Link(transport, { role: 'server', ...(options.settings ? { settings: options.settings } : {}) });
+    this.#link = new Http2Link(transport, {
+      role: 'server',
+      now: monotonic,
+      ...(options.settings ? { settings: options.settings } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
     this.#dispatch = dispatch;
     this.#env = env;
     this.#options = options;
@@ -94,6 +116,7 @@ export class H2cServerSession {
         if (bytes === null || this.#done) break;
         for (const e of this.#link.receive(bytes)) this.#onEvent(e);
         if (this.#link.conn.error) break; // GOAWAY already went out with the engine's answer
+        this.#dispatchReady();
       }
     } catch (e) {
       // The peer reset the socket: nothing more to read or send. Anything else is ours to report.
@@ -111,7 +134,7 @@ export class H2cServerSession {
     const idle = this.#options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
     const arm = (): unknown =>
       timers.setTimeout(() => {
-        if (this.#incoming.size > 0 || this.#answering.size > 0) {
+        if (this.#answering.size > 0) {
           timer = arm();
           return;
         }
@@ -136,7 +159,7 @@ export class H2cServerSession {
     switch (e.type) {
       case 'headers': {
         if (e.kind === 'request') {
-          this.#incoming.set(e.streamId, { headers: e.headers, body: [] });
+          this.#incoming.set(e.streamId, { headers: e.headers, body: [], size: 0 });
           // RFC 9110 §10.1.1, as over HTTP/1: every request is accepted on its head, so 100 goes out at once.
           if (!e.endStream && field(e.headers, 'expect')?.toLowerCase() === '100-continue') {
             this.#link.send(this.#link.conn.sendHeaders(e.streamId, [{ name: ':status', value: '100' }]));
@@ -147,7 +170,11 @@ export class H2cServerSession {
         return;
       }
       case 'data': {
-        this.#incoming.get(e.streamId)?.body.push(e.data);
+        const incoming = this.#incoming.get(e.streamId);
+        if (!incoming) return;
+        incoming.size += e.data.length;
+        if (incoming.size > (this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY)) return this.#tooLarge(e.streamId);
+        incoming.body.push(e.data);
         if (e.endStream) this.#complete(e.streamId);
         return;
       }
@@ -164,7 +191,40 @@ export class H2cServerSession {
     }
   }
 
+  /** RFC 9113 §8.1: a complete 413 before the request ends, then RST_STREAM NO_ERROR to stop the upload. */
+  #tooLarge(streamId: number): void {
+    this.#incoming.delete(streamId);
+    const conn = this.#link.conn;
+    const limit = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    const text = new TextEncoder().encode(`The request body is larger than the ${limit} bytes this server accepts (RFC 9110 §15.5.14).\n`);
+    const headers = [
+      { name: ':status', value: '413' },
+      { name: 'content-type', value: 'text/plain;charset=UTF-8' },
+      { name: 'content-length', value: String(text.length) },
+    ];
+    this.#link.send(conn.sendHeaders(streamId, headers));
+    // The body fits any initial window (65,535); sent through the link so flow control still applies.
+    void this.#link
+      .sendBody(streamId, text, { endStream: true })
+      .then(() => {
+        if (SENDING_STATES.has(conn.streamState(streamId)) || conn.streamState(streamId) === 'half_closed_local') this.#link.send(conn.resetStream(streamId, 'NO_ERROR'));
+      })
+      .catch(() => undefined);
+  }
+
+  /**
+   * A request is complete: queue it. Requests are dispatched after all the bytes at hand are read, so a
+   * stream the client resets in the same bytes (rapid reset, CVE-2023-44487) never reaches the handler.
+   */
   #complete(streamId: number): void {
+    this.#ready.push(streamId);
+  }
+
+  #dispatchReady(): void {
+    for (const id of this.#ready.splice(0)) this.#dispatchOne(id);
+  }
+
+  #dispatchOne(streamId: number): void {
     const incoming = this.#incoming.get(streamId);
     if (!incoming) return;
     this.#incoming.delete(streamId);

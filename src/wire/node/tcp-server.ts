@@ -27,7 +27,19 @@ export interface ServeTcpOptions {
   readonly now?: () => number;
   /** Called when a connection fails for a reason other than the peer going away. Default: console.error. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * A connection must show which protocol it speaks (the whole h2c preface, or a first byte that is not
+   * one) within this many ms, else it is closed: this bounds connections that send nothing or half a
+   * preface. Default 10 000. Only applies when `protocols` are registered (HTTP/1 alone has its own
+   * header-read deadline).
+   */
+  readonly prefaceTimeoutMs?: number;
+  /** Open connections at most; the listener drops new ones beyond (node:net's maxConnections). Default 1024. */
+  readonly maxConnections?: number;
 }
+
+export const DEFAULT_PREFACE_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_CONNECTIONS = 1024;
 
 export interface TcpServer {
   readonly host: string;
@@ -49,6 +61,7 @@ export async function serveTcp(mock: MockServer, options: ServeTcpOptions = {}):
   const http1 = http1Protocol({ keepAlive: keepAlive ?? false, name: mock.name, ...(options.engine ? { engine: options.engine } : {}) });
   const claimants = options.protocols ?? [];
   const sockets = new Set<Socket>();
+  const prefaceTimeout = options.prefaceTimeoutMs ?? DEFAULT_PREFACE_TIMEOUT_MS;
   let accepted = 0;
   let dispatch: Dispatch | undefined;
 
@@ -59,7 +72,15 @@ export async function serveTcp(mock: MockServer, options: ServeTcpOptions = {}):
     socket.on('close', () => sockets.delete(socket));
     const transport = new SocketTransport(socket, timers);
     void (async () => {
-      const protocol = (await selectProtocol(transport, claimants)) ?? http1;
+      let timer: unknown;
+      const late = new Promise<'late'>((resolve) => (timer = timers.setTimeout(() => resolve('late'), prefaceTimeout)));
+      const selected = claimants.length === 0 ? undefined : await Promise.race([selectProtocol(transport, claimants), late]);
+      timers.clearTimeout(timer);
+      if (selected === 'late') {
+        transport.end();
+        return;
+      }
+      const protocol = selected ?? http1;
       await protocol.serve(transport, dispatch!, env);
     })().catch((e: unknown) => {
       transport.reset();
@@ -67,6 +88,7 @@ export async function serveTcp(mock: MockServer, options: ServeTcpOptions = {}):
     });
   });
 
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port: options.port ?? 0, host }, () => {
