@@ -30,10 +30,13 @@ export default defineConfig({
       favicon: '/favicon.svg',
       lastUpdated: false,
       sidebar: [
+        // The gallery of every docs playground, each runnable full-page (pages/playground/).
+        { label: 'Playground gallery', link: '/playground/' },
         { label: 'HTTP', items: [{ autogenerate: { directory: 'http' } }] },
         { label: 'Query library', items: [{ autogenerate: { directory: 'query' } }] },
       ],
       customCss: ['./src/components/styles/site.css'],
+      components: { PageTitle: './src/components/PageTitle.astro' },
     }),
     react(),
     playgroundIntegration(),

@@ -9,7 +9,8 @@ import { toMarkdown } from './_lib/markdown';
 export const getStaticPaths = (async () => {
   // Typed explicitly: before `astro sync` runs (a fresh clone's typecheck) astro:content is declared as any.
   const docs: CollectionEntry<'docs'>[] = await getCollection('docs');
-  return docs.map((entry) => ({ params: { slug: entry.id }, props: { entry } }));
+  // The not-found page (content/docs/404.md) is not a docs page to copy.
+  return docs.filter((entry) => entry.id !== '404').map((entry) => ({ params: { slug: entry.id }, props: { entry } }));
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ entry: CollectionEntry<'docs'> }> = async ({ props, site }) => {
