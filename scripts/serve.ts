@@ -9,13 +9,20 @@
 import { parseArgs } from 'node:util';
 import { createDemoServer, demoCommands, demoH2Commands, h2cProtocol, serveTcp } from '../src/wire/node/index';
 
-const USAGE = 'usage: npm run serve -- [--port 8080] [--host 127.0.0.1]';
+const USAGE =
+  'usage: npm run serve -- [--port 8080] [--host 127.0.0.1] [--max-body 1048576] [--header-timeout 10000] [--idle-timeout 5000]\n' +
+  '       [--preface-timeout 10000] [--max-connections 1024] [--max-streams 100] [--max-header-list 65536]';
+
+/** The defences' flags: name -> what it sets (all integers; see README "Serve the mock server"). */
+const LIMIT_FLAGS = ['max-body', 'header-timeout', 'idle-timeout', 'preface-timeout', 'max-connections', 'max-streams', 'max-header-list'] as const;
+type LimitFlag = (typeof LIMIT_FLAGS)[number];
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
-function options(): { port: number; host: string } {
-  let values: { port?: string; host?: string; help?: boolean };
+function options(): { port: number; host: string; limits: Partial<Record<LimitFlag, number>> } {
+  let values: { port?: string; host?: string; help?: boolean } & Partial<Record<LimitFlag, string>>;
   try {
-    ({ values } = parseArgs({ options: { port: { type: 'string', default: '8080' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h' } } }));
+    const limitOptions = Object.fromEntries(LIMIT_FLAGS.map((f) => [f, { type: 'string' as const }]));
+    ({ values } = parseArgs({ options: { port: { type: 'string', default: '8080' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h' }, ...limitOptions } }) as { values: typeof values });
   } catch (e) {
     console.error(`${(e as Error).message}\n${USAGE}`);
     process.exit(2);
@@ -29,17 +36,49 @@ function options(): { port: number; host: string } {
     console.error(`--port expects a TCP port number 0-65535 (0: any free port), got "${values.port}".\n${USAGE}`);
     process.exit(2);
   }
-  return { port, host: values.host! };
+  const limits: Partial<Record<LimitFlag, number>> = {};
+  for (const flag of LIMIT_FLAGS) {
+    const raw = values[flag];
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) {
+      console.error(`--${flag} expects a positive integer, got "${raw}".\n${USAGE}`);
+      process.exit(2);
+    }
+    limits[flag] = n;
+  }
+  return { port, host: values.host!, limits };
 }
 
-const { port, host } = options();
+const { port, host, limits } = options();
 if (!LOOPBACK.test(host)) {
   console.warn(`warning: binding to ${host}. The mock server is a teaching tool with no hardening; keep it on loopback (127.0.0.1).`);
 }
 
 let server: Awaited<ReturnType<typeof serveTcp>>;
 try {
-  server = await serveTcp(createDemoServer(), { port, host, protocols: [h2cProtocol()] });
+  const h2Limits = {
+    ...(limits['max-streams'] ? { maxConcurrentStreams: limits['max-streams'] } : {}),
+    ...(limits['max-header-list'] ? { maxHeaderListSize: limits['max-header-list'] } : {}),
+  };
+  server = await serveTcp(createDemoServer(), {
+    port,
+    host,
+    protocols: [
+      h2cProtocol({
+        limits: h2Limits,
+        ...(limits['max-body'] ? { maxBodyBytes: limits['max-body'] } : {}),
+        ...(limits['idle-timeout'] ? { idleTimeoutMs: limits['idle-timeout'] } : {}),
+      }),
+    ],
+    engine: {
+      ...(limits['max-body'] ? { maxBodyBytes: limits['max-body'] } : {}),
+      ...(limits['header-timeout'] ? { headerTimeoutMs: limits['header-timeout'] } : {}),
+      ...(limits['idle-timeout'] ? { idleTimeoutMs: limits['idle-timeout'] } : {}),
+    },
+    ...(limits['preface-timeout'] ? { prefaceTimeoutMs: limits['preface-timeout'] } : {}),
+    ...(limits['max-connections'] ? { maxConnections: limits['max-connections'] } : {}),
+  });
 } catch (e) {
   const err = e as NodeJS.ErrnoException;
   const hint = err.code === 'EADDRINUSE' ? ` Port ${port} is taken; try --port ${port + 1}, or --port 0 for any free port.` : '';
