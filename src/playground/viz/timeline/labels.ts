@@ -9,6 +9,11 @@
  * - HTTP/1.x: a write that starts with a request line or status line (RFC 9112 §3, §4);
  * - HTTP/2: the connection preface (RFC 9113 §3.4) and 9-octet frame headers (§4.1).
  * Anything else is "data". Labels are for people: a message split across writes is named by its first one.
+ *
+ * Which protocol a byte range carries is decided per range, in stream order, not per connection: a connection
+ * to a proxy starts in HTTP/1 (the client's CONNECT and the proxy's 200) and carries TLS and HTTP/2 only once
+ * the tunnel is open (RFC 9110 §9.3.6), so a client's bytes are HTTP/2 frames from its preface on, and the
+ * other side's once the server speaks HTTP/2 (it announced a session, or the client's preface has gone out).
  */
 
 export type Category = 'tcp' | 'tls' | 'request' | 'response' | 'h2' | 'data' | 'ack' | 'quic';
@@ -66,14 +71,31 @@ export function appLabel(data: string, http2: boolean): { label: string; categor
 }
 
 /**
- * Replays one direction's writes into labelled byte ranges. `tls` says whether the bytes are TLS records;
- * `http2` whether the application speaks HTTP/2.
+ * Replays one direction's writes into labelled byte ranges. `tls` says whether the bytes are TLS records.
+ * Application bytes are read as HTTP/1 until this direction speaks HTTP/2: from a write that starts with the
+ * client preface, or from `startHttp2()` (the server's side of a connection whose client sent its preface).
  */
 export class StreamLabeller {
   readonly ranges: LabelledRange[] = [];
   #offset = 0;
+  #http2 = false;
 
-  write(data: string, tls: boolean, http2: boolean): void {
+  /** True once this direction's application bytes are HTTP/2 frames. */
+  get http2(): boolean {
+    return this.#http2;
+  }
+
+  /** From the next write on, application bytes are HTTP/2 frames. */
+  startHttp2(): void {
+    this.#http2 = true;
+  }
+
+  #app(data: string): { label: string; category: Category } {
+    if (data.startsWith(H2_PREFACE)) this.#http2 = true;
+    return appLabel(data, this.#http2);
+  }
+
+  write(data: string, tls: boolean): void {
     if (tls && data.length >= 5 && data.charCodeAt(1) === 3 && data.charCodeAt(2) === 3) {
       let at = 0;
       while (at + 5 <= data.length) {
@@ -84,7 +106,7 @@ export class StreamLabeller {
           type === TLS_HANDSHAKE
             ? { label: `TLS ${payload}`, category: 'tls' as const }
             : type === TLS_APPLICATION_DATA
-              ? appLabel(payload, http2)
+              ? this.#app(payload)
               : { label: `TLS record type ${type}`, category: 'tls' as const };
         this.#push(5 + payload.length, named.label, named.category);
         at += 5 + length;
@@ -92,7 +114,7 @@ export class StreamLabeller {
       if (at < data.length) this.#push(data.length - at, `data (${data.length - at} B)`, 'data');
       return;
     }
-    const named = appLabel(data, http2);
+    const named = this.#app(data);
     this.#push(data.length, named.label, named.category);
   }
 

@@ -85,7 +85,8 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
   const connections = new Map<string, ConnectionInfo>();
   const labellers = new Map<string, StreamLabeller>();
   const tlsConnections = new Set<string>();
-  const h2Connections = new Set<string>();
+  /** Proxy-to-server connection -> the client's connection whose tunnel it carries (same bytes, same TLS). */
+  const tunnels = new Map<string, string>();
   const pendingSegments = new Map<string, Pending[]>();
   const quicSent = new Map<string, number>(); // `${conn}|${from}|${pn}` -> arrow index, latest wins
   const h3Heads = new Map<string, string>(); // `${conn}|${from}|${stream}` -> "GET /x" or "200"
@@ -144,12 +145,24 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         });
         return;
       }
+      case 'tunnel-established':
+        // The proxy relays the client's TLS to the server: the upstream hop sees the ClientHello before the
+        // server's end of the handshake is traced.
+        tunnels.set(e.upstreamConnectionId, e.connectionId);
+        return;
       case 'h2-session':
-        h2Connections.add(e.connectionId);
+        // The client announces its session before a proxy's CONNECT exchange, which is HTTP/1: its own bytes
+        // become frames at its preface (the labeller sees it). A server's session starts with its first write.
+        if (e.side === 'server') labeller(e.connectionId, 'server').startHttp2();
         return;
-      case 'bytes-sent':
-        labeller(e.connectionId, e.from).write(e.data, tlsConnections.has(e.connectionId), h2Connections.has(e.connectionId));
+      case 'bytes-sent': {
+        const l = labeller(e.connectionId, e.from);
+        const relayed = tunnels.get(e.connectionId);
+        l.write(e.data, tlsConnections.has(e.connectionId) || (relayed !== undefined && tlsConnections.has(relayed)));
+        // Once the client's preface is out, what comes back is the server's HTTP/2 (relayed by a tunnel, if any).
+        if (e.from === 'client' && l.http2) labeller(e.connectionId, 'server').startHttp2();
         return;
+      }
       case 'segment-sent': {
         const from = peer(e.connectionId, e.from);
         const to = other(e.connectionId, e.from);
