@@ -20,6 +20,6 @@ console.log(first.status, first.headers.get('content-type'), await first.json())
 // HTTP/1.1 and 2 keep the connection open, so the second request skips the TCP handshake; 1.0 does not.
 await sim.fetch('/todos');
 for (const done of sim.trace.ofType('request-finished')) {
-  const setup = done.timings.connect < 0 ? 'reused the connection' : `${done.timings.connect} ms to connect`;
+  const setup = done.timings.connect < 0 ? 'reused the connection' : `${Math.round(done.timings.connect)} ms to connect`;
   console.log(`${done.request.method} ${done.request.url}: ${setup}, done at ${done.at.toFixed(1)} ms`);
 }

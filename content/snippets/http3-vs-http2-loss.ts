@@ -23,6 +23,6 @@ for (const httpVersion of ['2', '3'] as const) {
     // Only the request that opened the connection paid for setup; the others report -1.
     const connect = Math.max(...done.map((e) => e.timings.connect));
     const finished = done.map((e) => Math.round(e.at)).join(', ');
-    console.log(`HTTP/${httpVersion}, loss ${linkLoss}: ${connect} ms to connect; finished at ${finished} ms`);
+    console.log(`HTTP/${httpVersion}, loss ${linkLoss}: ${Math.round(connect)} ms to connect; finished at ${finished} ms`);
   }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createServer, createSimulation, http, type TraceEvent } from 'roundtrip/wire';
-import { describePosition, describeStep, describeWireEvent } from './describe';
+import { createServer, createSimulation, HTTP1_SETTLE_RULES, http, type TraceEvent } from 'roundtrip/wire';
+import { describePosition, describeStep, describeWireEvent, SETTLE_RULE_WORDS } from './describe';
+import { buildSequence } from './timeline/sequence';
+import { instancesOf } from './machines/instances';
 import { RecordingStore } from './recording';
 
 async function trace(options: Parameters<typeof createSimulation>[0]): Promise<readonly TraceEvent[]> {
@@ -35,6 +37,45 @@ describe('describeWireEvent', () => {
       expect(text, e.type).not.toMatch(new RegExp(`(^|: )${e.type}$`));
       expect(text).not.toMatch(/undefined|NaN|\[object/);
     }
+  });
+});
+
+describe('state machine steps in words (#22 item 10)', () => {
+  it('say what a step means, with the engine and its rule as the detail, not "server:DONE → server:IDLE on server-next-response"', async () => {
+    const events = await trace({ httpVersion: '1.1', maxConnectionsPerOrigin: 1 });
+    const transitions = events.filter((e) => e.type === 'transition' && e.machine.startsWith('http1-'));
+    const texts = transitions.map(describeWireEvent);
+    expect(texts).toContain("c1: the server is ready for the next request (DONE → IDLE; rule server-next-response in the server's engine)");
+    expect(texts).toContain("c1: the client may pipeline: send the next request before this response arrives (DONE → IDLE; rule client-pipelines in the client's engine)");
+    // Each engine also tracks the other role's state; a line says whose engine it is.
+    expect(texts).toContain("c1: the server is ready for the next request, as the client tracks it (DONE → IDLE; rule server-next-response in the client's engine)");
+    expect(texts).toContain("c1: the server goes from IDLE to SEND_RESPONSE on the client's request (server's engine)");
+    expect(texts).toContain("c1: the client goes from IDLE to SEND_BODY on its request (client's engine)");
+    expect(texts).toContain("c1: the server stays in SEND_BODY on its body data (server's engine)");
+    for (const text of texts) expect(text).not.toMatch(/\b(client|server):[A-Z]/);
+  });
+
+  it('name each HTTP/1 machine in the State machines view by whose state it is and which side tracks it', async () => {
+    const store = new RecordingStore();
+    store.addSource({ id: 'sim-1', kind: 'wire', label: 'HTTP/1.1' });
+    store.append('sim-1', await trace({ httpVersion: '1.1', maxConnectionsPerOrigin: 1 }));
+    const labels = instancesOf(store.snapshot()).map((i) => i.label);
+    expect(labels).toContain("HTTP/1.1: c1, the client's state (client's engine)");
+    expect(labels).toContain("HTTP/1.1: c1, the client's state as the server tracks it (server's engine)");
+    expect(labels.filter((l) => /engine, \w+ role/.test(l))).toEqual([]);
+  });
+
+  it('have words for every settle rule of the HTTP/1 engine', () => {
+    expect(Object.keys(SETTLE_RULE_WORDS).sort()).toEqual(HTTP1_SETTLE_RULES.map((r) => r.id).sort());
+  });
+});
+
+describe('durations in captions (#22 item 10)', () => {
+  it('are rounded where a view shows them, never with float noise such as 200.00000000000006 ms', async () => {
+    const events = [...(await trace({ httpVersion: '3', loss: 0.3, seed: 2 })), ...(await trace({ httpVersion: '1.1', loss: 0.3, seed: 3 }))];
+    const texts = [...events.map(describeWireEvent), ...buildSequence(events).marks.map((m) => m.description), ...buildSequence(events).arrows.map((a) => a.description)];
+    expect(texts.some((t) => /probe timeout/.test(t))).toBe(true);
+    expect(texts.filter((t) => /\d\.\d{3,}/.test(t))).toEqual([]);
   });
 });
 

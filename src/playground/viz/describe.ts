@@ -23,6 +23,65 @@ function firstLine(data: string): string {
   return /^[A-Z]+ \S+ HTTP\/\d|^HTTP\/\d/.test(line) ? `: ${line}` : '';
 }
 
+/**
+ * What each HTTP/1 settle rule (src/wire/http1/state.ts SETTLE_RULES) means for the role it moves, completing
+ * "the server ...". Kept here rather than read from roundtrip/wire, which the panel's first load does not
+ * otherwise need; describe.test.ts checks that every rule has its words.
+ */
+export const SETTLE_RULE_WORDS: Readonly<Record<string, string>> = {
+  'client-proposes-switch': 'waits to learn whether the server switches protocols',
+  'client-follows-switch': 'follows the server to the new protocol',
+  'client-switch-declined': 'goes on in HTTP/1.1: the server declined the switch',
+  'client-close': 'will send no further request on this connection',
+  'server-close': 'closes: the exchange just finished was the last',
+  'client-peer-closed': 'can send nothing more: the server closed',
+  'server-peer-closed': 'has nothing left to answer: the client closed',
+  'client-pipelines': 'may pipeline: send the next request before this response arrives',
+  'client-next-request': 'may send the next request: the response arrived',
+  'server-next-response': 'is ready for the next request',
+  'server-answers-queued': 'answers the next pipelined request',
+};
+
+const HTTP1_EVENT_WORDS: Readonly<Record<string, string>> = {
+  request: 'request',
+  response: 'response',
+  informational: 'informational (1xx) response',
+  data: 'body data',
+  'end-of-message': 'end of message',
+  'connection-closed': 'closing the connection',
+};
+
+/**
+ * A state machine's step in words, the engine and its row id as the detail in brackets: "c1: the server is
+ * ready for the next request (DONE → IDLE; rule server-next-response in the server's engine)", where the
+ * trace says "server:DONE → server:IDLE on server-next-response". Each HTTP/1 engine tracks both roles
+ * (h11-style), so a role's state as the other side's engine tracks it says so.
+ */
+function describeTransition(e: Extract<TraceEvent, { type: 'transition' }>): string {
+  const http1 = /^http1-(client|server)$/.exec(e.machine);
+  if (!http1) {
+    const who = e.machine === 'client-connection' ? "the client's connection" : e.machine.startsWith('proxy-') ? 'the proxy' : e.machine;
+    return `${e.connectionId}: ${who} goes from ${e.from} to ${e.to} (${e.input})`;
+  }
+  const engine = http1[1]!;
+  const [role = '', from = e.from] = e.from.split(':');
+  const to = e.to.split(':')[1] ?? e.to;
+  const tracked = role === engine ? '' : `, as the ${engine} tracks it`;
+  const states = `${from} → ${to}`;
+  const words = SETTLE_RULE_WORDS[e.input];
+  if (words) return `${e.connectionId}: the ${role} ${words}${tracked} (${states}; rule ${e.input} in the ${engine}'s engine)`;
+  // Event rows: "server:IDLE:request@client[guard]" (state.ts EVENT_TRANSITIONS ids).
+  const row = /^\w+:\w+:([\w-]+)(?:@(\w+))?/.exec(e.input);
+  if (row) {
+    const by = row[2] ?? role;
+    const whose = by === role ? 'its' : `the ${by}'s`;
+    const change = from === to ? `stays in ${to}` : `goes from ${from} to ${to}`;
+    return `${e.connectionId}: the ${role} ${change} on ${whose} ${HTTP1_EVENT_WORDS[row[1]!] ?? row[1]}${tracked} (${engine}'s engine)`;
+  }
+  // An engine error: "error: <code>".
+  return `${e.connectionId}: the ${role} goes from ${from} to ${to}${tracked}: ${e.input} (${engine}'s engine)`;
+}
+
 /** One trace event of roundtrip/wire in words. */
 export function describeWireEvent(e: TraceEvent): string {
   switch (e.type) {
@@ -49,13 +108,15 @@ export function describeWireEvent(e: TraceEvent): string {
     case 'packet-lost':
       return `${e.connectionId}: lost bytes ${e.offset}–${e.offset + e.length} from ${e.from}`;
     case 'retransmit':
-      return `${e.connectionId}: ${e.from} retransmits bytes ${e.offset}–${e.offset + e.length} after a ${ms(e.rto)} timeout (attempt ${e.attempt})`;
+      return e.reason === 'timeout'
+        ? `${e.connectionId}: ${e.from} retransmits bytes ${e.offset}–${e.offset + e.length} after a ${ms(e.rto)} timeout (attempt ${e.attempt})`
+        : `${e.connectionId}: ${e.from} retransmits bytes ${e.offset}–${e.offset + e.length}, ${e.reason === 'packet-threshold' ? 'three later segments were acknowledged (fast retransmit)' : 'overdue by 9/8 RTT'} (attempt ${e.attempt})`;
     case 'hol-blocked':
       return `${e.connectionId}: ${e.by} holds ${bytes(e.heldBytes)} waiting for byte ${e.waitingFor} (head-of-line blocking)`;
     case 'message-parsed':
       return `${e.connectionId}: ${e.by} parsed a ${e.kind}: ${e.startLine}`;
     case 'transition':
-      return `${e.connectionId} ${e.machine}: ${e.from} → ${e.to} on ${e.input}`;
+      return describeTransition(e);
     case 'request-started':
       return `${e.requestId}: ${e.method} ${e.url} started (${e.httpVersion})`;
     case 'request-queued':

@@ -73,7 +73,7 @@ function wireInstances(source: Extract<Source, { kind: 'wire' }>, stepOf: (i: nu
       const [role, from] = e.from.split(':') as [string, string];
       const to = e.to.split(':')[1]!;
       const machine: MachineId = role === 'client' ? 'http1-client-role' : 'http1-server-role';
-      const inst = get(`${source.id}/${e.connectionId}/${e.machine}/${role}`, machine, `${source.label}: ${e.connectionId}, ${m[1]}'s engine, ${role} role`);
+      const inst = get(`${source.id}/${e.connectionId}/${e.machine}/${role}`, machine, `${source.label}: ${e.connectionId}, ${role === m[1] ? `the ${role}'s state` : `the ${role}'s state as the ${m[1]} tracks it`} (${m[1]}'s engine)`);
       // Event rows are named by their id; settle rules by the rule id, one row per source state.
       const isEventRow = MACHINES[machine].rows.some((r) => r.id === e.input);
       const row = e.input.startsWith('error') ? undefined : isEventRow ? e.input : `${e.input}@${from}`;

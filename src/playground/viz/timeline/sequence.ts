@@ -265,7 +265,7 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         addMark({ index, at: e.at, lane: peer(e.connectionId, e.from), connectionId: e.connectionId, kind: 'loss-detected', description: `${e.connectionId}: packets ${e.packetNumbers.join(', ')} declared lost (${e.reason}) at ${ms(e.at)}; streams ${e.streams.join(', ') || 'none'} wait for the resend` });
         return;
       case 'quic-pto':
-        addMark({ index, at: e.at, lane: peer(e.connectionId, e.from), connectionId: e.connectionId, kind: 'pto', description: `${e.connectionId}: probe timeout (${e.pto} ms, #${e.count}) at ${ms(e.at)}` });
+        addMark({ index, at: e.at, lane: peer(e.connectionId, e.from), connectionId: e.connectionId, kind: 'pto', description: `${e.connectionId}: probe timeout (${ms(e.pto)}, #${e.count}) at ${ms(e.at)}` });
         return;
       case 'quic-ready':
         addMark({ index, at: e.at, lane: peer(e.connectionId, e.side), connectionId: e.connectionId, kind: 'ready', description: `${e.connectionId}: QUIC ready on the ${e.side} side at ${ms(e.at)}${e.resumed ? ' (resumed)' : ''}` });
