@@ -247,9 +247,12 @@ describe('TCP head-of-line blocking', () => {
     const lost = h2.trace.ofType('packet-lost');
     expect(lost).toHaveLength(1);
     const retransmit = h2.trace.ofType('retransmit')[0]!;
+    // Fast retransmit: the segment left at 150 ms with nine more behind it; three of those reached the
+    // client at 200 ms and their duplicate ACKs are back at 250 ms, one RTT after the loss, not an RTO later.
+    expect(retransmit).toMatchObject({ reason: 'packet-threshold', offset: 1460, at: 250 });
     // Every stream waited for the retransmission, although five of them had nothing in the lost segment.
     expect(h2Times.every((t) => t > retransmit.at)).toBe(true);
-    expect(Math.min(...h2Times)).toBeGreaterThan(Math.max(...baseline));
+    expect(Math.min(...h2Times)).toBeGreaterThanOrEqual(Math.max(...baseline));
     const blocked = h2.trace.ofType('hol-blocked');
     expect(blocked.length).toBeGreaterThan(0);
     const delivered = frames(h2, 'client', 'received').filter((f) => f.frameType === 'DATA');

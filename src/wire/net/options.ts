@@ -31,6 +31,11 @@ export interface SimulationOptions {
   readonly bandwidth?: number;
   /** Probability that a data segment is lost, 0-1. */
   readonly loss?: number;
+  /**
+   * TCP's lowest retransmission timeout (RFC 6298 §2.4), virtual ms. Default 200, Linux's TCP_RTO_MIN;
+   * the RFC asks for 1000, which makes every tail loss cost at least a second.
+   */
+  readonly minRto?: number;
   /** Seed for every random choice (loss); same seed, same trace. */
   readonly seed?: number | string;
   /** TLS for https: URLs; with anything but 'none' the default base URL is https. */
@@ -90,6 +95,7 @@ export const SIMULATION_OPTIONS = {
   rtt: { doc: 'Round-trip time, virtual ms', default: 100, check: number(0, 60_000) },
   bandwidth: { doc: 'Bits per second each way', default: 10_000_000, check: either(oneOf(Infinity), number(1_000)) },
   loss: { doc: 'Data segment loss probability', default: 0, check: number(0, 1) },
+  minRto: { doc: "TCP's lowest retransmission timeout, virtual ms (Linux 200, RFC 6298 §2.4: 1000)", default: 200, check: number(1, 60_000) },
   seed: { doc: 'Random seed', default: 1, check: (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? undefined : 'a number or a string') },
   tls: { doc: 'TLS version for https URLs', default: 'none', check: oneOf('none', '1.2', '1.3') },
   maxConnectionsPerOrigin: { doc: 'Parallel connections per origin', default: 6, check: number(1, 64, true) },

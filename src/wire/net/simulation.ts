@@ -175,7 +175,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     return `${prefix}${n}`;
   };
   const ctx: NetContext = { clock, trace, nextId };
-  const network = new TcpNetwork(ctx);
+  const network = new TcpNetwork(ctx, { minRto: resolved.minRto });
   const random = createRandom(resolved.seed);
   const link = new Link({ rtt: resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss }, random.fork('client'));
   const ips = new Map<string, string>();

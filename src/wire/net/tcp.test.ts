@@ -94,38 +94,82 @@ describe('TCP model', () => {
     expect(doneAt).toBeCloseTo(1, 6);
   });
 
-  it('a lost segment is retransmitted after the RTO and holds later bytes back (head-of-line blocking)', () => {
-    // Find a seed whose first data segment is lost with loss 0.3 (deterministic for that seed).
-    let chosen = 0;
-    for (let seed = 1; seed < 200; seed++) {
-      const r = createRandom(seed);
-      if (r.next() < 0.3 && r.next() >= 0.3 && r.next() >= 0.3 && r.next() >= 0.3) {
-        chosen = seed;
-        break;
-      }
-    }
-    const { clock, trace, network, link } = setup({ rtt: 100, loss: 0.3 }, chosen);
-    const deliveries: { at: number; length: number }[] = [];
+  it('fast retransmit: three later segments reveal a loss one RTT after it was sent, and the window is halved', () => {
+    const { clock, trace, network, link } = setup({ rtt: 100 });
+    let sends = 0;
+    link.drops = () => sends++ === 0; // the first data segment is lost, nothing else
+    const deliveries: number[] = [];
     let received: Uint8Array[] = [];
-    network.listen('h:80', 'server', (s) =>
-      s.onData((b) => {
-        deliveries.push({ at: clock.now(), length: b.length });
-        received.push(b);
-      }),
-    );
+    network.listen('h:80', 'server', (s) => s.onData((b) => (deliveries.push(clock.now()), received.push(b))));
     const socket = network.connect('h:80', { from: 'client', link });
-    const data = payload(MSS * 3);
+    const data = payload(MSS * 10);
     socket.write(data);
     clock.runUntilIdle();
-    const lost = trace.ofType('packet-lost');
-    expect(lost[0]).toMatchObject({ offset: 0, length: MSS });
-    expect(trace.ofType('hol-blocked').length).toBeGreaterThan(0);
-    const retransmit = trace.ofType('retransmit')[0]!;
-    expect(retransmit).toMatchObject({ offset: 0, rto: 300, attempt: 1, at: 400 });
-    // Nothing reached the application before the retransmission arrived; then all of it at once.
-    expect(deliveries[0]!.at).toBe(450);
+    // Ten segments leave at 100 ms; nine arrive at 150 and their duplicate ACKs (each naming the segment it
+    // holds, SACK) are back at 200: the third makes segment 0 lost. Its copy arrives at 250.
+    expect(trace.ofType('hol-blocked').length).toBe(9);
+    expect(trace.ofType('retransmit')).toMatchObject([{ offset: 0, reason: 'packet-threshold', attempt: 1, at: 200 }]);
+    expect(deliveries).toEqual([250]);
+    expect(concatBytes(received)).toEqual(data);
+    // ssthresh = max(FlightSize / 2, 2 x SMSS) with 10 segments outstanding (RFC 5681 §3.1, eq. 4).
+    expect(socket.recovery.ssthresh).toBe(5 * MSS);
+    received = [];
+  });
+
+  it('a loss with too few segments behind it is found by the time threshold, 9/8 RTT after it was sent', () => {
+    const { clock, trace, network, link } = setup({ rtt: 100 });
+    let sends = 0;
+    link.drops = () => sends++ === 0;
+    const deliveries: number[] = [];
+    network.listen('h:80', 'server', (s) => s.onData(() => deliveries.push(clock.now())));
+    const socket = network.connect('h:80', { from: 'client', link });
+    socket.write(payload(MSS * 3));
+    clock.runUntilIdle();
+    // Sent at 100; the two later segments are acknowledged at 200, so SRTT = latest RTT = 100 and the
+    // segment is lost at 100 + 9/8 x 100 = 212.5 ms (RACK, RFC 8985 §6.2); the copy arrives at 262.5.
+    expect(trace.ofType('retransmit')).toMatchObject([{ offset: 0, reason: 'time-threshold', at: 212.5 }]);
+    expect(deliveries).toEqual([262.5]);
+  });
+
+  it('a lone lost segment waits for the RTO (RFC 6298), which doubles when the copy is lost too', () => {
+    const { clock, trace, network, link } = setup({ rtt: 100 });
+    let sends = 0;
+    link.drops = () => sends++ < 2; // the segment and its first copy
+    const deliveries: number[] = [];
+    let received: Uint8Array[] = [];
+    network.listen('h:80', 'server', (s) => s.onData((b) => (deliveries.push(clock.now()), received.push(b))));
+    const socket = network.connect('h:80', { from: 'client', link });
+    const data = payload(MSS);
+    socket.write(data);
+    clock.runUntilIdle();
+    expect(trace.ofType('packet-lost')).toHaveLength(2);
+    expect(trace.ofType('hol-blocked')).toHaveLength(0);
+    // The handshake's sample: SRTT 100, RTTVAR 50, RTO = 100 + 4 x 50 = 300 (above the 200 ms floor).
+    // Sent at 100, resent at 400; that copy is lost too, and the doubled RTO resends at 400 + 600.
+    expect(trace.ofType('retransmit')).toMatchObject([
+      { offset: 0, reason: 'timeout', rto: 300, attempt: 1, at: 400 },
+      { offset: 0, reason: 'timeout', rto: 600, attempt: 2, at: 1000 },
+    ]);
+    // On a timeout the window falls to one segment (RFC 5681 §3.1).
+    expect(trace.ofType('segment-sent').map((e) => e.cwnd)).toEqual([10, 1, 1]);
+    expect(deliveries).toEqual([1050]);
     expect(concatBytes(received)).toEqual(data);
     received = [];
+  });
+
+  it('the RTO floor is an option: RFC 6298 §2.4 asks for 1 s where Linux uses 200 ms', () => {
+    const clock = new VirtualClock();
+    const trace = new Trace(() => clock.now());
+    let n = 0;
+    const network = new TcpNetwork({ clock, trace, nextId: (p) => `${p}${++n}` }, { minRto: 1000 });
+    const link = new Link({ rtt: 20, bandwidth: Infinity, loss: 0 }, createRandom(1));
+    let sends = 0;
+    link.drops = () => sends++ === 0;
+    network.listen('h:80', 'server', () => {});
+    network.connect('h:80', { from: 'client', link }).write(payload(100));
+    clock.runUntilIdle();
+    // SRTT + 4 x RTTVAR = 20 + 40 = 60 ms, raised to the 1,000 ms floor; the segment left at 20 ms.
+    expect(trace.ofType('retransmit')).toMatchObject([{ reason: 'timeout', rto: 1000, at: 1020 }]);
   });
 
   it('close delivers queued data first, then ends both sides', () => {

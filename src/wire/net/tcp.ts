@@ -4,23 +4,30 @@
  * What is modelled:
  * - The three-way handshake (SYN, SYN-ACK, ACK; RFC 9293 §3.5): the client may send data after one RTT,
  *   the server sees the connection once the ACK arrives. This cost is paid once per connection and is
- *   visible per request in the trace and in HAR `connect`.
+ *   visible per request in the trace and in HAR `connect`. Each side takes its first RTT sample from the
+ *   handshake (SYN to SYN-ACK, SYN-ACK to ACK), as Linux does.
  * - Segments of at most MSS = 1460 bytes (an Ethernet MTU of 1500 minus 40 bytes of headers).
- * - Slow start, SIMPLIFIED: the initial window is 10 segments (RFC 6928 §2) and every ACK grows it by one
- *   segment (RFC 5681 §3.1), so it doubles once per RTT. There is no ssthresh, no congestion avoidance,
- *   no receive window, and loss does not shrink the window: this simulator teaches latency, not fairness.
- * - Loss and retransmission: a lost data segment is resent when the retransmission timer expires
- *   (RFC 6298). One timer covers the oldest unacknowledged segment (§5.1); on expiry only that segment is
- *   resent and the timer backs off by doubling (§5.5). RTO is 3 x RTT, which is what §2.2 gives after the
- *   first sample (SRTT + 4 x RTTVAR = R + 4 x R/2), floored at 200 ms like Linux's TCP_RTO_MIN instead of
- *   §2.4's 1 s so lessons do not stall for a second. Fast retransmit (RFC 5681 §3.2) is not modelled.
+ * - Loss recovery and congestion control are the rules QUIC runs too (congestion.ts, `LossRecovery`):
+ *   an initial window of 10 segments (RFC 6928 §2: min(10 x MSS, max(2 x MSS, 14600)) = 14,600 bytes),
+ *   slow start (+1 segment per ACK), congestion avoidance (+1 segment per RTT), fast retransmit of
+ *   every hole that three later segments have passed (RFC 5681 §3.2 generalised by SACK, RFC 6675), a
+ *   time threshold for lost retransmissions and tail losses (RACK, RFC 8985), one window cut per
+ *   recovery period (ssthresh = max(FlightSize/2, 2 x SMSS), RFC 5681 §3.1; RFC 6582), and the
+ *   retransmission timeout of RFC 6298 (SRTT and RTTVAR, doubling backoff, Karn's rule), floored at
+ *   `minRto` (TcpOptions; 200 ms like Linux's TCP_RTO_MIN by default, where RFC 6298 §2.4 says 1 s).
+ *   On a timeout the window falls to one segment and the oldest unacknowledged data goes first.
+ * - ACKs: every segment is acknowledged at once (no delayed ACKs) with a cumulative ACK; an ACK for a
+ *   segment that arrived out of order also names that segment, the first SACK block of RFC 2018 §4.
+ *   Since ACKs are never lost here, one block per ACK tells the sender everything the receiver holds.
  * - In-order delivery: the receiver holds segments that arrive after a gap and hands bytes to the
  *   application only once the gap is filled. That stall is TCP head-of-line blocking, traced as
- *   'hol-blocked'. Every segment is acknowledged at once with a cumulative ACK (no delayed ACKs).
+ *   'hol-blocked'.
  * - Close: FIN is delivered after all data (in stream order) and ends the connection for both sides (no
  *   half-close). `abort` sends RST, which discards what has not yet arrived.
  *
- * Control segments (SYN, ACK, FIN, RST) are never lost and take no bandwidth (see link.ts).
+ * Not modelled: the receive window (the receiver always has room), delayed ACKs, Nagle, the restart
+ * after idle (RFC 5681 §4.1), tail loss probes. Control segments (SYN, ACK, FIN, RST) are never lost and
+ * take no bandwidth (see link.ts).
  */
 import type { Clock, TimerId } from './clock';
 import type { Direction, Link } from './link';
@@ -29,10 +36,33 @@ import type { Peer, Side } from '../trace/events';
 import { binaryString } from '../trace/events';
 import { Signal, type Unsubscribe } from '../trace/subscribable';
 import { concatBytes, type ByteStream, type CloseInfo, type StreamState } from './stream';
+import { LossRecovery, type LossReason, type TransportRules } from './congestion';
 
 export const MSS = 1460;
+/** Initial window in segments (RFC 6928 §2). */
 export const INITIAL_CWND = 10;
+/** The default floor of the retransmission timeout, ms: Linux's TCP_RTO_MIN (RFC 6298 §2.4 says 1 s). */
 export const MIN_RTO = 200;
+
+export interface TcpOptions {
+  /**
+   * Lowest retransmission timeout, virtual ms. Default 200, Linux's TCP_RTO_MIN, so a lesson does not
+   * stall for a second per timeout; RFC 6298 §2.4 asks for 1000.
+   */
+  readonly minRto?: number;
+}
+
+/** TCP's rule set for the shared loss recovery (congestion.ts). */
+export const tcpRules = (minRto = MIN_RTO): TransportRules => ({
+  maxSegmentSize: MSS,
+  initialWindow: Math.min(INITIAL_CWND * MSS, Math.max(2 * MSS, 14600)),
+  minimumWindow: 2 * MSS,
+  reductionBasis: 'flight-size',
+  // RFC 6298 §2.1: RTO = 1 s before any sample, i.e. SRTT + 4 x SRTT/2 = 1000. The handshake's sample
+  // replaces it before the first data segment leaves.
+  initialRtt: 1000 / 3,
+  timeout: { kind: 'rto', minRto },
+});
 
 export interface NetContext {
   readonly clock: Clock;
@@ -49,6 +79,13 @@ interface Listener {
 interface Segment {
   readonly offset: number;
   readonly data: Uint8Array;
+  /** Number of its latest transmission (congestion.ts numbers every send, retransmissions afresh). */
+  tx: number;
+  retransmits: number;
+  /** Cumulatively acknowledged or SACKed. */
+  delivered: boolean;
+  /** Declared lost and waiting to be sent again; why. */
+  lostBy: LossReason | 'timeout' | undefined;
 }
 
 /** One shared record per connection, so both ends agree on whether it is over. */
@@ -56,6 +93,7 @@ interface Connection {
   readonly id: string;
   readonly link: Link;
   readonly ctx: NetContext;
+  readonly rules: TransportRules;
   closed: boolean;
 }
 
@@ -68,11 +106,18 @@ export class TcpSocket implements ByteStream {
   #closeReason = '';
   // Sending.
   readonly #queue: Uint8Array[] = [];
+  #queuedBytes = 0;
   #nextOffset = 0;
-  readonly #inFlight: Segment[] = [];
-  #cwnd = INITIAL_CWND;
-  #rtoTimer: TimerId | undefined;
-  #backoff = 0;
+  /** Highest cumulative ACK received. */
+  #una = 0;
+  /** Segments sent and neither acknowledged nor SACKed, in stream order. */
+  readonly #outstanding = new Map<number, Segment>();
+  /** Segments declared lost, in stream order: sent again before any new data (RFC 6675 §5 NextSeg). */
+  #resend: Segment[] = [];
+  readonly #recovery: LossRecovery<Segment>;
+  #nextTx = 0;
+  #timer: TimerId | undefined;
+  #timerAt: number | undefined;
   #finRequested = false;
   #finSent = false;
   // Receiving.
@@ -88,6 +133,7 @@ export class TcpSocket implements ByteStream {
     this.#conn = conn;
     this.side = side;
     this.#direction = side === 'client' ? 'up' : 'down';
+    this.#recovery = new LossRecovery(conn.rules);
   }
 
   get connectionId(): string {
@@ -96,9 +142,13 @@ export class TcpSocket implements ByteStream {
   get state(): StreamState {
     return this.#state;
   }
-  /** Current congestion window in segments. */
+  /** Current congestion window in whole segments. */
   get cwnd(): number {
-    return this.#cwnd;
+    return Math.floor(this.#recovery.cwnd / MSS);
+  }
+  /** The sender's loss recovery and congestion state (RTT estimate, cwnd and ssthresh in bytes). */
+  get recovery(): LossRecovery<unknown> {
+    return this.#recovery;
   }
   get link(): Link {
     return this.#conn.link;
@@ -125,6 +175,7 @@ export class TcpSocket implements ByteStream {
       data: binaryString(copy),
     });
     this.#queue.push(copy);
+    this.#queuedBytes += copy.length;
     if (this.#state === 'open') this.#pump();
   }
 
@@ -168,9 +219,13 @@ export class TcpSocket implements ByteStream {
     this.#shutdown({ how: 'reset', by: 'server', reason });
   }
 
-  /** Marks the socket established and sends anything written while connecting. */
-  establish(): void {
+  /**
+   * Marks the socket established and sends anything written while connecting. `handshakeRtt` is the
+   * round trip the handshake measured (SYN to SYN-ACK for the client, SYN-ACK to ACK for the server).
+   */
+  establish(handshakeRtt?: number): void {
     if (this.#state !== 'connecting') return;
+    if (handshakeRtt !== undefined) this.#recovery.sampleRtt(handshakeRtt);
     this.#state = this.#finRequested ? 'closing' : 'open';
     this.#opened.emit();
     this.#pump();
@@ -180,20 +235,27 @@ export class TcpSocket implements ByteStream {
     this.#conn.ctx.trace.emit({ type: 'handshake', connectionId: this.#conn.id, protocol: 'tcp', step, from: this.side });
   }
 
-  #rto(): number {
-    return Math.max(MIN_RTO, 3 * this.#conn.link.rtt) * 2 ** this.#backoff;
-  }
-
   #pump(): void {
     if (this.#state !== 'open' && this.#state !== 'closing') return;
-    while (this.#inFlight.length < this.#cwnd && this.#queue.length > 0) {
+    const recovery = this.#recovery;
+    for (;;) {
+      while (this.#resend.length > 0 && this.#resend[0]!.delivered) this.#resend.shift();
+      const lost = this.#resend[0];
+      if (lost) {
+        if (!recovery.canSend(lost.data.length)) break;
+        this.#resend.shift();
+        this.#retransmit(lost);
+        continue;
+      }
+      if (this.#queuedBytes === 0 || !recovery.canSend(Math.min(MSS, this.#queuedBytes))) break;
       const data = this.#take(MSS);
-      const segment = { offset: this.#nextOffset, data };
+      const segment: Segment = { offset: this.#nextOffset, data, tx: -1, retransmits: 0, delivered: false, lostBy: undefined };
       this.#nextOffset += data.length;
-      this.#inFlight.push(segment);
+      this.#outstanding.set(segment.offset, segment);
       this.#transmit(segment, false);
     }
-    if (this.#finRequested && !this.#finSent && this.#queue.length === 0) this.#sendFin();
+    if (this.#finRequested && !this.#finSent && this.#queuedBytes === 0) this.#sendFin();
+    this.#armTimer();
   }
 
   #take(max: number): Uint8Array {
@@ -212,12 +274,32 @@ export class TcpSocket implements ByteStream {
         size += room;
       }
     }
+    this.#queuedBytes -= size;
     return parts.length === 1 ? parts[0]! : concatBytes(parts);
+  }
+
+  #retransmit(segment: Segment): void {
+    const reason = segment.lostBy ?? 'timeout';
+    segment.lostBy = undefined;
+    segment.retransmits++;
+    this.#conn.ctx.trace.emit({
+      type: 'retransmit',
+      connectionId: this.#conn.id,
+      from: this.side,
+      offset: segment.offset,
+      length: segment.data.length,
+      reason,
+      rto: reason === 'timeout' ? this.#expiredRto : this.#recovery.timeout,
+      attempt: segment.retransmits,
+    });
+    this.#transmit(segment, true);
   }
 
   #transmit(segment: Segment, retransmission: boolean): void {
     const { ctx, link, id } = this.#conn;
     const now = ctx.clock.now();
+    segment.tx = this.#nextTx++;
+    this.#recovery.onSent({ number: segment.tx, sentAt: now, size: segment.data.length, ackEliciting: true, retransmission, payload: segment });
     const arrival = link.transmit(this.#direction, segment.data.length, now);
     ctx.trace.emit({
       type: 'segment-sent',
@@ -225,7 +307,7 @@ export class TcpSocket implements ByteStream {
       from: this.side,
       offset: segment.offset,
       length: segment.data.length,
-      cwnd: this.#cwnd,
+      cwnd: this.cwnd,
       retransmission,
     });
     const peer = this.#peer!;
@@ -235,87 +317,115 @@ export class TcpSocket implements ByteStream {
         ctx.trace.emit({ type: 'packet-lost', connectionId: id, from: this.side, offset: segment.offset, length: segment.data.length });
       }, arrival - now);
     } else {
-      ctx.clock.setTimeout(() => peer.#receive(segment), arrival - now);
+      const { offset, data } = segment;
+      ctx.clock.setTimeout(() => peer.#receive(offset, data), arrival - now);
     }
-    if (this.#rtoTimer === undefined) this.#armRto();
   }
 
-  #armRto(): void {
+  /** RFC 5681's FlightSize: data sent and not yet cumulatively acknowledged. */
+  #flightSize(): number {
+    return this.#nextOffset - this.#una;
+  }
+
+  /** Queues segments the recovery declared lost for retransmission, keeping stream order. */
+  #markLost(lost: readonly { readonly payload: Segment }[], why: LossReason | 'timeout'): void {
+    if (lost.length === 0) return;
+    for (const { payload } of lost) {
+      payload.lostBy = why;
+      this.#resend.push(payload);
+    }
+    this.#resend.sort((a, b) => a.offset - b.offset);
+  }
+
+  #expiredRto = 0;
+
+  /** One timer for the time-threshold loss deadline or the RTO, whichever the recovery names. */
+  #armTimer(): void {
     const { clock } = this.#conn.ctx;
-    clock.clearTimeout(this.#rtoTimer);
-    this.#rtoTimer = undefined;
-    if (this.#inFlight.length === 0 || this.#state === 'closed') return;
-    const rto = this.#rto();
-    this.#rtoTimer = clock.setTimeout(() => {
-      this.#rtoTimer = undefined;
-      const oldest = this.#inFlight[0];
-      if (!oldest || this.#state === 'closed') return;
-      this.#backoff++;
-      this.#conn.ctx.trace.emit({
-        type: 'retransmit',
-        connectionId: this.#conn.id,
-        from: this.side,
-        offset: oldest.offset,
-        length: oldest.data.length,
-        rto,
-        attempt: this.#backoff,
-      });
-      this.#transmit(oldest, true);
-    }, rto);
+    const next = this.#state === 'closed' ? undefined : this.#recovery.nextTimer();
+    if (next?.at === this.#timerAt) return;
+    clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = next?.at;
+    if (!next) return;
+    this.#timer = clock.setTimeout(() => {
+      this.#timer = undefined;
+      this.#timerAt = undefined;
+      if (this.#state === 'closed') return;
+      const now = clock.now();
+      if (next.kind === 'loss') {
+        const found = this.#recovery.detectLost(now, this.#flightSize());
+        this.#markLost(found.lost, found.lostBy ?? 'time-threshold');
+      } else {
+        this.#expiredRto = this.#recovery.timeout;
+        this.#markLost(this.#recovery.onRto(now, this.#flightSize()).lost, 'timeout');
+      }
+      this.#pump();
+    }, Math.max(0, next.at - clock.now()));
   }
 
-  #receive(segment: Segment): void {
+  #receive(offset: number, data: Uint8Array): void {
     if (this.#state === 'closed') return;
     const { ctx, id } = this.#conn;
-    const end = segment.offset + segment.data.length;
-    if (end <= this.#expected || this.#held.has(segment.offset)) {
-      this.#sendAck(); // duplicate (a retransmission of something we already have)
+    const end = offset + data.length;
+    if (end <= this.#expected || this.#held.has(offset)) {
+      this.#sendAck(undefined); // duplicate (a retransmission of something we already have)
       return;
     }
-    const inOrder = segment.offset === this.#expected;
-    ctx.trace.emit({ type: 'segment-arrived', connectionId: id, by: this.side, offset: segment.offset, length: segment.data.length, inOrder });
+    const inOrder = offset === this.#expected;
+    ctx.trace.emit({ type: 'segment-arrived', connectionId: id, by: this.side, offset, length: data.length, inOrder });
     if (!inOrder) {
-      this.#held.set(segment.offset, segment.data);
+      this.#held.set(offset, data);
       let heldBytes = 0;
       for (const d of this.#held.values()) heldBytes += d.length;
       ctx.trace.emit({ type: 'hol-blocked', connectionId: id, by: this.side, waitingFor: this.#expected, heldBytes });
-      this.#sendAck();
+      this.#sendAck(offset);
       return;
     }
-    const ready = [segment.data];
+    const ready = [data];
     this.#expected = end;
     for (let next = this.#held.get(this.#expected); next; next = this.#held.get(this.#expected)) {
       this.#held.delete(this.#expected);
       ready.push(next);
       this.#expected += next.length;
     }
-    this.#sendAck();
+    this.#sendAck(undefined);
     const bytes = ready.length === 1 ? ready[0]! : concatBytes(ready);
     ctx.trace.emit({ type: 'bytes-received', connectionId: id, by: this.side, data: binaryString(bytes) });
     this.#data.emit(bytes);
     this.#maybeFinished();
   }
 
-  #sendAck(): void {
+  /** A cumulative ACK; `sack` names the out-of-order segment that caused it (RFC 2018's first block). */
+  #sendAck(sack: number | undefined): void {
     const ack = this.#expected;
     const peer = this.#peer!;
     this.#conn.ctx.trace.emit({ type: 'ack', connectionId: this.#conn.id, from: this.side, ack });
-    this.#conn.ctx.clock.setTimeout(() => peer.#onAck(ack), this.#conn.link.oneWay);
+    this.#conn.ctx.clock.setTimeout(() => peer.#onAck(ack, sack), this.#conn.link.oneWay);
   }
 
-  #onAck(ack: number): void {
+  #onAck(ack: number, sack: number | undefined): void {
     if (this.#state === 'closed') return;
-    let acked = 0;
-    while (this.#inFlight.length > 0) {
-      const head = this.#inFlight[0]!;
-      if (head.offset + head.data.length > ack) break;
-      this.#inFlight.shift();
-      acked++;
+    const delivered = new Set<number>();
+    const deliver = (segment: Segment): void => {
+      segment.delivered = true;
+      this.#outstanding.delete(segment.offset);
+      if (segment.lostBy === undefined) delivered.add(segment.tx); // a segment waiting to be resent is not in flight
+    };
+    if (ack > this.#una) {
+      for (const segment of this.#outstanding.values()) {
+        if (segment.offset + segment.data.length > ack) break;
+        deliver(segment);
+      }
+      this.#una = ack;
     }
-    if (acked === 0) return;
-    this.#cwnd += acked; // slow start: one segment per acknowledged segment (RFC 5681 §3.1)
-    this.#backoff = 0;
-    this.#armRto(); // RFC 6298 §5.3: restart the timer when new data is acknowledged
+    if (sack !== undefined) {
+      const segment = this.#outstanding.get(sack);
+      if (segment) deliver(segment);
+    }
+    if (delivered.size === 0) return;
+    const outcome = this.#recovery.onAck(delivered, this.#conn.ctx.clock.now(), this.#flightSize());
+    this.#markLost(outcome.lost, outcome.lostBy ?? 'packet-threshold');
     this.#pump();
   }
 
@@ -345,10 +455,13 @@ export class TcpSocket implements ByteStream {
   #shutdown(info: CloseInfo): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
-    this.#conn.ctx.clock.clearTimeout(this.#rtoTimer);
-    this.#rtoTimer = undefined;
+    this.#conn.ctx.clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = undefined;
     this.#queue.length = 0;
-    this.#inFlight.length = 0;
+    this.#queuedBytes = 0;
+    this.#outstanding.clear();
+    this.#resend = [];
     this.#held.clear();
     this.#closed.emit(info);
   }
@@ -363,10 +476,13 @@ export const isRefused = (reason: string): boolean => reason.startsWith('connect
 /** The set of listening addresses on a simulated network, and the way to open connections to them. */
 export class TcpNetwork {
   readonly ctx: NetContext;
+  /** The loss-recovery rules every connection on this network runs (tcpRules). */
+  readonly rules: TransportRules;
   readonly #listeners = new Map<string, Listener>();
 
-  constructor(ctx: NetContext) {
+  constructor(ctx: NetContext, options: TcpOptions = {}) {
     this.ctx = ctx;
+    this.rules = tcpRules(options.minRto);
   }
 
   /** Accepts connections to `address` ("host:port"). Returns a function that stops listening. */
@@ -380,7 +496,7 @@ export class TcpNetwork {
   connect(address: string, options: { readonly from: Peer; readonly link: Link }): TcpSocket {
     const { ctx } = this;
     const { clock, trace } = ctx;
-    const conn: Connection = { id: ctx.nextId('c'), link: options.link, ctx, closed: false };
+    const conn: Connection = { id: ctx.nextId('c'), link: options.link, ctx, rules: this.rules, closed: false };
     const client = new TcpSocket(conn, 'client');
     const listener = this.#listeners.get(address);
     const start = clock.now();
@@ -398,6 +514,7 @@ export class TcpNetwork {
       const server = new TcpSocket(conn, 'server');
       TcpSocket.pair(client, server);
       trace.emit({ type: 'handshake', connectionId: conn.id, protocol: 'tcp', step: 'SYN-ACK', from: 'server' });
+      const synAckAt = clock.now();
       clock.setTimeout(() => {
         if (client.state === 'closed') return;
         trace.emit({ type: 'handshake', connectionId: conn.id, protocol: 'tcp', step: 'ACK', from: 'client' });
@@ -405,10 +522,10 @@ export class TcpNetwork {
         clock.setTimeout(() => {
           if (conn.closed) return;
           listener.accept(server);
-          server.establish();
+          server.establish(clock.now() - synAckAt);
         }, oneWay);
         trace.emit({ type: 'connection-opened', connectionId: conn.id, tcpMs: clock.now() - start });
-        client.establish();
+        client.establish(clock.now() - start);
       }, oneWay);
     }, oneWay);
     return client;

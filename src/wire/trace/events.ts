@@ -113,8 +113,15 @@ export interface RetransmitEvent extends Base<'retransmit'> {
   readonly from: Side;
   readonly offset: number;
   readonly length: number;
-  /** Retransmission timeout that expired (RFC 6298), in virtual ms. */
+  /**
+   * What found the loss: 'timeout', the retransmission timer expired (RFC 6298); 'packet-threshold', three
+   * later segments arrived (fast retransmit, RFC 5681 §3.2, with SACK); 'time-threshold', a later segment
+   * arrived and this one is overdue by 9/8 RTT (RACK, RFC 8985).
+   */
+  readonly reason: 'timeout' | 'packet-threshold' | 'time-threshold';
+  /** For 'timeout', the retransmission timeout that expired; otherwise the one in force. Virtual ms. */
   readonly rto: number;
+  /** How many times this segment has been sent again. */
   readonly attempt: number;
 }
 export interface HeadOfLineBlockedEvent extends Base<'hol-blocked'> {

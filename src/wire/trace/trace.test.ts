@@ -51,7 +51,7 @@ describe('Trace', () => {
   it('filters by type with narrowing and exports as JSON', () => {
     const trace = new Trace(() => 5);
     trace.emit({ type: 'packet-lost', connectionId: 'c1', from: 'server', offset: 0, length: 1460 });
-    trace.emit({ type: 'retransmit', connectionId: 'c1', from: 'server', offset: 0, length: 1460, rto: 300, attempt: 1 });
+    trace.emit({ type: 'retransmit', connectionId: 'c1', from: 'server', offset: 0, length: 1460, reason: 'timeout', rto: 300, attempt: 1 });
     const lost = trace.ofType('packet-lost');
     expect(lost[0]!.length).toBe(1460);
     const json = JSON.parse(JSON.stringify(trace)) as ReturnType<Trace['toJSON']>;

@@ -58,7 +58,8 @@ describe('SequenceView', () => {
     const span = (l: Element) => Math.abs(Number(l.getAttribute('x2')) - Number(l.getAttribute('x1')));
     expect(span(lostLine)).toBeLessThan(span(fullLine) * 0.7);
     expect(container.querySelectorAll('.rt-tl-arrow.is-retransmission')).toHaveLength(n(events, (e) => e.type === 'segment-sent' && e.retransmission));
-    expect(container.querySelectorAll('.rt-tl-mark-rto')).toHaveLength(n(events, (e) => e.type === 'retransmit'));
+    expect(container.querySelectorAll('.rt-tl-mark-rto')).toHaveLength(n(events, (e) => e.type === 'retransmit' && e.reason === 'timeout'));
+    expect(container.querySelectorAll('.rt-tl-mark-loss-detected')).toHaveLength(n(events, (e) => e.type === 'retransmit' && e.reason !== 'timeout'));
   });
 
   it('gives a burst of arrows one label instead of a pile of overlapping ones', () => {

@@ -207,7 +207,11 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         return;
       }
       case 'retransmit':
-        addMark({ index, at: e.at, lane: peer(e.connectionId, e.from), connectionId: e.connectionId, kind: 'rto', description: `${e.connectionId}: retransmission timeout (${e.rto} ms) expired at ${ms(e.at)}, resending bytes ${e.offset}-${e.offset + e.length - 1}, attempt ${e.attempt}` });
+        if (e.reason === 'timeout') {
+          addMark({ index, at: e.at, lane: peer(e.connectionId, e.from), connectionId: e.connectionId, kind: 'rto', description: `${e.connectionId}: retransmission timeout (${e.rto} ms) expired at ${ms(e.at)}, resending bytes ${e.offset}-${e.offset + e.length - 1}, attempt ${e.attempt}` });
+        } else {
+          addMark({ index, at: e.at, lane: peer(e.connectionId, e.from), connectionId: e.connectionId, kind: 'loss-detected', description: `${e.connectionId}: bytes ${e.offset}-${e.offset + e.length - 1} declared lost (${e.reason === 'packet-threshold' ? 'three later segments acknowledged: fast retransmit' : 'overdue by 9/8 RTT'}) at ${ms(e.at)}, resending, attempt ${e.attempt}` });
+        }
         return;
       case 'hol-blocked':
         addMark({ index, at: e.at, lane: peer(e.connectionId, e.by), connectionId: e.connectionId, kind: 'hol', description: `${e.connectionId}: head-of-line blocked at ${ms(e.at)}: ${e.heldBytes} B held, waiting for byte ${e.waitingFor}` });
