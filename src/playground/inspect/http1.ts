@@ -1,0 +1,304 @@
+/**
+ * Raw HTTP/1.x as pasted or dropped: a request, a response, or a whole conversation (requests and responses
+ * in the order they were captured), cut into the two directions of one connection, read by the engine's own
+ * reader in both strict and lenient mode, and run through the engine's connection state table.
+ *
+ * A text box turns every CR LF into LF (HTML's textarea value normalization), so text that was pasted gets
+ * CR LF back in each message head before it is read (`restoreCrlf`); a dropped file is read as its bytes.
+ * Bodies are left alone: their length is what Content-Length counts.
+ */
+import { Http1Connection, Http1Reader, type Http1Event, type Http1FiredTransition, type Http1Version } from 'roundtrip/wire';
+
+export type Direction = 'client' | 'server';
+
+export interface Segment {
+  readonly from: Direction;
+  readonly bytes: Uint8Array;
+}
+
+export interface Located {
+  readonly code: string;
+  readonly message: string;
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface Verdict {
+  readonly from: Direction;
+  readonly strict: boolean;
+  /** Whole messages read before the end or the error. */
+  readonly messages: number;
+  readonly error?: Located;
+  /** The input ends inside a message (the capture stopped there; a connection would wait for more). */
+  readonly incomplete: boolean;
+  /** What lenient mode let through (strict mode rejects the first of these). */
+  readonly tolerated: readonly Located[];
+}
+
+export interface MachineStep {
+  /** Index of the segment after which the rows fired. */
+  readonly after: number;
+  readonly machine: 'http1-client' | 'http1-server';
+  readonly from: string;
+  readonly input: string;
+  readonly to: string;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Line and column (1-based) of byte `offset`, counting LF as the line break. */
+export function locate(bytes: Uint8Array, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  const end = Math.min(offset, bytes.length);
+  for (let i = 0; i < end; i++) {
+    if (bytes[i] === LF) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: offset - start + 1 };
+}
+
+const startsWithStatusLine = (bytes: Uint8Array, at: number): boolean =>
+  bytes[at] === 0x48 && bytes[at + 1] === 0x54 && bytes[at + 2] === 0x54 && bytes[at + 3] === 0x50 && bytes[at + 4] === 0x2f;
+
+/** Index just past the empty line that ends the head starting at `from` (LF LF or CR LF CR LF), or -1. */
+function headEnd(bytes: Uint8Array, from: number): number {
+  for (let i = from; i < bytes.length; i++) {
+    if (bytes[i] !== LF) continue;
+    if (bytes[i + 1] === LF) return i + 2;
+    if (bytes[i + 1] === CR && bytes[i + 2] === LF) return i + 3;
+  }
+  return -1;
+}
+
+/** The head with a CR before every LF that lacks one. */
+function crlfHead(head: Uint8Array): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < head.length; i++) {
+    if (head[i] === LF && (i === 0 || head[i - 1] !== CR)) out.push(CR);
+    out.push(head[i]!);
+  }
+  return Uint8Array.from(out);
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * Reads the message at the start of `bytes` leniently (so a boundary is found even in a message strict mode
+ * rejects) and returns where it ends, or -1 when it does not end (an error, or cut short).
+ */
+function messageEnd(
+  bytes: Uint8Array,
+  reads: 'request' | 'response',
+  context: { method?: string; version?: Http1Version },
+): { end: number; method?: string; version?: Http1Version } {
+  const reader = new Http1Reader(reads, { strict: false, maxBodyBytes: Infinity });
+  reader.feed(bytes);
+  reader.feedEof();
+  let method: string | undefined;
+  let version: Http1Version | undefined;
+  for (let i = 0; i < 100_000; i++) {
+    const ev = reader.next(reads === 'response' ? context : {});
+    if (ev.type === 'request') {
+      method = ev.method;
+      version = ev.version;
+    }
+    if (ev.type === 'informational' || ev.type === 'end-of-message') return { end: reader.offset, ...(method ? { method, version: version! } : {}) };
+    if (ev.type === 'error' || ev.type === 'need-data' || ev.type === 'paused' || ev.type === 'connection-closed') return { end: -1 };
+  }
+  return { end: -1 };
+}
+
+/**
+ * Cuts a conversation into the segments each side wrote. A message that begins "HTTP/" is the server's; any
+ * other is the client's. With `restore`, each head gets CR LF line ends first (the input was pasted text).
+ */
+export function splitConversation(input: Uint8Array, restore: boolean): Segment[] {
+  const segments: Segment[] = [];
+  const methods: { method: string; version: Http1Version }[] = [];
+  let p = 0;
+  while (p < input.length) {
+    const from: Direction = startsWithStatusLine(input, p) ? 'server' : 'client';
+    let buffer = input.subarray(p);
+    let shift = 0; // bytes `restore` added to the head
+    if (restore) {
+      const h = headEnd(input, p);
+      if (h > 0) {
+        const head = crlfHead(input.subarray(p, h));
+        shift = head.length - (h - p);
+        buffer = concat([head, input.subarray(h)]);
+      } else {
+        const head = crlfHead(input.subarray(p));
+        segments.push({ from, bytes: head });
+        break;
+      }
+    }
+    const context = from === 'server' ? (methods.shift() ?? {}) : {};
+    const read = messageEnd(buffer, from === 'client' ? 'request' : 'response', context);
+    if (from === 'client' && read.method) methods.push({ method: read.method, version: read.version! });
+    if (read.end <= 0 || read.end >= buffer.length) {
+      segments.push({ from, bytes: buffer });
+      break;
+    }
+    segments.push({ from, bytes: buffer.subarray(0, read.end) });
+    p += read.end - shift;
+    // Whitespace between pasted messages (a blank line after a body) belongs to no message.
+    while (p < input.length && (input[p] === LF || input[p] === CR) && !startsWithStatusLine(input, p)) {
+      const next = input.subarray(p).findIndex((b) => b !== LF && b !== CR);
+      if (next < 0 || !startsWithStatusLine(input, p + next)) break;
+      p += next;
+    }
+  }
+  // Consecutive messages from one side are one write (pipelining): merge them, as the connection sees them.
+  const merged: Segment[] = [];
+  for (const s of segments) {
+    const last = merged.at(-1);
+    if (last && last.from === s.from) merged[merged.length - 1] = { from: s.from, bytes: concat([last.bytes, s.bytes]) };
+    else merged.push(s);
+  }
+  return merged;
+}
+
+/** Both directions' bytes, in order. */
+export function directions(segments: readonly Segment[]): Record<Direction, Uint8Array> {
+  return {
+    client: concat(segments.filter((s) => s.from === 'client').map((s) => s.bytes)),
+    server: concat(segments.filter((s) => s.from === 'server').map((s) => s.bytes)),
+  };
+}
+
+/** The methods of the requests in `bytes`, in order (what each response answers). */
+function requestContexts(bytes: Uint8Array): { method: string; version: Http1Version }[] {
+  const reader = new Http1Reader('request', { strict: false, maxBodyBytes: Infinity });
+  reader.feed(bytes);
+  reader.feedEof();
+  const out: { method: string; version: Http1Version }[] = [];
+  for (let i = 0; i < 100_000; i++) {
+    const ev = reader.next();
+    if (ev.type === 'request') out.push({ method: ev.method, version: ev.version });
+    else if (ev.type !== 'data' && ev.type !== 'end-of-message' && ev.type !== 'informational') break;
+  }
+  return out;
+}
+
+/** What the engine says about one direction, in one mode. */
+export function verdict(bytes: Uint8Array, from: Direction, strict: boolean, requests: readonly { method: string; version: Http1Version }[] = []): Verdict {
+  const reads = from === 'client' ? 'request' : 'response';
+  const reader = new Http1Reader(reads, { strict, maxBodyBytes: Infinity });
+  reader.feed(bytes);
+  let messages = 0;
+  let error: Located | undefined;
+  let incomplete = false;
+  for (let i = 0; i < 100_000; i++) {
+    const ev = reader.next(reads === 'response' ? (requests[messages] ?? {}) : {});
+    if (ev.type === 'end-of-message') messages++;
+    else if (ev.type === 'error') {
+      const where = locate(bytes, ev.error.offset);
+      error = {
+        code: ev.error.code,
+        message: ev.error.message,
+        offset: ev.error.offset,
+        line: ev.error.line ?? where.line,
+        column: ev.error.column ?? where.column,
+      };
+      break;
+    } else if (ev.type === 'need-data') {
+      // The capture ends inside a message: not an error (more may have followed), but not a whole message either.
+      incomplete = reader.offset < bytes.length || messages === 0;
+      break;
+    } else if (ev.type === 'paused' || ev.type === 'connection-closed') break;
+  }
+  const tolerated = reader.tolerated.map((t) => ({ code: t.code, message: t.message, offset: t.offset, ...locate(bytes, t.offset) }));
+  return { from, strict, messages, incomplete, ...(error ? { error } : {}), tolerated };
+}
+
+export function verdicts(segments: readonly Segment[]): Verdict[] {
+  const both = directions(segments);
+  const requests = requestContexts(both.client);
+  const out: Verdict[] = [];
+  for (const from of ['client', 'server'] as const) {
+    if (both[from].length === 0) continue;
+    for (const strict of [true, false]) out.push(verdict(both[from], from, strict, requests));
+  }
+  return out;
+}
+
+/** The events a lenient reader finds in `bytes`: what the side that wrote them sent. */
+function eventsOf(bytes: Uint8Array, reads: 'request' | 'response', contexts: { method: string; version: Http1Version }[]): Http1Event[] {
+  const reader = new Http1Reader(reads, { strict: false, maxBodyBytes: Infinity });
+  reader.feed(bytes);
+  const out: Http1Event[] = [];
+  for (let i = 0; i < 100_000; i++) {
+    const ev = reader.next(reads === 'response' ? (contexts[0] ?? {}) : {});
+    if (ev.type === 'need-data' || ev.type === 'paused' || ev.type === 'error' || ev.type === 'connection-closed') break;
+    if (ev.type === 'end-of-message' && reads === 'response') contexts.shift();
+    out.push(ev);
+  }
+  return out;
+}
+
+/**
+ * The rows of the HTTP/1 connection table (src/wire/http1/state.ts) that fire, as each side writes its
+ * segment: the writer's engine sends the messages, the reader's engine receives the bytes. Each engine tracks
+ * both roles, as in the simulator (net/http1-observer.ts). An engine that refuses something stops there,
+ * after its move to ERROR.
+ */
+export function machineSteps(segments: readonly Segment[]): MachineStep[] {
+  const engines = { client: new Http1Connection({ role: 'client', pipelining: true }), server: new Http1Connection({ role: 'server', pipelining: true }) };
+  const stopped = { client: false, server: false };
+  const contexts: { method: string; version: Http1Version }[] = [];
+  const out: MachineStep[] = [];
+  const drain = (engine: Http1Connection) => {
+    for (let i = 0; i < 100_000; i++) {
+      const step = engine.nextEvent();
+      if (step.type === 'need-data' || step.type === 'paused' || step.type === 'error' || step.type === 'connection-closed') return;
+    }
+  };
+  const guard = (side: Direction, action: () => void) => {
+    if (stopped[side]) return;
+    try {
+      action();
+    } catch {
+      stopped[side] = true;
+    }
+  };
+  segments.forEach((segment, index) => {
+    const writer = segment.from;
+    const reader: Direction = writer === 'client' ? 'server' : 'client';
+    const reads = writer === 'client' ? 'request' : 'response';
+    if (writer === 'client') contexts.push(...requestContexts(segment.bytes));
+    const events = eventsOf(segment.bytes, reads, writer === 'server' ? [...contexts] : []);
+    if (writer === 'server') {
+      const finals = events.filter((e) => e.type === 'end-of-message').length;
+      contexts.splice(0, finals);
+    }
+    guard(writer, () => {
+      for (const e of events) engines[writer].send(e);
+    });
+    guard(reader, () => {
+      engines[reader].receiveData(segment.bytes);
+      drain(engines[reader]);
+    });
+    for (const side of ['client', 'server'] as const) {
+      for (const fired of engines[side].takeTransitions()) out.push(toStep(fired, side, index));
+    }
+  });
+  return out;
+}
+
+function toStep(fired: Http1FiredTransition, engine: Direction, after: number): MachineStep {
+  const input = fired.kind === 'event' ? fired.row.id : fired.kind === 'settle' ? fired.rule.id : `error: ${fired.code}`;
+  return { after, machine: `http1-${engine}`, from: `${fired.role}:${fired.from}`, input, to: `${fired.role}:${fired.to}` };
+}

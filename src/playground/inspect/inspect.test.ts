@@ -1,0 +1,221 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { detect } from './detect';
+import { parseHex } from './hex';
+import { inspect } from './inspect';
+import { parseCurl } from './curl';
+import { readHar } from './har';
+import { replaySnippet } from './replay';
+
+const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
+const events = (r: ReturnType<typeof inspect>) => (r.recording?.sources[0]?.kind === 'wire' ? r.recording.sources[0].events : []);
+// What a browser text box hands over: CR LF becomes LF.
+const pasted = (text: string) => text.replace(/\r\n/g, '\n');
+
+describe('hex dumps', () => {
+  const stream = fixture('h2-server.hexstream.txt');
+  const expected = parseHex(stream);
+
+  it('reads od -x words little-endian, cut to the length on its last line', () => {
+    const od = parseHex(fixture('h2-server.od.txt'));
+    expect(expected.ok && od.ok).toBe(true);
+    if (!expected.ok || !od.ok) return;
+    expect(od.form).toBe('od');
+    expect(od.bytes.length).toBe(375); // 0567 octal, the odd final byte without od's padding
+    expect([...od.bytes]).toEqual([...expected.bytes]);
+  });
+
+  it('reads xxd lines and checks their offsets', () => {
+    const xxd = parseHex(fixture('h2-client.xxd.txt'));
+    const raw = parseHex(fixture('h2-client.hexstream.txt'));
+    expect(xxd.ok && raw.ok && xxd.form === 'xxd' && [...xxd.bytes]).toEqual(raw.ok && [...raw.bytes]);
+    const edited = fixture('h2-client.xxd.txt').split('\n');
+    edited.splice(2, 1);
+    const broken = parseHex(edited.join('\n'));
+    expect(broken).toMatchObject({ ok: false, line: 3 });
+    expect(!broken.ok && broken.message).toMatch(/starts at byte 48, but 32 bytes came before/);
+  });
+
+  it('points at the first character that is not hex', () => {
+    expect(parseHex('00 0c 04\n00 zz')).toMatchObject({ ok: false, line: 2, column: 4 });
+    expect(parseHex('abc')).toMatchObject({ ok: false, message: expect.stringMatching(/odd number/) });
+  });
+});
+
+describe('detection', () => {
+  it('tells each captured format apart', () => {
+    expect(detect(fixture('curl-v.txt')).format).toBe('curl');
+    expect(detect(fixture('http1-conversation.txt')).format).toBe('http1');
+    expect(detect(fixture('h2-client.xxd.txt')).format).toBe('h2');
+    expect(detect(fixture('h2-server.od.txt')).format).toBe('h2');
+    expect(detect(fixture('chromium.har')).format).toBe('har');
+    expect(detect('82 86 84 41 0f 77 77 77 2e 65 78 61 6d 70 6c 65 2e 63 6f 6d').format).toBe('hpack');
+  });
+
+  it('says what to do with nghttp -v logs, which hold no bytes', () => {
+    const d = detect(fixture('nghttp-nv.txt'));
+    expect(d.format).toBeNull();
+    expect(d.reason).toMatch(/nghttp --har/);
+    const r = inspect({ text: fixture('nghttp-nv.txt') });
+    expect(r.problems[0]?.message).toMatch(/without their bytes/);
+  });
+});
+
+describe('HTTP/1', () => {
+  it('splits a captured conversation into both sides and reads every message', () => {
+    const r = inspect({ text: pasted(fixture('http1-conversation.txt')) });
+    expect(r.format).toBe('http1');
+    expect(r.problems).toEqual([]);
+    const sent = events(r).filter((e) => e.type === 'bytes-sent');
+    expect(sent.map((e) => e.type === 'bytes-sent' && e.from)).toEqual(['client', 'server']);
+    const strict = r.verdicts!.filter((v) => v.strict);
+    expect(strict.map((v) => [v.from, v.messages, v.error?.code])).toEqual([
+      ['client', 2, undefined],
+      ['server', 2, undefined],
+    ]);
+    // The connection table ran: the client went to DONE after its first request.
+    expect(events(r).some((e) => e.type === 'transition' && e.machine === 'http1-server' && e.to === 'client:DONE')).toBe(true);
+    expect(r.replay!.exchanges.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual(['GET /todos/1 200', 'GET /notes/1 404']);
+  });
+
+  it('locates an error by line and column, strictly, and says what lenient mode lets through', () => {
+    const r = inspect({ text: 'GET / HTTP/1.1\nHost: a\nBad Header: x\n\n', restoreCrlf: true });
+    expect(r.problems[0]?.where).toBe("line 3, column 4 (byte 28 of the client's bytes)");
+    const lf = inspect({ text: 'GET / HTTP/1.1\nHost: a\n\n', restoreCrlf: false });
+    const [strict, lenient] = lf.verdicts!;
+    expect(strict?.error?.code).toBe('bare-lf');
+    expect(lenient?.error).toBeUndefined();
+    expect(lenient?.tolerated.map((t) => t.code)).toContain('bare-lf');
+  });
+});
+
+describe('curl -v', () => {
+  it('rebuilds both heads and finds the body curl wrote to standard output', () => {
+    const t = parseCurl(fixture('curl-v.txt'));
+    expect(t.segments.map((s) => s.from)).toEqual(['client', 'server']);
+    expect(t.segments[0]!.text).toBe('GET /todos/1 HTTP/1.1\r\nHost: 127.0.0.1:33177\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n');
+    expect(t.segments[1]!.text.endsWith('\r\n\r\n{"id":"1","title":"Read RFC 9110 §9 (methods)","done":true}')).toBe(true);
+    const r = inspect({ text: fixture('curl-v.txt') });
+    expect(r.verdicts!.filter((v) => v.strict).map((v) => [v.messages, v.incomplete, v.error])).toEqual([
+      [1, false, undefined],
+      [1, false, undefined],
+    ]);
+  });
+
+  it('says when curl left a request body out', () => {
+    const r = inspect({ text: fixture('curl-v-put.txt') });
+    expect(r.notes.join(' ')).toMatch(/request body of 19 bytes/);
+  });
+});
+
+describe('HTTP/2 frames', () => {
+  it('reads the client side of an nghttp run with its preface, and decodes every field block', () => {
+    const r = inspect({ text: fixture('h2-client.xxd.txt') });
+    expect(r.format).toBe('h2');
+    expect(r.problems).toEqual([]);
+    expect(r.h2).toMatchObject({ sender: 'client', preface: true, blocks: 2 });
+    const frames = events(r).filter((e) => e.type === 'h2-frame');
+    expect(frames.map((f) => f.type === 'h2-frame' && f.frameType).slice(0, 2)).toEqual(['SETTINGS', 'PRIORITY']);
+    const headers = frames.find((f) => f.type === 'h2-frame' && f.headers);
+    expect(headers?.type === 'h2-frame' && headers.headers?.find((h) => h.name === ':path')?.value).toBe('/todos/1');
+  });
+
+  it("works out that frames without a preface are the server's, and tracks its flow-control windows", () => {
+    const r = inspect({ text: fixture('h2-server.od.txt') });
+    expect(r.h2?.sender).toBe('server');
+    const headers = events(r).find((e) => e.type === 'h2-frame' && e.headers);
+    expect(headers?.type === 'h2-frame' && headers.headers?.[0]).toEqual({ name: ':status', value: '200' });
+    const connection = r.h2!.flow.find((f) => f.streamId === 0)!;
+    const data = events(r)
+      .filter((e) => e.type === 'h2-frame' && e.frameType === 'DATA')
+      .reduce((n, e) => n + (e.type === 'h2-frame' ? e.length : 0), 0);
+    expect(connection.dataSent).toBe(data);
+    expect(connection.windowLeft).toBe(65_535 - data);
+  });
+
+  it('locates a damaged frame', () => {
+    const raw = fixture('h2-server.hexstream.txt').trim();
+    // Cut the stream inside its last frame.
+    const r = inspect({ text: raw.slice(0, raw.length - 20) });
+    expect(r.problems[0]?.message).toMatch(/cut short: its header announces a \d+-octet payload/);
+    // A SETTINGS frame on stream 1 is a connection error (RFC 9113 §6.5).
+    const bad = inspect({ text: '000000040000000001', format: 'h2' });
+    expect(bad.problems[0]?.message).toMatch(/Frame 1/);
+    expect(bad.problems[0]?.where).toBe('byte 0 (frame 1)');
+  });
+});
+
+describe('HPACK block alone', () => {
+  it('decodes RFC 7541 C.3.1 and explains each representation', () => {
+    const r = inspect({ text: '8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d', format: 'hpack' });
+    expect(r.hpack?.fields).toEqual([
+      { name: ':method', value: 'GET' },
+      { name: ':scheme', value: 'http' },
+      { name: ':path', value: '/' },
+      { name: ':authority', value: 'www.example.com' },
+    ]);
+    expect(r.hpack?.table.size).toBe(57);
+    const frame = events(r).find((e) => e.type === 'h2-frame');
+    expect(frame?.type === 'h2-frame' && frame.hpack?.map((s) => s.representation)).toEqual(['indexed', 'indexed', 'indexed', 'literal-incremental']);
+  });
+
+  it('rejects a size update above the starting table size, at its byte', () => {
+    const r = inspect({ text: '3fe11f', format: 'hpack', tableSize: 256 });
+    expect(r.problems[0]?.message).toMatch(/4096|exceeds|limit/);
+    expect(r.problems[0]?.where).toMatch(/^byte 0 of the block/);
+  });
+});
+
+describe('HAR', () => {
+  it('reads a HAR Chromium recorded, with its timings and connections', () => {
+    const r = inspect({ text: fixture('chromium.har') });
+    expect(r.problems).toEqual([]);
+    expect(r.har).toMatchObject({ entries: 4, versions: ['HTTP/1.1'] });
+    expect(r.har!.checks.filter((c) => c.level === 'error')).toEqual([]);
+    const finished = events(r).filter((e) => e.type === 'request-finished');
+    expect(finished.map((e) => e.type === 'request-finished' && `${e.request.method} ${e.response.status}`)).toEqual([
+      'GET 200',
+      'GET 200',
+      'GET 200',
+      'POST 201',
+    ]);
+    const first = finished[0];
+    expect(first?.type === 'request-finished' && first.timings.wait).toBe(36.617);
+    expect(r.replay!.exchanges[3]).toMatchObject({ method: 'POST', path: '/todos', requestBody: '{"title":"From the HAR"}', status: 201 });
+  });
+
+  it('reads nghttp --har, HTTP/2 entries included', () => {
+    const r = inspect({ text: fixture('nghttp.har') });
+    expect(r.har?.versions).toEqual(['HTTP/2']);
+    expect(r.har?.entries).toBe(2);
+  });
+
+  it('reports the HAR 1.2 checks a validator would make', () => {
+    const har = JSON.parse(fixture('chromium.har'));
+    delete har.log.entries[1].response.content.mimeType;
+    har.log.entries[2].timings.wait = -5;
+    har.log.entries[3].pageref = 'nope';
+    const checks = readHar(JSON.stringify(har)).checks;
+    expect(checks.map((c) => c.path)).toEqual(
+      expect.arrayContaining(['log.entries[1].response.content.mimeType', 'log.entries[2].timings.wait', 'log.entries[3].pageref']),
+    );
+    expect(checks.find((c) => c.path === 'log.entries[2].timings.wait')?.message).toMatch(/may not be negative/);
+  });
+
+  it('locates broken JSON', () => {
+    const r = inspect({ text: '{\n  "log": {\n    "version": 1.2,,\n  }\n}' });
+    expect(r.problems[0]?.where).toMatch(/^line 3, column \d+/);
+  });
+});
+
+describe('replay', () => {
+  it('writes a snippet that answers with the recorded responses', () => {
+    const r = inspect({ text: pasted(fixture('http1-conversation.txt')) });
+    const code = replaySnippet(r.replay!.exchanges, r.replay!.from);
+    expect(code).toContain('"GET /notes/1": [');
+    expect(code).toContain('status: 404');
+    expect(code).toContain('createSimulation({ server, httpVersion, rtt, seed: 1 })');
+    expect(code).not.toMatch(/content-length/i);
+  });
+});

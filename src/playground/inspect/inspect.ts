@@ -1,0 +1,287 @@
+/**
+ * The inspector's one entry point: input in, everything the page shows out, as plain data (it crosses from the
+ * worker to the page by structured clone). Nothing here touches the DOM or the network.
+ */
+import type { Recording } from '../recording/model';
+import { parseCurl } from './curl';
+import { detect, HEX_FORM_LABELS, type Format } from './detect';
+import { readBlock, readFrames, type FlowRow, type Sender } from './h2';
+import { readHar, harEvents, versionLabel, type HarCheck } from './har';
+import { hexForm, parseHex } from './hex';
+import { directions, machineSteps, splitConversation, verdicts, type Segment, type Verdict } from './http1';
+import type { ReplayExchange } from './replay';
+import { http1Events, recordingOf } from './to-recording';
+import { Http1Reader } from 'roundtrip/wire';
+
+export interface InspectInput {
+  readonly text: string;
+  /** A dropped file's bytes; absent for pasted text. */
+  readonly bytes?: Uint8Array;
+  /** null: detect. */
+  readonly format?: Format | null;
+  /** Restore CR LF in HTTP/1 heads of pasted text (a text box drops the CR). */
+  readonly restoreCrlf?: boolean;
+  /** HPACK: SETTINGS_HEADER_TABLE_SIZE (the largest dynamic table the encoder may use). */
+  readonly tableSize?: number;
+  /** HTTP/2: who sent the frames; null: work it out. */
+  readonly sender?: Sender | null;
+}
+
+export interface Problem {
+  /** What went wrong and why, in words. */
+  readonly message: string;
+  /** Where: 'line 3, column 7', 'byte 40 (frame 3)'. */
+  readonly where?: string;
+}
+
+export interface InspectResult {
+  readonly format: Format | null;
+  readonly detected: boolean;
+  /** Why that format: the detector's reason, or 'chosen'. */
+  readonly reason: string;
+  readonly recording?: Recording;
+  readonly problems: readonly Problem[];
+  readonly notes: readonly string[];
+  readonly verdicts?: readonly Verdict[];
+  readonly h2?: { readonly sender: Sender; readonly preface: boolean; readonly frames: number; readonly blocks: number; readonly flow: readonly FlowRow[] };
+  readonly hpack?: {
+    readonly fields: readonly { name: string; value: string }[];
+    readonly table: { size: number; maxSize: number; entries: readonly { name: string; value: string }[] };
+  };
+  readonly har?: { readonly creator: string; readonly entries: number; readonly versions: readonly string[]; readonly checks: readonly HarCheck[] };
+  readonly replay?: { readonly from: string; readonly exchanges: readonly ReplayExchange[] };
+}
+
+const utf8 = new TextEncoder();
+
+export function inspect(input: InspectInput): InspectResult {
+  const detection = input.format ? { format: input.format, reason: 'Chosen by you.' } : detect(input.text);
+  const base = { detected: !input.format, reason: detection.reason };
+  if (detection.format === null) return { ...base, format: null, problems: [{ message: detection.reason }], notes: [] };
+  try {
+    switch (detection.format) {
+      case 'http1':
+        return { ...base, ...http1(input) };
+      case 'curl':
+        return { ...base, ...curl(input) };
+      case 'h2':
+        return { ...base, ...h2(input) };
+      case 'hpack':
+        return { ...base, ...hpack(input) };
+      case 'har':
+        return { ...base, ...har(input) };
+    }
+  } catch (error) {
+    // A reader bug must not leave a blank panel: say what failed.
+    return {
+      ...base,
+      format: detection.format,
+      problems: [{ message: `The inspector failed on this input: ${error instanceof Error ? error.message : String(error)}` }],
+      notes: [],
+    };
+  }
+}
+
+type Body = Omit<InspectResult, 'detected' | 'reason'>;
+
+/** HTTP/1 input as bytes: hex of HTTP/1 text is read as hex, a file as its bytes, pasted text as UTF-8. */
+function http1Bytes(input: InspectInput): { bytes: Uint8Array; restore: boolean; note?: string } {
+  if (input.bytes) return { bytes: input.bytes, restore: false };
+  const text = input.text.trim();
+  if (!/^(HTTP\/|[A-Za-z])/.test(text) || /^[0-9a-fA-F]{4,}/.test(text)) {
+    const hex = parseHex(text);
+    if (hex.ok) return { bytes: hex.bytes, restore: false, note: `Read from ${HEX_FORM_LABELS[hex.form]}.` };
+  }
+  const restore = input.restoreCrlf ?? true;
+  return { bytes: utf8.encode(input.text.replace(/^\s*\n/, '')), restore };
+}
+
+function http1(input: InspectInput): Body {
+  const { bytes, restore, note } = http1Bytes(input);
+  return conversation(splitConversation(bytes, restore), [
+    ...(note ? [note] : []),
+    ...(restore
+      ? [
+          'Pasted text loses its CR characters (a browser text box keeps LF only), so each message head got CR LF line ends back before it was read. Drop the file instead to read its exact bytes.',
+        ]
+      : []),
+  ]);
+}
+
+function curl(input: InspectInput): Body {
+  const transcript = parseCurl(input.text);
+  const segments: Segment[] = transcript.segments.map((s) => ({ from: s.from, bytes: utf8.encode(s.text) }));
+  if (segments.length === 0)
+    return { format: 'curl', problems: [{ message: 'No "> " or "< " lines: curl printed no request or response head here.' }], notes: [] };
+  const merged: Segment[] = [];
+  for (const s of segments) {
+    const last = merged.at(-1);
+    if (last && last.from === s.from) merged[merged.length - 1] = { from: s.from, bytes: Uint8Array.from([...last.bytes, ...s.bytes]) };
+    else merged.push(s);
+  }
+  const result = conversation(merged, [
+    ...transcript.notes,
+    ...(transcript.info.length ? [`curl's remarks: ${transcript.info.slice(0, 6).join(' / ')}${transcript.info.length > 6 ? ' …' : ''}`] : []),
+  ]);
+  return { ...result, format: 'curl' };
+}
+
+function conversation(segments: Segment[], notes: string[]): Body {
+  if (segments.length === 0) return { format: 'http1', problems: [{ message: 'There are no bytes to read.' }], notes };
+  const all = verdicts(segments);
+  const problems: Problem[] = all
+    .filter((v) => v.strict && v.error)
+    .map((v) => ({
+      message: `${v.from === 'client' ? 'Requests' : 'Responses'}: ${v.error!.message} (${v.error!.code})`,
+      where: `line ${v.error!.line}, column ${v.error!.column} (byte ${v.error!.offset} of the ${v.from}'s bytes)`,
+    }));
+  const events = http1Events(segments, machineSteps(segments));
+  return {
+    format: 'http1',
+    recording: recordingOf('Inspected HTTP/1 conversation', events, { httpVersion: '1.1' }),
+    problems,
+    notes,
+    verdicts: all,
+    replay: { from: 'an HTTP/1 conversation', exchanges: http1Exchanges(segments) },
+  };
+}
+
+interface ReadMessage {
+  head: { method?: string; target?: string; status?: number; headers: readonly { name: string; value: string }[] };
+  body: Uint8Array[];
+}
+
+/** The whole messages in one direction, read leniently; responses with the methods of the requests they answer. */
+function readMessages(bytes: Uint8Array, reads: 'request' | 'response', methods: readonly string[] = []): ReadMessage[] {
+  const reader = new Http1Reader(reads, { strict: false, maxBodyBytes: Infinity });
+  reader.feed(bytes);
+  reader.feedEof();
+  const out: ReadMessage[] = [];
+  let current: ReadMessage | undefined;
+  for (let i = 0; i < 1_000_000; i++) {
+    const ev = reader.next(reads === 'response' ? { ...(methods[out.length] ? { method: methods[out.length] } : {}) } : {});
+    if (ev.type === 'request') current = { head: { method: ev.method, target: ev.target, headers: ev.headers }, body: [] };
+    else if (ev.type === 'response') current = { head: { status: ev.status, headers: ev.headers }, body: [] };
+    else if (ev.type === 'data') current?.body.push(ev.data);
+    else if (ev.type === 'end-of-message') {
+      if (current) out.push(current);
+      current = undefined;
+    } else if (ev.type !== 'informational') break;
+  }
+  return out;
+}
+
+function http1Exchanges(segments: Segment[]): ReplayExchange[] {
+  const both = directions(segments);
+  const decoder = new TextDecoder();
+  const text = (parts: Uint8Array[]) => parts.map((p) => decoder.decode(p, { stream: true })).join('') + decoder.decode();
+  const requests = readMessages(both.client, 'request');
+  const responses = readMessages(
+    both.server,
+    'response',
+    requests.map((r) => r.head.method!),
+  );
+  return requests.map((req, i) => {
+    const res = responses[i];
+    const target = req.head.target!;
+    return {
+      method: req.head.method!,
+      path: target.startsWith('/') ? target : safePath(target),
+      requestHeaders: req.head.headers,
+      requestBody: text(req.body),
+      // 502 (RFC 9110 §15.6.3): what a gateway says when the server's answer is missing.
+      status: res?.head.status ?? 502,
+      responseHeaders: res?.head.headers ?? [],
+      responseBody: res ? text(res.body) : 'The capture holds no response to this request.',
+    };
+  });
+}
+
+function safePath(target: string): string {
+  try {
+    const u = new URL(target);
+    return u.pathname + u.search;
+  } catch {
+    return '/';
+  }
+}
+
+function hexBytes(input: InspectInput): { bytes: Uint8Array; note: string } | Problem {
+  if (input.bytes && !/^[\s0-9a-fA-F:,x]*$/.test(input.text.slice(0, 200))) return { bytes: input.bytes, note: "Read as the file's raw bytes." };
+  const form = hexForm(input.text);
+  const hex = parseHex(input.text, form);
+  if (!hex.ok) return { message: `This is not readable as ${HEX_FORM_LABELS[form]}: ${hex.message}`, where: `line ${hex.line}, column ${hex.column}` };
+  return { bytes: hex.bytes, note: `Read from ${HEX_FORM_LABELS[hex.form]}: ${hex.bytes.length} bytes.` };
+}
+
+function h2(input: InspectInput): Body {
+  const got = hexBytes(input);
+  if ('message' in got) return { format: 'h2', problems: [got], notes: [] };
+  const reading = readFrames(got.bytes, { ...(input.sender ? { sender: input.sender } : {}), ...(input.tableSize ? { tableSize: input.tableSize } : {}) });
+  const problems: Problem[] = reading.problem
+    ? [{ message: reading.problem.message, where: `byte ${reading.problem.offset}${reading.problem.frame ? ` (frame ${reading.problem.frame})` : ''}` }]
+    : [];
+  if (reading.frames === 0 && !reading.preface && problems.length === 0) problems.push({ message: 'No HTTP/2 frame was found in these bytes.' });
+  const notes = [
+    got.note,
+    reading.preface
+      ? "It starts with the client connection preface, so these are the client's frames."
+      : `No connection preface: taken as the ${reading.sender}'s frames${input.sender ? ' (chosen)' : ''}.`,
+  ];
+  return {
+    format: 'h2',
+    ...(reading.events.length > 0 ? { recording: recordingOf(`Inspected HTTP/2 frames (${reading.sender})`, reading.events, { httpVersion: '2' }) } : {}),
+    problems,
+    notes,
+    h2: { sender: reading.sender, preface: reading.preface, frames: reading.frames, blocks: reading.blocks, flow: reading.flow },
+  };
+}
+
+function hpack(input: InspectInput): Body {
+  const got = hexBytes(input);
+  if ('message' in got) return { format: 'hpack', problems: [got], notes: [] };
+  const { reading, fields } = readBlock(got.bytes, input.tableSize ?? 4096);
+  return {
+    format: 'hpack',
+    ...(reading.events.length > 0 && !reading.problem ? { recording: recordingOf('Inspected HPACK block', reading.events) } : {}),
+    problems: reading.problem ? [{ message: reading.problem.message, where: `byte ${reading.problem.offset} of the block` }] : [],
+    notes: [
+      got.note,
+      'The block is decoded as the first on its connection (an empty dynamic table). The views show it inside the HEADERS frame that would carry it: only that 9-octet frame header is added.',
+    ],
+    hpack: { fields, table: reading.table },
+  };
+}
+
+function har(input: InspectInput): Body {
+  const reading = readHar(input.text);
+  if (!reading.ok) {
+    return {
+      format: 'har',
+      problems: [{ message: reading.message, ...(reading.line ? { where: `line ${reading.line}, column ${reading.column}` } : {}) }],
+      notes: [],
+      har: { creator: '', entries: 0, versions: [], checks: reading.checks },
+    };
+  }
+  const events = harEvents(reading.entries);
+  const versions = [...new Set(reading.entries.map((e) => versionLabel(e.httpVersion)))];
+  const exchanges: ReplayExchange[] = reading.entries.map((e) => ({
+    method: e.method,
+    path: safePath(e.url),
+    requestHeaders: e.requestHeaders,
+    requestBody: e.requestBody,
+    status: e.status,
+    responseHeaders: e.responseHeaders,
+    responseBody: e.responseText,
+  }));
+  return {
+    format: 'har',
+    ...(events.length > 0 ? { recording: recordingOf(`HAR from ${reading.creator}`, events) } : {}),
+    problems: reading.entries.length === 0 ? [{ message: 'The HAR has no entries: the tool recorded no requests.' }] : [],
+    notes: [
+      `${reading.entries.length} ${reading.entries.length === 1 ? 'entry' : 'entries'} recorded by ${reading.creator}; times are the HAR's own, in ms after the first request started.`,
+    ],
+    har: { creator: reading.creator, entries: reading.entries.length, versions, checks: reading.checks },
+    replay: { from: `a HAR recorded by ${reading.creator}`, exchanges },
+  };
+}
