@@ -23,7 +23,7 @@
  * ignored and send methods throw. Misuse of the API throws a local `Http2Error` and sends nothing.
  */
 import { HpackDecoder, HpackEncoder, HpackError, type HeaderField, type EncodableField, type EncodedBlock } from '../hpack/index';
-import { CLIENT_PREFACE, DEFAULT_SETTINGS, DEFAULT_WINDOW_SIZE, ERROR_CODES, FLAGS, errorCodeName } from './constants';
+import { CLIENT_PREFACE, DEFAULT_SETTINGS, DEFAULT_WINDOW_SIZE, ERROR_CODES, MAX_WINDOW_SIZE, FLAGS, errorCodeName } from './constants';
 import type { ErrorCodeName, Settings } from './constants';
 import { Http2Error, connectionError, streamError, usageError } from './errors';
 import { type FieldBlock, FieldBlockAssembler } from './field-block';
@@ -47,6 +47,12 @@ export interface Http2ConnectionOptions {
   role: Role;
   /** Settings we announce in our preface (only non-defaults are sent). */
   settings?: Partial<Settings>;
+  /**
+   * The connection-level receive window we offer, octets. Above the initial 65,535 (RFC 9113 §6.9.2, which
+   * no SETTINGS can change), `initiate()` follows our SETTINGS with a WINDOW_UPDATE on stream 0 for the
+   * difference, as browsers do (Chrome: 15 MiB). Default 65,535.
+   */
+  connectionWindow?: number;
   /** Huffman policy of our HPACK encoder. Default 'auto'. */
   huffman?: 'auto' | 'always' | 'never';
   /** Return the HPACK steps of every field block we send (`block` in the result), for tracing. Default false. */
@@ -196,7 +202,12 @@ export class Http2Connection {
     this.initiated = true;
     const settings = this.prefaceSettings();
     this.pendingSettings.push({ ...settings });
-    const frames = [settingsFrame(settings, DEFAULT_SETTINGS)];
+    const frames: Frame[] = [settingsFrame(settings, DEFAULT_SETTINGS)];
+    const extra = Math.min(this.options.connectionWindow ?? DEFAULT_WINDOW_SIZE, MAX_WINDOW_SIZE) - DEFAULT_WINDOW_SIZE;
+    if (extra > 0) {
+      this.connRecv.adjust(extra);
+      frames.push({ type: 'WINDOW_UPDATE', streamId: 0, flags: 0, windowSizeIncrement: extra });
+    }
     const bytes = encodeFrames(frames);
     return { frames, bytes: this.role === 'server' ? bytes : concat([CLIENT_PREFACE, bytes]) };
   }

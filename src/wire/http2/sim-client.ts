@@ -35,7 +35,8 @@ import { ConnectTunnel } from '../net/tunnel';
 import { binaryString } from '../trace/events';
 import { emitPrebuilt } from '../trace/trace';
 import type { Settings } from './constants';
-import { ERROR_CODES } from './constants';
+import { DEFAULT_WINDOW_SIZE, ERROR_CODES } from './constants';
+import type { Http2FlowControl } from '../net/options';
 import { Http2Connection } from './connection';
 import type { Http2Event } from './events';
 import { DataQueue, FifoQueue, field, frozenFields, h2Fields, regularFields } from './sim-common';
@@ -46,6 +47,20 @@ export interface Http2ClientOptions {
   readonly enablePush?: boolean;
   /** Further SETTINGS to announce. */
   readonly settings?: Partial<Settings>;
+}
+
+/**
+ * The receive windows Chrome offers in its first flight: SETTINGS_INITIAL_WINDOW_SIZE = 6 MiB and a
+ * connection WINDOW_UPDATE of 15,663,105, raising the connection window to 15 MiB.
+ */
+export const BROWSER_STREAM_WINDOW = 6 * 1024 * 1024;
+export const BROWSER_CONNECTION_WINDOW = 15 * 1024 * 1024;
+
+/** The stream and connection receive windows a flow-control choice stands for (options.ts Http2FlowControl). */
+export function flowControlWindows(flow: Http2FlowControl = 'browser'): { readonly stream: number; readonly connection: number } {
+  if (flow === 'browser') return { stream: BROWSER_STREAM_WINDOW, connection: BROWSER_CONNECTION_WINDOW };
+  if (flow === 'rfc-defaults') return { stream: DEFAULT_WINDOW_SIZE, connection: DEFAULT_WINDOW_SIZE };
+  return { stream: flow.streamWindow, connection: flow.connectionWindow };
 }
 
 /** Chrome's assumption before the server's SETTINGS arrive (kDefaultInitialMaxConcurrentStreams). */
@@ -197,9 +212,14 @@ class Http2ClientSession {
     }
     ctx.trace.emit({ type: 'h2-session', connectionId: tcp.connectionId, side: 'client', protocol: https ? 'h2' : 'h2c', alpn: https ? 'h2' : null });
     this.#tracer = new Http2Tracer(ctx, tcp.connectionId, 'client');
-    const settings: Partial<Settings> = { ...(options.enablePush === false ? { ENABLE_PUSH: 0 } : {}), ...options.settings };
+    const windows = flowControlWindows(env.options.http2.flowControl);
+    const settings: Partial<Settings> = {
+      ...(windows.stream === DEFAULT_WINDOW_SIZE ? {} : { INITIAL_WINDOW_SIZE: windows.stream }),
+      ...(options.enablePush === false ? { ENABLE_PUSH: 0 } : {}),
+      ...options.settings,
+    };
     // The tracer shows the encoder's own HPACK steps rather than decoding every block again.
-    this.#conn = new Http2Connection({ role: 'client', settings, annotateFieldBlocks: true });
+    this.#conn = new Http2Connection({ role: 'client', settings, connectionWindow: windows.connection, annotateFieldBlocks: true });
     this.#stream.onData((bytes) => this.#receive(bytes));
     this.#stream.onClose((info) => this.#onClose(`${info.how === 'reset' ? 'reset' : 'closed'} by the ${info.by}: ${info.reason}`));
     // RFC 9113 §3.4: the preface goes first; the byte stream queues it until TCP (and TLS) are up.

@@ -22,6 +22,22 @@ export interface ProxyOptions {
   readonly useProxyConnection?: boolean;
 }
 
+/**
+ * HTTP/2 flow control of the simulated client (RFC 9113 §5.2): the receive windows it offers.
+ * - 'browser' (default): what Chrome announces in its first flight, SETTINGS_INITIAL_WINDOW_SIZE = 6 MiB
+ *   per stream and a WINDOW_UPDATE raising the connection window to 15 MiB, so a download is never held
+ *   back by HTTP/2's own windows, only by TCP.
+ * - 'rfc-defaults': the 65,535-byte windows of RFC 9113 §6.9.2 and nothing more, so the server stalls
+ *   every 64 KiB until a WINDOW_UPDATE comes back: the flow-control lesson.
+ * - explicit sizes in octets, from 65,535 to 2^31-1.
+ */
+export type Http2FlowControl = 'browser' | 'rfc-defaults' | { readonly streamWindow: number; readonly connectionWindow: number };
+
+export interface Http2SimulationOptions {
+  /** The receive windows the client offers. Default 'browser'. */
+  readonly flowControl?: Http2FlowControl;
+}
+
 export interface SimulationOptions {
   /** HTTP version the client speaks. '2' is built in (HTTP/2 over TCP); '3' needs a `protocols` entry. */
   readonly httpVersion?: SimHttpVersion;
@@ -40,6 +56,8 @@ export interface SimulationOptions {
   readonly seed?: number | string;
   /** TLS for https: URLs; with anything but 'none' the default base URL is https. */
   readonly tls?: TlsOption;
+  /** HTTP/2 client behaviour: `{ flowControl: 'browser' | 'rfc-defaults' | { streamWindow, connectionWindow } }`. */
+  readonly http2?: Http2SimulationOptions;
   /** Parallel connections per origin (browsers: 6). */
   readonly maxConnectionsPerOrigin?: number;
   /** Reuse connections: opt-in Keep-Alive for 1.0, the default for 1.1 (false sends Connection: close). */
@@ -89,6 +107,15 @@ const either = (...checks: ((v: unknown) => string | undefined)[]) => (v: unknow
   return errors.some((e) => e === undefined) ? undefined : errors.join(' or ');
 };
 const anything = () => undefined;
+const windowSize = number(65_535, 2_147_483_647, true);
+function checkHttp2(v: unknown): string | undefined {
+  const expected = "{ flowControl: 'browser' | 'rfc-defaults' | { streamWindow, connectionWindow } } with windows from 65535 to 2147483647";
+  if (typeof v !== 'object' || v === null) return expected;
+  const flow = (v as Http2SimulationOptions).flowControl;
+  if (flow === undefined || flow === 'browser' || flow === 'rfc-defaults') return undefined;
+  if (typeof flow !== 'object' || flow === null) return expected;
+  return windowSize(flow.streamWindow) === undefined && windowSize(flow.connectionWindow) === undefined ? undefined : expected;
+}
 
 export const SIMULATION_OPTIONS = {
   httpVersion: { doc: 'HTTP version the client speaks', default: '1.1', check: oneOf('0.9', '1.0', '1.1', '2', '3') },
@@ -98,6 +125,7 @@ export const SIMULATION_OPTIONS = {
   minRto: { doc: "TCP's lowest retransmission timeout, virtual ms (Linux 200, RFC 6298 §2.4: 1000)", default: 200, check: number(1, 60_000) },
   seed: { doc: 'Random seed', default: 1, check: (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? undefined : 'a number or a string') },
   tls: { doc: 'TLS version for https URLs', default: 'none', check: oneOf('none', '1.2', '1.3') },
+  http2: { doc: "HTTP/2 client: flow-control windows ('browser' 6 MiB / 15 MiB, 'rfc-defaults' 65,535 bytes, or sizes)", default: { flowControl: 'browser' } as Http2SimulationOptions, check: checkHttp2 },
   maxConnectionsPerOrigin: { doc: 'Parallel connections per origin', default: 6, check: number(1, 64, true) },
   keepAlive: { doc: 'Reuse connections', default: (o: SimulationOptions) => (o.httpVersion ?? '1.1') !== '1.0' && o.httpVersion !== '0.9', check: oneOf(true, false) },
   idleTimeout: { doc: 'Client idle timeout, virtual ms', default: 60_000, check: number(1) },
