@@ -4,6 +4,7 @@
  */
 import type { ComponentType } from 'react';
 import type { DevtoolsAction, Recording, Source } from '../recording/model';
+import { http1ConnectionIds } from './message/streams';
 
 /**
  * Props every view component takes. `cursor` is a step index (-1: before the first event); views show each
@@ -37,13 +38,8 @@ const hasWireEvent = (r: Recording, types: readonly string[]) =>
 
 /** HTTP/2 frames that carry a field block (the HPACK stepper has something to step through). */
 const hasFieldBlocks = (r: Recording) => r.sources.some((s) => s.kind === 'wire' && s.events.some((e) => e.type === 'h2-frame' && e.hpack !== undefined));
-/** Bytes on a connection that is not HTTP/2 (the message inspector reads HTTP/1.x). */
-const hasHttp1Bytes = (r: Recording) =>
-  r.sources.some((s) => {
-    if (s.kind !== 'wire') return false;
-    const h2 = new Set(s.events.flatMap((e) => (e.type === 'h2-preface' ? [e.connectionId] : [])));
-    return s.events.some((e) => e.type === 'bytes-sent' && !h2.has(e.connectionId));
-  });
+/** Bytes on a connection that carried HTTP/1 (the message inspector reads them; message/streams.ts). */
+const hasHttp1Bytes = (r: Recording) => r.sources.some((s) => s.kind === 'wire' && http1ConnectionIds(s.events).length > 0);
 
 export const VIEWS: readonly ViewEntry[] = [
   { id: 'sequence', label: 'Sequence', applies: hasWire, load: () => import('./timeline/SequenceView') },

@@ -12,6 +12,7 @@ import type { Recording, WireSource } from '../../recording/model';
 import type { ViewProps } from '../views';
 import { eventsAt } from '../../recording/model';
 import { dissect, type Dissected, type Part, type PartKind } from './anatomy';
+import { DirectionReader, http1ConnectionIds } from './streams';
 import './message.css';
 
 interface Http1Connection {
@@ -20,21 +21,11 @@ interface Http1Connection {
   readonly connectionId: string;
 }
 
-/** Connections that carried HTTP/1 bytes (HTTP/2 connections have their own inspector). */
+/** Connections that carried HTTP/1 bytes (streams.ts says which; HTTP/2 connections have their own inspector). */
 function connectionsOf(recording: Recording): Http1Connection[] {
-  const out = new Map<string, Http1Connection>();
-  for (const source of recording.sources) {
-    if (source.kind !== 'wire') continue;
-    const h2 = new Set<string>();
-    for (const e of source.events) if (e.type === 'h2-session' || e.type === 'h2-preface' || e.type === 'h2-frame') h2.add(e.connectionId);
-    for (const e of source.events) {
-      if (e.type !== 'bytes-sent' || h2.has(e.connectionId)) continue;
-      if (e.from === 'client' && e.data.startsWith('PRI * HTTP/2.0')) continue;
-      const key = `${source.id}/${e.connectionId}`;
-      if (!out.has(key)) out.set(key, { key, source, connectionId: e.connectionId });
-    }
-  }
-  return [...out.values()].filter((c) => !c.source.events.some((e) => e.type === 'h2-preface' && e.connectionId === c.connectionId));
+  return recording.sources.flatMap((source) =>
+    source.kind === 'wire' ? http1ConnectionIds(source.events).map((connectionId) => ({ key: `${source.id}/${connectionId}`, source, connectionId })) : [],
+  );
 }
 
 export interface DirectionView {
@@ -52,12 +43,14 @@ export function connectionAt(recording: Recording, conn: Http1Connection, cursor
   const atCursor = recording.steps[cursor];
   const fresh: { client?: { start: number; end: number }; server?: { start: number; end: number } } = {};
   const length = { client: 0, server: 0 };
+  const readers = { client: new DirectionReader(), server: new DirectionReader() };
   events.forEach((e, index) => {
     if (e.type === 'connection-closed' && e.connectionId === conn.connectionId) eof = true;
     if (e.type !== 'bytes-sent' || e.connectionId !== conn.connectionId) return;
-    if (atCursor && atCursor.sourceId === conn.source.id && atCursor.index === index) fresh[e.from] = { start: length[e.from], end: length[e.from] + e.data.length };
-    chunks[e.from].push(e.data);
-    length[e.from] += e.data.length;
+    const data = readers[e.from].read(e.data);
+    if (atCursor && atCursor.sourceId === conn.source.id && atCursor.index === index) fresh[e.from] = { start: length[e.from], end: length[e.from] + data.length };
+    chunks[e.from].push(data);
+    length[e.from] += data.length;
   });
   const bytesOf = (parts: string[]) => Uint8Array.from(parts.join(''), (c) => c.charCodeAt(0) & 0xff);
   const clientBytes = bytesOf(chunks.client);

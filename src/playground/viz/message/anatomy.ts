@@ -241,11 +241,12 @@ export function dissect(bytes: Uint8Array, reads: 'request' | 'response', option
         break;
       case 'end-of-message': {
         finish(reader.offset);
-        const last = out[out.length - 1]!;
+        // The method of the request this message is or answers: a 2xx to CONNECT opens the tunnel as well.
+        const method = reads === 'response' ? requests[answered]?.method : out[out.length - 1]!.method;
         if (reads === 'response') answered++;
         const framing = reader.meta?.framing.kind;
         if (framing === 'tunnel' || reader.meta?.proposesSwitch) {
-          return tunnel(out, bytes, consumed, last.method === 'CONNECT' ? 'Tunnel bytes after CONNECT: not HTTP/1' : 'Bytes after the protocol switch: not HTTP/1');
+          return tunnel(out, bytes, consumed, method === 'CONNECT' ? 'Tunnel bytes after CONNECT: not HTTP/1' : 'Bytes after the protocol switch: not HTTP/1');
         }
         break;
       }

@@ -1,0 +1,52 @@
+// @vitest-environment jsdom
+/**
+ * The Messages view reads each byte range as the protocol that carries it: HTTP/1 inside TLS records on an
+ * https: connection (it dissected the records themselves, and every message of http-compare-page-load's
+ * HTTP/1 runs came out "Rejected"), and the CONNECT exchange in front of a tunnel whose inside is HTTP/2
+ * (the connection was skipped whole, because HTTP/2 starts on it later).
+ */
+import { cleanup, render } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Recording } from '../../recording/model';
+import { recordSnippet } from '../run-snippet';
+import { VIEWS } from '../views';
+import MessageInspector from './MessageInspector';
+
+afterEach(cleanup);
+
+const captions = (container: HTMLElement) => [...container.querySelectorAll('figcaption')].map((f) => f.textContent);
+const connections = (container: HTMLElement) => [...container.querySelectorAll('option')].map((o) => o.textContent);
+const messagesApplies = (recording: Recording) => VIEWS.find((v) => v.id === 'messages')!.applies(recording);
+
+describe('Messages view, byte ranges by protocol', () => {
+  it('reads HTTP/1 messages out of the TLS records of an https: connection', async () => {
+    const { recording } = await recordSnippet('http-compare-page-load.ts');
+    const first = recording.sources.findIndex((s) => s.label.startsWith('HTTP/1.1 persistent'));
+    // The cursor on that run's last event: the view follows the connection it wrote on.
+    const source = recording.sources[first]!;
+    const cursor = recording.steps.findLastIndex((s) => s.sourceId === source.id && (source.events[s.index] as { type: string }).type === 'bytes-sent');
+    const { container } = render(<MessageInspector recording={recording} cursor={cursor} />);
+    const shown = captions(container);
+    expect(shown[0]).toMatch(/^Request GET \/index\.html HTTP\/1\.1 \(\d+ bytes\)$/);
+    const requests = shown.filter((c) => c!.startsWith('Request GET '));
+    expect(requests.length).toBeGreaterThan(1);
+    expect(shown.filter((c) => c!.startsWith('Response HTTP/1.1 200 OK'))).toHaveLength(requests.length);
+    expect(shown.filter((c) => /Rejected|ClientHello|Finished/.test(c!))).toEqual([]);
+    // The HTTP/2 and HTTP/3 runs have no HTTP/1 connection to offer.
+    expect(connections(container).filter((c) => /^HTTP\/[23]/.test(c!))).toEqual([]);
+  });
+
+  it('shows the CONNECT request and its 200 in front of an HTTP/2 tunnel, and the tunnel as tunnel bytes', async () => {
+    const { recording } = await recordSnippet('http2-proxy-tunnel.ts');
+    expect(messagesApplies(recording)).toBe(true);
+    const { container } = render(<MessageInspector recording={recording} cursor={recording.steps.length - 1} />);
+    // c2, the proxy's hop to the server, carries only the tunnel: HTTP/2 inside TLS.
+    expect(connections(container)).toEqual([expect.stringMatching(/: c1$/)]);
+    expect(captions(container)).toEqual([
+      expect.stringMatching(/^Request CONNECT api\.example:443 HTTP\/1\.1 /),
+      expect.stringMatching(/^Not HTTP\/1 Tunnel bytes after CONNECT/),
+      expect.stringMatching(/^Response HTTP\/1\.1 200 Connection Established /),
+      expect.stringMatching(/^Not HTTP\/1 Tunnel bytes after CONNECT/),
+    ]);
+  });
+});

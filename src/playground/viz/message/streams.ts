@@ -1,0 +1,79 @@
+/**
+ * Which bytes of a recorded connection are HTTP/1, decided per byte range rather than per connection.
+ *
+ * 'bytes-sent' holds what went onto the TCP connection. On a connection that runs TLS from its first byte
+ * (https:), that is TLS records (RFC 8446 §5.1); the HTTP/1 messages are the application data inside them, as
+ * a browser's DevTools shows them. A connection to a proxy starts in plain HTTP/1 (a CONNECT and its 200, RFC
+ * 9110 §9.3.6) and carries the tunnel's TLS after it: those bytes stay as they went, and the message reader
+ * shows them as tunnel bytes. A connection whose client opened with the HTTP/2 preface is not HTTP/1 at all
+ * (the Frames view draws it), even when the same simulation's other connections are.
+ *
+ * Kept free of the views' code: the view list (views.ts) asks it whether the Messages view applies.
+ */
+import type { Source } from '../../recording/model';
+
+type WireEvents = Extract<Source, { kind: 'wire' }>['events'];
+
+const TLS_HANDSHAKE = 22;
+const TLS_APPLICATION_DATA = 23;
+const H2_PREFACE = 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n';
+
+/** Whether a write is whole TLS records (type, legacy version 0x0303, 16-bit length, exactly filling it). */
+function isTlsRecords(data: string): boolean {
+  let at = 0;
+  while (at + 5 <= data.length) {
+    const type = data.charCodeAt(at);
+    if (type < 20 || type > 24 || data.charCodeAt(at + 1) !== 3 || data.charCodeAt(at + 2) !== 3) return false;
+    at += 5 + ((data.charCodeAt(at + 3) << 8) | data.charCodeAt(at + 4));
+  }
+  return at === data.length && data.length > 0;
+}
+
+/** The application data inside a write of TLS records (handshake records carry none). */
+function applicationData(data: string): string {
+  let out = '';
+  let at = 0;
+  while (at + 5 <= data.length) {
+    const length = (data.charCodeAt(at + 3) << 8) | data.charCodeAt(at + 4);
+    if (data.charCodeAt(at) === TLS_APPLICATION_DATA) out += data.slice(at + 5, at + 5 + length);
+    at += 5 + length;
+  }
+  return out;
+}
+
+/**
+ * Reads one direction of a connection, write by write: a direction whose first write is TLS records is read
+ * through them from then on; any other keeps its bytes as they are (a tunnel's TLS after a CONNECT included).
+ */
+export class DirectionReader {
+  #tls: boolean | undefined;
+
+  /** The HTTP-level bytes of one write ('' for a TLS handshake flight). */
+  read(data: string): string {
+    if (this.#tls === undefined) this.#tls = data.charCodeAt(0) === TLS_HANDSHAKE && isTlsRecords(data);
+    return this.#tls && isTlsRecords(data) ? applicationData(data) : data;
+  }
+}
+
+/**
+ * Ids of the connections in `events` that carried HTTP/1, in order of their first bytes: every connection
+ * with bytes on it except those whose client opened with the HTTP/2 preface.
+ */
+export function http1ConnectionIds(events: WireEvents): string[] {
+  const seen = new Set<string>();
+  const readers = new Map<string, DirectionReader>();
+  const decided = new Set<string>();
+  const http2 = new Set<string>();
+  for (const e of events) {
+    if (e.type !== 'bytes-sent') continue;
+    seen.add(e.connectionId);
+    if (e.from !== 'client' || decided.has(e.connectionId)) continue;
+    let reader = readers.get(e.connectionId);
+    if (!reader) readers.set(e.connectionId, (reader = new DirectionReader()));
+    const bytes = reader.read(e.data);
+    if (bytes.length === 0) continue; // a TLS handshake flight: the client's first HTTP bytes are still to come
+    decided.add(e.connectionId);
+    if (bytes.startsWith(H2_PREFACE.slice(0, Math.min(bytes.length, H2_PREFACE.length)))) http2.add(e.connectionId);
+  }
+  return [...seen].filter((id) => !http2.has(id));
+}
