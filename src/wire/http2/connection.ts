@@ -182,6 +182,14 @@ export class Http2Connection {
     return this.terminal !== null || this.goawaySent !== null;
   }
 
+  /**
+   * The field block the peer has started and not ended (no END_HEADERS yet): what it costs us to hold,
+   * which a CONTINUATION flood grows (RFC 9113 §10.5.1). Null when no block is open.
+   */
+  get heldFieldBlock(): { readonly streamId: number; readonly frames: number; readonly bytes: number } | null {
+    return this.blocks.held;
+  }
+
   /** Current state of a stream, including implicit idle/closed for streams never seen or forgotten. */
   streamState(id: number): StreamState {
     return this.streams.state(id);

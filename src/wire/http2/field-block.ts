@@ -31,6 +31,12 @@ export class FieldBlockAssembler {
     return this.pending?.head.streamId ?? null;
   }
 
+  /** What an unfinished block holds while it waits for END_HEADERS: frames (HEADERS included) and octets. */
+  get held(): { readonly streamId: number; readonly frames: number; readonly bytes: number } | null {
+    const p = this.pending;
+    return p && { streamId: p.head.streamId, frames: p.continuations + 1, bytes: p.size };
+  }
+
   /** Starts a block; returns it when END_HEADERS is already set, else null. */
   start(frame: FrameOfType<'HEADERS' | 'PUSH_PROMISE'>): FieldBlock | null {
     const head =

@@ -57,3 +57,6 @@ export type { HeadersKind, Http2Event, Http2EventType } from './events';
 // HTTP/2 on the simulated network: the client behind `createSimulation({ httpVersion: '2' })`.
 export { http2Client } from './sim-client';
 export type { Http2ClientOptions } from './sim-client';
+// A client that sends whatever frames it is given, for lessons about attacks and the server's defences.
+export { RawHttp2Client, connectRawHttp2 } from './raw-client';
+export type { RawHttp2Host, RawHttp2Options } from './raw-client';

@@ -11,7 +11,12 @@
  *   before the frames that could refer to them), then answer each promised stream through `respond`.
  *   Nothing is pushed when the client announced SETTINGS_ENABLE_PUSH = 0 (§6.5.2).
  * - Shutdown and idle timeout end the connection gracefully (§6.8): GOAWAY(NO_ERROR) with the last
- *   stream processed, open streams finish, then TCP closes.
+ *   stream processed, open streams finish, then TCP closes. Only streams being answered keep a connection
+ *   from idling: streams whose request never ends (slowloris) are dropped at the idle timeout, unless the
+ *   server's `halfOpenStreamsKeepAlive` says otherwise.
+ * - Defences (RFC 9113 §10.5) are the engine's, with the server's `http2Limits` and the virtual clock
+ *   (the RST_STREAM budget refills on it). A connection error is answered with its GOAWAY, written
+ *   before the TCP connection closes, so the peer (and the trace) sees why.
  * - Faults: a 'status' fault answers with that status; a 'drop' fault resets the TCP connection.
  *   A slow body (bytesPerTick) is not modelled over HTTP/2: DATA goes out as flow control allows.
  */
@@ -28,6 +33,19 @@ import type { Http2Event } from './events';
 import { DataQueue, field, frozenFields, h2Fields, regularFields } from './sim-common';
 import { Http2Tracer } from './sim-trace';
 
+/** What the mock server reports about one HTTP/2 connection (`MockServer.http2Connections()`). */
+export interface Http2ConnectionInfo {
+  readonly connectionId: string;
+  /** A field block started and not ended: a CONTINUATION flood grows it (RFC 9113 §10.5.1). */
+  readonly heldFieldBlock: { readonly streamId: number; readonly frames: number; readonly bytes: number } | null;
+  /** Streams whose request has not finished arriving. */
+  readonly requestsArriving: number;
+  /** Streams whose request is in and whose response is not finished. */
+  readonly answering: number;
+  /** The code of the connection error that ended it, if one did. */
+  readonly error: string | null;
+}
+
 /** What nginx and h2o announce; clients queue requests beyond it (RFC 9113 §5.1.2). */
 export const SERVER_MAX_CONCURRENT_STREAMS = 100;
 
@@ -41,8 +59,7 @@ export class Http2ServerConnection {
   readonly #stream: ByteStream;
   readonly #env: AttachOptions;
   readonly #ctx: NetContext;
-  /** `annotateFieldBlocks`: the tracer shows the encoder's own HPACK steps rather than decoding every block again. */
-  readonly #conn = new Http2Connection({ role: 'server', settings: { MAX_CONCURRENT_STREAMS: SERVER_MAX_CONCURRENT_STREAMS }, annotateFieldBlocks: true });
+  readonly #conn: Http2Connection;
   readonly #tracer: Http2Tracer;
   readonly #requests = new Map<number, IncomingRequest>();
   /** Streams accepted and not yet fully answered (including promised ones). */
@@ -62,6 +79,13 @@ export class Http2ServerConnection {
     this.#stream = stream;
     this.#env = env;
     this.#ctx = ctx;
+    // `annotateFieldBlocks`: the tracer shows the encoder's own HPACK steps rather than decoding every block again.
+    this.#conn = new Http2Connection({
+      role: 'server',
+      limits: { maxConcurrentStreams: SERVER_MAX_CONCURRENT_STREAMS, ...server.defences.http2Limits },
+      now: () => ctx.clock.now(),
+      annotateFieldBlocks: true,
+    });
     this.#tracer = new Http2Tracer(ctx, stream.connectionId, 'server');
     const secure = env.tls !== undefined;
     ctx.trace.emit({ type: 'h2-session', connectionId: stream.connectionId, side: 'server', protocol: secure ? 'h2' : 'h2c', alpn: secure ? 'h2' : null });
@@ -81,11 +105,35 @@ export class Http2ServerConnection {
     this.#closeWhenDone();
   }
 
+  /** What this connection holds for its peer right now (see MockServer.http2Connections). */
+  info(): Http2ConnectionInfo {
+    return {
+      connectionId: this.#stream.connectionId,
+      heldFieldBlock: this.#conn.heldFieldBlock,
+      requestsArriving: this.#requests.size,
+      answering: this.#working.size - this.#requests.size,
+      error: this.#conn.error?.code ?? null,
+    };
+  }
+
   receive(bytes: Uint8Array): void {
     if (this.#closing) return;
     this.#tracer.received(bytes);
     const result = this.#conn.receiveData(bytes);
     for (const e of result.events) this.#event(e);
+    if (this.#conn.error !== null) {
+      // The GOAWAY that says why goes out (after anything already queued), then the connection closes.
+      this.#out.push(result.bytes);
+      const out = concatBytes(this.#out.splice(0));
+      this.#ctx.clock.clearTimeout(this.#writeTimer);
+      this.#writeTimer = undefined;
+      this.#tracer.sent(out);
+      this.#stream.write(out);
+      this.#closing = true;
+      this.#ctx.clock.clearTimeout(this.#idleTimer);
+      this.#stream.close(`HTTP/2 connection error: ${this.#conn.error.message}`);
+      return;
+    }
     this.#write(result.bytes);
     this.#flush();
   }
@@ -102,7 +150,7 @@ export class Http2ServerConnection {
         // The tracer's frozen list for the same block, when equal: 'message-parsed' shares the frame event's entries.
         this.#requests.set(e.streamId, { headers: this.#tracer.receivedBlock(e.streamId, e.headers) ?? e.headers, body: [] });
         this.#working.add(e.streamId);
-        this.#ctx.clock.clearTimeout(this.#idleTimer);
+        if (e.endStream || this.#server.defences.halfOpenStreamsKeepAlive) this.#ctx.clock.clearTimeout(this.#idleTimer);
         if (e.endStream) this.#handle(e.streamId);
         return;
       case 'data': {
@@ -120,8 +168,7 @@ export class Http2ServerConnection {
         this.#closeWhenDone();
         return;
       case 'connection-error':
-        this.#closing = true;
-        this.#stream.close(`HTTP/2 connection error: ${e.error.message}`);
+        // receive() writes the GOAWAY and closes, once every event of the read has been seen.
         return;
       default:
         return;
@@ -141,6 +188,7 @@ export class Http2ServerConnection {
   }
 
   #handle(streamId: number): void {
+    this.#ctx.clock.clearTimeout(this.#idleTimer);
     const incoming = this.#requests.get(streamId)!;
     this.#requests.delete(streamId);
     const request = this.#wireRequest(incoming.headers, incoming.body.length === 1 ? incoming.body[0]! : concatBytes(incoming.body));
@@ -261,7 +309,12 @@ export class Http2ServerConnection {
   }
 
   #closeWhenDone(): void {
-    if (this.#working.size > 0 || this.#writeTimer !== undefined) return;
+    if (this.#writeTimer !== undefined) return;
+    if (this.#working.size > 0) {
+      // Nothing left but requests still arriving: the idle timer watches them (unless they count as work).
+      if (!this.#goingAway && this.#working.size === this.#halfOpen()) this.#armIdle();
+      return;
+    }
     if (this.#goingAway && !this.#closing) {
       this.#closing = true;
       this.#stream.close('GOAWAY: all streams answered');
@@ -276,8 +329,17 @@ export class Http2ServerConnection {
     if (this.#closing) return;
     const timeout = this.#server.keepAlive?.timeout ?? 5000;
     this.#idleTimer = clock.setTimeout(() => {
-      if (this.#working.size === 0) this.shutdown('idle timeout');
+      if (this.#working.size > this.#halfOpen()) return;
+      // Requests that never finished arriving are given up: they must not hold the connection (slowloris).
+      for (const id of this.#requests.keys()) this.#working.delete(id);
+      this.#requests.clear();
+      this.shutdown('idle timeout');
     }, timeout);
+  }
+
+  /** Streams whose request is still arriving, when they do not count as work (the slowloris defence). */
+  #halfOpen(): number {
+    return this.#server.defences.halfOpenStreamsKeepAlive ? 0 : this.#requests.size;
   }
 
   /**

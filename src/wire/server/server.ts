@@ -31,8 +31,10 @@ import type { NetContext, TcpNetwork } from '../net/tcp';
 import type { TlsVersion } from '../net/tls';
 import { TlsStream } from '../net/tls';
 import { Http1Observer } from '../net/http1-observer';
+import { DEFAULT_HEADER_TIMEOUT_MS } from '../http1/connection';
+import type { Http2Limits } from '../http2/connection';
 import { CLIENT_PREFACE } from '../http2/constants';
-import { Http2ServerConnection } from '../http2/sim-server';
+import { Http2ServerConnection, type Http2ConnectionInfo } from '../http2/sim-server';
 import { Faults } from './faults';
 import type { Route } from './router';
 import { internalError, respond, type Reply } from './semantics';
@@ -47,6 +49,30 @@ export interface ServerOptions {
   readonly keepAlive?: false | { readonly timeout?: number; readonly max?: number };
   /** Value of the Server header (default 'roundtrip-sim'). */
   readonly name?: string;
+  /**
+   * HTTP/2 defences of every connection (RFC 9113 §10.5); fields left out keep `DEFAULT_HTTP2_LIMITS`. A
+   * lesson switches one off by putting it out of reach (`{ resetBurst: Infinity }`). The RST_STREAM budget
+   * refills on the virtual clock.
+   */
+  readonly http2Limits?: Partial<Http2Limits>;
+  /**
+   * HTTP/1: virtual ms within which a request's whole header section must arrive, counted from its first
+   * byte; past it the server answers 408 and closes (slowloris). `false`: no deadline, and the idle timer
+   * restarts on every read instead, so a byte now and then holds the connection. Default 10000, the HTTP/1
+   * engine's `headerTimeoutMs`.
+   */
+  readonly headerTimeout?: number | false;
+  /**
+   * Listening for HTTP/2: virtual ms for a new connection to show whether it sends the client preface
+   * (RFC 9113 §3.4); past it the connection is closed. `false`: wait forever. Default 10000.
+   */
+  readonly prefaceTimeout?: number | false;
+  /**
+   * HTTP/2: whether a stream whose request is still arriving keeps an idle connection open. Default false:
+   * only streams being answered do, so a client that opens streams and never ends them (slowloris over
+   * HTTP/2) gets GOAWAY at the keep-alive timeout, and its half-open streams are dropped.
+   */
+  readonly halfOpenStreamsKeepAlive?: boolean;
 }
 
 export interface AttachOptions {
@@ -70,6 +96,8 @@ export interface AttachOptions {
 
 const DEFAULT_TIMEOUT = 5000;
 const DEFAULT_MAX = 100;
+/** The real-port listener's default (src/wire/node/tcp-server.ts). */
+const DEFAULT_PREFACE_TIMEOUT = 10_000;
 
 export class MockServer {
   readonly faults = new Faults();
@@ -92,6 +120,25 @@ export class MockServer {
 
   get routes(): readonly Route[] {
     return this.#routes;
+  }
+
+  /** The defences configured in the options, with their defaults filled in. */
+  get defences(): { http2Limits: Partial<Http2Limits>; headerTimeout: number | false; prefaceTimeout: number | false; halfOpenStreamsKeepAlive: boolean } {
+    const o = this.#options;
+    return {
+      http2Limits: o.http2Limits ?? {},
+      headerTimeout: o.headerTimeout ?? DEFAULT_HEADER_TIMEOUT_MS,
+      prefaceTimeout: o.prefaceTimeout ?? DEFAULT_PREFACE_TIMEOUT,
+      halfOpenStreamsKeepAlive: o.halfOpenStreamsKeepAlive ?? false,
+    };
+  }
+
+  /**
+   * The HTTP/2 connections open now, as the server sees them: what a playground prints to show what an
+   * attack costs (a field block held without end, requests still arriving).
+   */
+  http2Connections(): Http2ConnectionInfo[] {
+    return [...this.#http2].map((c) => c.info());
   }
 
   get keepAlive(): { timeout: number; max: number } | undefined {
@@ -121,6 +168,13 @@ export class MockServer {
   /** Decides from the first bytes whether a connection speaks HTTP/2 (the preface) or HTTP/1. */
   #sniff(stream: ByteStream, options: AttachOptions, ctx: NetContext): void {
     let buffered: Uint8Array = new Uint8Array(0);
+    const wait = this.defences.prefaceTimeout;
+    // A connection that sends nothing, or a preface byte now and then, would otherwise be held forever.
+    const timer = wait === false ? undefined : ctx.clock.setTimeout(() => {
+      stop();
+      stream.close('no HTTP/2 preface or HTTP/1 request in time');
+    }, wait);
+    stream.onClose(() => ctx.clock.clearTimeout(timer));
     const stop = stream.onData((bytes) => {
       buffered = concatBytes([buffered, bytes]);
       const n = Math.min(buffered.length, CLIENT_PREFACE.length);
@@ -128,6 +182,7 @@ export class MockServer {
       for (let i = 0; i < n && isPreface; i++) isPreface = buffered[i] === CLIENT_PREFACE[i];
       if (isPreface && n < CLIENT_PREFACE.length) return;
       stop();
+      ctx.clock.clearTimeout(timer);
       if (isPreface) {
         const h2 = new Http2ServerConnection(this, stream, options, ctx);
         this.#http2.add(h2);
@@ -149,6 +204,15 @@ export function createServer(options: ServerOptions = {}): MockServer {
   return new MockServer(options);
 }
 
+/** Whether the bytes hold a blank line (CRLF CRLF, or a bare LF LF, RFC 9112 §2.2): the header section is in. */
+function headerSectionEnds(bytes: Uint8Array): boolean {
+  for (let i = 1; i < bytes.length; i++) {
+    if (bytes[i] !== 0x0a) continue;
+    if (bytes[i - 1] === 0x0a || (bytes[i - 1] === 0x0d && i >= 3 && bytes[i - 2] === 0x0a && bytes[i - 3] === 0x0d)) return true;
+  }
+  return false;
+}
+
 function html09Error(status: number, detail: string): Uint8Array {
   const title = `${status} ${reasonPhrase(status)}`;
   return utf8(`<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${detail}</p></body></html>\n`);
@@ -166,6 +230,8 @@ class ServerConnection {
   #served = 0;
   #closing = false;
   #idleTimer: number | undefined;
+  /** The header-read deadline of the request whose first bytes have arrived (slowloris, `headerTimeout`). */
+  #headerTimer: number | undefined;
   readonly #engine: Http1Observer;
 
   constructor(server: MockServer, stream: ByteStream, env: AttachOptions, ctx: NetContext, initial?: Uint8Array) {
@@ -179,6 +245,7 @@ class ServerConnection {
       if (info.by !== 'server') this.#engine.received('eof');
       this.#closing = true;
       ctx.clock.clearTimeout(this.#idleTimer);
+      ctx.clock.clearTimeout(this.#headerTimer);
     });
     this.#armIdle();
     if (initial) this.#receive(initial);
@@ -213,7 +280,46 @@ class ServerConnection {
       });
       this.#queue.push(request);
     }
+    this.#watchHeaders();
     this.#next();
+  }
+
+  /**
+   * Slowloris (a header section sent a byte at a time): a request's header section must be complete within
+   * `headerTimeout` of its first byte, however steadily the bytes come; then 408 (RFC 9110 §15.5.9) and
+   * close. Without the deadline only the idle timer is left, and every read restarts it.
+   */
+  #watchHeaders(): void {
+    const { clock } = this.#ctx;
+    const partial = this.#buffer.length > 0 && !headerSectionEnds(this.#buffer);
+    if (!partial) {
+      if (this.#headerTimer === undefined) return;
+      clock.clearTimeout(this.#headerTimer);
+      this.#headerTimer = undefined;
+      // The head is in: a body still arriving is watched by the idle timer again, as before the request.
+      this.#armIdle();
+      return;
+    }
+    const deadline = this.#server.defences.headerTimeout;
+    if (deadline === false) {
+      this.#armIdle();
+      return;
+    }
+    clock.clearTimeout(this.#idleTimer);
+    this.#headerTimer ??= clock.setTimeout(() => this.#requestTimeout(deadline), deadline);
+  }
+
+  #requestTimeout(deadline: number): void {
+    this.#headerTimer = undefined;
+    if (this.#closing) return;
+    this.#closing = true;
+    this.#buffer = new Uint8Array(0);
+    const body = utf8(`The request's header section did not arrive within ${deadline} ms of its first byte.`);
+    const response: WireResponse = { version: '1.1', status: 408, reason: reasonPhrase(408), headers: [{ name: 'Connection', value: 'close' }, { name: 'Content-Type', value: 'text/plain;charset=UTF-8' }], body };
+    this.#engine.sent(response);
+    this.#engine.closed();
+    this.#stream.write(this.#env.codec.encodeResponse(response, 'GET'));
+    this.#stream.close('header timeout: 408');
   }
 
   #armIdle(): void {
