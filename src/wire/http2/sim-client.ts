@@ -26,7 +26,7 @@ import { WireError } from '../errors';
 import type { HeaderField, WireResponse } from '../net/codec';
 import { header } from '../net/codec';
 import { defaultPort } from '../net/agent';
-import { abortReason, toFetchResponse, type Exchange } from '../net/exchange';
+import { abortReason, roundTimings, toFetchResponse, type Exchange } from '../net/exchange';
 import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from '../net/simulation';
 import type { ByteStream } from '../net/stream';
 import { concatBytes } from '../net/stream';
@@ -484,7 +484,7 @@ class Http2ClientSession {
       startedAt: ex.startedAt,
       reused: !fresh,
       serverIPAddress: this.#serverIP,
-      timings: Object.freeze({
+      timings: Object.freeze(roundTimings({
         blocked: dispatched - ex.startedAt,
         dns: -1,
         connect: fresh ? sentAt - dispatched : -1,
@@ -492,7 +492,7 @@ class Http2ClientSession {
         send: 0,
         wait: Math.max(0, firstByte - sentAt),
         receive: now - firstByte,
-      }),
+      })),
       // Chrome exports HTTP/2 entries with httpVersion "h2" and the pseudo-headers among the headers.
       request: Object.freeze({ method: ex.method, url: ex.url.href, httpVersion: 'h2', headers: s.requestHeaders, headersSize: s.requestHeadersSize, bodySize: ex.body.length }),
       response: Object.freeze({

@@ -35,7 +35,7 @@
 import { WireError } from '../errors';
 import { isSafeMethod } from '../data/index';
 import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from '../net/simulation';
-import { abortReason, toFetchResponse, type Exchange } from '../net/exchange';
+import { abortReason, roundTimings, toFetchResponse, type Exchange } from '../net/exchange';
 import { MockServer, type ServerOptions } from '../server/server';
 import { binaryString } from '../trace/events';
 import { QuicConnection, type QuicEvent } from './connection';
@@ -354,7 +354,7 @@ export class Http3Client implements ClientProtocol {
       startedAt: exchange.startedAt,
       reused: exchange.reused === true,
       serverIPAddress: exchange.serverIPAddress ?? '',
-      timings: {
+      timings: roundTimings({
         // Waiting for a connection that another request is setting up counts as blocked, as in browsers.
         blocked: sentAt - exchange.startedAt - Math.max(0, exchange.setup?.connect ?? 0),
         dns: -1,
@@ -363,7 +363,7 @@ export class Http3Client implements ClientProtocol {
         send: 0,
         wait: firstByte - sentAt,
         receive: now - firstByte,
-      },
+      }),
       request: { method: request.method, url: exchange.url.href, httpVersion: 'HTTP/3', headers: request.headers, headersSize: pending.headersSize, bodySize: request.body.length },
       response: {
         status,

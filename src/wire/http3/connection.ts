@@ -49,6 +49,7 @@ import {
   type QuicSpace,
 } from './packets';
 import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
+import { roundTime } from '../net/clock';
 import type { QuicStreamTransition } from './stream-states';
 import { ReceiveStream, SendStream, type StreamChunk } from './streams';
 
@@ -329,7 +330,7 @@ export class QuicConnection {
     if (row.oneRtt && !this.#oneRtt) {
       this.#oneRtt = true;
       this.#state = 'open';
-      this.#events.push({ type: 'ready', side: this.role, handshakeMs: now - (this.#startedAt ?? now), resumed: this.resumed || received.includes('pre_shared_key') });
+      this.#events.push({ type: 'ready', side: this.role, handshakeMs: roundTime(now - (this.#startedAt ?? now)), resumed: this.resumed || received.includes('pre_shared_key') });
     }
     if (row.confirmed && !this.#handshakeDone) {
       this.#handshakeDone = true;

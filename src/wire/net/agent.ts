@@ -18,7 +18,7 @@ import { isIdempotentMethod } from '../data/index';
 import type { Http1Version, MessageCodec, HeaderField, WireRequest, WireResponse } from './codec';
 import { header, headerTokens } from './codec';
 import { Http1ClientConnection } from './client-connection';
-import { abortReason, toFetchResponse, type Exchange } from './exchange';
+import { abortReason, roundTimings, toFetchResponse, type Exchange } from './exchange';
 import type { Link } from './link';
 import type { ByteStream } from './stream';
 import { binaryString } from '../trace/events';
@@ -263,7 +263,7 @@ export class Agent {
       startedAt: exchange.startedAt,
       reused: !fresh,
       serverIPAddress: exchange.serverIPAddress ?? '',
-      timings: {
+      timings: roundTimings({
         blocked: dispatched - exchange.startedAt,
         dns: -1,
         connect: fresh ? sentAt - dispatched : -1,
@@ -271,7 +271,7 @@ export class Agent {
         send: 0,
         wait: firstByte - sentAt,
         receive: now - firstByte,
-      },
+      }),
       request: {
         method: request.method,
         url: exchange.url.href,

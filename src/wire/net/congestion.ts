@@ -41,6 +41,8 @@
  * even when the sender had nothing more to send), ECN, tail loss probes (RFC 8985 §7), F-RTO.
  */
 
+import { roundTime } from './clock';
+
 export interface TransportRules {
   /** Largest payload one transmission carries: TCP's SMSS, QUIC's max_datagram_size. */
   readonly maxSegmentSize: number;
@@ -63,8 +65,6 @@ export const GRANULARITY = 1;
 /** RFC 6298 §2.5: a maximum value may be placed on RTO provided it is at least 60 seconds. */
 export const MAX_RTO = 60_000;
 
-/** Rounds a time to whole microseconds, the resolution of every time the simulator makes (clock.ts). */
-export const roundTime = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 export interface SentPacketInfo<T> {
   readonly number: number;

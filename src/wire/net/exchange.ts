@@ -2,6 +2,7 @@
  * One fetch in flight: the request as the caller gave it, its progress through the agent, and how to
  * settle the caller's promise. Internal to the simulator.
  */
+import { roundTime } from './clock';
 import type { HeaderField, WireRequest, WireResponse } from './codec';
 
 export interface Exchange {
@@ -65,3 +66,15 @@ export function toFetchResponse(exchange: Exchange, message: WireResponse): Resp
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
+
+/**
+ * HAR-style timings with every duration rounded to whole microseconds (clock.ts `roundTime`): the times
+ * they are made from are whole microseconds, but their differences can carry float noise. -1 (not
+ * applicable) stays -1.
+ */
+export function roundTimings<T extends Readonly<Record<string, number>>>(timings: T): T {
+  const out: Record<string, number> = {};
+  for (const [name, value] of Object.entries(timings)) out[name] = value < 0 ? value : roundTime(value);
+  return out as T;
+}
+

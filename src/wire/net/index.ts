@@ -1,5 +1,5 @@
 // Public surface of src/wire/net, re-exported by src/wire/index.ts.
-export { VirtualClock } from './clock';
+export { VirtualClock, roundTime } from './clock';
 export type { Clock, TimerId } from './clock';
 export { createRandom, hashSeed } from './random';
 export type { Random } from './random';
@@ -7,7 +7,7 @@ export { Link, HEADER_OVERHEAD } from './link';
 export type { LinkOptions, Direction as LinkDirection } from './link';
 export { TcpNetwork, TcpSocket, MSS as TCP_MSS, INITIAL_CWND as TCP_INITIAL_CWND, MIN_RTO as TCP_MIN_RTO } from './tcp';
 export type { NetContext, TcpOptions } from './tcp';
-export { LossRecovery, roundTime } from './congestion';
+export { LossRecovery } from './congestion';
 export type { TransportRules, LossReason, CongestionPhase, CongestionChange, RecoveryOutcome, TimeoutOutcome, SentPacketInfo } from './congestion';
 export { TlsStream, TLS_FLIGHTS } from './tls';
 export type { TlsVersion } from './tls';

@@ -29,7 +29,7 @@
  * after idle (RFC 5681 §4.1), tail loss probes. Control segments (SYN, ACK, FIN, RST) are never lost and
  * take no bandwidth (see link.ts).
  */
-import type { Clock, TimerId } from './clock';
+import { roundTime, type Clock, type TimerId } from './clock';
 import type { Direction, Link } from './link';
 import type { Trace } from '../trace/trace';
 import type { Peer, Side } from '../trace/events';
@@ -524,7 +524,7 @@ export class TcpNetwork {
           listener.accept(server);
           server.establish(clock.now() - synAckAt);
         }, oneWay);
-        trace.emit({ type: 'connection-opened', connectionId: conn.id, tcpMs: clock.now() - start });
+        trace.emit({ type: 'connection-opened', connectionId: conn.id, tcpMs: roundTime(clock.now() - start) });
         client.establish(clock.now() - start);
       }, oneWay);
     }, oneWay);

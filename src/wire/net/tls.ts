@@ -17,6 +17,7 @@
  * table is a protocol error and resets the connection.
  */
 import type { NetContext } from './tcp';
+import { roundTime } from './clock';
 import type { Side } from '../trace/events';
 import { Signal, type Unsubscribe } from '../trace/subscribable';
 import { asciiBytes, concatBytes, type ByteStream, type CloseInfo, type StreamState } from './stream';
@@ -151,7 +152,7 @@ export class TlsStream implements ByteStream {
       connectionId: this.connectionId,
       protocol: this.#protocol(),
       side: this.side,
-      tlsMs: this.#ctx.clock.now() - (this.#started ?? this.#ctx.clock.now()),
+      tlsMs: roundTime(this.#ctx.clock.now() - (this.#started ?? this.#ctx.clock.now())),
     });
     this.#opened.emit();
     for (const bytes of this.#pending.splice(0)) this.write(bytes);
