@@ -235,14 +235,20 @@ export class TcpSocket implements ByteStream {
     this.#conn.ctx.trace.emit({ type: 'handshake', connectionId: this.#conn.id, protocol: 'tcp', step, from: this.side });
   }
 
-  #pump(): void {
+  /**
+   * Sends what the window allows: lost segments first, then new data. `retransmitNow` sends the first lost
+   * segment whatever the window, as a sender entering recovery does (fast retransmit, RFC 5681 §3.2 step 4;
+   * RFC 6675 §5 step 4.3).
+   */
+  #pump(retransmitNow = false): void {
     if (this.#state !== 'open' && this.#state !== 'closing') return;
     const recovery = this.#recovery;
     for (;;) {
       while (this.#resend.length > 0 && this.#resend[0]!.delivered) this.#resend.shift();
       const lost = this.#resend[0];
       if (lost) {
-        if (!recovery.canSend(lost.data.length)) break;
+        if (!retransmitNow && !recovery.canSend(lost.data.length)) break;
+        retransmitNow = false;
         this.#resend.shift();
         this.#retransmit(lost);
         continue;
@@ -356,10 +362,11 @@ export class TcpSocket implements ByteStream {
       if (next.kind === 'loss') {
         const found = this.#recovery.detectLost(now, this.#flightSize());
         this.#markLost(found.lost, found.lostBy ?? 'time-threshold');
-      } else {
-        this.#expiredRto = this.#recovery.timeout;
-        this.#markLost(this.#recovery.onRto(now, this.#flightSize()).lost, 'timeout');
+        this.#pump(found.congestion?.reason === 'loss');
+        return;
       }
+      this.#expiredRto = this.#recovery.timeout;
+      this.#markLost(this.#recovery.onRto(now, this.#flightSize()).lost, 'timeout');
       this.#pump();
     }, Math.max(0, next.at - clock.now()));
   }
@@ -426,7 +433,7 @@ export class TcpSocket implements ByteStream {
     if (delivered.size === 0) return;
     const outcome = this.#recovery.onAck(delivered, this.#conn.ctx.clock.now(), this.#flightSize());
     this.#markLost(outcome.lost, outcome.lostBy ?? 'packet-threshold');
-    this.#pump();
+    this.#pump(outcome.congestion?.reason === 'loss');
   }
 
   #sendFin(): void {

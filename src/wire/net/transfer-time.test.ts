@@ -1,0 +1,103 @@
+/**
+ * Time to download a body over HTTP/1.1, HTTP/2 and HTTP/3, with and without one lost packet, against
+ * times computed by hand from the model's rules: set-up round trips, slow start from a 10-packet
+ * window doubling per round trip, serialization at the link's rate, and loss recovery in one RTT.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSimulation, type Simulation } from './simulation';
+import { createServer } from '../server/index';
+import type { Direction } from './link';
+
+const RTT = 100;
+
+function sim(httpVersion: '1.1' | '2' | '3', bytes: number, bandwidth: number): Simulation {
+  const server = createServer({ resources: { '/file': { body: 'z'.repeat(bytes), contentType: 'application/octet-stream' } } });
+  return createSimulation({ httpVersion, tls: '1.3', rtt: RTT, bandwidth, server });
+}
+
+/**
+ * Loses the `k`-th full-size packet (1-based) the server sends, and nothing else: a packet of the response
+ * body in every protocol (the handshake's and HTTP/3's control-stream packets are small).
+ */
+function loseServerPacket(s: Simulation, k: number): void {
+  let full = false;
+  let count = 0;
+  const transmit = s.link.transmit.bind(s.link);
+  s.link.transmit = (d: Direction, payload, now) => {
+    full = d === 'down' && payload >= 1100;
+    return transmit(d, payload, now);
+  };
+  s.link.drops = () => full && ++count === k;
+}
+
+async function download(s: Simulation, bytes: number): Promise<number> {
+  const body = await (await s.fetch('/file')).arrayBuffer();
+  expect(body.byteLength).toBe(bytes);
+  return s.clock.now();
+}
+
+const retransmissions = (s: Simulation) => [
+  ...s.trace.ofType('retransmit').map((e) => e.reason),
+  ...s.trace.ofType('quic-packets-lost').map((e) => e.reason),
+];
+
+describe('transfer time, no bandwidth limit: round trips only', () => {
+  // 32,000 bytes: 22 TCP segments of 1,460 bytes, or 28 QUIC packets of 1,155 stream bytes; two flights
+  // for both (10, then up to 20). TCP + TLS 1.3: 2 RTT of set-up, the request arrives at 2.5 RTT, the
+  // first flight at 3 RTT, the second at 4 RTT: 400 ms. QUIC: 1 RTT of set-up, so 300 ms.
+  const BYTES = 32_000;
+  const clean = { '1.1': 400, '2': 400, '3': 300 } as const;
+  // With the first body packet lost: the nine behind it arrive, and the third of their acknowledgements
+  // (back one RTT after the loss) declares it lost. By then two acknowledgements have grown the window to
+  // 12 packets and the sender has 14 segments (TCP) out; the window is halved: TCP max(FlightSize/2, 2 SMSS)
+  // = 7 segments, QUIC cwnd/2 = 14,380/2 = 7,190 bytes = 6 packets. The copy plus what is left (TCP
+  // 12 + 1 = 13 segments, QUIC 18 + 1 = 19 packets) then takes ceil(13/7) = 2 and ceil(19/6) = 4 windows,
+  // one per RTT, where the clean run needed one: 1 and 3 round trips more.
+  const lossy = { '1.1': 500, '2': 500, '3': 600 } as const;
+
+  for (const v of ['1.1', '2', '3'] as const) {
+    it(`HTTP/${v}: ${clean[v]} ms clean, ${lossy[v]} ms with one lost packet, found by three later packets, not a timeout`, async () => {
+      expect(await download(sim(v, BYTES, Infinity), BYTES)).toBe(clean[v]);
+      const s = sim(v, BYTES, Infinity);
+      loseServerPacket(s, 1);
+      expect(await download(s, BYTES)).toBe(lossy[v]);
+      expect(retransmissions(s)).toEqual(['packet-threshold']);
+    });
+  }
+});
+
+describe('transfer time at 10 Mbit/s: 1 MiB', () => {
+  const BYTES = 1024 * 1024;
+  const BANDWIDTH = 10_000_000;
+  /**
+   * setup + RTT (request out, last packet back) + packets x serialization + the time the link idles while
+   * slow start fills it: each round of w packets (10, 20, 40...) that takes less than an RTT to send
+   * leaves the link idle for the rest of that RTT.
+   */
+  const byHand = (setupRtts: number, payloadPerPacket: number, wirePerPacket: number): number => {
+    const perPacket = (wirePerPacket * 8 * 1000) / BANDWIDTH;
+    const packets = Math.ceil(BYTES / payloadPerPacket);
+    let idle = 0;
+    for (let w = 10; w * perPacket < RTT; w *= 2) idle += RTT - w * perPacket;
+    return setupRtts * RTT + RTT + packets * perPacket + idle;
+  };
+  // TCP: 1,460-byte segments, 1,500 on the wire (1.2 ms each): 719 x 1.2 + idle 88 + 76 + 52 + 4 = 1,382.8 ms.
+  // QUIC: 1,200-byte datagrams carrying about 1,170 bytes of a stream, 1,240 on the wire in this model.
+  const expected = { '1.1': byHand(2, 1460, 1500), '2': byHand(2, 1460, 1500), '3': byHand(1, 1170, 1240) };
+
+  for (const v of ['1.1', '2', '3'] as const) {
+    it(`HTTP/${v}: within 5% of ${Math.round(expected[v])} ms, and a mid-transfer loss costs about one packet's time`, async () => {
+      const clean = await download(sim(v, BYTES, BANDWIDTH), BYTES);
+      expect(Math.abs(clean - expected[v]) / expected[v]).toBeLessThan(0.05);
+      const lossy = sim(v, BYTES, BANDWIDTH);
+      loseServerPacket(lossy, 200);
+      const withLoss = await download(lossy, BYTES);
+      // The link is full when the 200th packet is lost: the copy goes out while later data still
+      // queues, so the transfer ends about one packet time (1-1.2 ms) later, not an RTO or an RTT later.
+      expect(Math.abs(withLoss - expected[v]) / expected[v]).toBeLessThan(0.05);
+      expect(withLoss - clean).toBeGreaterThanOrEqual(0);
+      expect(withLoss - clean).toBeLessThan(RTT / 4);
+      expect(retransmissions(lossy)).toEqual(['packet-threshold']);
+    });
+  }
+});
