@@ -1,0 +1,178 @@
+/**
+ * /inspect/: each format pasted is read and drawn by the playground's views, each kind of damage is reported
+ * with where and why, a share link brings the same input back, the replay opens in the playground, and the
+ * page passes axe and loads no inspector code before interaction.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measurePage } from '../scripts/page-weight.mjs';
+import { collectPageErrors } from './helpers';
+
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../src/playground/inspect/fixtures', name), 'utf8');
+const DIST = process.env.RT_OUT_DIR ?? 'dist';
+
+async function paste(page: Page, text: string) {
+  const box = page.getByLabel(/Paste bytes, text or a HAR/);
+  await box.fill(text);
+  await page.getByRole('button', { name: 'Inspect', exact: true }).click();
+  return page.getByTestId('inspect-result');
+}
+
+const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
+
+test('the page says nothing leaves the browser and loads no inspector code before interaction', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+  await page.goto('/inspect/');
+  await expect(page.getByText('Private by construction')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.join(' ')).not.toMatch(/Inspector|worker|react/i);
+  const weight = await measurePage(DIST, '/inspect/');
+  expect(weight.totalGzip).toBeLessThanOrEqual(50_000);
+  await expect(page.getByRole('link', { name: 'Inspect your traffic' })).toBeVisible();
+});
+
+test('raw HTTP/1: the message inspector, both verdicts and the state machines', async ({ page }) => {
+  const errors = collectPageErrors(page);
+  await page.goto('/inspect/');
+  const result = await paste(page, fixture('http1-conversation.txt'));
+  await expect(result).toHaveAttribute('data-format', 'http1');
+  await expect(page.locator('[data-verdict="server-strict"]')).toContainText('2 whole messages read');
+  await tab(page, 'Messages').click();
+  await expect(page.getByRole('tabpanel')).toContainText('GET /notes/1 HTTP/1.1');
+  await expect(tab(page, 'State machines')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('a damaged HTTP/1 message is located by line and column, strict and lenient', async ({ page }) => {
+  await page.goto('/inspect/');
+  await paste(page, 'GET / HTTP/1.1\nHost: a\nBad Header: x\n\n');
+  await expect(page.getByTestId('inspect-problem')).toContainText('At line 3, column 4');
+  await expect(page.locator('[data-verdict="client-lenient"]')).toContainText('Rejected at line 3, column 4');
+});
+
+test('curl -v output becomes the conversation it printed', async ({ page }) => {
+  await page.goto('/inspect/');
+  const result = await paste(page, fixture('curl-v.txt'));
+  await expect(result).toHaveAttribute('data-format', 'curl');
+  await expect(page.locator('[data-verdict="server-strict"]')).toContainText('1 whole message read');
+});
+
+test('HTTP/2 frames as xxd and od -x: frames, HPACK and flow control; a cut capture says where', async ({ page }) => {
+  await page.goto('/inspect/');
+  let result = await paste(page, fixture('h2-client.xxd.txt'));
+  await expect(result).toHaveAttribute('data-format', 'h2');
+  await expect(result).toContainText('frames from the client, 2 field blocks');
+  await expect(tab(page, 'Frames')).toBeVisible();
+  await tab(page, 'HPACK').click();
+  await expect(page.getByRole('tabpanel')).toContainText(':path');
+  result = await paste(page, fixture('h2-server.od.txt'));
+  await expect(result).toContainText('frames from the server');
+  await expect(page.getByTestId('inspect-flow')).toContainText('connection');
+  const hex = fixture('h2-server.hexstream.txt').trim();
+  await paste(page, hex.slice(0, hex.length - 20));
+  await expect(page.getByTestId('inspect-problem')).toContainText(/cut short/);
+});
+
+test('an HPACK block alone, and one that breaks the table size', async ({ page }) => {
+  await page.goto('/inspect/');
+  await page.getByTestId('inspect-format').selectOption('hpack');
+  await paste(page, '8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d');
+  await expect(page.getByTestId('inspect-fields')).toContainText('www.example.com');
+  await expect(tab(page, 'HPACK')).toBeVisible();
+  // A size update to 4,096 octets (RFC 7541 §6.3) when the table may hold only 256.
+  await page.getByLabel('HPACK table size').fill('256');
+  await paste(page, '3fe11f');
+  await expect(page.getByTestId('inspect-problem')).toContainText('byte 0 of the block');
+});
+
+test('a HAR: waterfall, sequence and the HAR 1.2 checks; broken JSON is located', async ({ page }) => {
+  await page.goto('/inspect/');
+  const result = await paste(page, fixture('chromium.har'));
+  await expect(result).toHaveAttribute('data-format', 'har');
+  await expect(page.getByTestId('inspect-har-checks')).toContainText('no errors');
+  await tab(page, 'Waterfall').click();
+  await expect(page.getByRole('tabpanel')).toContainText('/todos/1');
+  await expect(tab(page, 'Sequence')).toBeVisible();
+  const har = JSON.parse(fixture('chromium.har'));
+  delete har.log.entries[0].timings;
+  await paste(page, JSON.stringify(har));
+  await expect(page.getByTestId('inspect-har-checks')).toContainText('log.entries[0].timings');
+  await paste(page, '{"log": {"version": "1.2",, }}');
+  await expect(page.getByTestId('inspect-problem')).toContainText(/line 1, column \d+/);
+  await paste(page, 'just some words');
+  await expect(page.getByTestId('inspect-problem')).toContainText('Not recognized');
+});
+
+test('a share link brings the input back and reads it; replay opens the playground', async ({ page }) => {
+  await page.goto('/inspect/');
+  await paste(page, fixture('http1-conversation.txt'));
+  await page.getByRole('button', { name: 'Share link' }).click();
+  const link = await page.getByTestId('inspect-share').getByRole('link').getAttribute('href');
+  expect(link).toMatch(/#pg=inspect&s=1\./);
+  await page.getByRole('button', { name: 'Replay in playground' }).click();
+  const replay = await page.getByTestId('inspect-replay').getAttribute('href');
+  expect(replay).toMatch(/^\/playground\/hello-wire\/#pg=hello-wire&s=1\./);
+
+  const fresh = await page.context().newPage();
+  await fresh.goto(link!);
+  // The island wakes on interaction; the link's input is read as soon as it does.
+  await fresh.getByLabel(/Paste bytes, text or a HAR/).focus();
+  await expect(fresh.getByTestId('inspect-result')).toHaveAttribute('data-format', 'http1');
+  await expect(fresh.getByLabel(/Paste bytes, text or a HAR/)).toHaveValue(/GET \/notes\/1 HTTP\/1.1/);
+
+  await fresh.goto(replay!);
+  await expect(fresh.getByText('recorded: Record<string')).toBeVisible();
+});
+
+test('an input too large to share says so', async ({ page }) => {
+  await page.goto('/inspect/');
+  // Random bytes as hex compress only to about half (4 bits of information per digit): 100,000 digits make a
+  // link well over the limit. xorshift32 (Marsaglia 2003) keeps the input the same on every run.
+  let x = 2463534242;
+  const digits = Array.from({ length: 100_000 }, () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return ((x >>> 0) & 15).toString(16);
+  }).join('');
+  await page.getByLabel(/Paste bytes, text or a HAR/).fill(digits);
+  await page.getByRole('button', { name: 'Share link' }).click();
+  await expect(page.getByTestId('inspect-share')).toContainText('Too large to share');
+});
+
+test('no serious accessibility violation with a result on screen', async ({ page }) => {
+  await page.goto('/inspect/');
+  await paste(page, fixture('h2-client.xxd.txt'));
+  await expect(tab(page, 'Frames')).toBeVisible();
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).setLegacyMode(true).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+});
+
+test('a 10 MB HAR is read off the main thread: the page keeps answering', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/inspect/');
+  const har = JSON.parse(fixture('chromium.har'));
+  const one = har.log.entries[3];
+  const entries = [];
+  for (let i = 0; entries.length * 2000 < 10_500_000; i++)
+    entries.push({ ...one, startedDateTime: new Date(Date.parse(one.startedDateTime) + i).toISOString() });
+  har.log.entries = entries;
+  const text = JSON.stringify(har);
+  expect(text.length).toBeGreaterThan(9_000_000);
+  await page.getByLabel(/Paste bytes, text or a HAR/).focus();
+  await page.evaluate((t) => {
+    const box = document.querySelector<HTMLTextAreaElement>('#rt-inspect-input')!;
+    box.value = t;
+  }, text);
+  const button = page.getByRole('button', { name: /Inspect|Reading/ });
+  await button.click();
+  // The page renders "Reading…" and then still runs script while the file is being read: the reading happens in
+  // the worker. Read on the main thread, the evaluation below would wait until the result had replaced it.
+  await expect(button).toHaveText('Reading…');
+  expect(await page.evaluate(() => document.querySelector('.rt-inspect button[data-primary]')?.textContent)).toBe('Reading…');
+  await expect(page.getByTestId('inspect-result')).toHaveAttribute('data-format', 'har', { timeout: 90_000 });
+});

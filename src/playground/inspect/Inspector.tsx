@@ -1,0 +1,438 @@
+/**
+ * The /inspect/ page's island: paste text, drop a file or open a share link, and see it with the playground's
+ * visualizers. Reading happens in a module worker (worker.ts) so a large input does not freeze the page; the
+ * result's Recording goes into a finished RecordingStore and the playground's own VizPanel draws it.
+ *
+ * The text box is uncontrolled, so what a reader typed or pasted before the island woke up (it hydrates on
+ * interaction) survives hydration. Nothing is sent anywhere: the share link keeps the input in the URL's
+ * fragment, which browsers never send to a server.
+ */
+import { useCallback, useEffect, useRef, useState, type ComponentType, type DragEvent } from 'react';
+import type { VizPanelProps } from '../viz/VizPanel';
+import { RecordingStore } from '../viz/recording';
+import { decodeShareState, encodeShareState } from '../share/codec';
+import { formatShareHash, readShareHash } from '../share/hash';
+import { FORMATS, type Format } from './detect';
+import type { InspectInput, InspectResult } from './inspect';
+import { replayLink, replaySnippet } from './replay';
+import './inspect.css';
+
+/** The share-link id of this page (`#pg=inspect&s=...`). */
+export const INSPECT_SHARE_ID = 'inspect';
+/**
+ * Longest share link offered, in characters of the encoded fragment. Our own budget, not a standard:
+ * browsers take far longer URLs, but chat and mail clients cut long links, and a cut link cannot be read.
+ */
+export const MAX_SHARE_CHARS = 32_000;
+/** Largest input read: 10 MB, a big HAR from a busy page. */
+export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
+
+const SAMPLE =
+  'GET /todos/1 HTTP/1.1\nHost: 127.0.0.1:8080\nUser-Agent: curl/7.88.1\nAccept: */*\n\nHTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: 36\n\n{"id":"1","title":"Try the inspector"}';
+
+interface Settings {
+  format: Format | null;
+  restoreCrlf: boolean;
+  tableSize: number;
+  sender: 'client' | 'server' | null;
+}
+
+let worker: Worker | undefined;
+let nextId = 0;
+
+/** Reads `input` in the worker (or, where module workers are unavailable, here). */
+async function runInspect(input: InspectInput): Promise<InspectResult> {
+  if (typeof Worker !== 'undefined') {
+    try {
+      worker ??= new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'roundtrip-inspect' });
+      const id = ++nextId;
+      const w = worker;
+      return await new Promise<InspectResult>((resolve, reject) => {
+        const onMessage = (event: MessageEvent<{ id: number; result: InspectResult }>) => {
+          if (event.data.id !== id) return;
+          w.removeEventListener('message', onMessage);
+          resolve(event.data.result);
+        };
+        w.addEventListener('message', onMessage);
+        w.addEventListener('error', (e) => reject(new Error(e.message || 'the worker failed')), { once: true });
+        w.postMessage({ id, input });
+      });
+    } catch {
+      worker = undefined;
+    }
+  }
+  const { inspect } = await import('./inspect');
+  return inspect(input);
+}
+
+export default function Inspector() {
+  const text = useRef<HTMLTextAreaElement>(null);
+  const [settings, setSettings] = useState<Settings>({ format: null, restoreCrlf: true, tableSize: 4096, sender: null });
+  const [file, setFile] = useState<{ name: string; bytes: Uint8Array } | undefined>();
+  const [result, setResult] = useState<InspectResult>();
+  const [busy, setBusy] = useState(false);
+  const [over, setOver] = useState(false);
+  const [share, setShare] = useState<{ link?: string; length: number; message?: string }>();
+  const [replay, setReplay] = useState<string>();
+  const [store, setStore] = useState<RecordingStore>();
+  const [Panel, setPanel] = useState<ComponentType<VizPanelProps>>();
+  const run = useRef(0);
+
+  const read = useCallback(
+    async (override?: Partial<Settings>, bytes = file?.bytes) => {
+      const value = text.current?.value ?? '';
+      const s = { ...settings, ...override };
+      const id = ++run.current;
+      setBusy(true);
+      setShare(undefined);
+      setReplay(undefined);
+      const input: InspectInput = {
+        text: value,
+        ...(bytes ? { bytes } : {}),
+        format: s.format,
+        restoreCrlf: s.restoreCrlf,
+        tableSize: s.tableSize,
+        sender: s.sender,
+      };
+      const [r, viz] = await Promise.all([runInspect(input), import('../viz/VizPanel')]);
+      if (id !== run.current) return;
+      setPanel(() => viz.default);
+      let next: RecordingStore | undefined;
+      if (r.recording) {
+        next = new RecordingStore();
+        for (const source of r.recording.sources) {
+          const { events, ...info } = source;
+          next.addSource(info);
+          next.append(source.id, events);
+        }
+        next.finish();
+      }
+      setStore(next);
+      setResult(r);
+      setBusy(false);
+    },
+    [settings, file],
+  );
+
+  // A share link: restore the input and settings, and read it at once (reading runs nothing).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only on arrival; `read` changes with every setting
+  useEffect(() => {
+    const shared = readShareHash(location.hash);
+    if (!shared || shared.id !== INSPECT_SHARE_ID) return;
+    void decodeShareState(shared.encoded).then((decoded) => {
+      if (!decoded.ok) {
+        setResult({ format: null, detected: false, reason: '', problems: [{ message: decoded.message }], notes: [] });
+        return;
+      }
+      if (text.current) text.current.value = decoded.state.code;
+      const o = decoded.state.options ?? {};
+      const restored: Partial<Settings> = {
+        ...(typeof o.format === 'string' && FORMATS.some((f) => f.id === o.format) ? { format: o.format as Format } : {}),
+        ...(o.restoreCrlf === false ? { restoreCrlf: false } : {}),
+        ...(typeof o.tableSize === 'number' ? { tableSize: o.tableSize } : {}),
+        ...(o.sender === 'client' || o.sender === 'server' ? { sender: o.sender } : {}),
+      };
+      setSettings((s) => ({ ...s, ...restored }));
+      void read(restored, undefined);
+    });
+  }, []);
+
+  const update = (change: Partial<Settings>) => {
+    setSettings((s) => ({ ...s, ...change }));
+    if (result) void read(change);
+  };
+
+  const load = async (f: File) => {
+    if (f.size > MAX_INPUT_BYTES) {
+      setResult({
+        format: null,
+        detected: false,
+        reason: '',
+        problems: [{ message: `${f.name} is ${(f.size / 1e6).toFixed(1)} MB; the inspector reads files up to ${MAX_INPUT_BYTES / 1024 / 1024} MB.` }],
+        notes: [],
+      });
+      return;
+    }
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    // Shown as text (UTF-8; bytes that are not become U+FFFD), read as the file's exact bytes.
+    if (text.current) text.current.value = new TextDecoder().decode(bytes);
+    setFile({ name: f.name, bytes });
+    void read({}, bytes);
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setOver(false);
+    const f = event.dataTransfer.files[0];
+    if (f) void load(f);
+  };
+
+  const makeShare = async () => {
+    const code = text.current?.value ?? '';
+    const options: Record<string, unknown> = {};
+    if (settings.format) options.format = settings.format;
+    if (!settings.restoreCrlf) options.restoreCrlf = false;
+    if (settings.tableSize !== 4096) options.tableSize = settings.tableSize;
+    if (settings.sender) options.sender = settings.sender;
+    const encoded = await encodeShareState({ code, options });
+    if (encoded.length > MAX_SHARE_CHARS) {
+      setShare({
+        length: encoded.length,
+        message: `Too large to share: compressed, this input is ${encoded.length.toLocaleString('en')} characters, over the ${MAX_SHARE_CHARS.toLocaleString('en')} a link can safely carry. Share the file itself, or trim it to the part that matters.`,
+      });
+      return;
+    }
+    const link = `${location.origin}${location.pathname}${formatShareHash({ id: INSPECT_SHARE_ID, encoded })}`;
+    history.replaceState(null, '', formatShareHash({ id: INSPECT_SHARE_ID, encoded }));
+    setShare({ link, length: encoded.length });
+    try {
+      await navigator.clipboard?.writeText(link);
+    } catch {}
+  };
+
+  const makeReplay = async () => {
+    if (!result?.replay) return;
+    setReplay(await replayLink(replaySnippet(result.replay.exchanges, result.replay.from)));
+  };
+
+  return (
+    <div className="rt-inspect" data-testid="inspector">
+      <div className="rt-inspect-drop" data-over={over}>
+        <label htmlFor="rt-inspect-input">
+          <strong>Paste bytes, text or a HAR</strong>, or drop a file here
+        </label>
+        <textarea
+          id="rt-inspect-input"
+          ref={text}
+          spellCheck={false}
+          defaultValue=""
+          placeholder={SAMPLE}
+          aria-describedby="rt-inspect-private"
+          onInput={() => file && setFile(undefined)}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={onDrop}
+        />
+      </div>
+      <div className="rt-inspect-row">
+        <label>
+          Format{' '}
+          <select value={settings.format ?? ''} onChange={(e) => update({ format: (e.target.value || null) as Format | null })} data-testid="inspect-format">
+            <option value="">Detect</option>
+            {FORMATS.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" checked={settings.restoreCrlf} onChange={(e) => update({ restoreCrlf: e.target.checked })} /> Restore CR LF in pasted HTTP/1
+          heads
+        </label>
+        <label>
+          HTTP/2 sender{' '}
+          <select value={settings.sender ?? ''} onChange={(e) => update({ sender: (e.target.value || null) as Settings['sender'] })}>
+            <option value="">Work it out</option>
+            <option value="client">Client</option>
+            <option value="server">Server</option>
+          </select>
+        </label>
+        <label>
+          HPACK table size{' '}
+          <input
+            type="number"
+            min={0}
+            max={65536}
+            step={1}
+            value={settings.tableSize}
+            onChange={(e) => update({ tableSize: Math.max(0, Number(e.target.value) || 0) })}
+            style={{ width: '7em' }}
+          />
+        </label>
+      </div>
+      <div className="rt-inspect-row">
+        <button type="button" data-primary="" onClick={() => void read()} disabled={busy}>
+          {busy ? 'Reading…' : 'Inspect'}
+        </button>
+        <label>
+          Open a file <input type="file" onChange={(e) => e.target.files?.[0] && void load(e.target.files[0])} />
+        </label>
+        <button type="button" onClick={() => void makeShare()}>
+          Share link
+        </button>
+        {result?.replay && result.replay.exchanges.length > 0 && (
+          <button type="button" onClick={() => void makeReplay()}>
+            Replay in playground
+          </button>
+        )}
+      </div>
+      {share && (
+        <p className="rt-inspect-meter" data-over={!!share.message} data-testid="inspect-share" role="status">
+          {share.message ?? (
+            <>
+              Link ({share.length.toLocaleString('en')} of {MAX_SHARE_CHARS.toLocaleString('en')} characters), copied and put in the address bar:{' '}
+              <a href={share.link}>{share.link!.length > 90 ? `${share.link!.slice(0, 90)}…` : share.link}</a>
+            </>
+          )}
+        </p>
+      )}
+      {replay && (
+        <p role="status">
+          <a href={replay} data-testid="inspect-replay">
+            Open the replay in the playground
+          </a>{' '}
+          (a snippet whose mock server answers as the capture did; change the version and the round-trip time there).
+        </p>
+      )}
+      {result && <Result result={result} fileName={file?.name} />}
+      {result && store && Panel && <Panel store={store} idPrefix="rt-inspect" playgroundId="inspect" title="Inspected traffic" />}
+    </div>
+  );
+}
+
+function Result({ result, fileName }: { result: InspectResult; fileName: string | undefined }) {
+  const label = FORMATS.find((f) => f.id === result.format)?.label;
+  return (
+    <section aria-label="What the inspector read" data-testid="inspect-result" data-format={result.format ?? 'none'}>
+      {label && (
+        <p>
+          <strong>{label}</strong>
+          {fileName ? ` from ${fileName}` : ''}. {result.detected ? `Detected: ${result.reason}` : result.reason}
+        </p>
+      )}
+      <div role="alert">
+        {result.problems.map((p) => (
+          <p key={`${p.where}: ${p.message}`} className="rt-inspect-problem" data-testid="inspect-problem">
+            {p.where ? <strong>At {p.where}: </strong> : null}
+            {p.message}
+          </p>
+        ))}
+      </div>
+      {result.notes.length > 0 && (
+        <ul className="rt-inspect-notes">
+          {result.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+      {result.verdicts && <Verdicts verdicts={result.verdicts} />}
+      {result.h2 && (
+        <details open>
+          <summary>
+            HTTP/2: {result.h2.frames} frames from the {result.h2.sender}, {result.h2.blocks} field blocks
+          </summary>
+          <table data-testid="inspect-flow">
+            <caption>Flow control, from the {result.h2.sender}'s side (RFC 9113 §6.9)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Stream</th>
+                <th scope="col">DATA sent (octets)</th>
+                <th scope="col">Left of a 65,535 window</th>
+                <th scope="col">Credit given to the peer</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.h2.flow.map((f) => (
+                <tr key={f.streamId}>
+                  <th scope="row">{f.streamId === 0 ? 'connection' : f.streamId}</th>
+                  <td>{f.dataSent}</td>
+                  <td>{f.windowLeft}</td>
+                  <td>{f.granted}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="rt-inspect-notes">Windows assume the peer's initial 65,535 and no WINDOW_UPDATE from it: its frames are not in this capture.</p>
+        </details>
+      )}
+      {result.hpack && (
+        <details open>
+          <summary>HPACK: {result.hpack.fields.length} fields decoded</summary>
+          <table data-testid="inspect-fields">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Value</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.hpack.fields.map((f, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a block may repeat a field; its position is its identity
+                <tr key={i}>
+                  <td>
+                    <code>{f.name}</code>
+                  </td>
+                  <td>
+                    <code>{f.value}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p>
+            Dynamic table after the block: {result.hpack.table.size} of {result.hpack.table.maxSize} octets, {result.hpack.table.entries.length} entries
+            {result.hpack.table.entries.length > 0 ? `: ${result.hpack.table.entries.map((e, i) => `[${62 + i}] ${e.name}: ${e.value}`).join('; ')}` : ''}.
+          </p>
+        </details>
+      )}
+      {result.har && <HarChecks har={result.har} />}
+    </section>
+  );
+}
+
+function Verdicts({ verdicts }: { verdicts: InspectResult['verdicts'] & object }) {
+  return (
+    <table data-testid="inspect-verdicts">
+      <caption>The engine's verdicts, strict (rejects every ambiguity) and lenient (repairs what RFC 9112 allows)</caption>
+      <thead>
+        <tr>
+          <th scope="col">Side</th>
+          <th scope="col">Mode</th>
+          <th scope="col">Verdict</th>
+        </tr>
+      </thead>
+      <tbody>
+        {verdicts.map((v) => (
+          <tr key={`${v.from}-${v.strict}`} data-verdict={`${v.from}-${v.strict ? 'strict' : 'lenient'}`}>
+            <th scope="row">{v.from === 'client' ? 'Requests' : 'Responses'}</th>
+            <td>{v.strict ? 'strict' : 'lenient'}</td>
+            <td>
+              {v.error
+                ? `Rejected at line ${v.error.line}, column ${v.error.column} (byte ${v.error.offset}): ${v.error.message}`
+                : `${v.messages} whole ${v.messages === 1 ? 'message' : 'messages'} read${v.incomplete ? ', then the capture ends inside a message' : ''}.`}
+              {!v.strict && v.tolerated.length > 0 && ` Let through: ${v.tolerated.map((t) => `${t.code} at line ${t.line}, column ${t.column}`).join('; ')}.`}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function HarChecks({ har }: { har: NonNullable<InspectResult['har']> }) {
+  const errors = har.checks.filter((c) => c.level === 'error').length;
+  return (
+    <details open data-testid="inspect-har-checks">
+      <summary>
+        HAR 1.2 checks: {errors === 0 ? 'no errors' : `${errors} ${errors === 1 ? 'error' : 'errors'}`}, {har.checks.length - errors} warnings
+        {har.versions.length > 0 ? ` (protocols: ${har.versions.join(', ')})` : ''}
+      </summary>
+      {har.checks.length === 0 ? (
+        <p>Every required field is there with the right type, the timings add up, and every pageref names a page.</p>
+      ) : (
+        <ul>
+          {har.checks.slice(0, 200).map((c) => (
+            <li key={`${c.path}: ${c.message}`}>
+              {c.level === 'error' ? 'Error' : 'Warning'} at <code>{c.path}</code>: {c.message}
+            </li>
+          ))}
+          {har.checks.length > 200 && <li>… and {har.checks.length - 200} more.</li>}
+        </ul>
+      )}
+    </details>
+  );
+}
