@@ -32,6 +32,8 @@ export default defineConfig({
       sidebar: [
         // The gallery of every docs playground, each runnable full-page (pages/playground/).
         { label: 'Playground gallery', link: '/playground/' },
+        // Paste or drop a capture and see it with the same visualizers (pages/inspect.astro).
+        { label: 'Inspect your traffic', link: '/inspect/' },
         { label: 'HTTP', items: [{ autogenerate: { directory: 'http' } }] },
         { label: 'Query library', items: [{ autogenerate: { directory: 'query' } }] },
       ],
