@@ -27,6 +27,9 @@ export const MAX_SHARE_CHARS = 32_000;
 /** Largest input read: 10 MB, a big HAR from a busy page. */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
 
+/** The view each format opens on: the one that shows what that input is made of. */
+const FIRST_VIEW: Readonly<Record<Format, string>> = { http1: 'messages', curl: 'messages', h2: 'frames', hpack: 'hpack', har: 'waterfall' };
+
 const SAMPLE =
   'GET /todos/1 HTTP/1.1\nHost: 127.0.0.1:8080\nUser-Agent: curl/7.88.1\nAccept: */*\n\nHTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: 36\n\n{"id":"1","title":"Try the inspector"}';
 
@@ -289,7 +292,17 @@ export default function Inspector() {
         </p>
       )}
       {result && <Result result={result} fileName={file?.name} />}
-      {result && store && Panel && <Panel store={store} idPrefix="rt-inspect" playgroundId="inspect" title="Inspected traffic" />}
+      {result && store && Panel && (
+        // Keyed by the store: each reading is a new panel. A capture is inspected, not watched, so it opens at its last step.
+        <Panel
+          key={run.current}
+          store={store}
+          idPrefix="rt-inspect"
+          playgroundId="inspect"
+          title="Inspected traffic"
+          initial={{ step: Math.max(0, store.snapshot().steps.length - 1), ...(result.format ? { view: FIRST_VIEW[result.format] } : {}) }}
+        />
+      )}
     </div>
   );
 }

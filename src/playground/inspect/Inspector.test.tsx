@@ -1,0 +1,87 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { Blob as NodeBlob } from 'node:buffer';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { decodeShareState, encodeShareState } from '../share/codec';
+import { formatShareHash, readShareHash } from '../share/hash';
+import Inspector, { INSPECT_SHARE_ID, MAX_SHARE_CHARS } from './Inspector';
+
+beforeEach(() => {
+  // jsdom has neither: the share codec streams a Blob through CompressionStream, and the views ask for reduced motion.
+  vi.stubGlobal('Blob', NodeBlob);
+  vi.stubGlobal('matchMedia', () => ({ matches: true, addEventListener: () => {}, removeEventListener: () => {} }));
+  vi.stubGlobal('requestAnimationFrame', (f: FrameRequestCallback) => setTimeout(() => f(performance.now()), 0));
+  vi.stubGlobal('cancelAnimationFrame', (h: number) => clearTimeout(h));
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  history.replaceState(null, '', '/inspect/');
+});
+
+const box = () => screen.getByLabelText(/Paste bytes, text or a HAR/) as HTMLTextAreaElement;
+
+describe('Inspector', () => {
+  it('reads pasted HTTP/1 and shows both verdicts and an error where it is', async () => {
+    render(<Inspector />);
+    box().value = 'GET / HTTP/1.1\nHost: a\nBad Header: x\n\n';
+    fireEvent.click(screen.getByRole('button', { name: 'Inspect' }));
+    expect((await screen.findByTestId('inspect-problem')).textContent).toContain("At line 3, column 4 (byte 28 of the client's bytes)");
+    expect(screen.getByTestId('inspect-result').dataset.format).toBe('http1');
+    const rows = screen.getByTestId('inspect-verdicts').querySelectorAll('tbody tr');
+    expect([...rows].map((r) => r.getAttribute('data-verdict'))).toEqual(['client-strict', 'client-lenient']);
+  });
+
+  it('puts the input and the chosen format in a share link, and reads such a link on arrival', async () => {
+    render(<Inspector />);
+    box().value = '8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d';
+    fireEvent.change(screen.getByTestId('inspect-format'), { target: { value: 'hpack' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Share link' }));
+    await screen.findByTestId('inspect-share');
+    const shared = readShareHash(location.hash);
+    expect(shared?.id).toBe(INSPECT_SHARE_ID);
+    const decoded = await decodeShareState(shared!.encoded);
+    expect(decoded.ok && decoded.state).toEqual({ code: box().value, options: { format: 'hpack' } });
+    cleanup();
+
+    render(<Inspector />);
+    expect((await screen.findByTestId('inspect-fields')).textContent).toContain('www.example.com');
+    expect(box().value).toBe('8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d');
+    expect((screen.getByTestId('inspect-format') as HTMLSelectElement).value).toBe('hpack');
+  });
+
+  it('says a damaged share link is damaged instead of showing an empty page', async () => {
+    const encoded = await encodeShareState({ code: 'GET / HTTP/1.1' });
+    history.replaceState(null, '', formatShareHash({ id: INSPECT_SHARE_ID, encoded: encoded.slice(0, 12) }));
+    render(<Inspector />);
+    expect((await screen.findByTestId('inspect-problem')).textContent).toMatch(/damaged/);
+  });
+
+  it('refuses to make a link longer than it can carry, and says so', async () => {
+    render(<Inspector />);
+    let x = 88172645;
+    box().value = Array.from({ length: MAX_SHARE_CHARS * 3 }, () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return ((x >>> 0) & 15).toString(16);
+    }).join('');
+    fireEvent.click(screen.getByRole('button', { name: 'Share link' }));
+    expect((await screen.findByTestId('inspect-share')).textContent).toMatch(
+      /Too large to share: compressed, this input is [\d,]+ characters, over the 32,000/,
+    );
+    expect(location.hash).toBe('');
+  });
+
+  it('builds a replay link to the playground from a conversation', async () => {
+    render(<Inspector />);
+    box().value = 'GET /a HTTP/1.1\nHost: x\n\nHTTP/1.1 201 Created\nContent-Length: 2\n\nok';
+    fireEvent.click(screen.getByRole('button', { name: 'Inspect' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Replay in playground' }));
+    const link = await screen.findByTestId('inspect-replay');
+    const href = link.getAttribute('href')!;
+    expect(href).toMatch(/^\/playground\/hello-wire\/#pg=hello-wire&s=/);
+    const decoded = await decodeShareState(readShareHash(href.slice(href.indexOf('#')))!.encoded);
+    expect(decoded.ok && decoded.state.code).toContain('"GET /a": [\n    { status: 201, headers: {}, body: "ok" }');
+  });
+});
