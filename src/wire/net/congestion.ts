@@ -147,6 +147,7 @@ export class LossRecovery<T> {
     this.#sample(rtt);
   }
 
+  /** Numbers must grow from one call to the next (packet numbers, transmission counters). */
   onSent(packet: SentPacketInfo<T>): void {
     if (!packet.ackEliciting) return;
     if (this.rules.timeout.kind === 'pto' || this.bytesInFlight === 0) this.#timerBase = packet.sentAt; // RFC 6298 §5.1
@@ -160,12 +161,19 @@ export class LossRecovery<T> {
    */
   onAck(numbers: ReadonlySet<number>, now: number, flightSize?: number): RecoveryOutcome<T> {
     const acked: SentPacketInfo<T>[] = [];
-    for (const n of numbers) {
-      const p = this.#sent.get(n);
-      if (p) acked.push(p);
+    // Visit the smaller side: a QUIC ACK lists every number ever received, a TCP ACK a few new ones.
+    if (numbers.size < this.#sent.size) {
+      for (const n of numbers) {
+        const p = this.#sent.get(n);
+        if (p) acked.push(p);
+      }
+    } else {
+      for (const p of this.#sent.values()) if (numbers.has(p.number)) acked.push(p);
     }
     if (acked.length === 0) return { acked, lost: [], lostBy: undefined, congestion: undefined };
-    acked.sort((a, b) => a.number - b.number);
+    let ordered = true;
+    for (let i = 1; i < acked.length && ordered; i++) ordered = acked[i - 1]!.number < acked[i]!.number;
+    if (!ordered) acked.sort((x, y) => x.number - y.number);
     const largest = acked[acked.length - 1]!;
     if (largest.number > this.#largestAcked) {
       this.#largestAcked = largest.number;
@@ -188,8 +196,9 @@ export class LossRecovery<T> {
     const delay = this.#lossDelay();
     const lost: SentPacketInfo<T>[] = [];
     let lostBy: LossReason | undefined;
+    // #sent holds numbers in the order they were sent, so nothing after the largest acknowledged can be lost.
     for (const p of this.#sent.values()) {
-      if (p.number > this.#largestAcked) continue;
+      if (p.number > this.#largestAcked) break;
       const byCount = this.#largestAcked >= p.number + PACKET_THRESHOLD;
       // The same rounded sum nextTimer() arms the loss timer with, so the timer finds what it was set for.
       const byTime = roundTime(p.sentAt + delay) <= now;
@@ -211,7 +220,8 @@ export class LossRecovery<T> {
     const delay = this.#lossDelay();
     let loss: number | undefined;
     for (const p of this.#sent.values()) {
-      if (p.number < this.#largestAcked) loss = Math.min(loss ?? Infinity, roundTime(p.sentAt + delay));
+      if (p.number >= this.#largestAcked) break;
+      loss = Math.min(loss ?? Infinity, roundTime(p.sentAt + delay));
     }
     if (loss !== undefined) return { at: loss, kind: 'loss' };
     if (this.#sent.size === 0 || this.#timerBase === undefined) return undefined;

@@ -411,24 +411,29 @@ export class TcpSocket implements ByteStream {
     this.#conn.ctx.clock.setTimeout(() => peer.#onAck(ack, sack), this.#conn.link.oneWay);
   }
 
+  /** Transmission numbers an ACK delivers; one set, cleared per ACK, as ACKs are the hottest path here. */
+  readonly #delivered = new Set<number>();
+
+  #deliver(segment: Segment): void {
+    segment.delivered = true;
+    this.#outstanding.delete(segment.offset);
+    if (segment.lostBy === undefined) this.#delivered.add(segment.tx); // a segment waiting to be resent is not in flight
+  }
+
   #onAck(ack: number, sack: number | undefined): void {
     if (this.#state === 'closed') return;
-    const delivered = new Set<number>();
-    const deliver = (segment: Segment): void => {
-      segment.delivered = true;
-      this.#outstanding.delete(segment.offset);
-      if (segment.lostBy === undefined) delivered.add(segment.tx); // a segment waiting to be resent is not in flight
-    };
+    const delivered = this.#delivered;
+    delivered.clear();
     if (ack > this.#una) {
       for (const segment of this.#outstanding.values()) {
         if (segment.offset + segment.data.length > ack) break;
-        deliver(segment);
+        this.#deliver(segment);
       }
       this.#una = ack;
     }
     if (sack !== undefined) {
       const segment = this.#outstanding.get(sack);
-      if (segment) deliver(segment);
+      if (segment) this.#deliver(segment);
     }
     if (delivered.size === 0) return;
     const outcome = this.#recovery.onAck(delivered, this.#conn.ctx.clock.now(), this.#flightSize());
