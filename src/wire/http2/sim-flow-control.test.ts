@@ -30,7 +30,12 @@ describe('HTTP/2 flow control of the simulated client', () => {
   });
 
   it('a 1 MiB download then takes as long as over HTTP/1.1; with the RFC windows it waits for WINDOW_UPDATEs', async () => {
-    const h1 = createSimulation({ httpVersion: '1.1', rtt: 100, bandwidth: 10_000_000, server: createServer({ resources: { '/big': { body: 'x'.repeat(MiB), contentType: 'application/octet-stream' } } }) });
+    const h1 = createSimulation({
+      httpVersion: '1.1',
+      rtt: 100,
+      bandwidth: 10_000_000,
+      server: createServer({ resources: { '/big': { body: 'x'.repeat(MiB), contentType: 'application/octet-stream' } } }),
+    });
     await (await h1.fetch('/big')).arrayBuffer();
     const browser = await download(sim());
     const rfcSim = sim({ http2: { flowControl: 'rfc-defaults' } });

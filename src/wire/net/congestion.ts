@@ -65,7 +65,6 @@ export const GRANULARITY = 1;
 /** RFC 6298 §2.5: a maximum value may be placed on RTO provided it is at least 60 seconds. */
 export const MAX_RTO = 60_000;
 
-
 export interface SentPacketInfo<T> {
   readonly number: number;
   readonly sentAt: number;

@@ -27,7 +27,9 @@ describe('time resolution', () => {
 
   for (const httpVersion of ['1.1', '2', '3'] as const) {
     it(`HTTP/${httpVersion}: every time and duration in a lossy multi-request trace is a whole microsecond`, async () => {
-      const resources = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`/r/${i}`, { body: 'y'.repeat(3_000 + 7_919 * i), contentType: 'text/plain' }]));
+      const resources = Object.fromEntries(
+        Array.from({ length: 8 }, (_, i) => [`/r/${i}`, { body: 'y'.repeat(3_000 + 7_919 * i), contentType: 'text/plain' }]),
+      );
       // 3 Mbit/s and 37 ms: per-segment serialization times like 4.0106666... ms, RTTs that are not even.
       const options: SimulationOptions = { httpVersion, tls: '1.3', rtt: 37, bandwidth: 3_000_000, loss: 0.1, seed: 11, server: createServer({ resources }) };
       const sim = createSimulation(options);
@@ -41,7 +43,11 @@ describe('time resolution', () => {
       for (const e of sim.trace.events) expect(whole(e.at)).toBe(true);
       const har = sim.har();
       const harNumbers: [string, number][] = [];
-      numbers(har.log.entries.map((e) => ({ time: e.time, timings: e.timings })), 'har', harNumbers);
+      numbers(
+        har.log.entries.map((e) => ({ time: e.time, timings: e.timings })),
+        'har',
+        harNumbers,
+      );
       expect(harNumbers.filter(([, n]) => !whole(n))).toEqual([]);
     });
   }

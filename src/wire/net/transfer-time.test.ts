@@ -36,10 +36,7 @@ async function download(s: Simulation, bytes: number): Promise<number> {
   return s.clock.now();
 }
 
-const retransmissions = (s: Simulation) => [
-  ...s.trace.ofType('retransmit').map((e) => e.reason),
-  ...s.trace.ofType('quic-packets-lost').map((e) => e.reason),
-];
+const retransmissions = (s: Simulation) => [...s.trace.ofType('retransmit').map((e) => e.reason), ...s.trace.ofType('quic-packets-lost').map((e) => e.reason)];
 
 describe('transfer time, no bandwidth limit: round trips only', () => {
   // 32,000 bytes: 22 TCP segments of 1,460 bytes, or 28 QUIC packets of 1,155 stream bytes; two flights

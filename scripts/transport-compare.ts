@@ -1,0 +1,92 @@
+/**
+ * Side-by-side transport numbers from the simulator (issue #23, "Fair transport models"):
+ *
+ * 1. One 1 MiB download over HTTP/1.1, HTTP/2 and HTTP/3 (TLS 1.3, RTT 100 ms, 10 Mbit/s) at 0 % and 1 % loss.
+ * 2. The six small responses of content/snippets/http3-vs-http2-loss.ts at its defaults.
+ * 3. A page load (the HTML document, then eight subresources at once, as in content/snippets/
+ *    http-compare-page-load.ts) over HTTP/2 and HTTP/3, over 40 seeds at 1 % and 10 % loss: median, mean,
+ *    min and max of the time the last response finished, and how often each version was faster.
+ *
+ * Run: npx tsx scripts/transport-compare.ts [--seeds 40]
+ */
+import { createServer, createSimulation, type SimulationOptions } from '../src/wire/index';
+
+const args = process.argv.slice(2);
+const seedsAt = args.indexOf('--seeds');
+const SEEDS = seedsAt >= 0 ? Number(args[seedsAt + 1]) : 40;
+
+const MiB = 1024 * 1024;
+
+async function download(httpVersion: SimulationOptions['httpVersion'], loss: number, seed: number): Promise<{ ms: number; windowUpdates: number }> {
+  const server = createServer({ resources: { '/big': { body: 'x'.repeat(MiB), contentType: 'application/octet-stream' } } });
+  const sim = createSimulation({ httpVersion, tls: '1.3', rtt: 100, bandwidth: 10_000_000, loss, seed, server });
+  const started = sim.clock.now();
+  const body = await (await sim.fetch('/big')).arrayBuffer();
+  if (body.byteLength !== MiB) throw new Error(`short body: ${body.byteLength}`);
+  const windowUpdates = sim.trace.events.filter((e) => e.type === 'h2-frame' && e.frameType === 'WINDOW_UPDATE' && e.direction === 'sent').length;
+  return { ms: sim.clock.now() - started, windowUpdates };
+}
+
+const kinds = ['style.css', 'app.js', 'logo.svg', 'photo.jpg'];
+const paths = Array.from({ length: 8 }, (_, i) => `/assets/${i + 1}-${kinds[i % kinds.length]}`);
+const resources = Object.fromEntries([
+  ['/index.html', { body: `<!doctype html>${'<p>Hello</p>'.repeat(500)}`, contentType: 'text/html' }],
+  ...paths.map((path, i) => [path, { body: 'x'.repeat(2_000 + 1_500 * (i % 4)), contentType: 'application/octet-stream' }]),
+]);
+
+async function pageLoad(httpVersion: '2' | '3', loss: number, seed: number): Promise<number> {
+  const sim = createSimulation({ httpVersion, tls: '1.3', rtt: 100, loss, seed, server: createServer({ resources }) });
+  await (await sim.fetch('/index.html')).text();
+  await Promise.all(paths.map(async (path) => (await sim.fetch(path)).text()));
+  return sim.clock.now();
+}
+
+const stats = (xs: readonly number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { median, mean, min: sorted[0]!, max: sorted[sorted.length - 1]! };
+};
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+console.log('1 MiB download, TLS 1.3, RTT 100 ms, 10 Mbit/s (seed 1)');
+for (const loss of [0, 0.01]) {
+  for (const v of ['1.1', '2', '3'] as const) {
+    const { ms, windowUpdates } = await download(v, loss, 1);
+    console.log(`  HTTP/${v.padEnd(3)} loss ${String(loss).padEnd(4)}: ${fmt(ms)} ms${v === '2' ? ` (${windowUpdates} WINDOW_UPDATE frames)` : ''}`);
+  }
+}
+
+console.log('\nSix 1,500-byte responses (content/snippets/http3-vs-http2-loss.ts: RTT 100 ms, no bandwidth limit, seed 2)');
+for (const httpVersion of ['2', '3'] as const) {
+  for (const loss of [0, 0.1]) {
+    const parts = [1, 2, 3, 4, 5, 6];
+    const server = createServer({ resources: Object.fromEntries(parts.map((n) => [`/part/${n}`, { body: 'x'.repeat(1500), contentType: 'text/plain' }])) });
+    const sim = createSimulation({ httpVersion, tls: '1.3', rtt: 100, bandwidth: Infinity, loss, seed: 2, server });
+    await Promise.all(parts.map((n) => sim.fetch(`https://api.example/part/${n}`)));
+    const done = sim.trace.ofType('request-finished');
+    console.log(`  HTTP/${httpVersion}, loss ${loss}: finished at ${done.map((e) => e.at).join(', ')} ms`);
+  }
+}
+
+console.log(`\nPage load (HTML + 8 subresources), TLS 1.3, RTT 100 ms, 10 Mbit/s, ${SEEDS} seeds`);
+console.log('  loss   version  median    mean     min     max   faster in');
+for (const loss of [0.01, 0.1]) {
+  const h2: number[] = [];
+  const h3: number[] = [];
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    h2.push(await pageLoad('2', loss, seed));
+    h3.push(await pageLoad('3', loss, seed));
+  }
+  const wins2 = h2.filter((t, i) => t < h3[i]!).length;
+  const wins3 = h3.filter((t, i) => t < h2[i]!).length;
+  for (const [name, xs, wins] of [
+    ['HTTP/2', h2, wins2],
+    ['HTTP/3', h3, wins3],
+  ] as const) {
+    const s = stats(xs);
+    console.log(
+      `  ${`${loss * 100}%`.padEnd(6)} ${name.padEnd(8)} ${fmt(s.median).padStart(6)} ${fmt(s.mean).padStart(7)} ${fmt(s.min).padStart(7)} ${fmt(s.max).padStart(7)}   ${wins}/${SEEDS} seeds`,
+    );
+  }
+}
