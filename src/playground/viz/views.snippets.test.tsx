@@ -67,7 +67,10 @@ const FLOAT_NOISE = /\d\.\d*(?:0{6,}|9{6,})\d/;
 
 /** What a reader sees or hears of the view: its text, and its accessible names and tooltips. */
 function captions(container: HTMLElement): string[] {
-  const out = [container.textContent ?? ''];
+  const out: string[] = [];
+  // Text node by text node: the text of neighbouring cells run together ('927.4' then '43.0 kB') is no number.
+  const walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) out.push(node.nodeValue ?? '');
   for (const el of container.querySelectorAll('[aria-label], [title], [aria-valuetext]')) {
     for (const name of ['aria-label', 'title', 'aria-valuetext']) {
       const value = el.getAttribute(name);
