@@ -9,7 +9,7 @@ test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true
 
 const PAGE = '/http/overview/';
 
-test('a phone shows Code / Output / Timeline tabs, Output first, and can edit and run', async ({ page }) => {
+test('a phone shows Code / Output / Timeline tabs, Code first, can edit, and a run switches to Output', async ({ page }) => {
   const errors = collectPageErrors(page);
   const requested: string[] = [];
   page.on('request', (r) => requested.push(r.url()));
@@ -19,10 +19,14 @@ test('a phone shows Code / Output / Timeline tabs, Output first, and can edit an
   await expect(tab('Code')).toBeVisible();
   await expect(tab('Output')).toBeVisible();
   await expect(tab('Timeline')).toBeVisible();
-  // Output first, before any interaction (the layout is CSS, right before hydration).
-  await expect(pg.output).toBeVisible();
-  await expect(pg.staticCode).toBeHidden();
+  // Code first, before any interaction (the layout is CSS, right before hydration): the page says "edit the
+  // snippet", so the snippet is what shows.
+  await expect(pg.staticCode).toBeVisible();
+  await expect(pg.output).toBeHidden();
 
+  await tab('Output').tap();
+  await expect(pg.root.getByRole('tab', { name: 'Output' })).toHaveAttribute('aria-selected', 'true');
+  await expect(pg.output).toBeVisible();
   await tab('Code').tap();
   await expect(pg.root.getByRole('tab', { name: 'Code' })).toHaveAttribute('aria-selected', 'true');
   await expect(pg.staticCode).toBeVisible();
@@ -77,7 +81,9 @@ test('axe: the phone layout has no serious or critical WCAG 2.2 AA violation', a
   const scope = '[data-playground-id="hello-wire"]';
   const check = async () => {
     const results = await new AxeBuilder({ page }).include(scope).withTags(WCAG_22_AA).analyze();
-    return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   };
   expect(await check()).toEqual([]);
   await pg.run.tap();

@@ -42,10 +42,25 @@ export default function Playground({ id, title, code: originalCode, children, co
   const [store] = useState(() => {
     const config = { id, title, code: originalCode, compiled, schema, openIn, variant };
     const parts = { frameHost: () => frameHostRef.current, editorBox: () => editorBoxRef.current, runButton: () => runButtonRef.current, renderNow: flushSync };
-    const made: PlaygroundStore = new PlaygroundStore(config, browserEnv(config, () => made.getState().code, parts));
+    const made: PlaygroundStore = new PlaygroundStore(
+      config,
+      browserEnv(config, () => made.getState().code, parts),
+    );
     return made;
   });
-  const { code, editor: editorState, panel, optionsOpen, options, run, output, viz: vizRun, notice, shareStatus, downloadStatus } = useSyncExternalStore(store.subscribe, store.getState, store.getState);
+  const {
+    code,
+    editor: editorState,
+    panel,
+    optionsOpen,
+    options,
+    run,
+    output,
+    viz: vizRun,
+    notice,
+    shareStatus,
+    downloadStatus,
+  } = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const narrow = useNarrow();
   const prefix = `rt-${id}`;
 
@@ -55,7 +70,12 @@ export default function Playground({ id, title, code: originalCode, children, co
     const wake = parseWakeAction(island?.dataset.wakeAction);
     if (island) delete island.dataset.wakeAction;
     const hydration = store.hydrate(location.hash, wake);
+    // Once awake, a link that changes only the fragment (same page, no reload) is this island's to load; the
+    // directive brings the playground into view (build/interaction-directive.ts).
+    const onHashChange = () => void store.openLink(location.hash);
+    window.addEventListener('hashchange', onHashChange);
     return () => {
+      window.removeEventListener('hashchange', onHashChange);
       hydration.cancel();
       store.dispose();
     };

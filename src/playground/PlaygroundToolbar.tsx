@@ -19,11 +19,25 @@ export interface PlaygroundToolbarProps {
   readonly edited: boolean;
 }
 
-export default function PlaygroundToolbar({ store, title, prefix, runButtonRef, running, editable, hasOptions, optionsOpen, optionsChanged, edited }: PlaygroundToolbarProps) {
+export default function PlaygroundToolbar({
+  store,
+  title,
+  prefix,
+  runButtonRef,
+  running,
+  editable,
+  hasOptions,
+  optionsOpen,
+  optionsChanged,
+  edited,
+}: PlaygroundToolbarProps) {
   const { openIn, variant } = store.config;
   return (
     <div className="rt-toolbar" role="toolbar" aria-label={`${title} controls`}>
-      <span className="rt-title">{title}</span>
+      {/* Focusable from script: a share link moves focus here as it brings the playground into view. */}
+      <span className="rt-title" tabIndex={-1}>
+        {title}
+      </span>
       {/* aria-disabled, not disabled: a disabled button loses focus, and a keyboard user's place with it. */}
       <button
         type="button"

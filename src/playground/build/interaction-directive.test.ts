@@ -39,6 +39,35 @@ describe('client:interaction', () => {
     location.hash = '';
   });
 
+  it('a link to a playground brings it into view and focuses its title before hydration, and again when only the fragment changes', async () => {
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      // Islands of earlier tests are detached, but their directives still listen for hashchange.
+      if (this.isConnected) scrolled.push(this);
+    };
+    try {
+      location.hash = '#pg=pg&s=1.abc';
+      const { el, load } = island();
+      const section = el.querySelector<HTMLElement>('[data-playground-id]')!;
+      section.insertAdjacentHTML('afterbegin', '<span class="rt-title" tabindex="-1">Title</span>');
+      // The title is added after the directive ran (the test's island has none): reveal again through hashchange.
+      expect(scrolled).toEqual([section]);
+      expect(load).toHaveBeenCalledTimes(1);
+      (document.activeElement as HTMLElement | null)?.blur();
+      location.hash = '#pg=pg&s=1.xyz';
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+      expect(scrolled).toEqual([section, section]);
+      expect(document.activeElement?.className).toBe('rt-title');
+      // A fragment for no playground (a heading anchor) moves nothing.
+      location.hash = '#retries';
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+      expect(scrolled).toHaveLength(2);
+    } finally {
+      delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
+      location.hash = '';
+    }
+  });
+
   it('loads nothing until the reader shows intent', async () => {
     const { load } = island();
     await flush();
@@ -106,7 +135,7 @@ describe('client:interaction', () => {
     expect(reactSaw).toHaveBeenCalledTimes(1);
   });
 
-  it('opens the playground\'s sandbox on intent, before the island code arrives, for the island to adopt', () => {
+  it("opens the playground's sandbox on intent, before the island code arrives, for the island to adopt", () => {
     const { el, load } = island('/sandbox/index.html#wire');
     expect(document.querySelector('iframe')).toBeNull();
     expect(takeHandedOver('pg')).toBeUndefined();
@@ -175,7 +204,11 @@ describe('client:interaction', () => {
     const other = document.createElement('astro-island');
     other.setAttribute('data-rt-preload', '/_astro/Playground.a.js /_astro/react-dom.c.js /_astro/Other.d.js');
     document.body.append(other);
-    void interaction(vi.fn(() => new Promise<() => Promise<void>>(() => {})), { name: 'interaction', value: undefined as never }, other);
+    void interaction(
+      vi.fn(() => new Promise<() => Promise<void>>(() => {})),
+      { name: 'interaction', value: undefined as never },
+      other,
+    );
     const preloaded = () => [...document.head.querySelectorAll('link')].map((link) => [link.rel, link.getAttribute('href')]);
     expect(preloaded()).toEqual([]);
     el.dispatchEvent(new Event('pointerenter'));

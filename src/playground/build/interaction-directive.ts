@@ -70,6 +70,17 @@ export function showMissingTarget(first: HTMLElement): void {
   p.scrollIntoView?.({ block: 'center' });
 }
 
+/**
+ * Brings the playground a share link addresses into view and moves focus to its title, the moment the page
+ * renders: a playground can sit thousands of pixels down a docs page, and the reader who followed the link (or a
+ * damaged link, whose explanation appears inside the playground) would otherwise wait at the top for the island
+ * to hydrate, and then still not see it.
+ */
+export function revealPlayground(island: HTMLElement): void {
+  island.scrollIntoView?.({ block: 'start' });
+  island.querySelector<HTMLElement>('.rt-title')?.focus({ preventScroll: true });
+}
+
 const interaction: ClientDirective = (load, _options, el) => {
   /** Listening for presses until the island's code is in; after that the island handles them itself. */
   let phase: 'asleep' | 'loading' | 'hydrating' = 'asleep';
@@ -121,11 +132,17 @@ const interaction: ClientDirective = (load, _options, el) => {
     showMissingTarget(el);
     window.addEventListener('hashchange', () => showMissingTarget(el));
   }
+  // Asleep, a link wakes the island (which loads its state); awake, the island loads it on its own hashchange.
+  window.addEventListener('hashchange', () => {
+    if (!hashTargetsUs()) return;
+    revealPlayground(island!);
+    void wake();
+  });
   if (hashTargetsUs()) {
+    revealPlayground(island!);
     void wake();
     return;
   }
-  window.addEventListener('hashchange', () => hashTargetsUs() && void wake());
   for (const type of INTENT_EVENTS) el.addEventListener(type, wake, { passive: true });
   for (const type of PRESS_EVENTS) el.addEventListener(type, onPress, { passive: true });
 };

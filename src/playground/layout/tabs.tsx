@@ -1,7 +1,8 @@
 /**
  * The phone layout: at 640 px and below a playground shows one panel at a time behind tabs (Code / Output /
- * Timeline), Output first. The switch is CSS (`@media (max-width: 640px)` in Playground.css) so it is right
- * before the island hydrates; tab semantics (roles, arrow keys) are added once hydrated and narrow, since on
+ * Timeline), Code first: the page's text around a playground says "edit the snippet", and a reader needs to see
+ * what will run before running it; a run moves the Code tab to Output (store.ts, run). The switch is CSS
+ * (`@media (max-width: 640px)` in Playground.css) so it is right before the island hydrates; tab semantics (roles, arrow keys) are added once hydrated and narrow, since on
  * wide screens every panel shows and there is nothing to switch.
  *
  * Keyboard follows the WAI-ARIA Authoring Practices tabs pattern: arrows move between tabs, Home/End jump,
@@ -15,8 +16,8 @@ export const PANELS = [
   { id: 'timeline', label: 'Timeline' },
 ] as const;
 export type PanelId = (typeof PANELS)[number]['id'];
-/** "Output first on phones": what a reader sees before choosing. */
-export const FIRST_PANEL: PanelId = 'output';
+/** What a phone reader sees before choosing: the code the page talks about. */
+export const FIRST_PANEL: PanelId = 'code';
 export const NARROW_QUERY = '(max-width: 640px)';
 
 export function isPanelId(value: unknown): value is PanelId {
@@ -62,11 +63,15 @@ export function PanelTabs({ prefix, title, active, narrow, onSelect }: PanelTabs
   const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
     const i = PANELS.findIndex((p) => p.id === active);
     const next =
-      e.key === 'ArrowRight' ? (i + 1) % PANELS.length
-      : e.key === 'ArrowLeft' ? (i + PANELS.length - 1) % PANELS.length
-      : e.key === 'Home' ? 0
-      : e.key === 'End' ? PANELS.length - 1
-      : -1;
+      e.key === 'ArrowRight'
+        ? (i + 1) % PANELS.length
+        : e.key === 'ArrowLeft'
+          ? (i + PANELS.length - 1) % PANELS.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? PANELS.length - 1
+              : -1;
     if (next < 0) return;
     e.preventDefault();
     const panel = PANELS[next]!.id;

@@ -86,6 +86,9 @@ describe('share hash', () => {
     const hash = formatShareHash({ id: 'hello-wire', encoded: '1.abc-_' });
     expect(readShareHash(hash)).toEqual({ id: 'hello-wire', encoded: '1.abc-_' });
     expect(readShareHash('#try-it')).toBeNull();
+    // Open in playground adds the page it came from; a title with spaces and quotes survives the trip.
+    const from = formatShareHash({ id: 'hello-wire', encoded: '1.abc', from: 'Retries & "errors"' });
+    expect(readShareHash(from)).toEqual({ id: 'hello-wire', encoded: '1.abc', from: 'Retries & "errors"' });
     expect(readShareHash('')).toBeNull();
   });
 

@@ -5,6 +5,8 @@
 export interface ShareHash {
   id: string;
   encoded: string;
+  /** The page the state was carried from (Open in playground), for the notice; absent in a shared link. */
+  from?: string | undefined;
 }
 
 export function readShareHash(hash: string): ShareHash | null {
@@ -13,12 +15,13 @@ export function readShareHash(hash: string): ShareHash | null {
   if (!id) return null;
   // A link cut off right after the playground's id still names it: the playground says the link is damaged
   // (decodeShareState of '') rather than silently showing its own snippet.
-  return { id, encoded: params.get('s') ?? '' };
+  const from = params.get('from');
+  return { id, encoded: params.get('s') ?? '', ...(from ? { from } : {}) };
 }
 
-export function formatShareHash({ id, encoded }: ShareHash): string {
+export function formatShareHash({ id, encoded, from }: ShareHash): string {
   // URLSearchParams would percent-encode nothing in base64url, but build it by hand to keep links readable.
-  return `#pg=${encodeURIComponent(id)}&s=${encoded}`;
+  return `#pg=${encodeURIComponent(id)}&s=${encoded}${from ? `&from=${encodeURIComponent(from)}` : ''}`;
 }
 
 /**

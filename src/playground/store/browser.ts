@@ -77,6 +77,7 @@ export function browserEnv(config: PlaygroundConfig, code: () => string, parts: 
     },
     renderNow: parts.renderNow,
     focusRun: () => parts.runButton()?.focus(),
+    pageTitle: () => document.querySelector('h1')?.textContent?.trim() || document.title,
     downloadProject: (input) => import('../download/project').then(({ downloadProject }) => downloadProject(input)),
   };
 }

@@ -116,6 +116,7 @@ function setup(config: Partial<PlaygroundConfig> = {}, script: (runIndex: number
       update();
     },
     focusRun: () => {},
+    pageTitle: () => 'HTTP at a glance',
     downloadProject: async (input) => (page.downloads.push(input), `${input.id}.zip`),
   };
   const store = new PlaygroundStore({ id: 'demo', title: 'Demo', code: ORIGINAL, compiled: 'js', schema, ...config }, env);
@@ -248,7 +249,10 @@ describe('PlaygroundStore: share state', () => {
     expect(store.getState().shareStatus).toBe(`Link copied to the clipboard (${url.length} characters).`);
     const shared = readShareHash(new URL(url).hash)!;
     expect(shared.id).toBe('demo');
-    expect(await decodeShareState(shared.encoded)).toMatchObject({ ok: true, state: { code: 'edited();', options: { rtt: 250 }, seed: 9, view: 'frames', step: 3 } });
+    expect(await decodeShareState(shared.encoded)).toMatchObject({
+      ok: true,
+      state: { code: 'edited();', options: { rtt: 250 }, seed: 9, view: 'frames', step: 3 },
+    });
 
     // The link opened in a fresh playground restores the same share state.
     const fresh = setup();
@@ -264,12 +268,16 @@ describe('PlaygroundStore: share state', () => {
     expect(store.getState().shareStatus).toMatch(/^The address bar now holds the link to share \(\d+ characters\)\.$/);
   });
 
-  it('Open in playground carries the state to the full page, under its id there', async () => {
+  it('Open in playground carries the state to the full page, under its id there, and says which page it came from', async () => {
     const { store, page } = setup({ openIn: { href: '/playground/demo/', id: 'big' } });
     await store.openInPlayground();
     const target = page.navigated[0]!;
     expect(target.startsWith('/playground/demo/#pg=big&s=')).toBe(true);
-    expect(await decodeShareState(readShareHash(target.slice(target.indexOf('#')))!.encoded)).toMatchObject({ ok: true, state: { code: ORIGINAL } });
+    const hash = target.slice(target.indexOf('#'));
+    expect(await decodeShareState(readShareHash(hash)!.encoded)).toMatchObject({ ok: true, state: { code: ORIGINAL } });
+    const there = setup({ id: 'big' });
+    await there.store.hydrate(hash, { kind: 'none' }).settled;
+    expect(there.store.getState().notice).toBe('Opened from “HTTP at a glance”. Read the code, then press Run to run it.');
   });
 
   it('Reset asks before discarding edits, and drops a link to this playground from the address', async () => {
@@ -374,6 +382,36 @@ describe('hydration', () => {
     store.setPosition({ view: 'sequence', step: 0 });
     await store.run();
     expect(store.getState().viz!.initial).toEqual({ view: 'sequence' });
+  });
+
+  it('opens on the Code panel (what the page asks the reader to edit), and a run moves it to Output', async () => {
+    const { store } = setup();
+    expect(store.getState().panel).toBe('code');
+    await store.run();
+    expect(store.getState().panel).toBe('output');
+  });
+
+  it('a link that arrives after hydration (hashchange) loads its state and says so, without running', async () => {
+    const { store, sandbox, page } = setup();
+    store.hydrate('', { kind: 'none' });
+    await store.startEditing();
+    await store.openLink(await hashFor('demo', { code: 'later();', step: 2 }));
+    expect(store.getState()).toMatchObject({
+      code: 'later();',
+      notice: 'Opened from a shared link. Read the code, then press Run to run it; Run will replay to step 3.',
+    });
+    expect(page.editors[0]!.value).toBe('later();');
+    expect(sandbox.runs).toEqual([]);
+    // A damaged link keeps the reader's code, and says so; one for another playground, or a plain anchor, changes nothing.
+    await store.openLink('#pg=demo&s=1.AAAA');
+    expect(store.getState().code).toBe('later();');
+    expect(store.getState().notice).toMatch(/damaged.*The code here is unchanged\.$/);
+    await store.openLink(await hashFor('other', { code: 'nope();' }));
+    await store.openLink('#try-it');
+    expect(store.getState().code).toBe('later();');
+    await store.run();
+    expect(sandbox.runs.map((r) => r.code)).toEqual(['later();']);
+    expect(store.getState().viz!.initial).toEqual({ step: 2 });
   });
 
   it('does nothing once cancelled while the link decodes', async () => {

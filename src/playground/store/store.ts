@@ -107,6 +107,8 @@ export interface PlaygroundEnv {
   renderNow(update: () => void): void;
   /** Moves focus to the Run button (Escape in the editor). */
   focusRun(): void;
+  /** The page's own title (its h1), which Open in playground names as where the code came from. */
+  pageTitle(): string;
   downloadProject(input: ProjectInput): Promise<string>;
 }
 
@@ -132,7 +134,7 @@ export function parseWakeAction(raw: string | undefined): WakeAction {
 /** A share link in the address, as it concerns one playground. */
 export type LinkOutcome =
   | { readonly kind: 'none' }
-  | { readonly kind: 'opened'; readonly state: ShareState }
+  | { readonly kind: 'opened'; readonly state: ShareState; readonly from?: string }
   | { readonly kind: 'damaged'; readonly message: string };
 
 /**
@@ -143,7 +145,7 @@ export function readLink(hash: string, id: string): Promise<LinkOutcome> | null 
   const shared = readShareHash(hash);
   if (shared?.id !== id) return null;
   return decodeShareState(shared.encoded).then((result) =>
-    result.ok ? { kind: 'opened', state: result.state } : { kind: 'damaged', message: result.message },
+    result.ok ? { kind: 'opened', state: result.state, ...(shared.from ? { from: shared.from } : {}) } : { kind: 'damaged', message: result.message },
   );
 }
 
@@ -160,7 +162,8 @@ export function applyLink(state: PlaygroundState, link: LinkOutcome): { state: P
     case 'opened': {
       const { code, options, seed, view, step } = link.state;
       const linked = view !== undefined || step !== undefined ? { ...(view !== undefined ? { view } : {}), ...(step !== undefined ? { step } : {}) } : null;
-      const notice = `Opened from a shared link. Read the code, then press Run to run it${step !== undefined ? `; Run will replay to step ${step + 1}` : ''}.`;
+      // Open in playground names the page it came from; a link someone shared says only that it is one.
+      const notice = `Opened from ${link.from ? `“${link.from}”` : 'a shared link'}. Read the code, then press Run to run it${step !== undefined ? `; Run will replay to step ${step + 1}` : ''}.`;
       const optionsOpen = state.optionsOpen || options !== undefined || seed !== undefined;
       return { state: { ...state, code, options: optionsFromShare(state.options, link.state), optionsOpen, notice }, linked };
     }
@@ -367,8 +370,8 @@ export class PlaygroundStore {
     opened.editor.focus();
   };
 
-  #shareHash(id: string): Promise<string> {
-    return encodeShareState(this.shareState()).then((encoded) => formatShareHash({ id, encoded }));
+  #shareHash(id: string, from?: string): Promise<string> {
+    return encodeShareState(this.shareState()).then((encoded) => formatShareHash({ id, encoded, from }));
   }
 
   share = async (): Promise<void> => {
@@ -383,10 +386,13 @@ export class PlaygroundStore {
     }
   };
 
-  /** Carries the code, options, view and step, as Share does, to the full-page playground through its fragment. */
+  /**
+   * Carries the code, options, view and step, as Share does, to the full-page playground through its fragment,
+   * with the page's title, so the playground there says where the code came from rather than calling it a shared link.
+   */
   openInPlayground = async (): Promise<void> => {
     const { openIn } = this.config;
-    if (openIn) this.#env.navigate(`${openIn.href}${await this.#shareHash(openIn.id)}`);
+    if (openIn) this.#env.navigate(`${openIn.href}${await this.#shareHash(openIn.id, this.#env.pageTitle())}`);
   };
 
   download = async (): Promise<void> => {
@@ -431,6 +437,21 @@ export class PlaygroundStore {
     if (!pending) proceed({ kind: 'none' });
     return { cancel: () => void (cancelled = true), settled: pending ? pending.then(proceed) : Promise.resolve() };
   }
+
+  /**
+   * A link that arrives once the island is awake (only the fragment changed, so the page did not reload): its
+   * state replaces the code and options, as on hydration, and the notice says so. It never runs: Run does that.
+   * A fragment for another playground, or none, changes nothing.
+   */
+  openLink = async (hash: string): Promise<void> => {
+    const link = await readLink(hash, this.config.id);
+    if (!link) return;
+    if (link.kind === 'damaged' && this.edited) return this.#set({ notice: `${link.message} The code here is unchanged.` });
+    const { state, linked } = applyLink(this.#state, link);
+    this.#set(state);
+    this.#linked = linked;
+    this.#editor?.setValue(state.code);
+  };
 
   #wake(wake: WakeAction): void {
     switch (wake.kind) {
