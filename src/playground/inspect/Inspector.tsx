@@ -40,6 +40,27 @@ interface Settings {
   sender: 'client' | 'server' | null;
 }
 
+const DEFAULT_SETTINGS: Settings = { format: null, restoreCrlf: true, tableSize: 4096, sender: null };
+
+/**
+ * The settings as the reader left them before the island woke: it hydrates on interaction, so a first change of
+ * a control can land before React owns it. Read during the hydrating render, while the DOM still shows it.
+ */
+function settingsBeforeWaking(): Settings {
+  if (typeof document === 'undefined') return DEFAULT_SETTINGS;
+  const value = (id: string) => document.getElementById(id) as HTMLInputElement | HTMLSelectElement | null;
+  const format = value('rt-inspect-format')?.value;
+  const sender = value('rt-inspect-sender')?.value;
+  const table = Number(value('rt-inspect-table')?.value);
+  const crlf = value('rt-inspect-crlf') as HTMLInputElement | null;
+  return {
+    format: FORMATS.some((f) => f.id === format) ? (format as Format) : null,
+    restoreCrlf: crlf ? crlf.checked : true,
+    tableSize: Number.isInteger(table) && table >= 0 ? table : 4096,
+    sender: sender === 'client' || sender === 'server' ? sender : null,
+  };
+}
+
 let worker: Worker | undefined;
 let nextId = 0;
 
@@ -70,7 +91,7 @@ async function runInspect(input: InspectInput): Promise<InspectResult> {
 
 export default function Inspector() {
   const text = useRef<HTMLTextAreaElement>(null);
-  const [settings, setSettings] = useState<Settings>({ format: null, restoreCrlf: true, tableSize: 4096, sender: null });
+  const [settings, setSettings] = useState<Settings>(settingsBeforeWaking);
   const [file, setFile] = useState<{ name: string; bytes: Uint8Array } | undefined>();
   const [result, setResult] = useState<InspectResult>();
   const [busy, setBusy] = useState(false);
@@ -80,6 +101,7 @@ export default function Inspector() {
   const [store, setStore] = useState<RecordingStore>();
   const [Panel, setPanel] = useState<ComponentType<VizPanelProps>>();
   const run = useRef(0);
+  const rootRef = useRef<HTMLDivElement>(null);
 
   const read = useCallback(
     async (override?: Partial<Settings>, bytes = file?.bytes) => {
@@ -117,27 +139,43 @@ export default function Inspector() {
     [settings, file],
   );
 
-  // A share link: restore the input and settings, and read it at once (reading runs nothing).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only on arrival; `read` changes with every setting
+  // On waking: a share link addressed here is restored and read (reading runs nothing); otherwise the press that
+  // woke the island (remembered by the client:interaction directive as data-wake-action) is performed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on hydration; `read` and `makeShare` change with every setting
   useEffect(() => {
-    const shared = readShareHash(location.hash);
-    if (!shared || shared.id !== INSPECT_SHARE_ID) return;
-    void decodeShareState(shared.encoded).then((decoded) => {
-      if (!decoded.ok) {
-        setResult({ format: null, detected: false, reason: '', problems: [{ message: decoded.message }], notes: [] });
-        return;
-      }
-      if (text.current) text.current.value = decoded.state.code;
-      const o = decoded.state.options ?? {};
-      const restored: Partial<Settings> = {
-        ...(typeof o.format === 'string' && FORMATS.some((f) => f.id === o.format) ? { format: o.format as Format } : {}),
-        ...(o.restoreCrlf === false ? { restoreCrlf: false } : {}),
-        ...(typeof o.tableSize === 'number' ? { tableSize: o.tableSize } : {}),
-        ...(o.sender === 'client' || o.sender === 'server' ? { sender: o.sender } : {}),
-      };
-      setSettings((s) => ({ ...s, ...restored }));
-      void read(restored, undefined);
-    });
+    const island = rootRef.current?.closest<HTMLElement>('astro-island');
+    const wake = island?.dataset.wakeAction;
+    if (island) delete island.dataset.wakeAction;
+    const openLink = (): boolean => {
+      const shared = readShareHash(location.hash);
+      if (!shared || shared.id !== INSPECT_SHARE_ID) return false;
+      void decodeShareState(shared.encoded).then((decoded) => {
+        if (!decoded.ok) {
+          setResult({ format: null, detected: false, reason: '', problems: [{ message: decoded.message }], notes: [] });
+          return;
+        }
+        if (text.current) text.current.value = decoded.state.code;
+        setFile(undefined);
+        const o = decoded.state.options ?? {};
+        const restored: Settings = {
+          format: typeof o.format === 'string' && FORMATS.some((f) => f.id === o.format) ? (o.format as Format) : null,
+          restoreCrlf: o.restoreCrlf !== false,
+          tableSize: typeof o.tableSize === 'number' ? o.tableSize : 4096,
+          sender: o.sender === 'client' || o.sender === 'server' ? o.sender : null,
+        };
+        setSettings(restored);
+        void read(restored, undefined);
+      });
+      return true;
+    };
+    if (!openLink()) {
+      if (wake === 'inspect') void read();
+      else if (wake === 'share') void makeShare();
+    }
+    // Awake, a link that changes only the fragment (pasted into this tab) is read as well.
+    const onHashChange = () => void openLink();
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
   }, []);
 
   const update = (change: Partial<Settings>) => {
@@ -199,7 +237,7 @@ export default function Inspector() {
   };
 
   return (
-    <div className="rt-inspect" data-testid="inspector">
+    <div className="rt-inspect" data-testid="inspector" data-playground-id={INSPECT_SHARE_ID} ref={rootRef}>
       <div className="rt-inspect-drop" data-over={over}>
         <label htmlFor="rt-inspect-input">
           <strong>Paste bytes, text or a HAR</strong>, or drop a file here
@@ -223,7 +261,12 @@ export default function Inspector() {
       <div className="rt-inspect-row">
         <label>
           Format{' '}
-          <select value={settings.format ?? ''} onChange={(e) => update({ format: (e.target.value || null) as Format | null })} data-testid="inspect-format">
+          <select
+            id="rt-inspect-format"
+            value={settings.format ?? ''}
+            onChange={(e) => update({ format: (e.target.value || null) as Format | null })}
+            data-testid="inspect-format"
+          >
             <option value="">Detect</option>
             {FORMATS.map((f) => (
               <option key={f.id} value={f.id}>
@@ -233,12 +276,12 @@ export default function Inspector() {
           </select>
         </label>
         <label>
-          <input type="checkbox" checked={settings.restoreCrlf} onChange={(e) => update({ restoreCrlf: e.target.checked })} /> Restore CR LF in pasted HTTP/1
-          heads
+          <input id="rt-inspect-crlf" type="checkbox" checked={settings.restoreCrlf} onChange={(e) => update({ restoreCrlf: e.target.checked })} /> Restore CR
+          LF in pasted HTTP/1 heads
         </label>
         <label>
           HTTP/2 sender{' '}
-          <select value={settings.sender ?? ''} onChange={(e) => update({ sender: (e.target.value || null) as Settings['sender'] })}>
+          <select id="rt-inspect-sender" value={settings.sender ?? ''} onChange={(e) => update({ sender: (e.target.value || null) as Settings['sender'] })}>
             <option value="">Work it out</option>
             <option value="client">Client</option>
             <option value="server">Server</option>
@@ -247,6 +290,7 @@ export default function Inspector() {
         <label>
           HPACK table size{' '}
           <input
+            id="rt-inspect-table"
             type="number"
             min={0}
             max={65536}
@@ -258,13 +302,13 @@ export default function Inspector() {
         </label>
       </div>
       <div className="rt-inspect-row">
-        <button type="button" data-primary="" onClick={() => void read()} disabled={busy}>
+        <button type="button" data-primary="" data-action="inspect" onClick={() => void read()} disabled={busy}>
           {busy ? 'Reading…' : 'Inspect'}
         </button>
         <label>
           Open a file <input type="file" onChange={(e) => e.target.files?.[0] && void load(e.target.files[0])} />
         </label>
-        <button type="button" onClick={() => void makeShare()}>
+        <button type="button" data-action="share" onClick={() => void makeShare()}>
           Share link
         </button>
         {result?.replay && result.replay.exchanges.length > 0 && (
