@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulation, type Simulation, type SimulationOptions } from '../net/simulation';
+import { createSimulation, type Simulation } from '../net/simulation';
+import type { SimulationOptions } from '../net/options';
 import { createServer } from '../server/index';
 
 const MiB = 1024 * 1024;
@@ -18,7 +19,8 @@ async function download(s: Simulation): Promise<number> {
   return s.clock.now();
 }
 
-describe('HTTP/2 flow control of the simulated client', () => {
+// Several 1 MiB transfers per test: generous runner limits for a busy machine (nothing here asserts on wall time).
+describe('HTTP/2 flow control of the simulated client', { timeout: 60_000 }, () => {
   it("offers Chrome's windows by default: 6 MiB per stream in SETTINGS, 15 MiB for the connection", async () => {
     const s = sim();
     await download(s);

@@ -72,7 +72,7 @@ export function abortReason(signal: AbortSignal): unknown {
  * they are made from are whole microseconds, but their differences can carry float noise. -1 (not
  * applicable) stays -1.
  */
-export function roundTimings<T extends Readonly<Record<string, number>>>(timings: T): T {
+export function roundTimings<const T extends Readonly<Record<string, number>>>(timings: T): T {
   const out: Record<string, number> = {};
   for (const [name, value] of Object.entries(timings)) out[name] = value < 0 ? value : roundTime(value);
   return out as T;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulation, type SimulationOptions } from './simulation';
+import { createSimulation } from './simulation';
+import type { SimulationOptions } from './options';
 import { createServer } from '../server/index';
 import { VirtualClock } from './clock';
 
