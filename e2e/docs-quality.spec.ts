@@ -48,7 +48,7 @@ async function unreachableTables(page: Page): Promise<string[]> {
     tables.flatMap((table, i) => {
       const region = table.parentElement?.closest('[role="region"]');
       const name = `table ${i + 1} (${table.querySelector('th')?.textContent?.trim() ?? 'no header'})`;
-      if (!region || region.getAttribute('tabindex') !== '0' || !region.getAttribute('aria-label')) return [`${name} is not in a focusable, labelled region`];
+      if (region?.getAttribute('tabindex') !== '0' || !region.getAttribute('aria-label')) return [`${name} is not in a focusable, labelled region`];
       if (getComputedStyle(region).overflowX !== 'auto') return [`${name}'s region does not scroll`];
       // A box with display: table never scrolls, whatever its overflow says (the data tables are such boxes).
       const style = getComputedStyle(table);

@@ -20,7 +20,10 @@ async function cursorAtEndOf(page: Page, line: number) {
 }
 
 test('completion: inside useQuery({ }) the suggestions are its options, queryKey among them', async ({ page }) => {
-  const pg = await openEditor(page, ["import { useQuery } from 'roundtrip/react';", 'function Todos() {', '  const result = useQuery({  });', '  return result;', '}', ''].join('\n'));
+  const pg = await openEditor(
+    page,
+    ["import { useQuery } from 'roundtrip/react';", 'function Todos() {', '  const result = useQuery({  });', '  return result;', '}', ''].join('\n'),
+  );
   await cursorAtEndOf(page, 3);
   // Back inside the braces: past ");" and the space before "}".
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft');
@@ -43,7 +46,10 @@ test('completion: inside useQuery({ }) the suggestions are its options, queryKey
 });
 
 test('hover: a name from roundtrip/query shows its declared type', async ({ page }) => {
-  const pg = await openEditor(page, ["import { QueryClient } from 'roundtrip/query';", 'const client = new QueryClient();', "client.getQueryData(['todos']);", ''].join('\n'));
+  const pg = await openEditor(
+    page,
+    ["import { QueryClient } from 'roundtrip/query';", 'const client = new QueryClient();', "client.getQueryData(['todos']);", ''].join('\n'),
+  );
   const word = pg.root.locator('.view-line').nth(2).getByText('getQueryData');
   await expect(word).toBeVisible();
   // Wait for the TypeScript worker to know the file: its diagnostics pass comes first.
@@ -88,7 +94,13 @@ test("the editor knows React's types: the docs' React snippets show no problem, 
   await page.waitForTimeout(4000);
   await expect(pg.root.locator('.squiggly-error')).toHaveCount(0);
   // A real JSX type error is found: a number where a string prop belongs, on the last line.
-  await pg.typeInEditor(["import { createRoot } from 'react-dom/client';", "createRoot(document.getElementById('root')!).render(<input type=\"text\" placeholder={42} />);", ''].join('\n'));
+  await pg.typeInEditor(
+    [
+      "import { createRoot } from 'react-dom/client';",
+      'createRoot(document.getElementById(\'root\')!).render(<input type="text" placeholder={42} />);',
+      '',
+    ].join('\n'),
+  );
   await expect(pg.root.locator('.squiggly-error')).toHaveCount(1, { timeout: 30_000 });
   await cursorAtEndOf(page, 1);
   await page.keyboard.press('F8');

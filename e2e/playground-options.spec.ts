@@ -20,7 +20,9 @@ function options(page: Page, id = ID) {
 
 async function seriousViolations(page: Page, include: string) {
   const results = await new AxeBuilder({ page }).include(include).withTags(WCAG_22_AA).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test('the options panel is generated from the schema before anything runs', async ({ page, request }) => {
@@ -100,7 +102,8 @@ test('a share link stores only non-default options and the seed, and restores th
 });
 
 test('a link with a value that does not fit the option gets an error naming it', async ({ page }) => {
-  const code = "import { defineOptions } from 'roundtrip/playground';\nconst { rtt } = defineOptions({ rtt: { type: 'number', default: 100, min: 1, max: 1000, doc: 'Round-trip time' } });\nconsole.log('rtt', rtt);\n";
+  const code =
+    "import { defineOptions } from 'roundtrip/playground';\nconst { rtt } = defineOptions({ rtt: { type: 'number', default: 100, min: 1, max: 1000, doc: 'Round-trip time' } });\nconsole.log('rtt', rtt);\n";
   const hash = formatShareHash({ id: ID, encoded: await encodeShareState({ code, options: { rtt: 'fast' } }) });
   await page.goto(`${PAGE}${hash}`);
   const pg = options(page);

@@ -47,7 +47,10 @@ test('Esc with several cursors collapses them to one and stays in the editor; th
   const pg = playground(page, 'hello-wire');
   await pg.replaceCode('const a = 1;\nconst b = 2;\n');
   // Alt+click adds a cursor (Monaco's default multi-cursor modifier).
-  await pg.root.locator('.rt-editor .view-line').nth(1).click({ modifiers: ['Alt'] });
+  await pg.root
+    .locator('.rt-editor .view-line')
+    .nth(1)
+    .click({ modifiers: ['Alt'] });
   await expect(pg.root.locator('.monaco-editor .cursor')).toHaveCount(2);
   await page.keyboard.press('Escape');
   await expect(pg.root.locator('.monaco-editor .cursor')).toHaveCount(1);
@@ -81,7 +84,7 @@ test('the first click on Run both wakes the playground and runs it', async ({ pa
 test('runtime and syntax errors point at the snippet line', async ({ page }) => {
   await page.goto(PAGE);
   const pg = playground(page, 'hello-wire');
-  await pg.replaceCode("const a = 1;\nconst b: any = undefined;\nb.crash();\n");
+  await pg.replaceCode('const a = 1;\nconst b: any = undefined;\nb.crash();\n');
   await pg.run.click();
   await expect(pg.output).toContainText(/Error \(line 3, column \d+\): TypeError/);
   // The editor marks the line too.
@@ -187,7 +190,9 @@ test('an infinite loop is stopped, the page stays responsive and the next run wo
 test('the editor knows the real types of roundtrip/wire', async ({ page }) => {
   await page.goto(PAGE);
   const pg = playground(page, 'hello-wire');
-  await pg.replaceCode("import { WIRE_VERSION, WireError } from 'roundtrip/wire';\nconst n: number = WIRE_VERSION;\nconst e = new WireError({ code: 'X', message: 'm' });\n");
+  await pg.replaceCode(
+    "import { WIRE_VERSION, WireError } from 'roundtrip/wire';\nconst n: number = WIRE_VERSION;\nconst e = new WireError({ code: 'X', message: 'm' });\n",
+  );
   // Exactly one problem, on line 2: the import resolved (no "Cannot find module" on line 1) and the constant
   // has its declared type.
   const squiggles = pg.root.locator('.squiggly-error');

@@ -51,7 +51,10 @@ test('light and dark themes both render the playground code', async ({ page }) =
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto('/http/overview/');
     await expect(page.locator('html')).toHaveAttribute('data-theme', scheme);
-    const color = await page.locator('.rt-code .astro-code span').first().evaluate((el) => getComputedStyle(el).color);
+    const color = await page
+      .locator('.rt-code .astro-code span')
+      .first()
+      .evaluate((el) => getComputedStyle(el).color);
     expect(color).not.toBe('rgba(0, 0, 0, 0)');
   }
 });

@@ -75,7 +75,10 @@ test('the frame inspector links tree and bytes, follows the cursor, and the HPAC
   await expect(lanes.getByRole('columnheader', { name: 'Stream 3' })).toBeVisible();
   // Clicking a frame moves the player's cursor to it.
   const before = await viz.cursor();
-  await lanes.getByRole('button', { name: /HEADERS/ }).first().click();
+  await lanes
+    .getByRole('button', { name: /HEADERS/ })
+    .first()
+    .click();
   await expect.poll(() => viz.cursor()).not.toBe(before);
   await expect(lanes.locator('tr[aria-current="true"]')).toContainText('HEADERS');
   // Hover a field: its bytes light up; the keyboard walks the bytes and selects their field.

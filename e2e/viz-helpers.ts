@@ -45,7 +45,13 @@ export async function seriousViolations(page: Page, selector: string): Promise<s
   const results = await new AxeBuilder({ page }).include(selector).withTags(WCAG_22_AA).setLegacyMode(true).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `[${v.impact}] ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+    .map(
+      (v) =>
+        `[${v.impact}] ${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')})`,
+    );
 }
 
 /** Waits until the player has stopped moving (finished or paused) and returns the cursor. */

@@ -99,14 +99,19 @@ test('HTTP/2 and HTTP/3 on a lossy link: the lost packets counted in Compare are
   const { viz } = await runToEnd(page, id);
   await openTab(viz, 'Compare');
   const rows = viz.tabpanel.locator('tbody tr[data-source-id]');
-  await expect(rows.locator('th')).toHaveText(['HTTP/2, no loss', 'HTTP/2, 10% loss', 'HTTP/3, no loss', 'HTTP/3, 10% loss'].map((l) => new RegExp(`^${l.replace('/', '\\/')}`)));
+  await expect(rows.locator('th')).toHaveText(
+    ['HTTP/2, no loss', 'HTTP/2, 10% loss', 'HTTP/3, no loss', 'HTTP/3, 10% loss'].map((l) => new RegExp(`^${l.replace('/', '\\/')}`)),
+  );
   const lost = (await rows.locator('[data-col="lost"]').allTextContents()).map(Number);
   expect(lost[0]).toBe(0);
   expect(lost[2]).toBe(0);
   expect(lost[1]! + lost[3]!).toBeGreaterThan(0);
 
   await openTab(viz, 'Sequence');
-  for (const [i, label] of [[1, 'HTTP/2, 10% loss'], [3, 'HTTP/3, 10% loss']] as const) {
+  for (const [i, label] of [
+    [1, 'HTTP/2, 10% loss'],
+    [3, 'HTTP/3, 10% loss'],
+  ] as const) {
     await viz.tabpanel.getByRole('combobox', { name: 'Simulation' }).selectOption({ label });
     await expect(viz.tabpanel.locator('.rt-tl-arrow.is-lost')).toHaveCount(lost[i]!);
     await expect(viz.tabpanel.locator('.rt-tl-arrow.is-lost .rt-tl-lost-mark')).toHaveCount(lost[i]!);

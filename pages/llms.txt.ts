@@ -17,8 +17,7 @@ export const GET: APIRoute = async ({ site }) => {
   // Typed explicitly: before `astro sync` runs (a fresh clone's typecheck) astro:content is declared as any.
   const docs: CollectionEntry<'docs'>[] = await getCollection('docs');
   const url = (entry: CollectionEntry<'docs'>) => new URL(`/${entry.id}.md`, site).href;
-  const item = (entry: CollectionEntry<'docs'>) =>
-    `- [${entry.data.title}](${url(entry)})${entry.data.description ? `: ${entry.data.description}` : ''}`;
+  const item = (entry: CollectionEntry<'docs'>) => `- [${entry.data.title}](${url(entry)})${entry.data.description ? `: ${entry.data.description}` : ''}`;
   const home = docs.find((entry) => entry.id === 'index');
 
   const lines = [
@@ -32,9 +31,7 @@ export const GET: APIRoute = async ({ site }) => {
       (home ? ` Landing page: [${home.data.title}](${url(home)}).` : ''),
   ];
   for (const { heading, directory } of SECTIONS) {
-    const pages = docs
-      .filter((entry) => entry.id.startsWith(`${directory}/`))
-      .sort((a, b) => order(a) - order(b) || a.data.title.localeCompare(b.data.title));
+    const pages = docs.filter((entry) => entry.id.startsWith(`${directory}/`)).sort((a, b) => order(a) - order(b) || a.data.title.localeCompare(b.data.title));
     lines.push('', `## ${heading}`, '', ...pages.map(item));
   }
   return new Response(lines.join('\n') + '\n', { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });

@@ -43,7 +43,19 @@ function h2load(url, { h1 }) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-serve-'));
   const log = join(dir, 'requests.log');
   // With --h1, -m is the pipelining depth; keep HTTP/1.1 unpipelined, as browsers and Node's clients are.
-  const args = [...(h1 ? ['--h1', '-m', '1'] : ['-m', String(streams)]), '-c', String(clients), '-t', '1', '-D', String(duration), '--warm-up-time', '1', `--log-file=${log}`, url];
+  const args = [
+    ...(h1 ? ['--h1', '-m', '1'] : ['-m', String(streams)]),
+    '-c',
+    String(clients),
+    '-t',
+    '1',
+    '-D',
+    String(duration),
+    '--warm-up-time',
+    '1',
+    `--log-file=${log}`,
+    url,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn('h2load', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -75,8 +87,7 @@ function h2load(url, { h1 }) {
   });
 }
 
-const listen = (server) =>
-  new Promise((resolve) => server.listen(0, HOST, () => resolve(`http://${HOST}:${server.address().port}${path}`)));
+const listen = (server) => new Promise((resolve) => server.listen(0, HOST, () => resolve(`http://${HOST}:${server.address().port}${path}`)));
 const closeServer = (server) => new Promise((resolve) => server.close(() => resolve()));
 
 // Ours first: its answer (body and type) is what the Node servers will send back.

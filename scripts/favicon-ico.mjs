@@ -17,12 +17,20 @@ for (const size of [16, 32, 48]) {
 await browser.close();
 // ICO container (ICONDIR + ICONDIRENTRY per image) holding PNG images, which every current browser reads.
 const header = Buffer.alloc(6 + 16 * pngs.length);
-header.writeUInt16LE(0, 0); header.writeUInt16LE(1, 2); header.writeUInt16LE(pngs.length, 4);
+header.writeUInt16LE(0, 0);
+header.writeUInt16LE(1, 2);
+header.writeUInt16LE(pngs.length, 4);
 let offset = header.length;
 pngs.forEach(({ size, png }, i) => {
   const e = 6 + 16 * i;
-  header.writeUInt8(size % 256, e); header.writeUInt8(size % 256, e + 1); header.writeUInt8(0, e + 2); header.writeUInt8(0, e + 3);
-  header.writeUInt16LE(1, e + 4); header.writeUInt16LE(32, e + 6); header.writeUInt32LE(png.length, e + 8); header.writeUInt32LE(offset, e + 12);
+  header.writeUInt8(size % 256, e);
+  header.writeUInt8(size % 256, e + 1);
+  header.writeUInt8(0, e + 2);
+  header.writeUInt8(0, e + 3);
+  header.writeUInt16LE(1, e + 4);
+  header.writeUInt16LE(32, e + 6);
+  header.writeUInt32LE(png.length, e + 8);
+  header.writeUInt32LE(offset, e + 12);
   offset += png.length;
 });
 writeFileSync('public/favicon.ico', Buffer.concat([header, ...pngs.map((p) => p.png)]));

@@ -67,7 +67,7 @@ try {
       missed ||= !ok;
       return `${String(score(id)).padStart(3)} ${ok ? 'ok  ' : 'MISS'}`;
     });
-    console.log(`${path.padEnd(22)} ${(cells[0] ?? "").padEnd(12)} ${cells[1]}`);
+    console.log(`${path.padEnd(22)} ${(cells[0] ?? '').padEnd(12)} ${cells[1]}`);
     // Name what cost accessibility points, so a miss says what to fix.
     for (const ref of categories.accessibility?.auditRefs ?? []) {
       const audit = result.lhr.audits[ref.id];

@@ -31,6 +31,10 @@ describe('page-weight: Monaco before interaction', () => {
     expect(Object.keys(ok.files).filter((u) => monaco.has(u))).toEqual([]);
     const bad = fakeBuild('monaco.Ab12.js');
     const heavy = await measurePage(bad, '/p/');
-    expect(Object.keys(heavy.files).filter((u) => monaco.has(u.replace(bad, clean))).sort()).toEqual(['/_astro/editor.api.Cd34.js', '/_astro/monaco.Ab12.js']);
+    expect(
+      Object.keys(heavy.files)
+        .filter((u) => monaco.has(u.replace(bad, clean)))
+        .sort(),
+    ).toEqual(['/_astro/editor.api.Cd34.js', '/_astro/monaco.Ab12.js']);
   });
 });

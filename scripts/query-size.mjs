@@ -110,7 +110,10 @@ async function compare(title, names, ours, theirs) {
     console.log(row('ratio *', (stubbed.raw / b.raw).toFixed(3), (stubbed.gzip / b.gzip).toFixed(3)));
   }
   if (breakdown) {
-    for (const [label, { perFile }] of /** @type {const} */ ([[ours[0], a], [theirs[0], b]])) {
+    for (const [label, { perFile }] of /** @type {const} */ ([
+      [ours[0], a],
+      [theirs[0], b],
+    ])) {
       console.log(`\n  ${label}, minified bytes per source file:`);
       for (const [file, bytes] of perFile) {
         console.log(`    ${String(bytes).padStart(6)}  ${file.replace(/^node_modules\/@tanstack\//, '')}`);

@@ -43,7 +43,10 @@ const HOVER_MS = 300;
 /** Longer than any run should take, even on a loaded machine; a run past it is reported, not waited for. */
 const RUN_TIMEOUT_MS = 15_000;
 /** @typedef {{ drawn: number, sandbox: number, hydrated: number }} Timing ms from the click: see PROBE */
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /**
  * Installs the probe: resolves with ms from the Run click to the first frame that shows a recorded step, and
@@ -193,7 +196,9 @@ try {
     const hydrations = runs.map((r) => r.hydrated).filter((x) => !Number.isNaN(x));
     const hydrated = percentile(hydrations, 50);
     const island =
-      hydrations.length <= runs.length / 2 ? '' : `; island hydrated ${Math.abs(hydrated).toFixed(0)} ms ${hydrated >= 0 ? 'after' : 'before'} the click (median)`;
+      hydrations.length <= runs.length / 2
+        ? ''
+        : `; island hydrated ${Math.abs(hydrated).toFixed(0)} ms ${hydrated >= 0 ? 'after' : 'before'} the click (median)`;
     const loads = runs.map((r) => r.sandbox).filter((x) => !Number.isNaN(x));
     const loaded = percentile(loads, 50);
     const sandbox =
@@ -203,7 +208,11 @@ try {
           ? `sandbox opened on the way in, loaded ${loaded.toFixed(0)} ms after the click (median)`
           : `sandbox opened on the way in, loaded ${(-loaded).toFixed(0)} ms before the click (median)`;
     console.log(
-      `${name.padEnd(12)} median ${percentile(xs, 50).toFixed(0).padStart(4)} ms   p95 ${percentile(xs, 95).toFixed(0).padStart(4)}   min ${Math.min(...xs).toFixed(0).padStart(4)}   max ${Math.max(...xs).toFixed(0).padStart(4)}   ${sandbox}${island}   (${xs.map((x) => x.toFixed(0)).join(', ')})`,
+      `${name.padEnd(12)} median ${percentile(xs, 50).toFixed(0).padStart(4)} ms   p95 ${percentile(xs, 95).toFixed(0).padStart(4)}   min ${Math.min(...xs)
+        .toFixed(0)
+        .padStart(4)}   max ${Math.max(...xs)
+        .toFixed(0)
+        .padStart(4)}   ${sandbox}${island}   (${xs.map((x) => x.toFixed(0)).join(', ')})`,
     );
   };
   console.log(`${BASE}${PAGE} ${PLAYGROUND_ID}: Run -> first trace event drawn, ${RUNS} runs each`);
@@ -211,9 +220,15 @@ try {
   show(`hover ${HOVER_MS}ms`, hovered);
   show('after edit', afterEdit);
   show('re-run', rerun);
-  const median = (/** @type {{ drawn: number }[]} */ runs) => percentile(runs.map((r) => r.drawn), 50);
+  const median = (/** @type {{ drawn: number }[]} */ runs) =>
+    percentile(
+      runs.map((r) => r.drawn),
+      50,
+    );
   const verdict = (/** @type {{ drawn: number }[]} */ runs) => (median(runs) <= GOAL_MS ? 'met' : 'NOT met');
-  console.log(`goal: median <= ${GOAL_MS} ms -> cold click ${verdict(first)}, hover then click ${verdict(hovered)}, after edit ${verdict(afterEdit)}, re-run ${verdict(rerun)}`);
+  console.log(
+    `goal: median <= ${GOAL_MS} ms -> cold click ${verdict(first)}, hover then click ${verdict(hovered)}, after edit ${verdict(afterEdit)}, re-run ${verdict(rerun)}`,
+  );
 } finally {
   await browser.close();
   console.log(`load average after: ${load()}`);

@@ -22,7 +22,14 @@ function options(): { port: number; host: string; limits: Partial<Record<LimitFl
   let values: { port?: string; host?: string; help?: boolean } & Partial<Record<LimitFlag, string>>;
   try {
     const limitOptions = Object.fromEntries(LIMIT_FLAGS.map((f) => [f, { type: 'string' as const }]));
-    ({ values } = parseArgs({ options: { port: { type: 'string', default: '8080' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h' }, ...limitOptions } }) as { values: typeof values });
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string', default: '8080' },
+        host: { type: 'string', default: '127.0.0.1' },
+        help: { type: 'boolean', short: 'h' },
+        ...limitOptions,
+      },
+    }) as { values: typeof values });
   } catch (e) {
     console.error(`${(e as Error).message}\n${USAGE}`);
     process.exit(2);

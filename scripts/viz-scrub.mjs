@@ -31,7 +31,18 @@
  *   E2E_PORT=4341 npx node scripts/viz-scrub.mjs [--query] [max steps] [view ids...]    (or RT_BASE_URL=http://host:port)
  * A view that takes longer than MAX_SECONDS_PER_VIEW is cut short (reported with the frames it got through).
  */
-import { BASE, BIG_QUERY_SNIPPET, BIG_TRACE_SNIPPET, launch, PAGE, percentile, PLAYGROUND_ID, QUERY_PAGE, QUERY_PLAYGROUND_ID, shareHash } from './viz-shared.mjs';
+import {
+  BASE,
+  BIG_QUERY_SNIPPET,
+  BIG_TRACE_SNIPPET,
+  launch,
+  PAGE,
+  percentile,
+  PLAYGROUND_ID,
+  QUERY_PAGE,
+  QUERY_PLAYGROUND_ID,
+  shareHash,
+} from './viz-shared.mjs';
 
 const BUDGET_MS = 50;
 const MAX_SECONDS_PER_VIEW = 60;
@@ -42,7 +53,9 @@ const CPU = process.argv.includes('--cpu');
 const ARGS = process.argv.slice(2).filter((a) => !['--query', '--detail', '--profile', '--cpu'].includes(a));
 const MAX_STEPS = Number(ARGS[0] ?? Infinity);
 const ONLY = ARGS.slice(1);
-const TARGET = QUERY ? { page: QUERY_PAGE, id: QUERY_PLAYGROUND_ID, snippet: BIG_QUERY_SNIPPET } : { page: PAGE, id: PLAYGROUND_ID, snippet: BIG_TRACE_SNIPPET };
+const TARGET = QUERY
+  ? { page: QUERY_PAGE, id: QUERY_PLAYGROUND_ID, snippet: BIG_QUERY_SNIPPET }
+  : { page: PAGE, id: PLAYGROUND_ID, snippet: BIG_TRACE_SNIPPET };
 
 const browser = await launch();
 try {
@@ -57,7 +70,10 @@ try {
   const slider = panel.getByRole('slider', { name: 'Step' });
   if (QUERY) {
     // Finished when the snippet's last line is printed and the step count stops growing.
-    await root.getByText(/\d+ fetches/).first().waitFor({ timeout: 60_000 });
+    await root
+      .getByText(/\d+ fetches/)
+      .first()
+      .waitFor({ timeout: 60_000 });
     let max = -1;
     for (let same = 0; same < 4; ) {
       await page.waitForTimeout(500);
@@ -118,7 +134,9 @@ try {
               if (e.styleAndLayoutStart > 0) split.layout += e.startTime + e.duration - e.styleAndLayoutStart;
               for (const s of e.scripts ?? []) {
                 split.script += s.duration;
-                const name = `${s.invoker ?? ''} ${s.sourceFunctionName || '(anonymous)'} @${String(s.sourceURL ?? '').split('/').pop()}:${s.sourceCharPosition ?? ''}`;
+                const name = `${s.invoker ?? ''} ${s.sourceFunctionName || '(anonymous)'} @${String(s.sourceURL ?? '')
+                  .split('/')
+                  .pop()}:${s.sourceCharPosition ?? ''}`;
                 split.by[name] = (split.by[name] ?? 0) + s.duration;
               }
             }),
@@ -168,8 +186,12 @@ try {
       cpuPerFrame: cpu.reduce((a, b) => a + b, 0) / Math.max(result.deltas.length, 1),
     });
     if (DETAIL && result.loafs.length > 0) {
-      const top = Object.entries(result.split.by).sort((a, b) => b[1] - a[1]).slice(0, 6);
-      console.log(`${view}: LoAF time ${result.loafs.reduce((a, b) => a + b, 0).toFixed(0)} ms = script ${result.split.script.toFixed(0)} ms + style/layout ${result.split.layout.toFixed(0)} ms (+ the rest: paint, idle)`);
+      const top = Object.entries(result.split.by)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 6);
+      console.log(
+        `${view}: LoAF time ${result.loafs.reduce((a, b) => a + b, 0).toFixed(0)} ms = script ${result.split.script.toFixed(0)} ms + style/layout ${result.split.layout.toFixed(0)} ms (+ the rest: paint, idle)`,
+      );
       for (const [name, ms] of top) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
     }
   }
@@ -178,7 +200,9 @@ try {
   console.log(`\nview              frames   p50 ms   p95 ms   p99 ms   max ms  >${BUDGET_MS}ms  LoAFs  longest LoAF ms${cpuHead}`);
   for (const r of rows) {
     const cpuCols = CPU ? `  ${f(r.cpuMax).padStart(15)}  ${String(r.cpuOver).padStart(17)}  ${f(r.cpuPerFrame).padStart(12)}` : '';
-    console.log(`${r.view.padEnd(16)} ${String(r.frames).padStart(7)} ${f(r.p50)}  ${f(r.p95)}  ${f(r.p99)}  ${f(r.max)} ${String(r.over).padStart(6)} ${String(r.loafs).padStart(6)} ${f(r.loafMax).padStart(16)}${cpuCols}`);
+    console.log(
+      `${r.view.padEnd(16)} ${String(r.frames).padStart(7)} ${f(r.p50)}  ${f(r.p95)}  ${f(r.p99)}  ${f(r.max)} ${String(r.over).padStart(6)} ${String(r.loafs).padStart(6)} ${f(r.loafMax).padStart(16)}${cpuCols}`,
+    );
   }
   const worst = Math.max(...rows.map((r) => r.max));
   console.log(`\nworst frame: ${worst.toFixed(1)} ms (goal: none over ${BUDGET_MS} ms) -> ${worst <= BUDGET_MS ? 'met' : 'NOT met'}`);

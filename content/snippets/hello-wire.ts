@@ -3,7 +3,13 @@ import { defineOptions } from 'roundtrip/playground';
 
 // The knobs of this playground (the Options button): change them and it runs again.
 const { httpVersion, rtt } = defineOptions({
-  httpVersion: { type: 'select', choices: ['1.0', '1.1', '2'], default: '1.1', label: 'HTTP version', doc: 'Version the client speaks; 1.0 closes the connection after each response' },
+  httpVersion: {
+    type: 'select',
+    choices: ['1.0', '1.1', '2'],
+    default: '1.1',
+    label: 'HTTP version',
+    doc: 'Version the client speaks; 1.0 closes the connection after each response',
+  },
   rtt: { type: 'number', default: 80, min: 1, max: 1000, step: 10, doc: 'Round-trip time, virtual ms' },
 });
 

@@ -14,7 +14,9 @@ console.log('huge header:', (await sim.fetch('/n/0', { headers: { Cookie: cookie
 const show = async (n: number) => {
   const res = await sim.fetch(`/n/${n}`);
   const reused = sim.trace.ofType('request-finished').at(-1)!.timings.connect < 0;
-  console.log(`request ${n} (${reused ? 'reused' : 'new'} connection): Connection: ${res.headers.get('connection')}, Keep-Alive: ${res.headers.get('keep-alive') ?? '-'}`);
+  console.log(
+    `request ${n} (${reused ? 'reused' : 'new'} connection): Connection: ${res.headers.get('connection')}, Keep-Alive: ${res.headers.get('keep-alive') ?? '-'}`,
+  );
 };
 for (const n of [1, 2, 3]) await show(n);
 await sim.advance(3000); // idle longer than the timeout

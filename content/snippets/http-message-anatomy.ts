@@ -21,5 +21,14 @@ for (const message of messages) {
 }
 
 // And back: a response serialized from parts. The reason phrase is advice for humans; clients go by the code.
-const response = serializeHttp1({ version: '1.1', status: 201, reason: 'Created', headers: [{ name: 'Location', value: '/todos/1' }, { name: 'Content-Length', value: '0' }], body: new Uint8Array() });
+const response = serializeHttp1({
+  version: '1.1',
+  status: 201,
+  reason: 'Created',
+  headers: [
+    { name: 'Location', value: '/todos/1' },
+    { name: 'Content-Length', value: '0' },
+  ],
+  body: new Uint8Array(),
+});
 console.log(JSON.stringify(new TextDecoder().decode(response)));

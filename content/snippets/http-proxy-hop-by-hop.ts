@@ -4,7 +4,7 @@ const server = createServer({ routes: [http.get('/headers', () => new Response('
 const sim = createSimulation({ server, proxy: { kind: 'smart' } });
 
 await sim.fetch('/headers', {
-  headers: { 'X-Trace': 'kept', 'TE': 'trailers', 'Secret-Hop': 'dropped', 'Connection': 'Secret-Hop' },
+  headers: { 'X-Trace': 'kept', TE: 'trailers', 'Secret-Hop': 'dropped', Connection: 'Secret-Hop' },
 });
 
 // The request as each hop parsed it off the wire: first the proxy (from the client), then the origin.

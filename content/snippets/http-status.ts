@@ -8,12 +8,22 @@ const server = createServer({
     http.post('/todos', () => new Response(null, { status: 201, headers: { Location: '/todos/2' } })),
     http.get('/old', () => new Response(null, { status: 301, headers: { Location: '/todos/1' } })),
     http.get('/teapot', () => new Response('unknown to most clients', { status: 499 })),
-    http.get('/boom', () => { throw new Error('handler crashed'); }),
+    http.get('/boom', () => {
+      throw new Error('handler crashed');
+    }),
   ],
 });
 const sim = createSimulation({ server });
 
-const requests: [string, string][] = [['GET', '/todos/1'], ['POST', '/todos'], ['GET', '/old'], ['GET', '/nowhere'], ['PATCH', '/todos/1'], ['GET', '/teapot'], ['GET', '/boom']];
+const requests: [string, string][] = [
+  ['GET', '/todos/1'],
+  ['POST', '/todos'],
+  ['GET', '/old'],
+  ['GET', '/nowhere'],
+  ['PATCH', '/todos/1'],
+  ['GET', '/teapot'],
+  ['GET', '/boom'],
+];
 for (const [method, path] of requests) {
   const res = await sim.fetch(path, { method, redirect: 'manual' });
   console.log(`${method} ${path} -> ${res.status} ${reasonPhrase(res.status) || '(no registered phrase)'} [${statusClassOf(res.status)}]`);

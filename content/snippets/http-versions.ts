@@ -2,8 +2,7 @@ import { createServer, createSimulation, http } from 'roundtrip/wire';
 
 // The same page fetched with three protocol versions. Watch what the client gets back: HTTP/0.9 has no
 // status line and no headers, so even the 404 arrives as a "successful" HTML page.
-const server = () =>
-  createServer({ routes: [http.get('/hello.html', () => new Response('<p>hello</p>', { headers: { 'Content-Type': 'text/html' } }))] });
+const server = () => createServer({ routes: [http.get('/hello.html', () => new Response('<p>hello</p>', { headers: { 'Content-Type': 'text/html' } }))] });
 
 for (const httpVersion of ['0.9', '1.0', '1.1'] as const) {
   const sim = createSimulation({ httpVersion, server: server() });

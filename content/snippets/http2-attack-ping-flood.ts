@@ -17,10 +17,12 @@ const sim = createSimulation({ server, httpVersion: '2' });
 const attacker = connectRawHttp2(sim);
 await sim.advance(300); // TCP handshake, then the prefaces and SETTINGS cross (100 ms round trips)
 
-const flood: Frame[] = Array.from({ length: count }, (_, i) =>
-  frame === 'PING'
-    ? { type: 'PING', streamId: 0, flags: 0, opaqueData: new Uint8Array(8).fill(i % 256) }
-    : { type: 'SETTINGS', streamId: 0, flags: 0, settings: [{ id: 0x4, value: 65_535 + i }] }, // INITIAL_WINDOW_SIZE
+const flood: Frame[] = Array.from(
+  { length: count },
+  (_, i) =>
+    frame === 'PING'
+      ? { type: 'PING', streamId: 0, flags: 0, opaqueData: new Uint8Array(8).fill(i % 256) }
+      : { type: 'SETTINGS', streamId: 0, flags: 0, settings: [{ id: 0x4, value: 65_535 + i }] }, // INITIAL_WINDOW_SIZE
 );
 attacker.send(...flood); // one write, which arrives as a few full TCP segments
 await sim.advance(1000);

@@ -5,7 +5,10 @@ const server = () => createServer({ routes: [http.get('/todos/:id', (_req, { par
 // HTTP/2 through a forward proxy: one CONNECT, then TLS and h2 end to end inside the tunnel.
 const sim = createSimulation({ httpVersion: '2', tls: '1.3', proxy: {}, server: server() });
 const responses = await Promise.all([sim.fetch('https://api.example/todos/1'), sim.fetch('https://api.example/todos/2')]);
-console.log('statuses:', responses.map((r) => r.status));
+console.log(
+  'statuses:',
+  responses.map((r) => r.status),
+);
 
 for (const e of sim.trace.ofType('message-parsed').filter((m) => m.by === 'proxy')) {
   console.log(`the proxy read only: ${e.startLine}`);

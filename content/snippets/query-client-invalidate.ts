@@ -23,6 +23,12 @@ console.log('todo 2 is stale, waiting for its next observer:', client.getQuerySt
 
 // Write directly, then read through filters.
 client.setQueryData(['todos', 3], { id: '3', version: 0 });
-console.log('fresh queries:', client.getQueryCache().findAll({ queryKey: ['todos'], stale: false }).map((q) => q.queryKey));
+console.log(
+  'fresh queries:',
+  client
+    .getQueryCache()
+    .findAll({ queryKey: ['todos'], stale: false })
+    .map((q) => q.queryKey),
+);
 console.log('idle (not fetching):', client.getQueryCache().findAll({ fetchStatus: 'idle' }).length);
 stop();

@@ -11,8 +11,15 @@ const stop = new QueryObserver(client, { queryKey: ['todos'] }).subscribe(() => 
 
 // Which queries does each filter match? Try your own.
 const show = (f: QueryFilters) => {
-  const keys = client.getQueryCache().findAll(f).map((q) => JSON.stringify(q.queryKey));
-  console.log(JSON.stringify(f, (k, v) => (k === 'predicate' ? 'fn' : v)), '->', keys.join(' ') || '(none)');
+  const keys = client
+    .getQueryCache()
+    .findAll(f)
+    .map((q) => JSON.stringify(q.queryKey));
+  console.log(
+    JSON.stringify(f, (k, v) => (k === 'predicate' ? 'fn' : v)),
+    '->',
+    keys.join(' ') || '(none)',
+  );
 };
 show({ queryKey: ['todos'] }); // a prefix
 show({ queryKey: ['todos'], exact: true });

@@ -26,9 +26,19 @@ const feed = new InfiniteQueryObserver<Page, Error, { pages: Page[]; pageParams:
 const stop = feed.subscribe(() => {});
 await feed.refetch(); // the first page
 let result = feed.getCurrentResult();
-console.log('pages:', result.data?.pages.map((p) => p.items));
+console.log(
+  'pages:',
+  result.data?.pages.map((p) => p.items),
+);
 while (result.hasNextPage) {
   result = await feed.fetchNextPage();
-  console.log('pages:', result.data?.pages.map((p) => p.items), 'params:', result.data?.pageParams, 'hasNextPage:', result.hasNextPage);
+  console.log(
+    'pages:',
+    result.data?.pages.map((p) => p.items),
+    'params:',
+    result.data?.pageParams,
+    'hasNextPage:',
+    result.hasNextPage,
+  );
 }
 stop();

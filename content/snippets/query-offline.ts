@@ -5,7 +5,12 @@ import { defineOptions } from 'roundtrip/playground';
 // the query waits with fetchStatus 'paused', the mutation with isPaused true. Try 'always', or start online.
 const { startOnline, networkMode, offlineFor } = defineOptions({
   startOnline: { type: 'boolean', default: false, label: 'start online', doc: 'Whether the onlineManager reports a network when the snippet starts' },
-  networkMode: { type: 'select', choices: ['online', 'always', 'offlineFirst'], default: 'online', doc: 'When queries and mutations may run without a network' },
+  networkMode: {
+    type: 'select',
+    choices: ['online', 'always', 'offlineFirst'],
+    default: 'online',
+    doc: 'When queries and mutations may run without a network',
+  },
   offlineFor: { type: 'number', default: 50, min: 0, max: 2000, step: 10, doc: 'Milliseconds before the network comes back' },
 });
 

@@ -30,8 +30,6 @@ const addTodo = new MutationObserver<Todo, Error, Todo, { previous: Todo[] | und
 // useMutation does; without this line the fourth step would never print.
 const unsubscribe = addTodo.subscribe(() => {});
 
-await addTodo
-  .mutate({ id: 2, title: '' }, { onSettled: () => console.log('4. mutate(...) callbacks run last') })
-  .catch(() => undefined);
+await addTodo.mutate({ id: 2, title: '' }, { onSettled: () => console.log('4. mutate(...) callbacks run last') }).catch(() => undefined);
 console.log('mutation status:', addTodo.getCurrentResult().status);
 unsubscribe();

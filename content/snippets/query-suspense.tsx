@@ -3,7 +3,9 @@ import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider, useSuspenseQuery } from 'roundtrip/react';
 import { createServer, createSimulation, http } from 'roundtrip/wire';
 
-const sim = createSimulation({ server: createServer({ routes: [http.get('/todos/:id', (_req, { params }) => Response.json({ title: `Todo ${params.id}` }))] }) });
+const sim = createSimulation({
+  server: createServer({ routes: [http.get('/todos/:id', (_req, { params }) => Response.json({ title: `Todo ${params.id}` }))] }),
+});
 const client = new QueryClient();
 
 function Todo({ id }: { id: number }) {
@@ -31,4 +33,8 @@ function App() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(<QueryClientProvider client={client}><App /></QueryClientProvider>);
+createRoot(document.getElementById('root')!).render(
+  <QueryClientProvider client={client}>
+    <App />
+  </QueryClientProvider>,
+);

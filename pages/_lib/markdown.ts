@@ -116,7 +116,14 @@ export async function toMarkdown(page: MarkdownPage, site: URL): Promise<string>
     const imp = /^import\s+(.+?)\s+from\s+['"]([^'"]+)['"];?$/.exec(trimmed);
     if (imp) {
       const [, what, from] = imp;
-      if (from === 'roundtrip/wire') wireNames.push(...what!.replace(/[{}]/g, '').split(',').map((s) => s.trim()).filter(Boolean));
+      if (from === 'roundtrip/wire')
+        wireNames.push(
+          ...what!
+            .replace(/[{}]/g, '')
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        );
       else if (!what!.startsWith('{')) defaults.set(what!, from!);
       continue;
     }
@@ -151,7 +158,11 @@ export async function toMarkdown(page: MarkdownPage, site: URL): Promise<string>
         if (component) {
           container ??= await AstroContainer.create();
           const html = await container.renderToString(component, { props });
-          out.push(...htmlTableToMarkdown(html).split('\n').map((l) => prefix + l));
+          out.push(
+            ...htmlTableToMarkdown(html)
+              .split('\n')
+              .map((l) => prefix + l),
+          );
         }
       } else if (name === 'Card' && !closing) {
         out.push('', `### ${props.title ?? ''}`, '');
@@ -166,5 +177,10 @@ export async function toMarkdown(page: MarkdownPage, site: URL): Promise<string>
     const text = expressions(line, wireNames).replace(/\]\((\/[^)\s]*)\)/g, (_, href: string) => `](${new URL(href, site).href})`);
     out.push(prefix + text);
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim() + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim() + '\n'
+  );
 }

@@ -12,7 +12,9 @@ describe('public surface', () => {
 
   it('keeps QUERY_VERSION and documents its own extensions', () => {
     expect(ours.QUERY_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
-    const extra = Object.keys(ours).filter((name) => !(name in reference)).sort();
+    const extra = Object.keys(ours)
+      .filter((name) => !(name in reference))
+      .sort();
     expect(extra).toEqual(['Instrumentation', 'MUTATION_STATUS_TRANSITIONS', 'QUERY_DEFAULTS', 'QUERY_STATUS_TRANSITIONS', 'QUERY_VERSION']);
   });
 

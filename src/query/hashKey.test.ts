@@ -23,9 +23,12 @@ const key = fc.array(value.node, { maxLength: 4 });
 
 describe('key helpers agree with @tanstack/query-core on generated inputs', () => {
   it('hashKey', () => {
-    fc.assert(fc.property(key, (k) => {
+    fc.assert(
+      fc.property(key, (k) => {
         expect(hashKey(k)).toBe(reference.hashKey(k));
-      }), { numRuns: 500, seed: 20260101 });
+      }),
+      { numRuns: 500, seed: 20260101 },
+    );
   });
 
   it('hashKey on shapes only the sorting replacer handles (toJSON, class instances, null prototypes, tags)', () => {
@@ -49,7 +52,10 @@ describe('key helpers agree with @tanstack/query-core on generated inputs', () =
       ['x', arrayWithToJson],
       [deep],
       [{ b: [{ d: 1, c: 2 }], a: { f: 1, e: [3, { h: 1, g: 2 }] } }],
-      [{ a: 1, b: 2 }, { '2': 'x', '10': 'y', b: 1 }],
+      [
+        { a: 1, b: 2 },
+        { '2': 'x', '10': 'y', b: 1 },
+      ],
     ];
     for (const k of keys) expect(hashKey(k)).toBe(reference.hashKey(k));
   });
@@ -82,45 +88,61 @@ describe('key helpers agree with @tanstack/query-core on generated inputs', () =
 
 describe('cache searches agree with a full scan (the reference)', () => {
   // findAll's leading-primitive check (queryCache.ts) must tell '0' from 0, and never match NaN
-  const part = fc.oneof(fc.constantFrom('todos', 'users', 'a', '0', 'NaN', Number.NaN), fc.integer({ min: 0, max: 3 }), fc.constant(null), fc.record({ id: fc.integer({ min: 0, max: 2 }) }));
+  const part = fc.oneof(
+    fc.constantFrom('todos', 'users', 'a', '0', 'NaN', Number.NaN),
+    fc.integer({ min: 0, max: 3 }),
+    fc.constant(null),
+    fc.record({ id: fc.integer({ min: 0, max: 2 }) }),
+  );
   const keyArb = fc.array(part, { minLength: 0, maxLength: 3 });
 
   it('findAll with partial keys and type filters returns the same queries in the same order', async () => {
     const { QueryClient, QueryObserver } = await import('./index');
     fc.assert(
-      fc.property(fc.array(keyArb, { maxLength: 25 }), fc.array(fc.tuple(keyArb, fc.constantFrom('all', 'active', 'inactive'), fc.boolean()), { maxLength: 6 }), fc.array(fc.nat(24), { maxLength: 5 }), (keys, filters, observedIdx) => {
-        const mine = new QueryClient();
-        const theirs = new reference.QueryClient();
-        const stops: Array<() => void> = [];
-        keys.forEach((key, i) => {
-          mine.setQueryData(key, i);
-          theirs.setQueryData(key, i);
-        });
-        for (const index of observedIdx) {
-          const key = keys[index];
-          if (!key) continue;
-          stops.push(new QueryObserver(mine, { queryKey: key, staleTime: Infinity }).subscribe(() => undefined));
-          stops.push(new reference.QueryObserver(theirs, { queryKey: key, staleTime: Infinity }).subscribe(() => undefined));
-        }
-        // a removal and re-insertion moves a query to the end of the cache
-        if (keys[0]) {
-          const [q1, q2] = [mine.getQueryCache().find({ queryKey: keys[0] }), theirs.getQueryCache().find({ queryKey: keys[0] })];
-          if (q1 && q2) {
-            mine.getQueryCache().remove(q1);
-            mine.getQueryCache().add(q1);
-            theirs.getQueryCache().remove(q2);
-            theirs.getQueryCache().add(q2);
+      fc.property(
+        fc.array(keyArb, { maxLength: 25 }),
+        fc.array(fc.tuple(keyArb, fc.constantFrom('all', 'active', 'inactive'), fc.boolean()), { maxLength: 6 }),
+        fc.array(fc.nat(24), { maxLength: 5 }),
+        (keys, filters, observedIdx) => {
+          const mine = new QueryClient();
+          const theirs = new reference.QueryClient();
+          const stops: Array<() => void> = [];
+          keys.forEach((key, i) => {
+            mine.setQueryData(key, i);
+            theirs.setQueryData(key, i);
+          });
+          for (const index of observedIdx) {
+            const key = keys[index];
+            if (!key) continue;
+            stops.push(new QueryObserver(mine, { queryKey: key, staleTime: Infinity }).subscribe(() => undefined));
+            stops.push(new reference.QueryObserver(theirs, { queryKey: key, staleTime: Infinity }).subscribe(() => undefined));
           }
-        }
-        for (const [queryKey, type, exact] of filters) {
-          const a = mine.getQueryCache().findAll({ queryKey, type, exact }).map((q) => q.queryHash);
-          const b = theirs.getQueryCache().findAll({ queryKey, type, exact }).map((q) => q.queryHash);
-          expect(a).toEqual(b);
-        }
-        for (const stop of stops) stop();
-        mine.clear();
-        theirs.clear();
-      }),
+          // a removal and re-insertion moves a query to the end of the cache
+          if (keys[0]) {
+            const [q1, q2] = [mine.getQueryCache().find({ queryKey: keys[0] }), theirs.getQueryCache().find({ queryKey: keys[0] })];
+            if (q1 && q2) {
+              mine.getQueryCache().remove(q1);
+              mine.getQueryCache().add(q1);
+              theirs.getQueryCache().remove(q2);
+              theirs.getQueryCache().add(q2);
+            }
+          }
+          for (const [queryKey, type, exact] of filters) {
+            const a = mine
+              .getQueryCache()
+              .findAll({ queryKey, type, exact })
+              .map((q) => q.queryHash);
+            const b = theirs
+              .getQueryCache()
+              .findAll({ queryKey, type, exact })
+              .map((q) => q.queryHash);
+            expect(a).toEqual(b);
+          }
+          for (const stop of stops) stop();
+          mine.clear();
+          theirs.clear();
+        },
+      ),
       { numRuns: 300, seed: 20260101 },
     );
   });

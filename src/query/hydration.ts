@@ -73,11 +73,7 @@ function dehydrateMutation(mutation: Mutation): DehydratedMutation {
   };
 }
 
-function dehydratePromise(
-  query: Query,
-  serializeData?: TransformerFn,
-  shouldRedactErrors?: (error: unknown) => boolean,
-): Promise<unknown> | undefined {
+function dehydratePromise(query: Query, serializeData?: TransformerFn, shouldRedactErrors?: (error: unknown) => boolean): Promise<unknown> | undefined {
   const promise = query.promise?.then(serializeData).catch((error) => {
     if (shouldRedactErrors?.(error) === false) return Promise.reject(error);
     if (process.env.NODE_ENV !== 'production') {
@@ -91,11 +87,7 @@ function dehydratePromise(
   return promise;
 }
 
-export function dehydrateQuery(
-  query: Query,
-  serializeData?: TransformerFn,
-  shouldRedactErrors?: (error: unknown) => boolean,
-): DehydratedQuery {
+export function dehydrateQuery(query: Query, serializeData?: TransformerFn, shouldRedactErrors?: (error: unknown) => boolean): DehydratedQuery {
   return {
     dehydratedAt: now(),
     state: {
@@ -146,11 +138,7 @@ export function hydrate(client: QueryClient, dehydratedState: Partial<Dehydrated
   const deserializeData = options?.defaultOptions?.deserializeData ?? hydrateDefaults?.deserializeData;
 
   for (const { state, ...mutationOptions } of dehydratedState.mutations ?? []) {
-    mutationCache.build(
-      client,
-      { ...hydrateDefaults?.mutations, ...options?.defaultOptions?.mutations, ...mutationOptions },
-      state,
-    );
+    mutationCache.build(client, { ...hydrateDefaults?.mutations, ...options?.defaultOptions?.mutations, ...mutationOptions }, state);
   }
 
   for (const { queryKey, state, queryHash, meta, promise, dehydratedAt, queryType } of dehydratedState.queries ?? []) {

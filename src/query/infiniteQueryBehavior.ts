@@ -69,23 +69,14 @@ export function infiniteQueryBehavior<TQueryFnData, TError, TData, TPageParam>(
 
       const persister = options.persister;
       context.fetchFn = persister
-        ? () =>
-            persister(
-              fetchFn as any,
-              { client: context.client, queryKey: context.queryKey, meta: options.meta, signal: context.signal },
-              query,
-            )
+        ? () => persister(fetchFn as any, { client: context.client, queryKey: context.queryKey, meta: options.meta, signal: context.signal }, query)
         : fetchFn;
     },
   };
 }
 
 /** The param of the page after the last one (or, `previous`, before the first one); none without pages. */
-function pageParamBeyond(
-  options: InfiniteQueryPageParamsOptions<any>,
-  { pages, pageParams }: InfiniteData<unknown>,
-  previous?: boolean,
-): unknown {
+function pageParamBeyond(options: InfiniteQueryPageParamsOptions<any>, { pages, pageParams }: InfiniteData<unknown>, previous?: boolean): unknown {
   if (pages.length === 0) return undefined;
   const edge = previous ? 0 : pages.length - 1;
   return previous

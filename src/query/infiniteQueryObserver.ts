@@ -21,9 +21,7 @@ import type {
 
 type InfiniteQueryObserverListener<TData, TError> = (result: InfiniteQueryObserverResult<TData, TError>) => void;
 
-type ReplaceReturnType<TFunction extends (...args: Array<any>) => unknown, TReturn> = (
-  ...args: Parameters<TFunction>
-) => TReturn;
+type ReplaceReturnType<TFunction extends (...args: Array<any>) => unknown, TReturn> = (...args: Parameters<TFunction>) => TReturn;
 
 export class InfiniteQueryObserver<
   TQueryFnData = unknown,

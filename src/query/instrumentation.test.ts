@@ -20,8 +20,7 @@ function record(client: QueryClient) {
 }
 
 const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
-const failLater = (ms: number, message: string) =>
-  new Promise<never>((_, reject) => setTimeout(() => reject(new Error(message)), ms));
+const failLater = (ms: number, message: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(message)), ms));
 
 describe('instrumentation', () => {
   beforeEach(() => {
@@ -46,9 +45,7 @@ describe('instrumentation', () => {
     unsubscribe();
     await vi.advanceTimersByTimeAsync(1000);
     // the milestones, in order (timer bookkeeping events interleave between them)
-    const milestones = types().filter((type) =>
-      ['observerAdded', 'fetchStart', 'success', 'fetchEnd', 'observerRemoved', 'gcFired'].includes(type),
-    );
+    const milestones = types().filter((type) => ['observerAdded', 'fetchStart', 'success', 'fetchEnd', 'observerRemoved', 'gcFired'].includes(type));
     expect(milestones).toEqual(['observerAdded', 'fetchStart', 'success', 'fetchEnd', 'observerRemoved', 'gcFired']);
     expect(types().slice(0, 2)).toEqual(['timerScheduled', 'gcScheduled']); // a new query arms its gc timer
     // The precise sequence: check the important facts rather than every timer bookkeeping step.
@@ -88,9 +85,7 @@ describe('instrumentation', () => {
   it('reports giving up, with a function retryDelay', async () => {
     const client = new QueryClient();
     const { events } = record(client);
-    void client
-      .fetchQuery({ queryKey: ['g'], retry: 1, retryDelay: () => 5, queryFn: () => failLater(1, 'no') })
-      .catch(() => undefined);
+    void client.fetchQuery({ queryKey: ['g'], retry: 1, retryDelay: () => 5, queryFn: () => failLater(1, 'no') }).catch(() => undefined);
     await vi.advanceTimersByTimeAsync(100);
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ delay: 5, delaySource: 'retryDelay-function' });
     expect(events.find((e) => e.type === 'retryGiveUp')).toMatchObject({ failureCount: 1, reason: 'retry-exhausted' });
@@ -161,7 +156,9 @@ describe('instrumentation', () => {
     // like TanStack, a settled fetch re-arms gc even while observed; removal then checks for observers
     expect(byKind.gc).toMatchObject({ delay: 5 * 60 * 1000 });
     await vi.advanceTimersByTimeAsync(1000);
-    const interval = Instrumentation.of(client).getPendingTimers().find((t) => t.timer === 'refetchInterval');
+    const interval = Instrumentation.of(client)
+      .getPendingTimers()
+      .find((t) => t.timer === 'refetchInterval');
     expect(interval?.dueAt).toBeGreaterThan(T0 + 1000);
   });
 

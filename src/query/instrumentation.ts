@@ -98,10 +98,7 @@ function subjectOf(owner: Owner): InstrumentationSubject {
   if (owner.getCurrentQuery) return subjectOf(owner.getCurrentQuery());
   let subject = subjects.get(owner);
   if (!subject) {
-    subject =
-      owner.mutationId === undefined
-        ? querySubject(owner.queryHash!, owner.queryKey!)
-        : mutationSubject(owner.mutationId, owner.options?.mutationKey);
+    subject = owner.mutationId === undefined ? querySubject(owner.queryHash!, owner.queryKey!) : mutationSubject(owner.mutationId, owner.options?.mutationKey);
     subjects.set(owner, subject);
   }
   return subject;

@@ -157,10 +157,7 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
 
   /** Resume a paused mutation, or re-run a pending one restored from dehydrated state. */
   continue(): Promise<unknown> {
-    return (
-      this.#retryer?.continue() ??
-      (this.state.status === 'pending' ? this.execute(this.state.variables!) : Promise.resolve())
-    );
+    return this.#retryer?.continue() ?? (this.state.status === 'pending' ? this.execute(this.state.variables!) : Promise.resolve());
   }
 
   async execute(variables: TVariables): Promise<TData> {
@@ -229,10 +226,7 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
 
   #createRetryer(variables: TVariables, context: MutationFunctionContext): Retryer<TData> {
     return createRetryer<TData, TError>({
-      fn: () =>
-        this.options.mutationFn
-          ? this.options.mutationFn(variables, context)
-          : Promise.reject(new Error('No mutationFn found')),
+      fn: () => (this.options.mutationFn ? this.options.mutationFn(variables, context) : Promise.reject(new Error('No mutationFn found'))),
       dispatch: (action) => this.#dispatch(action),
       client: this.#client,
       owner: this,
@@ -259,12 +253,7 @@ export class Mutation<TData = unknown, TError = DefaultError, TVariables = unkno
   }
 }
 
-export function getDefaultState<TData, TError, TVariables, TOnMutateResult>(): MutationState<
-  TData,
-  TError,
-  TVariables,
-  TOnMutateResult
-> {
+export function getDefaultState<TData, TError, TVariables, TOnMutateResult>(): MutationState<TData, TError, TVariables, TOnMutateResult> {
   return {
     context: undefined,
     data: undefined,

@@ -31,11 +31,7 @@ export interface MutationCacheConfig {
     context: MutationFunctionContext,
   ) => Promise<unknown> | unknown;
   /** Its return value is awaited but not used as context. */
-  onMutate?: (
-    variables: unknown,
-    mutation: Mutation<unknown, unknown, unknown>,
-    context: MutationFunctionContext,
-  ) => Promise<unknown> | unknown;
+  onMutate?: (variables: unknown, mutation: Mutation<unknown, unknown, unknown>, context: MutationFunctionContext) => Promise<unknown> | unknown;
   onSettled?: (
     data: unknown | undefined,
     error: DefaultError | null,
@@ -169,9 +165,7 @@ export class MutationCache extends Subscribable<MutationCacheListener> {
     filters: MutationFilters,
   ): Mutation<TData, TError, TVariables, TOnMutateResult> | undefined {
     const defaulted = { exact: true, ...filters };
-    return this.getAll().find((mutation) => matchMutation(defaulted, mutation)) as
-      | Mutation<TData, TError, TVariables, TOnMutateResult>
-      | undefined;
+    return this.getAll().find((mutation) => matchMutation(defaulted, mutation)) as Mutation<TData, TError, TVariables, TOnMutateResult> | undefined;
   }
 
   findAll(filters: MutationFilters = {}): Array<Mutation> {

@@ -8,12 +8,7 @@ import { notifyManager } from './notifyManager';
 import { Subscribable } from './subscribable';
 import { hashKey, shallowEqualObjects } from './utils';
 import type { Action, Mutation } from './mutation';
-import type {
-  MutateOptions,
-  MutationFunctionContext,
-  MutationObserverOptions,
-  MutationObserverResult,
-} from './mutationTypes';
+import type { MutateOptions, MutationFunctionContext, MutationObserverOptions, MutationObserverResult } from './mutationTypes';
 import type { QueryClient } from './queryClient';
 import type { DefaultError } from './types';
 
@@ -30,12 +25,9 @@ function callSafely<TArgs extends Array<unknown>>(callback: ((...args: TArgs) =>
   }
 }
 
-export class MutationObserver<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = void,
-  TOnMutateResult = unknown,
-> extends Subscribable<MutationObserverListener<TData, TError, TVariables, TOnMutateResult>> {
+export class MutationObserver<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> extends Subscribable<
+  MutationObserverListener<TData, TError, TVariables, TOnMutateResult>
+> {
   options!: MutationObserverOptions<TData, TError, TVariables, TOnMutateResult>;
   #client: QueryClient;
   #currentResult: MutationObserverResult<TData, TError, TVariables, TOnMutateResult> = undefined!;
@@ -59,9 +51,7 @@ export class MutationObserver<
     const prevOptions = this.options as MutationObserverOptions<TData, TError, TVariables, TOnMutateResult> | undefined;
     this.options = this.#client.defaultMutationOptions(options);
     if (!shallowEqualObjects(this.options, prevOptions)) {
-      this.#client
-        .getMutationCache()
-        .notify({ type: 'observerOptionsUpdated', mutation: this.#currentMutation, observer: this });
+      this.#client.getMutationCache().notify({ type: 'observerOptionsUpdated', mutation: this.#currentMutation, observer: this });
     }
     if (prevOptions?.mutationKey && this.options.mutationKey && hashKey(prevOptions.mutationKey) !== hashKey(this.options.mutationKey)) {
       // a different mutation altogether: forget the old one's state

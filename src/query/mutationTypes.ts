@@ -31,28 +31,15 @@ export type MutationFunctionContext = {
   mutationKey?: MutationKey;
 };
 
-export type MutationFunction<TData = unknown, TVariables = unknown> = (
-  variables: TVariables,
-  context: MutationFunctionContext,
-) => Promise<TData>;
+export type MutationFunction<TData = unknown, TVariables = unknown> = (variables: TVariables, context: MutationFunctionContext) => Promise<TData>;
 
 export interface MutationOptions<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> {
   mutationFn?: MutationFunction<TData, TVariables>;
   mutationKey?: MutationKey;
   /** Runs before mutationFn; its result is handed to the other callbacks (e.g. a rollback snapshot). */
   onMutate?: (variables: TVariables, context: MutationFunctionContext) => Promise<TOnMutateResult> | TOnMutateResult;
-  onSuccess?: (
-    data: TData,
-    variables: TVariables,
-    onMutateResult: TOnMutateResult,
-    context: MutationFunctionContext,
-  ) => Promise<unknown> | unknown;
-  onError?: (
-    error: TError,
-    variables: TVariables,
-    onMutateResult: TOnMutateResult | undefined,
-    context: MutationFunctionContext,
-  ) => Promise<unknown> | unknown;
+  onSuccess?: (data: TData, variables: TVariables, onMutateResult: TOnMutateResult, context: MutationFunctionContext) => Promise<unknown> | unknown;
+  onError?: (error: TError, variables: TVariables, onMutateResult: TOnMutateResult | undefined, context: MutationFunctionContext) => Promise<unknown> | unknown;
   onSettled?: (
     data: TData | undefined,
     error: TError | null,
@@ -70,29 +57,15 @@ export interface MutationOptions<TData = unknown, TError = DefaultError, TVariab
   scope?: MutationScope;
 }
 
-export interface MutationObserverOptions<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = void,
-  TOnMutateResult = unknown,
-> extends MutationOptions<TData, TError, TVariables, TOnMutateResult> {
+export interface MutationObserverOptions<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown>
+  extends MutationOptions<TData, TError, TVariables, TOnMutateResult> {
   throwOnError?: boolean | ((error: TError) => boolean);
 }
 
 /** Per-call callbacks given to `mutate`; they only run while the observer is subscribed. */
 export interface MutateOptions<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> {
-  onSuccess?: (
-    data: TData,
-    variables: TVariables,
-    onMutateResult: TOnMutateResult | undefined,
-    context: MutationFunctionContext,
-  ) => void;
-  onError?: (
-    error: TError,
-    variables: TVariables,
-    onMutateResult: TOnMutateResult | undefined,
-    context: MutationFunctionContext,
-  ) => void;
+  onSuccess?: (data: TData, variables: TVariables, onMutateResult: TOnMutateResult | undefined, context: MutationFunctionContext) => void;
+  onError?: (error: TError, variables: TVariables, onMutateResult: TOnMutateResult | undefined, context: MutationFunctionContext) => void;
   onSettled?: (
     data: TData | undefined,
     error: TError | null,
@@ -103,21 +76,16 @@ export interface MutateOptions<TData = unknown, TError = DefaultError, TVariable
 }
 
 /** `mutate()` may omit the variables only when undefined is an acceptable value for them. */
-export type MutateFunctionRest<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> =
-  undefined extends TVariables
-    ? [variables?: TVariables, options?: MutateOptions<TData, TError, TVariables, TOnMutateResult>]
-    : [variables: TVariables, options?: MutateOptions<TData, TError, TVariables, TOnMutateResult>];
+export type MutateFunctionRest<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> = undefined extends TVariables
+  ? [variables?: TVariables, options?: MutateOptions<TData, TError, TVariables, TOnMutateResult>]
+  : [variables: TVariables, options?: MutateOptions<TData, TError, TVariables, TOnMutateResult>];
 
 export type MutateFunction<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> = (
   ...rest: MutateFunctionRest<TData, TError, TVariables, TOnMutateResult>
 ) => Promise<TData>;
 
-export interface MutationObserverBaseResult<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = void,
-  TOnMutateResult = unknown,
-> extends MutationState<TData, TError, TVariables, TOnMutateResult> {
+export interface MutationObserverBaseResult<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown>
+  extends MutationState<TData, TError, TVariables, TOnMutateResult> {
   data: TData | undefined;
   variables: TVariables | undefined;
   error: TError | null;
@@ -141,40 +109,39 @@ type MutationShape<TStatus extends MutationStatus, TData, TError, TVariables> = 
   isError: TStatus extends 'error' ? true : false;
 };
 
-type Base<TData, TError, TVariables, TOnMutateResult> = MutationObserverBaseResult<
+type Base<TData, TError, TVariables, TOnMutateResult> = MutationObserverBaseResult<TData, TError, TVariables, TOnMutateResult>;
+
+export type MutationObserverIdleResult<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> = Base<
   TData,
   TError,
   TVariables,
   TOnMutateResult
->;
+> &
+  MutationShape<'idle', undefined, null, undefined>;
 
-export type MutationObserverIdleResult<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = void,
-  TOnMutateResult = unknown,
-> = Base<TData, TError, TVariables, TOnMutateResult> & MutationShape<'idle', undefined, null, undefined>;
+export type MutationObserverLoadingResult<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> = Base<
+  TData,
+  TError,
+  TVariables,
+  TOnMutateResult
+> &
+  MutationShape<'pending', undefined, null, TVariables>;
 
-export type MutationObserverLoadingResult<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = void,
-  TOnMutateResult = unknown,
-> = Base<TData, TError, TVariables, TOnMutateResult> & MutationShape<'pending', undefined, null, TVariables>;
+export type MutationObserverErrorResult<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> = Base<
+  TData,
+  TError,
+  TVariables,
+  TOnMutateResult
+> &
+  MutationShape<'error', undefined, TError, TVariables>;
 
-export type MutationObserverErrorResult<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = void,
-  TOnMutateResult = unknown,
-> = Base<TData, TError, TVariables, TOnMutateResult> & MutationShape<'error', undefined, TError, TVariables>;
-
-export type MutationObserverSuccessResult<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = void,
-  TOnMutateResult = unknown,
-> = Base<TData, TError, TVariables, TOnMutateResult> & MutationShape<'success', TData, null, TVariables>;
+export type MutationObserverSuccessResult<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> = Base<
+  TData,
+  TError,
+  TVariables,
+  TOnMutateResult
+> &
+  MutationShape<'success', TData, null, TVariables>;
 
 export type MutationObserverResult<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> =
   | MutationObserverIdleResult<TData, TError, TVariables, TOnMutateResult>

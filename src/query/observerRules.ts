@@ -45,18 +45,10 @@ export function shouldFetchOn(
 }
 
 export function shouldFetchOnMount(query: AnyQuery, options: AnyOptions): boolean {
-  return (
-    shouldLoadOnMount(query, options) ||
-    (query.state.data !== undefined && shouldFetchOn(query, options, options.refetchOnMount))
-  );
+  return shouldLoadOnMount(query, options) || (query.state.data !== undefined && shouldFetchOn(query, options, options.refetchOnMount));
 }
 
-export function shouldFetchOptionally(
-  query: AnyQuery,
-  prevQuery: AnyQuery,
-  options: AnyOptions,
-  prevOptions: AnyOptions,
-): boolean {
+export function shouldFetchOptionally(query: AnyQuery, prevQuery: AnyQuery, options: AnyOptions, prevOptions: AnyOptions): boolean {
   return (
     (query !== prevQuery || resolveQueryValue(prevOptions.enabled, query) === false) &&
     (!options.suspense || query.state.status !== 'error') &&

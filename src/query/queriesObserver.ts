@@ -38,11 +38,7 @@ export class QueriesObserver<TCombinedResult = Array<QueryObserverResult>> exten
   #lastQueryHashes?: Array<string>;
   #observerMatches: Array<QueryObserverMatch> = [];
 
-  constructor(
-    client: QueryClient,
-    queries: Array<QueryObserverOptions<any, any, any, any, any>>,
-    options?: QueriesObserverOptions<TCombinedResult>,
-  ) {
+  constructor(client: QueryClient, queries: Array<QueryObserverOptions<any, any, any, any, any>>, options?: QueriesObserverOptions<TCombinedResult>) {
     super();
     this.#client = client;
     this.#options = options;
@@ -78,8 +74,7 @@ export class QueriesObserver<TCombinedResult = Array<QueryObserverResult>> exten
       for (const match of matches) match.observer.setOptions(match.defaultedQueryOptions);
       const nextObservers = matches.map((match) => match.observer);
       const nextResult = nextObservers.map((observer) => observer.getCurrentResult());
-      const structural =
-        prevObservers.length !== nextObservers.length || nextObservers.some((observer, i) => observer !== prevObservers[i]);
+      const structural = prevObservers.length !== nextObservers.length || nextObservers.some((observer, i) => observer !== prevObservers[i]);
       const resultChanged =
         structural ||
         nextResult.some((result, i) => {
@@ -124,11 +119,7 @@ export class QueriesObserver<TCombinedResult = Array<QueryObserverResult>> exten
     const matches = this.#findMatchingObservers(queries);
     const result = matches.map((match) => match.observer.getOptimisticResult(match.defaultedQueryOptions));
     const hashes = matches.map((match) => match.defaultedQueryOptions.queryHash);
-    return [
-      result,
-      (r?: Array<QueryObserverResult>) => this.#combineResult(r ?? result, combine, hashes),
-      () => this.#trackResult(result, matches),
-    ];
+    return [result, (r?: Array<QueryObserverResult>) => this.#combineResult(r ?? result, combine, hashes), () => this.#trackResult(result, matches)];
   }
 
   /** Tracking a prop on one result tracks it on all of them (they render together). */
@@ -145,11 +136,7 @@ export class QueriesObserver<TCombinedResult = Array<QueryObserverResult>> exten
     });
   }
 
-  #combineResult(
-    input: Array<QueryObserverResult>,
-    combine: CombineFn<TCombinedResult> | undefined,
-    queryHashes?: Array<string>,
-  ): TCombinedResult {
+  #combineResult(input: Array<QueryObserverResult>, combine: CombineFn<TCombinedResult> | undefined, queryHashes?: Array<string>): TCombinedResult {
     if (!combine) return input as unknown as TCombinedResult;
     const lastHashes = this.#lastQueryHashes;
     const hashesChanged =
@@ -167,10 +154,7 @@ export class QueriesObserver<TCombinedResult = Array<QueryObserverResult>> exten
 
   /** No combine, or a suspense query still without data: listeners get the raw list. */
   #shouldSkipCombine(): boolean {
-    return (
-      !this.#options?.combine ||
-      this.#observers.some((observer, i) => observer.options.suspense && this.#result[i]?.data === undefined)
-    );
+    return !this.#options?.combine || this.#observers.some((observer, i) => observer.options.suspense && this.#result[i]?.data === undefined);
   }
 
   #findMatchingObservers(queries: Array<QueryObserverOptions>): Array<QueryObserverMatch> {
@@ -205,9 +189,7 @@ export class QueriesObserver<TCombinedResult = Array<QueryObserverResult>> exten
     if (!this.hasListeners()) return;
     const skip = this.#shouldSkipCombine();
     const previous = this.#combinedResult;
-    const next = skip
-      ? previous
-      : this.#combineResult(this.#trackResult(this.#result, this.#observerMatches), this.#options?.combine);
+    const next = skip ? previous : this.#combineResult(this.#trackResult(this.#result, this.#observerMatches), this.#options?.combine);
     if (skip || previous !== next) {
       notifyManager.batch(() => {
         for (const listener of this.listeners) listener(this.#result);

@@ -20,17 +20,7 @@ import type { QueryClient } from './queryClient';
 import type { QueryObserver } from './queryObserver';
 import type { Action, QueryState } from './queryState';
 import type { Retryer } from './retryer';
-import type {
-  CancelOptions,
-  DefaultError,
-  OmitKeyof,
-  QueryFunctionContext,
-  QueryKey,
-  QueryMeta,
-  QueryOptions,
-  SetDataOptions,
-  StaleTime,
-} from './types';
+import type { CancelOptions, DefaultError, OmitKeyof, QueryFunctionContext, QueryKey, QueryMeta, QueryOptions, SetDataOptions, StaleTime } from './types';
 
 export type { Action, QueryState } from './queryState';
 export { fetchState } from './queryState';
@@ -55,12 +45,7 @@ export interface FetchContext<TQueryFnData, TError, TData, TQueryKey extends Que
 }
 
 /** A hook that may replace how a query fetches (infinite queries use it to fetch page by page). */
-export interface QueryBehavior<
-  TQueryFnData = unknown,
-  TError = DefaultError,
-  TData = TQueryFnData,
-  TQueryKey extends QueryKey = QueryKey,
-> {
+export interface QueryBehavior<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey> {
   onFetch: (context: FetchContext<TQueryFnData, TError, TData, TQueryKey>, query: Query) => void;
 }
 
@@ -76,12 +61,7 @@ export interface FetchOptions<TData = unknown> {
   initialPromise?: Promise<TData>;
 }
 
-export class Query<
-  TQueryFnData = unknown,
-  TError = DefaultError,
-  TData = TQueryFnData,
-  TQueryKey extends QueryKey = QueryKey,
-> extends Removable {
+export class Query<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey> extends Removable {
   // `declare`: assigned in the constructor, so no separate field initializer is emitted
   declare queryKey: TQueryKey;
   declare queryHash: string;
@@ -272,10 +252,7 @@ export class Query<
     if (!this.state.isInvalidated) this.#dispatch({ type: 'invalidate' });
   }
 
-  fetch(
-    options?: QueryOptions<TQueryFnData, TError, TData, TQueryKey>,
-    fetchOptions?: FetchOptions<TQueryFnData>,
-  ): Promise<TData> {
+  fetch(options?: QueryOptions<TQueryFnData, TError, TData, TQueryKey>, fetchOptions?: FetchOptions<TQueryFnData>): Promise<TData> {
     if (this.state.fetchStatus !== 'idle' && this.#retryer?.status() !== 'rejected') {
       if (this.state.data !== undefined && fetchOptions?.cancelRefetch) {
         this.cancel({ silent: true });
@@ -293,21 +270,14 @@ export class Query<
     }
     // Dev-only warnings are dropped from production bundles (as in TanStack): bundlers replace NODE_ENV.
     if (process.env.NODE_ENV !== 'production' && !Array.isArray(this.options.queryKey)) {
-      console.error(
-        `As of v4, queryKey needs to be an Array. If you are using a string like 'repoData', please change it to an Array, e.g. ['repoData']`,
-      );
+      console.error(`As of v4, queryKey needs to be an Array. If you are using a string like 'repoData', please change it to an Array, e.g. ['repoData']`);
     }
 
     const abortController = new AbortController();
     const context = this.#fetchContext(abortController, fetchOptions);
     const behavior =
       this.#queryType === 'infinite'
-        ? (infiniteQueryBehavior((this.options as { pages?: number }).pages) as unknown as QueryBehavior<
-            TQueryFnData,
-            TError,
-            TData,
-            TQueryKey
-          >)
+        ? (infiniteQueryBehavior((this.options as { pages?: number }).pages) as unknown as QueryBehavior<TQueryFnData, TError, TData, TQueryKey>)
         : this.options.behavior;
     behavior?.onFetch(context, this as unknown as Query);
 
@@ -372,10 +342,7 @@ export class Query<
     }
   }
 
-  #fetchContext(
-    abortController: AbortController,
-    fetchOptions: FetchOptions<TQueryFnData> | undefined,
-  ): FetchContext<TQueryFnData, TError, TData, TQueryKey> {
+  #fetchContext(abortController: AbortController, fetchOptions: FetchOptions<TQueryFnData> | undefined): FetchContext<TQueryFnData, TError, TData, TQueryKey> {
     // `signal` is a getter so the query knows whether the queryFn cares about cancellation.
     const addSignal = (object: object) => {
       Object.defineProperties(object, {

@@ -53,10 +53,7 @@ interface KeyedDefaults<TKey, TOptions> {
 const NO_DEFAULTS = Object.freeze({});
 
 /** Merge every registered default whose key is a prefix of `key`, in registration order. */
-function collectDefaults<TOptions extends object>(
-  registry: Map<string, KeyedDefaults<QueryKey, TOptions>>,
-  key: QueryKey,
-): TOptions {
+function collectDefaults<TOptions extends object>(registry: Map<string, KeyedDefaults<QueryKey, TOptions>>, key: QueryKey): TOptions {
   if (registry.size === 0) return NO_DEFAULTS as TOptions;
   const merged = {} as TOptions;
   for (const entry of registry.values()) {
@@ -109,17 +106,13 @@ export class QueryClient {
     return this.#queryCache.findAll({ ...filters, fetchStatus: 'fetching' }).length;
   }
 
-  isMutating<TMutationFilters extends MutationFilters<any, any> = MutationFilters<any, any>>(
-    filters?: NoInfer<Omit<TMutationFilters, 'status'>>,
-  ): number {
+  isMutating<TMutationFilters extends MutationFilters<any, any> = MutationFilters<any, any>>(filters?: NoInfer<Omit<TMutationFilters, 'status'>>): number {
     return this.#mutationCache.findAll({ ...filters, status: 'pending' }).length;
   }
 
-  getQueryData<
-    TQueryFnData = unknown,
-    TTaggedQueryKey extends QueryKey = QueryKey,
-    TInferredQueryFnData = InferDataFromTag<TQueryFnData, TTaggedQueryKey>,
-  >(queryKey: TTaggedQueryKey): TInferredQueryFnData | undefined {
+  getQueryData<TQueryFnData = unknown, TTaggedQueryKey extends QueryKey = QueryKey, TInferredQueryFnData = InferDataFromTag<TQueryFnData, TTaggedQueryKey>>(
+    queryKey: TTaggedQueryKey,
+  ): TInferredQueryFnData | undefined {
     return this.getQueryState<TInferredQueryFnData>(queryKey)?.data;
   }
 
@@ -142,16 +135,9 @@ export class QueryClient {
     return this.#queryCache.findAll(filters).map(({ queryKey, state }) => [queryKey, state.data as TQueryFnData | undefined]);
   }
 
-  setQueryData<
-    TQueryFnData = unknown,
-    TTaggedQueryKey extends QueryKey = QueryKey,
-    TInferredQueryFnData = InferDataFromTag<TQueryFnData, TTaggedQueryKey>,
-  >(
+  setQueryData<TQueryFnData = unknown, TTaggedQueryKey extends QueryKey = QueryKey, TInferredQueryFnData = InferDataFromTag<TQueryFnData, TTaggedQueryKey>>(
     queryKey: TTaggedQueryKey,
-    updater: Updater<
-      InferDataFromTag<NoInfer<TQueryFnData>, TTaggedQueryKey> | undefined,
-      NoInfer<TInferredQueryFnData> | undefined
-    >,
+    updater: Updater<InferDataFromTag<NoInfer<TQueryFnData>, TTaggedQueryKey> | undefined, NoInfer<TInferredQueryFnData> | undefined>,
     options?: SetDataOptions,
   ): NoInfer<TInferredQueryFnData> | undefined {
     const defaulted = this.defaultQueryOptions<any, any, unknown, any, QueryKey>({ queryKey });
@@ -167,9 +153,7 @@ export class QueryClient {
     options?: SetDataOptions,
   ): Array<[QueryKey, TQueryFnData | undefined]> {
     return notifyManager.batch(() =>
-      this.#queryCache
-        .findAll(filters)
-        .map(({ queryKey }) => [queryKey, this.setQueryData<TQueryFnData>(queryKey, updater, options)]),
+      this.#queryCache.findAll(filters).map(({ queryKey }) => [queryKey, this.setQueryData<TQueryFnData>(queryKey, updater, options)]),
     );
   }
 
@@ -191,10 +175,7 @@ export class QueryClient {
     });
   }
 
-  resetQueries<TTaggedQueryKey extends QueryKey = QueryKey>(
-    filters?: QueryFilters<TTaggedQueryKey>,
-    options?: ResetOptions,
-  ): Promise<void> {
+  resetQueries<TTaggedQueryKey extends QueryKey = QueryKey>(filters?: QueryFilters<TTaggedQueryKey>, options?: ResetOptions): Promise<void> {
     return notifyManager.batch(() => {
       const matched = this.#queryCache.findAll(filters);
       const toRefetch = new Set(matched);
@@ -203,10 +184,7 @@ export class QueryClient {
     });
   }
 
-  cancelQueries<TTaggedQueryKey extends QueryKey = QueryKey>(
-    filters?: QueryFilters<TTaggedQueryKey>,
-    cancelOptions: CancelOptions = {},
-  ): Promise<void> {
+  cancelQueries<TTaggedQueryKey extends QueryKey = QueryKey>(filters?: QueryFilters<TTaggedQueryKey>, cancelOptions: CancelOptions = {}): Promise<void> {
     const defaulted = { revert: true, ...cancelOptions };
     const promises = notifyManager.batch(() => this.#queryCache.findAll(filters).map((query) => query.cancel(defaulted)));
     return Promise.all(promises).then(noop).catch(noop);
@@ -223,10 +201,7 @@ export class QueryClient {
     });
   }
 
-  refetchQueries<TTaggedQueryKey extends QueryKey = QueryKey>(
-    filters?: RefetchQueryFilters<TTaggedQueryKey>,
-    options: RefetchOptions = {},
-  ): Promise<void> {
+  refetchQueries<TTaggedQueryKey extends QueryKey = QueryKey>(filters?: RefetchQueryFilters<TTaggedQueryKey>, options: RefetchOptions = {}): Promise<void> {
     const fetchOptions = { ...options, cancelRefetch: options.cancelRefetch ?? CANCEL_REFETCH };
     const promises = notifyManager.batch(() => {
       const started: Array<Promise<unknown>> = [];
@@ -244,14 +219,9 @@ export class QueryClient {
   }
 
   /** Fetch (without retry by default) unless fresh data is cached; then apply `select`. */
-  async query<
-    TQueryFnData,
-    TError = DefaultError,
-    TData = TQueryFnData,
-    TQueryData = TQueryFnData,
-    TQueryKey extends QueryKey = QueryKey,
-    TPageParam = never,
-  >(options: QueryExecuteOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey, TPageParam>): Promise<TData> {
+  async query<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = never>(
+    options: QueryExecuteOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey, TPageParam>,
+  ): Promise<TData> {
     const [query, fetching, defaulted] = this.#fetchIfStale(options);
     const queryData = fetching ? await fetching : query.state.data;
     return defaulted.select ? defaulted.select(queryData) : queryData;
@@ -279,49 +249,27 @@ export class QueryClient {
     return this.fetchQuery(options).then(noop).catch(noop);
   }
 
-  infiniteQuery<
-    TQueryFnData,
-    TError = DefaultError,
-    TData = InfiniteData<TQueryFnData>,
-    TQueryKey extends QueryKey = QueryKey,
-    TPageParam = unknown,
-  >(
+  infiniteQuery<TQueryFnData, TError = DefaultError, TData = InfiniteData<TQueryFnData>, TQueryKey extends QueryKey = QueryKey, TPageParam = unknown>(
     options: InfiniteQueryExecuteOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
   ): Promise<Array<TData> extends Array<InfiniteData<TQueryFnData>> ? InfiniteData<TQueryFnData, TPageParam> : TData> {
     (options as { _type?: 'infinite' })._type = 'infinite';
     return this.query(options as any) as any;
   }
 
-  fetchInfiniteQuery<
-    TQueryFnData,
-    TError = DefaultError,
-    TData = TQueryFnData,
-    TQueryKey extends QueryKey = QueryKey,
-    TPageParam = unknown,
-  >(
+  fetchInfiniteQuery<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = unknown>(
     options: FetchInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
   ): Promise<InfiniteData<TData, TPageParam>> {
     (options as { _type?: 'infinite' })._type = 'infinite';
     return this.fetchQuery(options as any);
   }
 
-  prefetchInfiniteQuery<
-    TQueryFnData,
-    TError = DefaultError,
-    TData = TQueryFnData,
-    TQueryKey extends QueryKey = QueryKey,
-    TPageParam = unknown,
-  >(options: FetchInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>): Promise<void> {
+  prefetchInfiniteQuery<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = unknown>(
+    options: FetchInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
+  ): Promise<void> {
     return this.fetchInfiniteQuery(options).then(noop).catch(noop);
   }
 
-  ensureInfiniteQueryData<
-    TQueryFnData,
-    TError = DefaultError,
-    TData = TQueryFnData,
-    TQueryKey extends QueryKey = QueryKey,
-    TPageParam = unknown,
-  >(
+  ensureInfiniteQueryData<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = unknown>(
     options: EnsureInfiniteQueryDataOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
   ): Promise<InfiniteData<TData, TPageParam>> {
     (options as { _type?: 'infinite' })._type = 'infinite';

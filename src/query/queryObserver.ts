@@ -137,9 +137,7 @@ export class QueryObserver<
     const enabledChanged = resolveQueryValue(this.options.enabled, query) !== resolveQueryValue(prevOptions.enabled, query);
     if (
       mounted &&
-      (query !== prevQuery ||
-        enabledChanged ||
-        resolveQueryValue(this.options.staleTime, query) !== resolveQueryValue(prevOptions.staleTime, query))
+      (query !== prevQuery || enabledChanged || resolveQueryValue(this.options.staleTime, query) !== resolveQueryValue(prevOptions.staleTime, query))
     ) {
       this.#updateStaleTimeout();
     }
@@ -150,9 +148,7 @@ export class QueryObserver<
   }
 
   /** The result a component should render right now, before subscribing (may build the query). */
-  getOptimisticResult(
-    options: DefaultedQueryObserverOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey>,
-  ): QueryObserverResult<TData, TError> {
+  getOptimisticResult(options: DefaultedQueryObserverOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey>): QueryObserverResult<TData, TError> {
     const query = this.#client.getQueryCache().build(this.#client, options);
     const result = this.createResult(query, options);
     if (!shallowEqualObjects(this.getCurrentResult(), result)) {
@@ -168,10 +164,7 @@ export class QueryObserver<
   }
 
   /** Wrap a result so that reading a property subscribes this observer to changes of it. */
-  trackResult(
-    result: QueryObserverResult<TData, TError>,
-    onPropTracked?: (key: keyof QueryObserverResult) => void,
-  ): QueryObserverResult<TData, TError> {
+  trackResult(result: QueryObserverResult<TData, TError>, onPropTracked?: (key: keyof QueryObserverResult) => void): QueryObserverResult<TData, TError> {
     return new Proxy(result, {
       get: (target, key) => {
         this.trackProp(key as keyof QueryObserverResult);
@@ -194,9 +187,7 @@ export class QueryObserver<
   }
 
   /** Fetch for suspense: resolves with a result as soon as the query has data. */
-  fetchOptimistic(
-    options: QueryObserverOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey>,
-  ): Promise<QueryObserverResult<TData, TError>> {
+  fetchOptimistic(options: QueryObserverOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey>): Promise<QueryObserverResult<TData, TError>> {
     const defaulted = this.#client.defaultQueryOptions(options);
     const cache = this.#client.getQueryCache();
     const query = cache.build(this.#client, defaulted);
@@ -238,9 +229,7 @@ export class QueryObserver<
   // ------------------------------------------------------------ timers
 
   #shouldScheduleTimer(timeout: unknown): timeout is number {
-    return (
-      !isServerNow() && resolveQueryValue(this.options.enabled, this.#currentQuery) !== false && isValidTimeout(timeout)
-    );
+    return !isServerNow() && resolveQueryValue(this.options.enabled, this.#currentQuery) !== false && isValidTimeout(timeout);
   }
 
   #updateStaleTimeout(): void {
@@ -399,9 +388,7 @@ export class QueryObserver<
       failureReason: newState.fetchFailureReason,
       errorUpdateCount: newState.errorUpdateCount,
       isFetched: query.isFetched(),
-      isFetchedAfterMount:
-        newState.dataUpdateCount > queryInitialState.dataUpdateCount ||
-        newState.errorUpdateCount > queryInitialState.errorUpdateCount,
+      isFetchedAfterMount: newState.dataUpdateCount > queryInitialState.dataUpdateCount || newState.errorUpdateCount > queryInitialState.errorUpdateCount,
       isFetching,
       isRefetching: isFetching && !isPending,
       isLoadingError: isError && !hasData,

@@ -53,11 +53,7 @@ export interface ReducerContext {
 }
 
 type Transitions = {
-  [T in Action<unknown, unknown>['type']]: (
-    state: QueryState<any, any>,
-    action: ActionOf<any, any, T>,
-    context: ReducerContext,
-  ) => QueryState<any, any>;
+  [T in Action<unknown, unknown>['type']]: (state: QueryState<any, any>, action: ActionOf<any, any, T>, context: ReducerContext) => QueryState<any, any>;
 };
 
 const transitions: Transitions = {

@@ -11,14 +11,7 @@
  *   success          success   TData       null
  *   placeholder      success   TData       null     (isPlaceholderData: true)
  */
-import type {
-  DefaultError,
-  FetchNextPageOptions,
-  FetchPreviousPageOptions,
-  FetchStatus,
-  QueryStatus,
-  RefetchOptions,
-} from './types';
+import type { DefaultError, FetchNextPageOptions, FetchPreviousPageOptions, FetchStatus, QueryStatus, RefetchOptions } from './types';
 
 export interface QueryObserverBaseResult<TData = unknown, TError = DefaultError> {
   /** Last successfully resolved data (after `select`), or placeholder data. */
@@ -107,32 +100,17 @@ type SuccessShape<TData, TPlaceholder extends boolean> = {
 /** Infinite results add the page-direction flags, which are false except in the error shapes. */
 type NoPageErrors = { isFetchNextPageError: false; isFetchPreviousPageError: false };
 
-export type QueryObserverPendingResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<TData, TError> &
-  PendingShape;
+export type QueryObserverPendingResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<TData, TError> & PendingShape;
 
-export type QueryObserverLoadingResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<TData, TError> &
-  PendingShape & { isLoading: true };
+export type QueryObserverLoadingResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<TData, TError> & PendingShape & { isLoading: true };
 
-export type QueryObserverLoadingErrorResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<
-  TData,
-  TError
-> &
-  LoadingErrorShape<TError>;
+export type QueryObserverLoadingErrorResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<TData, TError> & LoadingErrorShape<TError>;
 
-export type QueryObserverRefetchErrorResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<
-  TData,
-  TError
-> &
-  RefetchErrorShape<TData, TError>;
+export type QueryObserverRefetchErrorResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<TData, TError> & RefetchErrorShape<TData, TError>;
 
-export type QueryObserverSuccessResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<TData, TError> &
-  SuccessShape<TData, false>;
+export type QueryObserverSuccessResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<TData, TError> & SuccessShape<TData, false>;
 
-export type QueryObserverPlaceholderResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<
-  TData,
-  TError
-> &
-  SuccessShape<TData, true>;
+export type QueryObserverPlaceholderResult<TData = unknown, TError = DefaultError> = QueryObserverBaseResult<TData, TError> & SuccessShape<TData, true>;
 
 /** A result whose data is always there (initialData was given). */
 export type DefinedQueryObserverResult<TData = unknown, TError = DefaultError> =
@@ -148,8 +126,7 @@ export type QueryObserverResult<TData = unknown, TError = DefaultError> =
 
 // ---------------------------------------------------------------- infinite
 
-export interface InfiniteQueryObserverBaseResult<TData = unknown, TError = DefaultError>
-  extends QueryObserverBaseResult<TData, TError> {
+export interface InfiniteQueryObserverBaseResult<TData = unknown, TError = DefaultError> extends QueryObserverBaseResult<TData, TError> {
   fetchNextPage: (options?: FetchNextPageOptions) => Promise<InfiniteQueryObserverResult<TData, TError>>;
   fetchPreviousPage: (options?: FetchPreviousPageOptions) => Promise<InfiniteQueryObserverResult<TData, TError>>;
   hasNextPage: boolean;
@@ -160,41 +137,28 @@ export interface InfiniteQueryObserverBaseResult<TData = unknown, TError = Defau
   isFetchingPreviousPage: boolean;
 }
 
-export type InfiniteQueryObserverPendingResult<TData = unknown, TError = DefaultError> = InfiniteQueryObserverBaseResult<
-  TData,
-  TError
-> &
+export type InfiniteQueryObserverPendingResult<TData = unknown, TError = DefaultError> = InfiniteQueryObserverBaseResult<TData, TError> &
   PendingShape &
   NoPageErrors;
 
-export type InfiniteQueryObserverLoadingResult<TData = unknown, TError = DefaultError> = InfiniteQueryObserverBaseResult<
-  TData,
-  TError
-> &
+export type InfiniteQueryObserverLoadingResult<TData = unknown, TError = DefaultError> = InfiniteQueryObserverBaseResult<TData, TError> &
   PendingShape &
   NoPageErrors & { isLoading: true };
 
-export type InfiniteQueryObserverLoadingErrorResult<
-  TData = unknown,
-  TError = DefaultError,
-> = InfiniteQueryObserverBaseResult<TData, TError> & LoadingErrorShape<TError> & NoPageErrors;
+export type InfiniteQueryObserverLoadingErrorResult<TData = unknown, TError = DefaultError> = InfiniteQueryObserverBaseResult<TData, TError> &
+  LoadingErrorShape<TError> &
+  NoPageErrors;
 
-export type InfiniteQueryObserverRefetchErrorResult<
-  TData = unknown,
-  TError = DefaultError,
-> = InfiniteQueryObserverBaseResult<TData, TError> & RefetchErrorShape<TData, TError>;
+export type InfiniteQueryObserverRefetchErrorResult<TData = unknown, TError = DefaultError> = InfiniteQueryObserverBaseResult<TData, TError> &
+  RefetchErrorShape<TData, TError>;
 
-export type InfiniteQueryObserverSuccessResult<TData = unknown, TError = DefaultError> = InfiniteQueryObserverBaseResult<
-  TData,
-  TError
-> &
+export type InfiniteQueryObserverSuccessResult<TData = unknown, TError = DefaultError> = InfiniteQueryObserverBaseResult<TData, TError> &
   SuccessShape<TData, false> &
   NoPageErrors;
 
-export type InfiniteQueryObserverPlaceholderResult<
-  TData = unknown,
-  TError = DefaultError,
-> = InfiniteQueryObserverBaseResult<TData, TError> & SuccessShape<TData, true> & NoPageErrors;
+export type InfiniteQueryObserverPlaceholderResult<TData = unknown, TError = DefaultError> = InfiniteQueryObserverBaseResult<TData, TError> &
+  SuccessShape<TData, true> &
+  NoPageErrors;
 
 export type DefinedInfiniteQueryObserverResult<TData = unknown, TError = DefaultError> =
   | InfiniteQueryObserverRefetchErrorResult<TData, TError>

@@ -44,10 +44,7 @@ interface RetryerConfig<TData = unknown, TError = DefaultError> {
   canRun: () => boolean;
 }
 
-export type RetryerAction<TError> =
-  | { type: 'failed'; failureCount: number; error: TError }
-  | { type: 'pause' }
-  | { type: 'continue' };
+export type RetryerAction<TError> = { type: 'failed'; failureCount: number; error: TError } | { type: 'pause' } | { type: 'continue' };
 
 export interface Retryer<TData = unknown> {
   promise: Promise<TData>;

@@ -113,7 +113,11 @@ describe('QUERY_STATUS_TRANSITIONS', () => {
   it('ids are unique, every action has rows, every state is reachable from pending/idle', () => {
     const ids = QUERY_STATUS_TRANSITIONS.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const action of Object.keys(QUERY_ACTIONS)) expect(QUERY_STATUS_TRANSITIONS.some((r) => r.action === action), action).toBe(true);
+    for (const action of Object.keys(QUERY_ACTIONS))
+      expect(
+        QUERY_STATUS_TRANSITIONS.some((r) => r.action === action),
+        action,
+      ).toBe(true);
     const seen = new Set(['pending/idle']);
     for (let grew = true; grew; ) {
       grew = false;
@@ -155,7 +159,11 @@ describe('MUTATION_STATUS_TRANSITIONS', () => {
   it('ids are unique, every action has a row, every state is reachable from idle', () => {
     const ids = MUTATION_STATUS_TRANSITIONS.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const action of Object.keys(MUTATION_ACTIONS)) expect(MUTATION_STATUS_TRANSITIONS.some((r) => r.action === action), action).toBe(true);
+    for (const action of Object.keys(MUTATION_ACTIONS))
+      expect(
+        MUTATION_STATUS_TRANSITIONS.some((r) => r.action === action),
+        action,
+      ).toBe(true);
     const reached = new Set(['idle', ...MUTATION_STATUS_TRANSITIONS.map((r) => r.to)]);
     expect([...reached].sort()).toEqual([...MUTATION_MACHINE_STATES].sort());
   });

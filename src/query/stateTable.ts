@@ -80,24 +80,25 @@ const fetchRows = (from: QueryStatus, to: QueryStatus, note: string, data?: bool
 
 // The tables are built inside pure-annotated functions so that bundlers drop them from apps that never
 // import them (only the docs' diagrams do): a top-level call with arguments is kept as a possible side effect.
-export const QUERY_STATUS_TRANSITIONS: readonly QueryTransitionRow[] = /* @__PURE__ */ (() => Object.freeze([
-  ...fetchRows('pending', 'pending', 'first fetch: no data yet, so the query stays pending'),
-  ...fetchRows('success', 'success', 'background refetch: the data stays, so does success'),
-  ...fetchRows('error', 'pending', 'retrying a query that never had data: back to pending', false),
-  ...fetchRows('error', 'error', 'refetching after an error while old data is kept: status stays error', true),
-  ...STATUSES.flatMap((s) => [
-    qrow(st(s, 'fetching'), 'pause', st(s, 'paused'), 'the retryer cannot go on (offline, or unfocused for refetchOnWindowFocus-style modes)'),
-    qrow(st(s, 'paused'), 'continue', st(s, 'fetching'), 'the network (or focus) came back: the fetch resumes'),
-    qrow(st(s, 'fetching'), 'failed', st(s, 'fetching'), 'an attempt failed and a retry is scheduled: only failureCount changes'),
-    qrow(st(s, 'fetching'), 'success', st('success', 'idle'), 'the queryFn resolved: data, dataUpdatedAt; invalidation cleared', { manual: false }),
-    qrow(st(s, 'fetching'), 'error', st('error', 'idle'), 'the last attempt failed: error, errorUpdatedAt; marked invalidated'),
-    qrow(st(s, 'paused'), 'error', st('error', 'idle'), 'cancelled while paused without a state to revert to'),
-  ]),
-  ...QUERY_MACHINE_STATES.map((s) =>
-    qrow(s, 'success', st('success', s.fetchStatus), 'setQueryData: new data, a running fetch is left alone', { manual: true }),
-  ),
-  ...QUERY_MACHINE_STATES.map((s) => qrow(s, 'invalidate', s, 'invalidateQueries: isInvalidated = true; state otherwise unchanged')),
-]))();
+export const QUERY_STATUS_TRANSITIONS: readonly QueryTransitionRow[] = /* @__PURE__ */ (() =>
+  Object.freeze([
+    ...fetchRows('pending', 'pending', 'first fetch: no data yet, so the query stays pending'),
+    ...fetchRows('success', 'success', 'background refetch: the data stays, so does success'),
+    ...fetchRows('error', 'pending', 'retrying a query that never had data: back to pending', false),
+    ...fetchRows('error', 'error', 'refetching after an error while old data is kept: status stays error', true),
+    ...STATUSES.flatMap((s) => [
+      qrow(st(s, 'fetching'), 'pause', st(s, 'paused'), 'the retryer cannot go on (offline, or unfocused for refetchOnWindowFocus-style modes)'),
+      qrow(st(s, 'paused'), 'continue', st(s, 'fetching'), 'the network (or focus) came back: the fetch resumes'),
+      qrow(st(s, 'fetching'), 'failed', st(s, 'fetching'), 'an attempt failed and a retry is scheduled: only failureCount changes'),
+      qrow(st(s, 'fetching'), 'success', st('success', 'idle'), 'the queryFn resolved: data, dataUpdatedAt; invalidation cleared', { manual: false }),
+      qrow(st(s, 'fetching'), 'error', st('error', 'idle'), 'the last attempt failed: error, errorUpdatedAt; marked invalidated'),
+      qrow(st(s, 'paused'), 'error', st('error', 'idle'), 'cancelled while paused without a state to revert to'),
+    ]),
+    ...QUERY_MACHINE_STATES.map((s) =>
+      qrow(s, 'success', st('success', s.fetchStatus), 'setQueryData: new data, a running fetch is left alone', { manual: true }),
+    ),
+    ...QUERY_MACHINE_STATES.map((s) => qrow(s, 'invalidate', s, 'invalidateQueries: isInvalidated = true; state otherwise unchanged')),
+  ]))();
 
 /** The row for a transition, or undefined when the table has none (the Query never dispatches it). */
 export function findQueryTransition(
@@ -121,7 +122,8 @@ export function findQueryTransition(
 /** A mutation's status, with a pending mutation that cannot run yet (isPaused) as its own state. */
 export type MutationMachineState = 'idle' | 'pending' | 'paused' | 'success' | 'error';
 
-export const MUTATION_MACHINE_STATES: readonly MutationMachineState[] = /* @__PURE__ */ (() => Object.freeze(['idle', 'pending', 'paused', 'success', 'error'] as const))();
+export const MUTATION_MACHINE_STATES: readonly MutationMachineState[] = /* @__PURE__ */ (() =>
+  Object.freeze(['idle', 'pending', 'paused', 'success', 'error'] as const))();
 
 export type MutationTableAction = MutationAction<unknown, unknown, unknown, unknown>['type'];
 
@@ -136,19 +138,27 @@ export interface MutationTransitionRow {
 }
 
 const mrow = (from: MutationMachineState, action: MutationTableAction, to: MutationMachineState, note: string, paused?: boolean): MutationTransitionRow =>
-  Object.freeze({ id: `${from}:${action}${paused === undefined ? '' : paused ? ':paused' : ':ready'}`, from, action, ...(paused === undefined ? {} : { paused }), to, note });
+  Object.freeze({
+    id: `${from}:${action}${paused === undefined ? '' : paused ? ':paused' : ':ready'}`,
+    from,
+    action,
+    ...(paused === undefined ? {} : { paused }),
+    to,
+    note,
+  });
 
-export const MUTATION_STATUS_TRANSITIONS: readonly MutationTransitionRow[] = /* @__PURE__ */ (() => Object.freeze([
-  mrow('idle', 'pending', 'pending', 'mutate(): variables and submittedAt recorded, onMutate runs', false),
-  mrow('idle', 'pending', 'paused', 'mutate() while it cannot run (offline, or another mutation of its scope is running)', true),
-  mrow('pending', 'pending', 'pending', 'onMutate returned a context: stored with the same status', false),
-  mrow('paused', 'pending', 'paused', 'onMutate returned a context while the mutation waits', true),
-  mrow('pending', 'pause', 'paused', 'an attempt cannot start or retry: it waits for the network or its scope'),
-  mrow('paused', 'continue', 'pending', 'resumed (online again, its turn in the scope, or resumePausedMutations)'),
-  mrow('pending', 'failed', 'pending', 'an attempt failed and a retry is scheduled: only failureCount changes'),
-  mrow('pending', 'success', 'success', 'the mutationFn resolved: data; onSuccess and onSettled have run'),
-  mrow('pending', 'error', 'error', 'the last attempt failed: error; onError and onSettled have run'),
-]))();
+export const MUTATION_STATUS_TRANSITIONS: readonly MutationTransitionRow[] = /* @__PURE__ */ (() =>
+  Object.freeze([
+    mrow('idle', 'pending', 'pending', 'mutate(): variables and submittedAt recorded, onMutate runs', false),
+    mrow('idle', 'pending', 'paused', 'mutate() while it cannot run (offline, or another mutation of its scope is running)', true),
+    mrow('pending', 'pending', 'pending', 'onMutate returned a context: stored with the same status', false),
+    mrow('paused', 'pending', 'paused', 'onMutate returned a context while the mutation waits', true),
+    mrow('pending', 'pause', 'paused', 'an attempt cannot start or retry: it waits for the network or its scope'),
+    mrow('paused', 'continue', 'pending', 'resumed (online again, its turn in the scope, or resumePausedMutations)'),
+    mrow('pending', 'failed', 'pending', 'an attempt failed and a retry is scheduled: only failureCount changes'),
+    mrow('pending', 'success', 'success', 'the mutationFn resolved: data; onSuccess and onSettled have run'),
+    mrow('pending', 'error', 'error', 'the last attempt failed: error; onError and onSettled have run'),
+  ]))();
 
 /** The machine state of a mutation's (status, isPaused). */
 export const mutationMachineState = (status: MutationMachineState | 'pending', isPaused: boolean): MutationMachineState =>

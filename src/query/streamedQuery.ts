@@ -19,10 +19,7 @@ type SimpleStreamedQueryParams<TQueryFnData, TQueryKey extends QueryKey> = BaseS
   initialValue?: never;
 };
 
-type ReducibleStreamedQueryParams<TQueryFnData, TData, TQueryKey extends QueryKey> = BaseStreamedQueryParams<
-  TQueryFnData,
-  TQueryKey
-> & {
+type ReducibleStreamedQueryParams<TQueryFnData, TData, TQueryKey extends QueryKey> = BaseStreamedQueryParams<TQueryFnData, TQueryKey> & {
   reducer: (acc: TData, chunk: TQueryFnData) => TData;
   initialValue: TData;
 };

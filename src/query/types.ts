@@ -26,11 +26,7 @@ export type DistributiveOmit<TObject, TKey extends keyof TObject> = TObject exte
 export type OmitKeyof<
   TObject,
   TKey extends TStrictly extends 'safely'
-    ?
-        | keyof TObject
-        | (string & Record<never, never>)
-        | (number & Record<never, never>)
-        | (symbol & Record<never, never>)
+    ? keyof TObject | (string & Record<never, never>) | (number & Record<never, never>) | (symbol & Record<never, never>)
     : keyof TObject,
   TStrictly extends 'strictly' | 'safely' = 'strictly',
 > = Omit<TObject, TKey>;
@@ -87,9 +83,7 @@ export type UnsetMarker = typeof unsetMarker;
 
 export type AnyDataTag = { [dataTagSymbol]: any; [dataTagErrorSymbol]: any };
 
-export type DataTag<TType, TValue, TError = UnsetMarker> = TType extends AnyDataTag
-  ? TType
-  : TType & { [dataTagSymbol]: TValue; [dataTagErrorSymbol]: TError };
+export type DataTag<TType, TValue, TError = UnsetMarker> = TType extends AnyDataTag ? TType : TType & { [dataTagSymbol]: TValue; [dataTagErrorSymbol]: TError };
 
 export type QueryKeyWithDataTag<TQueryKey extends QueryKey = QueryKey, TQueryFnData = unknown, TError = DefaultError> = {
   queryKey: DataTag<TQueryKey, TQueryFnData, TError>;
@@ -99,11 +93,7 @@ export type InferDataFromTag<TQueryFnData, TTaggedQueryKey extends QueryKey> =
   TTaggedQueryKey extends DataTag<unknown, infer TaggedValue, unknown> ? TaggedValue : TQueryFnData;
 
 export type InferErrorFromTag<TError, TTaggedQueryKey extends QueryKey> =
-  TTaggedQueryKey extends DataTag<unknown, unknown, infer TaggedError>
-    ? TaggedError extends UnsetMarker
-      ? TError
-      : TaggedError
-    : TError;
+  TTaggedQueryKey extends DataTag<unknown, unknown, infer TaggedError> ? (TaggedError extends UnsetMarker ? TError : TaggedError) : TError;
 
 // ---------------------------------------------------------------- query functions
 
@@ -114,29 +104,17 @@ export type QueryFunction<T = unknown, TQueryKey extends QueryKey = QueryKey, TP
 /** 'static': never stale, not even after invalidation. */
 export type StaleTime = number | 'static';
 
-export type StaleTimeFunction<
-  TQueryFnData = unknown,
-  TError = DefaultError,
-  TData = TQueryFnData,
-  TQueryKey extends QueryKey = QueryKey,
-> = StaleTime | ((query: Query<TQueryFnData, TError, TData, TQueryKey>) => StaleTime);
+export type StaleTimeFunction<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey> =
+  | StaleTime
+  | ((query: Query<TQueryFnData, TError, TData, TQueryKey>) => StaleTime);
 
-export type QueryBooleanOption<
-  TQueryFnData = unknown,
-  TError = DefaultError,
-  TData = TQueryFnData,
-  TQueryKey extends QueryKey = QueryKey,
-> = boolean | ((query: Query<TQueryFnData, TError, TData, TQueryKey>) => boolean);
+export type QueryBooleanOption<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey> =
+  | boolean
+  | ((query: Query<TQueryFnData, TError, TData, TQueryKey>) => boolean);
 
-export type QueryPersister<T = unknown, TQueryKey extends QueryKey = QueryKey, TPageParam = never> = [TPageParam] extends [
-  never,
-]
+export type QueryPersister<T = unknown, TQueryKey extends QueryKey = QueryKey, TPageParam = never> = [TPageParam] extends [never]
   ? (queryFn: QueryFunction<T, TQueryKey, never>, context: QueryFunctionContext<TQueryKey>, query: Query) => T | Promise<T>
-  : (
-      queryFn: QueryFunction<T, TQueryKey, TPageParam>,
-      context: QueryFunctionContext<TQueryKey>,
-      query: Query,
-    ) => T | Promise<T>;
+  : (queryFn: QueryFunction<T, TQueryKey, TPageParam>, context: QueryFunctionContext<TQueryKey>, query: Query) => T | Promise<T>;
 
 /** What a queryFn receives. Infinite queries (a real TPageParam) also get pageParam and direction. */
 export type QueryFunctionContext<TQueryKey extends QueryKey = QueryKey, TPageParam = never> = [TPageParam] extends [never]
@@ -161,20 +139,12 @@ export type QueryFunctionContext<TQueryKey extends QueryKey = QueryKey, TPagePar
 
 export type InitialDataFunction<T> = () => T | undefined;
 
-export type PlaceholderDataFunction<
-  TQueryFnData = unknown,
-  TError = DefaultError,
-  TQueryData = TQueryFnData,
-  TQueryKey extends QueryKey = QueryKey,
-> = (
+export type PlaceholderDataFunction<TQueryFnData = unknown, TError = DefaultError, TQueryData = TQueryFnData, TQueryKey extends QueryKey = QueryKey> = (
   previousData: TQueryData | undefined,
   previousQuery: Query<TQueryFnData, TError, TQueryData, TQueryKey> | undefined,
 ) => TQueryData | undefined;
 
-export type QueriesPlaceholderDataFunction<TQueryData> = (
-  previousData: undefined,
-  previousQuery: undefined,
-) => TQueryData | undefined;
+export type QueriesPlaceholderDataFunction<TQueryData> = (previousData: undefined, previousQuery: undefined) => TQueryData | undefined;
 
 export type QueryKeyHashFunction<TQueryKey extends QueryKey> = (queryKey: TQueryKey) => string;
 
@@ -207,13 +177,7 @@ export type NotifyOnChangeProps =
 
 // ---------------------------------------------------------------- query options
 
-export interface QueryOptions<
-  TQueryFnData = unknown,
-  TError = DefaultError,
-  TData = TQueryFnData,
-  TQueryKey extends QueryKey = QueryKey,
-  TPageParam = never,
-> {
+export interface QueryOptions<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = never> {
   /** false: never; true: forever; n: up to n retries; fn: ask. Default 3 (0 on the server). */
   retry?: RetryValue<TError>;
   /** Default: min(1000 * 2^failureCount, 30000) ms. */
@@ -241,8 +205,7 @@ export interface InitialPageParam<TPageParam = unknown> {
   initialPageParam: TPageParam;
 }
 
-export interface InfiniteQueryPageParamsOptions<TQueryFnData = unknown, TPageParam = unknown>
-  extends InitialPageParam<TPageParam> {
+export interface InfiniteQueryPageParamsOptions<TQueryFnData = unknown, TPageParam = unknown> extends InitialPageParam<TPageParam> {
   getPreviousPageParam?: GetPreviousPageParamFunction<TPageParam, TQueryFnData>;
   getNextPageParam: GetNextPageParamFunction<TPageParam, TQueryFnData>;
 }
@@ -267,10 +230,7 @@ export interface QueryObserverOptions<
   enabled?: QueryBooleanOption<TQueryFnData, TError, TQueryData, TQueryKey>;
   staleTime?: StaleTimeFunction<TQueryFnData, TError, TQueryData, TQueryKey>;
   /** ms between refetches; false or 0 turns polling off. */
-  refetchInterval?:
-    | number
-    | false
-    | ((query: Query<TQueryFnData, TError, TQueryData, TQueryKey>) => number | false | undefined);
+  refetchInterval?: number | false | ((query: Query<TQueryFnData, TError, TQueryData, TQueryKey>) => number | false | undefined);
   refetchIntervalInBackground?: boolean;
   refetchOnWindowFocus?: QueryTrigger<TQueryFnData, TError, TQueryData, TQueryKey>;
   refetchOnReconnect?: QueryTrigger<TQueryFnData, TError, TQueryData, TQueryKey>;
@@ -280,9 +240,7 @@ export interface QueryObserverOptions<
   throwOnError?: ThrowOnError<TQueryFnData, TError, TQueryData, TQueryKey>;
   select?: (data: TQueryData) => TData;
   suspense?: boolean;
-  placeholderData?:
-    | NonFunctionGuard<TQueryData>
-    | PlaceholderDataFunction<NonFunctionGuard<TQueryData>, TError, NonFunctionGuard<TQueryData>, TQueryKey>;
+  placeholderData?: NonFunctionGuard<TQueryData> | PlaceholderDataFunction<NonFunctionGuard<TQueryData>, TError, NonFunctionGuard<TQueryData>, TQueryKey>;
   _optimisticResults?: 'optimistic' | 'isRestoring';
 }
 
@@ -292,10 +250,7 @@ export type DefaultedQueryObserverOptions<
   TData = TQueryFnData,
   TQueryData = TQueryFnData,
   TQueryKey extends QueryKey = QueryKey,
-> = WithRequired<
-  QueryObserverOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey>,
-  'throwOnError' | 'refetchOnReconnect' | 'queryHash'
->;
+> = WithRequired<QueryObserverOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey>, 'throwOnError' | 'refetchOnReconnect' | 'queryHash'>;
 
 export interface InfiniteQueryObserverOptions<
   TQueryFnData = unknown,
@@ -303,14 +258,7 @@ export interface InfiniteQueryObserverOptions<
   TData = TQueryFnData,
   TQueryKey extends QueryKey = QueryKey,
   TPageParam = unknown,
-> extends QueryObserverOptions<
-      TQueryFnData,
-      TError,
-      TData,
-      InfiniteData<TQueryFnData, TPageParam>,
-      TQueryKey,
-      TPageParam
-    >,
+> extends QueryObserverOptions<TQueryFnData, TError, TData, InfiniteData<TQueryFnData, TPageParam>, TQueryKey, TPageParam>,
     InfiniteQueryPageParamsOptions<TQueryFnData, TPageParam> {}
 
 export type DefaultedInfiniteQueryObserverOptions<
@@ -319,10 +267,7 @@ export type DefaultedInfiniteQueryObserverOptions<
   TData = TQueryFnData,
   TQueryKey extends QueryKey = QueryKey,
   TPageParam = unknown,
-> = WithRequired<
-  InfiniteQueryObserverOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
-  'throwOnError' | 'refetchOnReconnect' | 'queryHash'
->;
+> = WithRequired<InfiniteQueryObserverOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>, 'throwOnError' | 'refetchOnReconnect' | 'queryHash'>;
 
 export interface QueryExecuteOptions<
   TQueryFnData = unknown,
@@ -379,10 +324,7 @@ export type InfiniteQueryExecuteOptions<
   TData = InfiniteData<TQueryFnData>,
   TQueryKey extends QueryKey = QueryKey,
   TPageParam = unknown,
-> = Omit<
-  QueryExecuteOptions<TQueryFnData, TError, TData, InfiniteData<TQueryFnData, TPageParam>, TQueryKey, TPageParam>,
-  'initialPageParam'
-> &
+> = Omit<QueryExecuteOptions<TQueryFnData, TError, TData, InfiniteData<TQueryFnData, TPageParam>, TQueryKey, TPageParam>, 'initialPageParam'> &
   InitialPageParam<TPageParam> &
   InfiniteQueryPages<TQueryFnData, TPageParam>;
 
@@ -453,14 +395,7 @@ export interface SetDataOptions {
   updatedAt?: number;
 }
 
-export type NotifyEventType =
-  | 'added'
-  | 'removed'
-  | 'updated'
-  | 'observerAdded'
-  | 'observerRemoved'
-  | 'observerResultsUpdated'
-  | 'observerOptionsUpdated';
+export type NotifyEventType = 'added' | 'removed' | 'updated' | 'observerAdded' | 'observerRemoved' | 'observerResultsUpdated' | 'observerOptionsUpdated';
 
 export interface NotifyEvent {
   type: NotifyEventType;

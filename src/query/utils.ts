@@ -7,28 +7,16 @@ import { isServer } from './environmentManager';
 import { now, timeoutManager } from './timeoutManager';
 import type { Mutation } from './mutation';
 import type { FetchOptions, Query } from './query';
-import type {
-  DefaultError,
-  FetchStatus,
-  MutationKey,
-  MutationStatus,
-  QueryFunction,
-  QueryKey,
-  QueryOptions,
-} from './types';
+import type { DefaultError, FetchStatus, MutationKey, MutationStatus, QueryFunction, QueryKey, QueryOptions } from './types';
 
 export { isServer };
 
 // ---------------------------------------------------------------- filters
 
-type DropLast<T extends ReadonlyArray<unknown>> = T extends readonly [...infer Head, unknown]
-  ? readonly [...Head]
-  : never;
+type DropLast<T extends ReadonlyArray<unknown>> = T extends readonly [...infer Head, unknown] ? readonly [...Head] : never;
 
 /** Every prefix of a tuple key, so filters on `['todos', 1]` accept `['todos']` and `[]`. */
-type TuplePrefixes<T extends ReadonlyArray<unknown>> = T extends readonly []
-  ? readonly []
-  : TuplePrefixes<DropLast<T>> | T;
+type TuplePrefixes<T extends ReadonlyArray<unknown>> = T extends readonly [] ? readonly [] : TuplePrefixes<DropLast<T>> | T;
 
 export type QueryTypeFilter = 'all' | 'active' | 'inactive';
 
@@ -44,12 +32,7 @@ export interface QueryFilters<TQueryKey extends QueryKey = QueryKey> {
   fetchStatus?: FetchStatus;
 }
 
-export interface MutationFilters<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = unknown,
-  TOnMutateResult = unknown,
-> {
+export interface MutationFilters<TData = unknown, TError = DefaultError, TVariables = unknown, TOnMutateResult = unknown> {
   exact?: boolean;
   predicate?: (mutation: Mutation<TData, TError, TVariables, TOnMutateResult>) => boolean;
   mutationKey?: TuplePrefixes<MutationKey>;
@@ -72,10 +55,7 @@ export function timeUntilStale(updatedAt: number, staleTime?: number): number {
 }
 
 /** Options such as `enabled` or `staleTime` may be a value or a function of the query. */
-export function resolveQueryValue<TValue, TQuery>(
-  value: undefined | TValue | ((query: TQuery) => TValue),
-  query: TQuery,
-): TValue | undefined {
+export function resolveQueryValue<TValue, TQuery>(value: undefined | TValue | ((query: TQuery) => TValue), query: TQuery): TValue | undefined {
   return typeof value === 'function' ? (value as (query: TQuery) => TValue)(query) : value;
 }
 
@@ -231,11 +211,7 @@ export function sleep(timeout: number): Promise<void> {
   });
 }
 
-export function replaceData<TData, TOptions extends QueryOptions<any, any, any, any>>(
-  prevData: TData | undefined,
-  data: TData,
-  options: TOptions,
-): TData {
+export function replaceData<TData, TOptions extends QueryOptions<any, any, any, any>>(prevData: TData | undefined, data: TData, options: TOptions): TData {
   const sharing = options.structuralSharing ?? STRUCTURAL_SHARING;
   if (typeof sharing === 'function') return sharing(prevData, data) as TData;
   if (sharing === false) return data;
@@ -278,9 +254,7 @@ export function ensureQueryFn<TQueryFnData = unknown, TQueryKey extends QueryKey
   fetchOptions?: FetchOptions<TQueryFnData>,
 ): QueryFunction<TQueryFnData, TQueryKey> {
   if (process.env.NODE_ENV !== 'production' && options.queryFn === skipToken) {
-    console.error(
-      `Attempted to invoke queryFn when set to skipToken. This is likely a configuration error. Query hash: '${options.queryHash}'`,
-    );
+    console.error(`Attempted to invoke queryFn when set to skipToken. This is likely a configuration error. Query hash: '${options.queryHash}'`);
   }
   if (!options.queryFn && fetchOptions?.initialPromise) return () => fetchOptions.initialPromise!;
   if (!options.queryFn || options.queryFn === skipToken) {
@@ -289,10 +263,7 @@ export function ensureQueryFn<TQueryFnData = unknown, TQueryKey extends QueryKey
   return options.queryFn;
 }
 
-export function shouldThrowError<T extends (...args: Array<any>) => boolean>(
-  throwOnError: boolean | T | undefined,
-  params: Parameters<T>,
-): boolean {
+export function shouldThrowError<T extends (...args: Array<any>) => boolean>(throwOnError: boolean | T | undefined, params: Parameters<T>): boolean {
   return typeof throwOnError === 'function' ? throwOnError(...params) : !!throwOnError;
 }
 

@@ -1,7 +1,7 @@
-import * as React from 'react';
+import type * as React from 'react';
 import { describe, expectTypeOf, it } from 'vitest';
 import * as tanstack from '@tanstack/react-query';
-import { QueryClient, skipToken } from 'roundtrip/query';
+import { type QueryClient, skipToken } from 'roundtrip/query';
 import type { DehydratedState } from 'roundtrip/query';
 import {
   HydrationBoundary,
@@ -72,9 +72,7 @@ describe('parity with @tanstack/react-query', () => {
   });
 
   it('useSuspenseQuery data', () => {
-    expectTypeOf(useSuspenseQuery({ queryKey: ['u'], queryFn: user }).data).toEqualTypeOf(
-      tanstack.useSuspenseQuery({ queryKey: ['u'], queryFn: user }).data,
-    );
+    expectTypeOf(useSuspenseQuery({ queryKey: ['u'], queryFn: user }).data).toEqualTypeOf(tanstack.useSuspenseQuery({ queryKey: ['u'], queryFn: user }).data);
   });
 
   it('useInfiniteQuery data', () => {
@@ -105,9 +103,7 @@ describe('parity with @tanstack/react-query', () => {
   });
 
   it('option and result type names', () => {
-    expectTypeOf<import('./index').UseQueryResult<number, Error>['data']>().toEqualTypeOf<
-      tanstack.UseQueryResult<number, Error>['data']
-    >();
+    expectTypeOf<import('./index').UseQueryResult<number, Error>['data']>().toEqualTypeOf<tanstack.UseQueryResult<number, Error>['data']>();
     expectTypeOf<keyof import('./index').UseQueryOptions>().toEqualTypeOf<keyof tanstack.UseQueryOptions>();
     expectTypeOf<keyof import('./index').UseSuspenseQueryOptions>().toEqualTypeOf<keyof tanstack.UseSuspenseQueryOptions>();
     expectTypeOf<keyof import('./index').UseInfiniteQueryOptions>().toEqualTypeOf<keyof tanstack.UseInfiniteQueryOptions>();

@@ -11,7 +11,7 @@
  * jsdom has no layout: the stubs below give elements a size so the virtualised query list renders rows,
  * and supply the few browser APIs the panel touches (matchMedia, ResizeObserver, CSS highlights).
  */
-import * as React from 'react';
+import type * as React from 'react';
 import { render } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import * as tanstack from '@tanstack/query-core';
@@ -101,7 +101,10 @@ async function runDevtools(lib: Core, script: Script, mount: Mount = mountCore) 
     await vi.waitFor(() => expect(root.querySelector('[aria-label="Tanstack query devtools"]')).not.toBeNull(), { timeout: 3000 });
     const snap = async (label: string) => {
       await pause();
-      const cache = client.getQueryCache().getAll().map((q: any) => [q.queryHash, q.state.status, q.state.fetchStatus, q.state.data]);
+      const cache = client
+        .getQueryCache()
+        .getAll()
+        .map((q: any) => [q.queryHash, q.state.status, q.state.fetchStatus, q.state.data]);
       snapshots.push({ label, view: view(root), cache });
     };
     await script({ client, lib, root, snap });
@@ -170,7 +173,11 @@ describe('differential: TanStack Query Devtools on both cores', () => {
 
   devtoolsDiff('sorting and filtering the query list', async ({ client, lib, root, snap }) => {
     const stops: Array<() => void> = [];
-    for (const [key, staleTime] of [['b-fresh', 60_000], ['a-stale', 0], ['c-fresh', 60_000]] as const) {
+    for (const [key, staleTime] of [
+      ['b-fresh', 60_000],
+      ['a-stale', 0],
+      ['c-fresh', 60_000],
+    ] as const) {
       const observer = new lib.QueryObserver(client, { queryKey: [key], queryFn: () => Promise.resolve({ name: key }), staleTime });
       stops.push(observer.subscribe(() => {}));
     }

@@ -187,7 +187,11 @@ const scenarios: Array<Scenario> = [
     name: 'prefetch on hover with ensureQueryData; the detail view then renders without a loading state',
     setup: ({ lib, log }) => {
       let calls = 0;
-      const detail = (id: number) => ({ queryKey: ['todo', id], queryFn: () => (calls++, sleep(20).then(() => ({ id, title: `todo ${id}` }))), staleTime: 60_000 });
+      const detail = (id: number) => ({
+        queryKey: ['todo', id],
+        queryFn: () => (calls++, sleep(20).then(() => ({ id, title: `todo ${id}` }))),
+        staleTime: 60_000,
+      });
       function Detail({ id }: { id: number }) {
         const r = lib.useQuery(detail(id));
         log({ detail: pick(r, ['status', 'data', 'isFetching']), calls });

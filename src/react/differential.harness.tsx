@@ -107,5 +107,4 @@ export const later =
   <T,>(ms: number, value: T) =>
   (): Promise<T> =>
     sleep(ms).then(() => value);
-export const failLater = (ms: number, message: string) => (): Promise<never> =>
-  sleep(ms).then(() => Promise.reject(new Error(message)));
+export const failLater = (ms: number, message: string) => (): Promise<never> => sleep(ms).then(() => Promise.reject(new Error(message)));

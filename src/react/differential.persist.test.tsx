@@ -260,7 +260,12 @@ const cases: Array<PersistCase> = [
       ctx.lib.onlineManager.setOnline(false);
       seed(ctx, storage, (c) => {
         c.setMutationDefaults(['add'], { mutationFn: later(5, 'never runs') });
-        for (const title of ['milk', 'eggs']) void c.getMutationCache().build(c, { mutationKey: ['add'] }).execute(title).catch(() => undefined);
+        for (const title of ['milk', 'eggs'])
+          void c
+            .getMutationCache()
+            .build(c, { mutationKey: ['add'] })
+            .execute(title)
+            .catch(() => undefined);
         c.setQueryData(['todos'], 'persisted todos');
       });
       ctx.lib.onlineManager.setOnline(true);
@@ -308,11 +313,19 @@ function perQueryScenario(name: string, infinite: boolean): Scenario {
       earlier.setQueryData(['per-query'], stored);
       const query = earlier.getQueryCache().find({ queryKey: ['per-query'] })!;
       query.setState({ dataUpdatedAt: 1 });
-      storage.setItem(`tanstack-query-${query.queryHash}`, JSON.stringify({ buster: '', queryHash: query.queryHash, queryKey: query.queryKey, state: query.state }));
+      storage.setItem(
+        `tanstack-query-${query.queryHash}`,
+        JSON.stringify({ buster: '', queryHash: query.queryHash, queryKey: query.queryKey, state: query.state }),
+      );
       earlier.clear();
       let calls = 0;
       function Plain() {
-        const r = lib.useQuery({ queryKey: ['per-query'], queryFn: () => sleep(20).then(() => `fetched ${++calls}`), persister: persisterFn as any, staleTime: 10 });
+        const r = lib.useQuery({
+          queryKey: ['per-query'],
+          queryFn: () => sleep(20).then(() => `fetched ${++calls}`),
+          persister: persisterFn as any,
+          staleTime: 10,
+        });
         log({ plain: pick(r, fields), calls });
         return <button onClick={() => void client.invalidateQueries()}>invalidate</button>;
       }

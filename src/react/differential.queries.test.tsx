@@ -273,16 +273,7 @@ const scenarios: Array<Scenario> = [
           getNextPageParam: (_last, pages, lastParam) => (pages.length < 3 ? lastParam + 1 : undefined),
           getPreviousPageParam: (_first, _pages, firstParam) => (firstParam > 0 ? firstParam - 1 : undefined),
         });
-        log(
-          pick(r, [
-            'status',
-            'data',
-            'hasNextPage',
-            'hasPreviousPage',
-            'isFetchingNextPage',
-            'isFetchingPreviousPage',
-          ]),
-        );
+        log(pick(r, ['status', 'data', 'hasNextPage', 'hasPreviousPage', 'isFetchingNextPage', 'isFetchingPreviousPage']));
         return (
           <>
             <button onClick={() => void r.fetchNextPage()}>next</button>

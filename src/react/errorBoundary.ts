@@ -10,14 +10,7 @@
  */
 import { React } from './reactNamespace';
 import { shouldThrowError } from 'roundtrip/query';
-import type {
-  DefaultedQueryObserverOptions,
-  Query,
-  QueryKey,
-  QueryObserver,
-  QueryObserverResult,
-  ThrowOnError,
-} from 'roundtrip/query';
+import type { DefaultedQueryObserverOptions, Query, QueryKey, QueryObserver, QueryObserverResult, ThrowOnError } from 'roundtrip/query';
 import type { QueryErrorResetBoundaryValue } from './QueryErrorResetBoundary';
 
 type AnyDefaulted = DefaultedQueryObserverOptions<any, any, any, any, any>;
@@ -30,15 +23,13 @@ const SUSPENSE_MIN_MS = 1000;
 
 export function applySuspenseTimers(options: AnyDefaulted): void {
   if (!options.suspense) return;
-  const clamp = (value: number | 'static' | undefined): number | 'static' =>
-    value === 'static' ? value : Math.max(value ?? SUSPENSE_MIN_MS, SUSPENSE_MIN_MS);
+  const clamp = (value: number | 'static' | undefined): number | 'static' => (value === 'static' ? value : Math.max(value ?? SUSPENSE_MIN_MS, SUSPENSE_MIN_MS));
   const staleTime = options.staleTime;
   options.staleTime = typeof staleTime === 'function' ? (query) => clamp(staleTime(query)) : clamp(staleTime);
   if (typeof options.gcTime === 'number') options.gcTime = Math.max(options.gcTime, SUSPENSE_MIN_MS);
 }
 
-export const shouldSuspend = (options: AnyDefaulted | undefined, result: QueryObserverResult<any, any>): boolean =>
-  !!options?.suspense && result.isPending;
+export const shouldSuspend = (options: AnyDefaulted | undefined, result: QueryObserverResult<any, any>): boolean => !!options?.suspense && result.isPending;
 
 /** The promise a suspending component throws; a failure clears the reset flag so the retry can throw again. */
 export const suspendOn = <TQueryFnData, TError, TData, TQueryData, TQueryKey extends QueryKey>(
@@ -47,11 +38,7 @@ export const suspendOn = <TQueryFnData, TError, TData, TQueryData, TQueryKey ext
   resetBoundary: QueryErrorResetBoundaryValue,
 ): Promise<unknown> => observer.fetchOptimistic(options).catch(() => resetBoundary.clearReset());
 
-export function preventRetryUntilReset(
-  options: AnyDefaulted,
-  resetBoundary: QueryErrorResetBoundaryValue,
-  query: Query<any, any, any, any> | undefined,
-): void {
+export function preventRetryUntilReset(options: AnyDefaulted, resetBoundary: QueryErrorResetBoundaryValue, query: Query<any, any, any, any> | undefined): void {
   const throwOnError =
     query?.state.status === 'error' && typeof options.throwOnError === 'function'
       ? shouldThrowError(options.throwOnError, [query.state.error, query])

@@ -157,11 +157,7 @@ describe('useInfiniteQuery', () => {
         initialPageParam: 0,
         getNextPageParam: (last) => (last[1]! < 3 ? last[1]! + 1 : undefined),
       });
-      return (
-        <button onClick={() => void fetchNextPage()}>
-          {`${data?.pages.flat().join(',') ?? '-'}|${hasNextPage}|${isFetchingNextPage}`}
-        </button>
-      );
+      return <button onClick={() => void fetchNextPage()}>{`${data?.pages.flat().join(',') ?? '-'}|${hasNextPage}|${isFetchingNextPage}`}</button>;
     }
     renderWithClient(client, <Page />);
     await advance(2);

@@ -8,21 +8,8 @@
  * throwOnError. The two hooks differ only in the element types (suspense results always have data) and in
  * how a homogeneous array (`ids.map(...)`) is typed, so those are picked by `Kind`; the walk is one.
  */
-import type {
-  DefaultError,
-  OmitKeyof,
-  QueriesPlaceholderDataFunction,
-  QueryFunction,
-  QueryKey,
-  ThrowOnError,
-} from 'roundtrip/query';
-import type {
-  DefinedUseQueryResult,
-  UseQueryOptions,
-  UseQueryResult,
-  UseSuspenseQueryOptions,
-  UseSuspenseQueryResult,
-} from './types';
+import type { DefaultError, OmitKeyof, QueriesPlaceholderDataFunction, QueryFunction, QueryKey, ThrowOnError } from 'roundtrip/query';
+import type { DefinedUseQueryResult, UseQueryOptions, UseQueryResult, UseSuspenseQueryOptions, UseSuspenseQueryResult } from './types';
 
 type MAXIMUM_DEPTH = 20;
 
@@ -101,11 +88,7 @@ type GetUseQueryResult<T> = T extends { queryFnData: any; error?: infer TError; 
                   select?: (data: any) => infer TData;
                   throwOnError?: ThrowOnError<any, infer TError, any, any>;
                 }
-              ? GetDefinedOrUndefinedQueryResult<
-                  T,
-                  unknown extends TData ? TQueryFnData : TData,
-                  unknown extends TError ? DefaultError : TError
-                >
+              ? GetDefinedOrUndefinedQueryResult<T, unknown extends TData ? TQueryFnData : TData, unknown extends TError ? DefaultError : TError>
               : UseQueryResult;
 
 // ---------------------------------------------------------------- useSuspenseQueries elements
@@ -152,10 +135,7 @@ type GetUseSuspenseQueryResult<T> = T extends { queryFnData: any; error?: infer 
                   select?: (data: any) => infer TData;
                   throwOnError?: ThrowOnError<any, infer TError, any, any>;
                 }
-              ? UseSuspenseQueryResult<
-                  unknown extends TData ? TQueryFnData : TData,
-                  unknown extends TError ? DefaultError : TError
-                >
+              ? UseSuspenseQueryResult<unknown extends TData ? TQueryFnData : TData, unknown extends TError ? DefaultError : TError>
               : T extends {
                     queryFn?: QueryFunction<infer TQueryFnData, any> | SkipTokenForUseQueries;
                     throwOnError?: ThrowOnError<any, infer TError, any, any>;

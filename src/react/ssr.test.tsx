@@ -50,7 +50,12 @@ async function settled(state: ReturnType<Lib['dehydrate']>) {
     queries: await Promise.all(
       state.queries.map(async ({ promise, ...rest }) => ({
         ...rest,
-        promise: promise && (await promise.then((v) => ({ resolved: v }), (e: Error) => ({ rejected: e.message }))),
+        promise:
+          promise &&
+          (await promise.then(
+            (v) => ({ resolved: v }),
+            (e: Error) => ({ rejected: e.message }),
+          )),
       })),
     ),
   };

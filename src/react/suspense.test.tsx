@@ -2,7 +2,7 @@
 import * as React from 'react';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { QueryClient } from 'roundtrip/query';
+import type { QueryClient } from 'roundtrip/query';
 import { QueryErrorResetBoundary, useQueryErrorResetBoundary } from './QueryErrorResetBoundary';
 import { useQuery, useSuspenseInfiniteQuery, useSuspenseQuery } from './useQuery';
 import { useSuspenseQueries } from './useSuspenseQueries';
@@ -62,9 +62,19 @@ describe('suspense', () => {
     renderWithClient(client, ui);
     await advance(500);
     expect(queryFn).toHaveBeenCalledTimes(1);
-    expect(client.getQueryCache().find({ queryKey: ['s2'] })!.isStale()).toBe(false);
+    expect(
+      client
+        .getQueryCache()
+        .find({ queryKey: ['s2'] })!
+        .isStale(),
+    ).toBe(false);
     await advance(600);
-    expect(client.getQueryCache().find({ queryKey: ['s2'] })!.isStale()).toBe(true);
+    expect(
+      client
+        .getQueryCache()
+        .find({ queryKey: ['s2'] })!
+        .isStale(),
+    ).toBe(true);
   });
 
   it('keeps showing data when a background refetch fails', async () => {

@@ -33,8 +33,7 @@ export function renderWithClient(client: QueryClient, ui: React.ReactElement) {
   const rendered = render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>);
   return {
     ...rendered,
-    rerender: (next: React.ReactElement) =>
-      rendered.rerender(<QueryClientProvider client={client}>{next}</QueryClientProvider>),
+    rerender: (next: React.ReactElement) => rendered.rerender(<QueryClientProvider client={client}>{next}</QueryClientProvider>),
   };
 }
 

@@ -34,14 +34,16 @@ function createApi() {
   const router = t.router({
     list: t.procedure.query(() => sleep(10).then(() => todos.map((todo) => ({ ...todo })))),
     byId: t.procedure.input((raw: unknown) => raw as number).query(({ input }) => sleep(5).then(() => todos.find((todo) => todo.id === input) ?? null)),
-    add: t.procedure.input((raw: unknown) => raw as string).mutation(({ input }) =>
-      sleep(10).then(() => {
-        if (input === 'fail') throw new Error('cannot add "fail"');
-        const todo = { id: todos.length + 1, title: input };
-        todos.push(todo);
-        return todo;
-      }),
-    ),
+    add: t.procedure
+      .input((raw: unknown) => raw as string)
+      .mutation(({ input }) =>
+        sleep(10).then(() => {
+          if (input === 'fail') throw new Error('cannot add "fail"');
+          const todo = { id: todos.length + 1, title: input };
+          todos.push(todo);
+          return todo;
+        }),
+      ),
     page: t.procedure
       .input((raw: unknown) => raw as { limit: number; cursor?: number | null })
       .query(({ input }) =>
@@ -249,7 +251,9 @@ describe('differential: tRPC (@trpc/tanstack-react-query) on both React bindings
 
   it('tRPC recognises our skipToken (its import reaches roundtrip/react)', () => {
     const client = new ours.QueryClient();
-    const trpc = integrations.get(ours)!.createTRPCOptionsProxy<ReturnType<typeof createApi>['router']>({ client: createApi().client, queryClient: client as any });
+    const trpc = integrations
+      .get(ours)!
+      .createTRPCOptionsProxy<ReturnType<typeof createApi>['router']>({ client: createApi().client, queryClient: client as any });
     expect(trpc.byId.queryOptions(ours.skipToken as any).queryFn).toBe(ours.skipToken);
     client.clear();
   });

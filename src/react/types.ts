@@ -60,24 +60,13 @@ export type UsePrefetchInfiniteQueryOptions<
 
 export type AnyUseQueryOptions = UseQueryOptions<any, any, any, any>;
 
-export interface UseQueryOptions<
-  TQueryFnData = unknown,
-  TError = DefaultError,
-  TData = TQueryFnData,
-  TQueryKey extends QueryKey = QueryKey,
-> extends OmitKeyof<UseBaseQueryOptions<TQueryFnData, TError, TData, TQueryFnData, TQueryKey>, 'suspense'> {}
+export interface UseQueryOptions<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey>
+  extends OmitKeyof<UseBaseQueryOptions<TQueryFnData, TError, TData, TQueryFnData, TQueryKey>, 'suspense'> {}
 
 export type AnyUseSuspenseQueryOptions = UseSuspenseQueryOptions<any, any, any, any>;
 
-export interface UseSuspenseQueryOptions<
-  TQueryFnData = unknown,
-  TError = DefaultError,
-  TData = TQueryFnData,
-  TQueryKey extends QueryKey = QueryKey,
-> extends OmitKeyof<
-    UseQueryOptions<TQueryFnData, TError, TData, TQueryKey>,
-    'queryFn' | 'enabled' | 'throwOnError' | 'placeholderData'
-  > {
+export interface UseSuspenseQueryOptions<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey>
+  extends OmitKeyof<UseQueryOptions<TQueryFnData, TError, TData, TQueryKey>, 'queryFn' | 'enabled' | 'throwOnError' | 'placeholderData'> {
   queryFn?: Exclude<UseQueryOptions<TQueryFnData, TError, TData, TQueryKey>['queryFn'], SkipToken>;
 }
 
@@ -102,10 +91,7 @@ export interface UseSuspenseInfiniteQueryOptions<
   TData = InfiniteData<TQueryFnData>,
   TQueryKey extends QueryKey = QueryKey,
   TPageParam = unknown,
-> extends OmitKeyof<
-    UseInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
-    'queryFn' | 'enabled' | 'throwOnError' | 'placeholderData'
-  > {
+> extends OmitKeyof<UseInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>, 'queryFn' | 'enabled' | 'throwOnError' | 'placeholderData'> {
   queryFn?: Exclude<UseInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>['queryFn'], SkipToken>;
 }
 
@@ -114,19 +100,13 @@ export type UseBaseQueryResult<TData = unknown, TError = DefaultError> = QueryOb
 export type UseQueryResult<TData = unknown, TError = DefaultError> = UseBaseQueryResult<TData, TError>;
 
 /** Suspense never renders placeholder data, so the always-false flag is dropped. */
-export type UseSuspenseQueryResult<TData = unknown, TError = DefaultError> = DistributiveOmit<
-  DefinedQueryObserverResult<TData, TError>,
-  'isPlaceholderData'
->;
+export type UseSuspenseQueryResult<TData = unknown, TError = DefaultError> = DistributiveOmit<DefinedQueryObserverResult<TData, TError>, 'isPlaceholderData'>;
 
 export type DefinedUseQueryResult<TData = unknown, TError = DefaultError> = DefinedQueryObserverResult<TData, TError>;
 
 export type UseInfiniteQueryResult<TData = unknown, TError = DefaultError> = InfiniteQueryObserverResult<TData, TError>;
 
-export type DefinedUseInfiniteQueryResult<TData = unknown, TError = DefaultError> = DefinedInfiniteQueryObserverResult<
-  TData,
-  TError
->;
+export type DefinedUseInfiniteQueryResult<TData = unknown, TError = DefaultError> = DefinedInfiniteQueryObserverResult<TData, TError>;
 
 export type UseSuspenseInfiniteQueryResult<TData = unknown, TError = DefaultError> = OmitKeyof<
   DefinedInfiniteQueryObserverResult<TData, TError>,
@@ -143,19 +123,14 @@ export type UseMutateFunction<TData = unknown, TError = DefaultError, TVariables
   ...args: Parameters<MutateFunction<TData, TError, TVariables, TOnMutateResult>>
 ) => void;
 
-export type UseMutateAsyncFunction<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = void,
-  TOnMutateResult = unknown,
-> = MutateFunction<TData, TError, TVariables, TOnMutateResult>;
+export type UseMutateAsyncFunction<TData = unknown, TError = DefaultError, TVariables = void, TOnMutateResult = unknown> = MutateFunction<
+  TData,
+  TError,
+  TVariables,
+  TOnMutateResult
+>;
 
-export type UseBaseMutationResult<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = unknown,
-  TOnMutateResult = unknown,
-> = Override<
+export type UseBaseMutationResult<TData = unknown, TError = DefaultError, TVariables = unknown, TOnMutateResult = unknown> = Override<
   MutationObserverResult<TData, TError, TVariables, TOnMutateResult>,
   { mutate: UseMutateFunction<TData, TError, TVariables, TOnMutateResult> }
 > & {
@@ -163,9 +138,9 @@ export type UseBaseMutationResult<
   mutateAsync: UseMutateAsyncFunction<TData, TError, TVariables, TOnMutateResult>;
 };
 
-export type UseMutationResult<
-  TData = unknown,
-  TError = DefaultError,
-  TVariables = unknown,
-  TOnMutateResult = unknown,
-> = UseBaseMutationResult<TData, TError, TVariables, TOnMutateResult>;
+export type UseMutationResult<TData = unknown, TError = DefaultError, TVariables = unknown, TOnMutateResult = unknown> = UseBaseMutationResult<
+  TData,
+  TError,
+  TVariables,
+  TOnMutateResult
+>;

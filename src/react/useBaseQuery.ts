@@ -17,14 +17,7 @@ import type { QueryClient, QueryKey, QueryObserver, QueryObserverResult } from '
 import { useIsRestoring } from './IsRestoringProvider';
 import { useQueryClient } from './QueryClientProvider';
 import { useQueryErrorResetBoundary } from './QueryErrorResetBoundary';
-import {
-  applySuspenseTimers,
-  preventRetryUntilReset,
-  shouldSuspend,
-  shouldThrowToBoundary,
-  suspendOn,
-  useClearReset,
-} from './errorBoundary';
+import { applySuspenseTimers, preventRetryUntilReset, shouldSuspend, shouldThrowToBoundary, suspendOn, useClearReset } from './errorBoundary';
 import type { UseBaseQueryOptions } from './types';
 
 export function useBaseQuery<TQueryFnData, TError, TData, TQueryData, TQueryKey extends QueryKey>(
@@ -58,9 +51,7 @@ export function useBaseQuery<TQueryFnData, TError, TData, TQueryData, TQueryKey 
   preventRetryUntilReset(defaulted, resetBoundary, query);
   useClearReset(resetBoundary);
 
-  const [observer] = React.useState(
-    () => new Observer<TQueryFnData, TError, TData, TQueryData, TQueryKey>(client, defaulted),
-  );
+  const [observer] = React.useState(() => new Observer<TQueryFnData, TError, TData, TQueryData, TQueryKey>(client, defaulted));
 
   const result = observer.getOptimisticResult(defaulted);
 

@@ -10,16 +10,11 @@ import { notifyManager, replaceEqualDeep } from 'roundtrip/query';
 import type { Mutation, MutationCache, MutationFilters, MutationState, QueryClient } from 'roundtrip/query';
 import { useQueryClient } from './QueryClientProvider';
 
-type MutationTypeFromResult<TResult> = [TResult] extends [
-  MutationState<infer TData, infer TError, infer TVariables, infer TOnMutateResult>,
-]
+type MutationTypeFromResult<TResult> = [TResult] extends [MutationState<infer TData, infer TError, infer TVariables, infer TOnMutateResult>]
   ? Mutation<TData, TError, TVariables, TOnMutateResult>
   : Mutation;
 
-type MutationStateOptions<
-  TResult = MutationState,
-  TMutation extends Mutation<any, any, any, any> = MutationTypeFromResult<TResult>,
-> = {
+type MutationStateOptions<TResult = MutationState, TMutation extends Mutation<any, any, any, any> = MutationTypeFromResult<TResult>> = {
   filters?: MutationFilters;
   select?: (mutation: TMutation) => TResult;
 };
@@ -33,13 +28,10 @@ function createSnapshotCache<TResult, TMutation extends Mutation<any, any, any, 
     return (): Array<TResult> => {
       const mutations = cache.findAll(options.filters);
       const nextInputs = mutations.flatMap((mutation) => [mutation, mutation.state]);
-      const changed =
-        !snapshot || nextInputs.length !== inputs.length || nextInputs.some((input, i) => !Object.is(input, inputs[i]));
+      const changed = !snapshot || nextInputs.length !== inputs.length || nextInputs.some((input, i) => !Object.is(input, inputs[i]));
       if (changed) {
         inputs = nextInputs;
-        const selected = mutations.map(
-          (mutation) => (options.select ? options.select(mutation as TMutation) : mutation.state) as TResult,
-        );
+        const selected = mutations.map((mutation) => (options.select ? options.select(mutation as TMutation) : mutation.state) as TResult);
         snapshot = replaceEqualDeep(previous, selected);
         previous = snapshot;
       }
@@ -48,10 +40,10 @@ function createSnapshotCache<TResult, TMutation extends Mutation<any, any, any, 
   };
 }
 
-export function useMutationState<
-  TResult = MutationState,
-  TMutation extends Mutation<any, any, any, any> = MutationTypeFromResult<TResult>,
->(options: MutationStateOptions<TResult, TMutation> = {}, queryClient?: QueryClient): Array<TResult> {
+export function useMutationState<TResult = MutationState, TMutation extends Mutation<any, any, any, any> = MutationTypeFromResult<TResult>>(
+  options: MutationStateOptions<TResult, TMutation> = {},
+  queryClient?: QueryClient,
+): Array<TResult> {
   const cache = useQueryClient(queryClient).getMutationCache();
   const [createSnapshot] = React.useState(() => createSnapshotCache<TResult, TMutation>());
   const getSnapshot = createSnapshot(cache, options);

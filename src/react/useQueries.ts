@@ -11,29 +11,24 @@ import type { QueriesObserverOptions, QueryClient, QueryObserverOptions } from '
 import { useIsRestoring } from './IsRestoringProvider';
 import { useQueryClient } from './QueryClientProvider';
 import { useQueryErrorResetBoundary } from './QueryErrorResetBoundary';
-import {
-  applySuspenseTimers,
-  preventRetryUntilReset,
-  shouldSuspend,
-  shouldThrowToBoundary,
-  suspendOn,
-  useClearReset,
-} from './errorBoundary';
+import { applySuspenseTimers, preventRetryUntilReset, shouldSuspend, shouldThrowToBoundary, suspendOn, useClearReset } from './errorBoundary';
 import type { GetUseQueryOptionsForUseQueries, OptionsWalk, ResultsWalk } from './queriesTypes';
 
 /** The options tuple, each element typed from its own inference (see queriesTypes.ts). */
-export type QueriesOptions<
-  T extends Array<any>,
-  TResults extends Array<any> = [],
-  TDepth extends ReadonlyArray<number> = [],
-> = OptionsWalk<T, 'plain', TResults, TDepth>;
+export type QueriesOptions<T extends Array<any>, TResults extends Array<any> = [], TDepth extends ReadonlyArray<number> = []> = OptionsWalk<
+  T,
+  'plain',
+  TResults,
+  TDepth
+>;
 
 /** The results tuple, parallel to QueriesOptions. */
-export type QueriesResults<
-  T extends Array<any>,
-  TResults extends Array<any> = [],
-  TDepth extends ReadonlyArray<number> = [],
-> = ResultsWalk<T, 'plain', TResults, TDepth>;
+export type QueriesResults<T extends Array<any>, TResults extends Array<any> = [], TDepth extends ReadonlyArray<number> = []> = ResultsWalk<
+  T,
+  'plain',
+  TResults,
+  TDepth
+>;
 
 export function useQueries<T extends Array<any>, TCombinedResult = QueriesResults<T>>(
   {
@@ -70,10 +65,7 @@ export function useQueries<T extends Array<any>, TCombinedResult = QueriesResult
 
   const [observer] = React.useState(() => new QueriesObserver<TCombinedResult>(client, defaultedQueries, observerOptions));
 
-  const [optimisticResult, getCombinedResult, trackResult] = observer.getOptimisticResult(
-    defaultedQueries,
-    observerOptions.combine,
-  );
+  const [optimisticResult, getCombinedResult, trackResult] = observer.getOptimisticResult(defaultedQueries, observerOptions.combine);
 
   React.useEffect(() => {
     observer.setQueries(defaultedQueries, observerOptions);

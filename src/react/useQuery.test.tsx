@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import * as React from 'react';
+import type * as React from 'react';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 afterEach(cleanup);
-import { QueryClient, keepPreviousData, skipToken } from 'roundtrip/query';
+import { type QueryClient, keepPreviousData, skipToken } from 'roundtrip/query';
 import type { UseQueryResult } from './types';
 import { useQuery } from './useQuery';
 import { QueryClientProvider, useQueryClient } from './QueryClientProvider';
@@ -84,9 +84,7 @@ describe('useQuery', () => {
     const theirClient = new tanstack.QueryClient();
     const ourMessage = messageOf(<QueryClientProvider client={client}>{<PositionalOurs />}</QueryClientProvider>);
     expect(ourMessage).toMatch(/^Bad argument type\. Starting with v5/);
-    expect(ourMessage).toBe(
-      messageOf(<tanstack.QueryClientProvider client={theirClient}>{<PositionalTheirs />}</tanstack.QueryClientProvider>),
-    );
+    expect(ourMessage).toBe(messageOf(<tanstack.QueryClientProvider client={theirClient}>{<PositionalTheirs />}</tanstack.QueryClientProvider>));
     spy.mockRestore();
   });
 

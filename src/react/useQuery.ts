@@ -67,10 +67,7 @@ export function useInfiniteQuery<
   TData = InfiniteData<TQueryFnData>,
   TQueryKey extends QueryKey = QueryKey,
   TPageParam = unknown,
->(
-  options: UseInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
-  queryClient?: QueryClient,
-): UseInfiniteQueryResult<TData, TError>;
+>(options: UseInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>, queryClient?: QueryClient): UseInfiniteQueryResult<TData, TError>;
 export function useInfiniteQuery(options: UseInfiniteQueryOptions, queryClient?: QueryClient): UseInfiniteQueryResult {
   return useBaseQuery(options as any, InfiniteQueryObserver as typeof QueryObserver, queryClient) as UseInfiniteQueryResult;
 }
@@ -83,22 +80,14 @@ export const suspenseOverrides = {
   placeholderData: undefined,
 } as const;
 
-export function useSuspenseQuery<
-  TQueryFnData = unknown,
-  TError = DefaultError,
-  TData = TQueryFnData,
-  TQueryKey extends QueryKey = QueryKey,
->(
+export function useSuspenseQuery<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey>(
   options: UseSuspenseQueryOptions<TQueryFnData, TError, TData, TQueryKey>,
   queryClient?: QueryClient,
 ): UseSuspenseQueryResult<TData, TError> {
   if (process.env.NODE_ENV !== 'production' && (options.queryFn as unknown) === skipToken) {
     console.error('skipToken is not allowed for useSuspenseQuery');
   }
-  return useBaseQuery({ ...options, ...suspenseOverrides }, QueryObserver, queryClient) as UseSuspenseQueryResult<
-    TData,
-    TError
-  >;
+  return useBaseQuery({ ...options, ...suspenseOverrides }, QueryObserver, queryClient) as UseSuspenseQueryResult<TData, TError>;
 }
 
 export function useSuspenseInfiniteQuery<

@@ -8,17 +8,19 @@ import type { GetUseSuspenseQueryOptions, OptionsWalk, ResultsWalk } from './que
 import { useQueries } from './useQueries';
 import { suspenseOverrides } from './useQuery';
 
-export type SuspenseQueriesOptions<
-  T extends Array<any>,
-  TResults extends Array<any> = [],
-  TDepth extends ReadonlyArray<number> = [],
-> = OptionsWalk<T, 'suspense', TResults, TDepth>;
+export type SuspenseQueriesOptions<T extends Array<any>, TResults extends Array<any> = [], TDepth extends ReadonlyArray<number> = []> = OptionsWalk<
+  T,
+  'suspense',
+  TResults,
+  TDepth
+>;
 
-export type SuspenseQueriesResults<
-  T extends Array<any>,
-  TResults extends Array<any> = [],
-  TDepth extends ReadonlyArray<number> = [],
-> = ResultsWalk<T, 'suspense', TResults, TDepth>;
+export type SuspenseQueriesResults<T extends Array<any>, TResults extends Array<any> = [], TDepth extends ReadonlyArray<number> = []> = ResultsWalk<
+  T,
+  'suspense',
+  TResults,
+  TDepth
+>;
 
 export function useSuspenseQueries<T extends Array<any>, TCombinedResult = SuspenseQueriesResults<T>>(
   options: {

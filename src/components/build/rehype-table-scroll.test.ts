@@ -5,7 +5,21 @@ type Node = { type: string; tagName?: string; value?: string; properties?: Recor
 
 const text = (value: string): Node => ({ type: 'text', value });
 const el = (tagName: string, children: Node[] = [], properties: Record<string, unknown> = {}): Node => ({ type: 'element', tagName, properties, children });
-const table = (...columns: string[]) => el('table', [el('thead', [el('tr', columns.map((c) => el('th', [text(c)])))]), el('tbody', [el('tr', columns.map(() => el('td', [text('x')])))])]);
+const table = (...columns: string[]) =>
+  el('table', [
+    el('thead', [
+      el(
+        'tr',
+        columns.map((c) => el('th', [text(c)])),
+      ),
+    ]),
+    el('tbody', [
+      el(
+        'tr',
+        columns.map(() => el('td', [text('x')])),
+      ),
+    ]),
+  ]);
 
 function run(tree: Node): Node {
   rehypeTableScroll()(tree);
@@ -24,7 +38,17 @@ function regions(tree: Node): Node[] {
 
 describe('rehypeTableScroll', () => {
   it('wraps each table in a focusable region named after its section, numbering a second one', () => {
-    const tree = run({ type: 'root', children: [el('h2', [text('Defaults')]), table('Option', 'Default'), el('p', [text('and')]), table('A', 'B'), el('h3', [el('code', [text('gcTime')]), text(' rules')]), table('When', 'What')] });
+    const tree = run({
+      type: 'root',
+      children: [
+        el('h2', [text('Defaults')]),
+        table('Option', 'Default'),
+        el('p', [text('and')]),
+        table('A', 'B'),
+        el('h3', [el('code', [text('gcTime')]), text(' rules')]),
+        table('When', 'What'),
+      ],
+    });
     const found = regions(tree);
     expect(found.map((r) => r.properties?.ariaLabel)).toEqual(['Defaults (table)', 'Defaults (table 2)', 'gcTime rules (table)']);
     for (const region of found) {

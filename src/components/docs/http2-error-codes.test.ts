@@ -11,7 +11,7 @@ describe('HTTP2_ERROR_MEANINGS', () => {
     expect(Object.keys(HTTP2_ERROR_MEANINGS).sort()).toEqual(Object.keys(ERROR_CODES).sort());
   });
 
-  it('gives NO_ERROR its own meaning, not CANCEL\'s', () => {
+  it("gives NO_ERROR its own meaning, not CANCEL's", () => {
     const noError = HTTP2_ERROR_MEANINGS.NO_ERROR;
     expect(noError).toMatch(/GOAWAY/);
     expect(noError).toMatch(/RST_STREAM/);

@@ -27,8 +27,7 @@ const stripBlockComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '
 /** What a reader can see of an MDX page: no MDX comments, no import lines. */
 const visibleMdx = (text: string) => text.replace(/\{\/\*[\s\S]*?\*\/\}/g, '').replace(/^import .*$/gm, '');
 /** The string literals of a TypeScript module, comments removed first. */
-const stringLiterals = (text: string) =>
-  [...stripBlockComments(text).matchAll(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g)].map((m) => m[0]);
+const stringLiterals = (text: string) => [...stripBlockComments(text).matchAll(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g)].map((m) => m[0]);
 
 const pages = walk('content/docs', '.mdx');
 const tables = walk('src/components/docs', '.astro');

@@ -31,7 +31,12 @@ const optionLists = { query: queryOptions, mutation: MUTATION_OPTIONS, infinite:
 function specOptionNames(heading: string): string[] {
   const section = spec.split(`### ${heading}`)[1]!.split('\n#')[0]!;
   const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Option') && !l.startsWith('|---'));
-  return rows.flatMap((row) => row.split('|')[1]!.split(',').map((name) => name.trim()));
+  return rows.flatMap((row) =>
+    row
+      .split('|')[1]!
+      .split(',')
+      .map((name) => name.trim()),
+  );
 }
 
 /** How a constant's value may appear in a cell. */
@@ -47,7 +52,10 @@ const optionOf = (name: DefaultName) => name.toLowerCase().replace(/_(\w)/g, (_,
 describe('query option tables', () => {
   it('document every default constant, in the defaults table and at its option', () => {
     for (const name of names) {
-      expect(DEFAULTS_TABLE.some((row) => row.from?.includes(name)), `${name} in DEFAULTS_TABLE`).toBe(true);
+      expect(
+        DEFAULTS_TABLE.some((row) => row.from?.includes(name)),
+        `${name} in DEFAULTS_TABLE`,
+      ).toBe(true);
     }
     const atOption = new Set([...queryOptions, ...MUTATION_OPTIONS].flatMap((o) => o.from ?? []));
     const clientLevel: DefaultName[] = ['CANCEL_REFETCH', 'FETCH_QUERY_RETRY', 'REFETCH_TYPE', 'FILTER_TYPE'];

@@ -46,14 +46,10 @@ export const DEFAULT_BACKOFF = (() => {
     if (delay === D.RETRY_DELAY_MAX || n === 3) break;
     steps.push(`${delay / 1000} s`);
   }
-  return (
-    `\`min(${D.RETRY_DELAY_BASE} × 2^failureCount, ${D.RETRY_DELAY_MAX})\` ms: ` +
-    `${steps.join(', ')}, ... up to ${D.RETRY_DELAY_MAX / 1000} s`
-  );
+  return `\`min(${D.RETRY_DELAY_BASE} × 2^failureCount, ${D.RETRY_DELAY_MAX})\` ms: ` + `${steps.join(', ')}, ... up to ${D.RETRY_DELAY_MAX / 1000} s`;
 })();
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The inline markdown the cells use, as HTML: `code`, [links](/path/), **strong** and *emphasis*. Code spans
@@ -251,134 +247,135 @@ export const QUERY_OPTIONS: Readonly<Record<QueryOptionGroup, readonly OptionDoc
       default: '`false`',
       rule: 'An observer-level flag that the suspense hooks set; `useQuery` itself does not accept it in v5. Use [the suspense hooks](/query/suspense/).',
     },
-  ],};
+  ],
+};
 
 /** useMutation / MutationObserver options. */
 export const MUTATION_OPTIONS: readonly OptionDoc[] = [
-    {
-      name: 'mutationFn',
-      type: '`(variables, context) => Promise<TData>`',
-      default: 'required, unless set in defaults',
-      rule: 'Performs the change. `variables` is what was passed to `mutate`; `context` holds the `client`, `meta` and `mutationKey`.',
-    },
-    {
-      name: 'mutationKey',
-      type: '`unknown[]`',
-      default: 'none',
-      rule: 'Optional, unlike `queryKey`: it only serves to find the mutation later (filters, `useMutationState`) and to inherit defaults set with `setMutationDefaults`.',
-    },
-    {
-      name: 'onMutate',
-      type: '`(variables, context) => result | Promise<result>`',
-      default: 'none',
-      rule: 'Runs before `mutationFn`. Whatever it returns is passed to the other callbacks as `onMutateResult`: the place for optimistic updates and the snapshot to roll them back.',
-    },
-    {
-      name: 'onSuccess',
-      type: '`(data, variables, onMutateResult, context)`',
-      default: 'none',
-      rule: 'Runs after `mutationFn` resolved.',
-    },
-    {
-      name: 'onError',
-      type: '`(error, variables, onMutateResult | undefined, context)`',
-      default: 'none',
-      rule: 'Runs after `mutationFn` failed (after its retries).',
-    },
-    {
-      name: 'onSettled',
-      type: '`(data | undefined, error | null, variables, onMutateResult | undefined, context)`',
-      default: 'none',
-      rule: 'Runs after success or failure.',
-    },
-    {
-      name: 'retry',
-      type: '`boolean`, `number` or function',
-      default: code(D.MUTATION_RETRY),
-      from: ['MUTATION_RETRY'],
-      rule: 'As for queries, but mutations do not retry by default: repeating a non-idempotent request is rarely safe.',
-    },
-    {
-      name: 'retryDelay',
-      type: '`number` or function',
-      default: DEFAULT_BACKOFF,
-      from: ['RETRY_DELAY_BASE', 'RETRY_DELAY_MAX'],
-      rule: 'Delay before a retry.',
-    },
-    {
-      name: 'networkMode',
-      type: "`'online'`, `'always'` or `'offlineFirst'`",
-      default: code(D.NETWORK_MODE),
-      from: ['NETWORK_MODE'],
-      rule: "As for queries: offline, an `'online'` mutation waits as paused.",
-    },
-    {
-      name: 'gcTime',
-      type: '`number` or `Infinity`',
-      default: `${duration(D.GC_TIME)}; ${code(D.SERVER_GC_TIME)} on a server`,
-      from: ['GC_TIME', 'SERVER_GC_TIME'],
-      rule: 'How long a finished mutation with no observers stays in the mutation cache.',
-    },
-    {
-      name: 'throwOnError',
-      type: '`boolean` or `(error) => boolean`',
-      default: '`false`',
-      rule: 'Throw the error to the nearest error boundary.',
-    },
-    {
-      name: 'scope',
-      type: '`{ id: string }`',
-      default: 'none',
-      rule: 'Mutations with the same scope id run one after another, in call order, instead of in parallel.',
-    },
-    {
-      name: 'meta',
-      type: '`Record<string, unknown>`',
-      default: 'none',
-      rule: 'Stored on the mutation; readable in cache callbacks.',
-    },
-    {
-      name: 'queryClient',
-      type: '`QueryClient`',
-      default: 'nearest provider',
-      rule: 'Use this client (hooks only).',
-    },
+  {
+    name: 'mutationFn',
+    type: '`(variables, context) => Promise<TData>`',
+    default: 'required, unless set in defaults',
+    rule: 'Performs the change. `variables` is what was passed to `mutate`; `context` holds the `client`, `meta` and `mutationKey`.',
+  },
+  {
+    name: 'mutationKey',
+    type: '`unknown[]`',
+    default: 'none',
+    rule: 'Optional, unlike `queryKey`: it only serves to find the mutation later (filters, `useMutationState`) and to inherit defaults set with `setMutationDefaults`.',
+  },
+  {
+    name: 'onMutate',
+    type: '`(variables, context) => result | Promise<result>`',
+    default: 'none',
+    rule: 'Runs before `mutationFn`. Whatever it returns is passed to the other callbacks as `onMutateResult`: the place for optimistic updates and the snapshot to roll them back.',
+  },
+  {
+    name: 'onSuccess',
+    type: '`(data, variables, onMutateResult, context)`',
+    default: 'none',
+    rule: 'Runs after `mutationFn` resolved.',
+  },
+  {
+    name: 'onError',
+    type: '`(error, variables, onMutateResult | undefined, context)`',
+    default: 'none',
+    rule: 'Runs after `mutationFn` failed (after its retries).',
+  },
+  {
+    name: 'onSettled',
+    type: '`(data | undefined, error | null, variables, onMutateResult | undefined, context)`',
+    default: 'none',
+    rule: 'Runs after success or failure.',
+  },
+  {
+    name: 'retry',
+    type: '`boolean`, `number` or function',
+    default: code(D.MUTATION_RETRY),
+    from: ['MUTATION_RETRY'],
+    rule: 'As for queries, but mutations do not retry by default: repeating a non-idempotent request is rarely safe.',
+  },
+  {
+    name: 'retryDelay',
+    type: '`number` or function',
+    default: DEFAULT_BACKOFF,
+    from: ['RETRY_DELAY_BASE', 'RETRY_DELAY_MAX'],
+    rule: 'Delay before a retry.',
+  },
+  {
+    name: 'networkMode',
+    type: "`'online'`, `'always'` or `'offlineFirst'`",
+    default: code(D.NETWORK_MODE),
+    from: ['NETWORK_MODE'],
+    rule: "As for queries: offline, an `'online'` mutation waits as paused.",
+  },
+  {
+    name: 'gcTime',
+    type: '`number` or `Infinity`',
+    default: `${duration(D.GC_TIME)}; ${code(D.SERVER_GC_TIME)} on a server`,
+    from: ['GC_TIME', 'SERVER_GC_TIME'],
+    rule: 'How long a finished mutation with no observers stays in the mutation cache.',
+  },
+  {
+    name: 'throwOnError',
+    type: '`boolean` or `(error) => boolean`',
+    default: '`false`',
+    rule: 'Throw the error to the nearest error boundary.',
+  },
+  {
+    name: 'scope',
+    type: '`{ id: string }`',
+    default: 'none',
+    rule: 'Mutations with the same scope id run one after another, in call order, instead of in parallel.',
+  },
+  {
+    name: 'meta',
+    type: '`Record<string, unknown>`',
+    default: 'none',
+    rule: 'Stored on the mutation; readable in cache callbacks.',
+  },
+  {
+    name: 'queryClient',
+    type: '`QueryClient`',
+    default: 'nearest provider',
+    rule: 'Use this client (hooks only).',
+  },
 ];
 
 /** What useInfiniteQuery / InfiniteQueryObserver add to the query options. */
 export const INFINITE_QUERY_OPTIONS: readonly OptionDoc[] = [
-    {
-      name: 'queryFn',
-      label: '`queryFn` context',
-      type: 'adds `pageParam` and `direction`',
-      default: 'does not apply',
-      // TanStack v5 query-core types.ts QueryFunctionContext: direction is @deprecated ("add it to the pageParam")
-      rule: "`pageParam` is the parameter of the page being loaded; `direction` is `'forward'` or `'backward'`, but it is deprecated in v5: if the `queryFn` needs the direction, put it into the page parameter.",
-    },
-    {
-      name: 'initialPageParam',
-      type: '`TPageParam`',
-      default: 'required',
-      rule: 'The parameter of the first page.',
-    },
-    {
-      name: 'getNextPageParam',
-      type: '`(lastPage, allPages, lastPageParam, allPageParams) => TPageParam | undefined | null`',
-      default: 'required',
-      rule: 'Returns the parameter of the page after the last one, or `undefined`/`null` when there is none.',
-    },
-    {
-      name: 'getPreviousPageParam',
-      type: '`(firstPage, allPages, firstPageParam, allPageParams) => TPageParam | undefined | null`',
-      default: 'none',
-      rule: 'The same, before the first page; needed for `fetchPreviousPage`.',
-    },
-    {
-      name: 'maxPages',
-      type: '`number | undefined`',
-      default: '`undefined`: no limit',
-      rule: 'The most pages kept. When a new page would exceed it, the page at the opposite end is dropped: the first when fetching forward, the last when fetching backward. `undefined` or `0` means no limit.',
-    },
+  {
+    name: 'queryFn',
+    label: '`queryFn` context',
+    type: 'adds `pageParam` and `direction`',
+    default: 'does not apply',
+    // TanStack v5 query-core types.ts QueryFunctionContext: direction is @deprecated ("add it to the pageParam")
+    rule: "`pageParam` is the parameter of the page being loaded; `direction` is `'forward'` or `'backward'`, but it is deprecated in v5: if the `queryFn` needs the direction, put it into the page parameter.",
+  },
+  {
+    name: 'initialPageParam',
+    type: '`TPageParam`',
+    default: 'required',
+    rule: 'The parameter of the first page.',
+  },
+  {
+    name: 'getNextPageParam',
+    type: '`(lastPage, allPages, lastPageParam, allPageParams) => TPageParam | undefined | null`',
+    default: 'required',
+    rule: 'Returns the parameter of the page after the last one, or `undefined`/`null` when there is none.',
+  },
+  {
+    name: 'getPreviousPageParam',
+    type: '`(firstPage, allPages, firstPageParam, allPageParams) => TPageParam | undefined | null`',
+    default: 'none',
+    rule: 'The same, before the first page; needed for `fetchPreviousPage`.',
+  },
+  {
+    name: 'maxPages',
+    type: '`number | undefined`',
+    default: '`undefined`: no limit',
+    rule: 'The most pages kept. When a new page would exceed it, the page at the opposite end is dropped: the first when fetching forward, the last when fetching backward. `undefined` or `0` means no limit.',
+  },
 ];
 
 export interface DefaultRow {

@@ -78,16 +78,16 @@ describe('slug', () => {
     expect(slug('Anatomy of an HTTP/1.x message')).toBe('anatomy-of-an-http1x-message');
     expect(slug('QueryState')).toBe('querystate');
     expect(slug('Connection, Keep-Alive and Proxy-Connection')).toBe('connection-keep-alive-and-proxy-connection');
-    expect([...pageAnchors('## Try it\n### Try it\n```\n## not a heading\n```\n## `useQuery` options')]).toEqual([
-      'try-it',
-      'try-it-1',
-      'usequery-options',
-    ]);
+    expect([...pageAnchors('## Try it\n### Try it\n```\n## not a heading\n```\n## `useQuery` options')]).toEqual(['try-it', 'try-it-1', 'usequery-options']);
   });
 });
 
 describe('spec coverage', () => {
-  const specFiles = existsSync(specDir) ? readdirSync(specDir).filter((f) => f.endsWith('.md')).sort() : [];
+  const specFiles = existsSync(specDir)
+    ? readdirSync(specDir)
+        .filter((f) => f.endsWith('.md'))
+        .sort()
+    : [];
 
   it('finds the spec documents beside the repository', () => {
     expect(specFiles, `no spec documents in ${specDir}`).toEqual(expect.arrayContaining(['http-protocol.md', 'query-library.md']));

@@ -104,7 +104,8 @@ async function buildSandboxScript(name, { minify }, built) {
       if (chunk && chunk.type === 'chunk') {
         // A bundling slip that would only show in the browser: a module left to a CommonJS require(). Checked
         // on minified output (no comments to mention one); the compiler's output legitimately writes require().
-        if (minify && name !== 'compiler' && /\brequire\(["'`]/.test(chunk.code)) throw new Error(`The sandbox script "${name}" calls require(), which a browser lacks.`);
+        if (minify && name !== 'compiler' && /\brequire\(["'`]/.test(chunk.code))
+          throw new Error(`The sandbox script "${name}" calls require(), which a browser lacks.`);
         return { code: chunk.code, exports: chunk.exports };
       }
     }

@@ -3,7 +3,8 @@ import { addIslandPreloads, importClosure, staticImports } from './island-preloa
 
 /** A built site in memory: site path -> code. */
 const SITE: Record<string, string> = {
-  '/_astro/Playground.a.js': 'import{n as e,t}from"./react-dom.c.js";import{t as n}from"./jsx.d.js";const v=()=>import("./VizPanel.e.js");export{v as default};',
+  '/_astro/Playground.a.js':
+    'import{n as e,t}from"./react-dom.c.js";import{t as n}from"./jsx.d.js";const v=()=>import("./VizPanel.e.js");export{v as default};',
   '/_astro/client.b.js': 'import{t as e}from"./runtime.f.js";\nimport"./react-dom.c.js";export*from"./jsx.d.js";',
   '/_astro/react-dom.c.js': 'import{t as e}from"./runtime.f.js";var x="from \\"./not-an-import.js\\"";',
   '/_astro/jsx.d.js': 'import{t}from"./runtime.f.js";',

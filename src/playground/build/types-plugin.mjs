@@ -27,12 +27,16 @@ const PACKAGE_ROOT = 'file:///node_modules/roundtrip/';
 
 /** @returns {Record<string, string>} */
 export function generateDeclarations() {
-  const parsed = ts.getParsedCommandLineOfConfigFile(`${ROOT}tsconfig.json`, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    `${ROOT}tsconfig.json`,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error('Could not read tsconfig.json');
   /** @type {ts.CompilerOptions} */
   const options = {

@@ -30,7 +30,8 @@ describe("React's declarations for the editor", () => {
   });
 
   it("csstype's stand-in names every standard property, each taking any string or number", () => {
-    const source = 'export interface StandardLonghandProperties<TLength = (string & {}) | 0, TTime = string & {}> {\n  /** doc */\n  accentColor?: Property.AccentColor | undefined;\n  zIndex?: Property.ZIndex | undefined;\n}\n\nexport interface StandardShorthandProperties<TLength = (string & {}) | 0, TTime = string & {}> {\n  margin?: Property.Margin<TLength> | undefined;\n}\n';
+    const source =
+      'export interface StandardLonghandProperties<TLength = (string & {}) | 0, TTime = string & {}> {\n  /** doc */\n  accentColor?: Property.AccentColor | undefined;\n  zIndex?: Property.ZIndex | undefined;\n}\n\nexport interface StandardShorthandProperties<TLength = (string & {}) | 0, TTime = string & {}> {\n  margin?: Property.Margin<TLength> | undefined;\n}\n';
     const out = csstypeStandIn(source);
     expect(out).toContain('export interface Properties<TLength = (string & {}) | 0, TTime = string & {}> {');
     expect(out).toContain('  accentColor?: string | number | undefined;');

@@ -27,7 +27,16 @@ describe('withChosenDefaults: a downloaded project runs with the options the rea
       const code = snippet(name);
       const schema = extractOptionsSchema(code)!;
       const chosen = Object.fromEntries(
-        Object.entries(schema).map(([key, spec]) => [key, spec.type === 'boolean' ? !spec.default : spec.type === 'select' ? spec.choices.find((c) => c !== spec.default)! : (spec.max ?? spec.default + 1) === spec.default ? spec.min! : (spec.max ?? spec.default + 1)]),
+        Object.entries(schema).map(([key, spec]) => [
+          key,
+          spec.type === 'boolean'
+            ? !spec.default
+            : spec.type === 'select'
+              ? spec.choices.find((c) => c !== spec.default)!
+              : (spec.max ?? spec.default + 1) === spec.default
+                ? spec.min!
+                : (spec.max ?? spec.default + 1),
+        ]),
       );
       const { code: out, missed } = withChosenDefaults(code, chosen);
       expect(missed, name).toEqual([]);
@@ -36,12 +45,15 @@ describe('withChosenDefaults: a downloaded project runs with the options the rea
   });
 
   it('names the options it could not find (code edited into a shape it does not read), and leaves the code alone', () => {
-    const code = "import { defineOptions } from 'roundtrip/playground';\nconst base = 3;\nconst { n } = defineOptions({ n: { type: 'number', default: base, doc: 'N' } });\n";
+    const code =
+      "import { defineOptions } from 'roundtrip/playground';\nconst base = 3;\nconst { n } = defineOptions({ n: { type: 'number', default: base, doc: 'N' } });\n";
     expect(withChosenDefaults(code, { n: 4, gone: true })).toEqual({ code, missed: ['gone', 'n'] });
   });
 
   it('writes strings as string literals, quotes and all', () => {
     const code = "defineOptions({ label: { type: 'select', choices: ['a', \"it's\"], default: 'a', doc: 'x' } });";
-    expect(withChosenDefaults(code, { label: "it's" }).code).toBe("defineOptions({ label: { type: 'select', choices: ['a', \"it's\"], default: \"it's\", doc: 'x' } });");
+    expect(withChosenDefaults(code, { label: "it's" }).code).toBe(
+      "defineOptions({ label: { type: 'select', choices: ['a', \"it's\"], default: \"it's\", doc: 'x' } });",
+    );
   });
 });

@@ -6,8 +6,10 @@ import { dirname, join, resolve } from 'node:path';
 import { importedModules, needsBrowser, projectFiles } from './project';
 import { buildRoundtripPackage } from './package-plugin.mjs';
 
-const wireSnippet = "import { createServer, createSimulation } from 'roundtrip/wire';\nimport { defineOptions } from 'roundtrip/playground';\nconsole.log(1);\n";
-const reactSnippet = "import { createRoot } from 'react-dom/client';\nimport { useQuery } from 'roundtrip/react';\ncreateRoot(document.getElementById('root')!).render(<p />);\n";
+const wireSnippet =
+  "import { createServer, createSimulation } from 'roundtrip/wire';\nimport { defineOptions } from 'roundtrip/playground';\nconsole.log(1);\n";
+const reactSnippet =
+  "import { createRoot } from 'react-dom/client';\nimport { useQuery } from 'roundtrip/react';\ncreateRoot(document.getElementById('root')!).render(<p />);\n";
 
 const fileMap = (files: { path: string; data: string | Uint8Array }[]) => Object.fromEntries(files.map((f) => [f.path, String(f.data)]));
 
@@ -62,7 +64,7 @@ describe('downloaded project', () => {
         "const { rtt } = defineOptions({ rtt: { type: 'number', default: 40, doc: 'RTT' } });",
         "const sim = createSimulation({ rtt, server: createServer({ resources: { '/a': { body: 'hi', contentType: 'text/plain' } } }) });",
         "const res = await sim.fetch('/a');",
-        "console.log(res.status, await res.text(), typeof QueryClient);",
+        'console.log(res.status, await res.text(), typeof QueryClient);',
       ].join('\n'),
     );
     expect(execFileSync(process.execPath, [join(dir, 'main.mjs')], { encoding: 'utf8' }).trim()).toBe('200 hi function');
@@ -91,7 +93,8 @@ describe('downloaded project', () => {
 
 describe('downloaded project options', () => {
   it("writes the reader's options into the snippet's defaults, and says so in the README", () => {
-    const code = "import { defineOptions } from 'roundtrip/playground';\nconst { retry, seed } = defineOptions({\n  retry: { type: 'number', default: 3, min: 0, doc: 'Retries' },\n  seed: { type: 'number', default: 2, integer: true, doc: 'Seed' },\n});\nconsole.log(retry, seed);\n";
+    const code =
+      "import { defineOptions } from 'roundtrip/playground';\nconst { retry, seed } = defineOptions({\n  retry: { type: 'number', default: 3, min: 0, doc: 'Retries' },\n  seed: { type: 'number', default: 2, integer: true, doc: 'Seed' },\n});\nconsole.log(retry, seed);\n";
     const files = fileMap(projectFiles({ id: 'q', title: 'Q', code, options: { options: { retry: 1 }, seed: 9 } }));
     expect(files['src/main.ts']).toBe(code.replace('default: 3', 'default: 1').replace('default: 2', 'default: 9'));
     expect(files['README.md']).toContain('written into `src/main.ts` as the defaults');

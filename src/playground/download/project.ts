@@ -31,7 +31,16 @@ export interface RoundtripPackage {
 
 // The major versions the site itself is built and tested with (its package-lock.json), so the library copy's
 // declarations (emitted by TypeScript 6) and the snippet meet the same compiler and React they were checked with.
-const VERSIONS = { react: '^19.3.0', 'react-dom': '^19.3.0', '@types/react': '^19.3.0', '@types/react-dom': '^19.3.0', tsx: '^4.23.0', typescript: '^6.0.0', vite: '^8.0.0', '@types/node': '^24.0.0' };
+const VERSIONS = {
+  react: '^19.3.0',
+  'react-dom': '^19.3.0',
+  '@types/react': '^19.3.0',
+  '@types/react-dom': '^19.3.0',
+  tsx: '^4.23.0',
+  typescript: '^6.0.0',
+  vite: '^8.0.0',
+  '@types/node': '^24.0.0',
+};
 
 /** The module names a snippet imports (static `import ... from 'x'`, `import 'x'`, `export ... from 'x'`). */
 export function importedModules(code: string): string[] {
@@ -46,7 +55,11 @@ export function needsBrowser(code: string): boolean {
   return modules.some((m) => m === 'react-dom/client' || m === 'roundtrip/react' || m === 'react') || /\bdocument\./.test(code);
 }
 
-const slug = (id: string) => id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'roundtrip-snippet';
+const slug = (id: string) =>
+  id
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'roundtrip-snippet';
 
 /** The options the reader changed (seed included), as `defineOptions` would return them. */
 function chosenValues(options: ProjectInput['options']): Record<string, OptionValue> {
@@ -63,7 +76,7 @@ function describeOptions(chosen: Readonly<Record<string, OptionValue>>, missed: 
     '',
     '## Options you changed',
     '',
-    'Outside the playground `defineOptions` returns each option\'s default.',
+    "Outside the playground `defineOptions` returns each option's default.",
     ...(written.length
       ? ['', `These values you had chosen are written into \`${entry}\` as the defaults, so the project runs as your playground did:`, '', ...written.map(line)]
       : []),
@@ -125,7 +138,7 @@ export function projectFiles(input: ProjectInput): ZipEntry[] {
     '```',
     '',
     browser
-      ? 'The snippet renders into `#root` of `index.html`; Vite serves it at the address it prints. Console output is in the browser\'s developer tools.'
+      ? "The snippet renders into `#root` of `index.html`; Vite serves it at the address it prints. Console output is in the browser's developer tools."
       : 'The snippet runs in Node (through `tsx`) and prints to the terminal.',
     '',
     '## About `roundtrip/*`',

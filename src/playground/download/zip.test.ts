@@ -47,7 +47,10 @@ describe('zip writer', () => {
       'src/snippet.ts': "console.log('héllo ✓');\n",
       'vendor/roundtrip/empty.txt': '',
     };
-    const zip = createZip(Object.entries(files).map(([path, data]) => ({ path, data })), MODIFIED);
+    const zip = createZip(
+      Object.entries(files).map(([path, data]) => ({ path, data })),
+      MODIFIED,
+    );
     const read = await readWithYauzl(zip);
     expect(Object.fromEntries(Object.entries(read).map(([k, v]) => [k, v.text]))).toEqual(files);
     // DOS time has two-second resolution.
@@ -57,7 +60,16 @@ describe('zip writer', () => {
   it('passes unzip -t, the Info-ZIP integrity test', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rt-zip-'));
     const file = join(dir, 'p.zip');
-    writeFileSync(file, createZip([{ path: 'a/b.txt', data: 'x'.repeat(10_000) }, { path: 'c.bin', data: new Uint8Array([0, 255, 1]) }], MODIFIED));
+    writeFileSync(
+      file,
+      createZip(
+        [
+          { path: 'a/b.txt', data: 'x'.repeat(10_000) },
+          { path: 'c.bin', data: new Uint8Array([0, 255, 1]) },
+        ],
+        MODIFIED,
+      ),
+    );
     const report = execFileSync('unzip', ['-t', file], { encoding: 'utf8' });
     expect(report).toContain('No errors detected');
     expect(readFileSync(file).subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
@@ -68,6 +80,14 @@ describe('zip writer', () => {
     expect(createZip(entries, MODIFIED)).toEqual(createZip(entries, MODIFIED));
     expect(() => createZip([{ path: '../evil', data: '' }], MODIFIED)).toThrow('"../evil" is not a relative path');
     expect(() => createZip([{ path: '/abs', data: '' }], MODIFIED)).toThrow('not a relative path');
-    expect(() => createZip([{ path: 'a', data: '' }, { path: 'a', data: '' }], MODIFIED)).toThrow('"a" appears twice');
+    expect(() =>
+      createZip(
+        [
+          { path: 'a', data: '' },
+          { path: 'a', data: '' },
+        ],
+        MODIFIED,
+      ),
+    ).toThrow('"a" appears twice');
   });
 });

@@ -99,7 +99,14 @@ export function createEditor(container: HTMLElement, options: CreateEditorOption
   editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => options.onRun());
   // Esc leaves the editor only when Monaco has nothing of its own to close: a suggestion list, the find box,
   // parameter hints, a rename box, snippet placeholders, or extra cursors (Esc collapses them to one first).
-  const monacoUsesEscape = ['suggestWidgetVisible', 'findWidgetVisible', 'parameterHintsVisible', 'renameInputVisible', 'inSnippetMode', 'editorHasMultipleSelections'];
+  const monacoUsesEscape = [
+    'suggestWidgetVisible',
+    'findWidgetVisible',
+    'parameterHintsVisible',
+    'renameInputVisible',
+    'inSnippetMode',
+    'editorHasMultipleSelections',
+  ];
   editor.addCommand(monaco.KeyCode.Escape, () => options.onEscape(), monacoUsesEscape.map((key) => `!${key}`).join(' && '));
   return {
     getValue: () => model.getValue(),

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { collectExamples, docsExamples, examplePath } from './examples';
 
-const page = (body: string) => `---\ntitle: "The \\"page\\""\n---\n\nimport Playground from '../../../src/components/Playground.astro';\nimport snip from '../../snippets/a.ts?raw';\n\n${body}\n`;
+const page = (body: string) =>
+  `---\ntitle: "The \\"page\\""\n---\n\nimport Playground from '../../../src/components/Playground.astro';\nimport snip from '../../snippets/a.ts?raw';\n\n${body}\n`;
 
 describe('examples gallery', () => {
   it('finds each embedded playground with its page, in any attribute order', () => {
@@ -14,10 +15,19 @@ describe('examples gallery', () => {
   });
 
   it('names the page for a duplicate id or a missing snippet', () => {
-    const twice = { '/c/content/docs/query/a.mdx': page('<Playground id="x" title="A" code={snip} />'), '/c/content/docs/query/b.mdx': page('<Playground id="x" title="B" code={snip} />') };
-    expect(() => collectExamples(twice, { 'a.ts': '' })).toThrow('/c/content/docs/query/b.mdx: playground id "x" is already used on /c/content/docs/query/a.mdx');
-    expect(() => collectExamples({ '/c/content/docs/query/a.mdx': page('<Playground id="x" title="A" code={snip} />') }, {})).toThrow('uses content/snippets/a.ts, which does not exist');
-    expect(() => collectExamples({ '/c/content/docs/query/a.mdx': page('<Playground id="x" code={snip} />') }, { 'a.ts': '' })).toThrow('needs id="…", title="…"');
+    const twice = {
+      '/c/content/docs/query/a.mdx': page('<Playground id="x" title="A" code={snip} />'),
+      '/c/content/docs/query/b.mdx': page('<Playground id="x" title="B" code={snip} />'),
+    };
+    expect(() => collectExamples(twice, { 'a.ts': '' })).toThrow(
+      '/c/content/docs/query/b.mdx: playground id "x" is already used on /c/content/docs/query/a.mdx',
+    );
+    expect(() => collectExamples({ '/c/content/docs/query/a.mdx': page('<Playground id="x" title="A" code={snip} />') }, {})).toThrow(
+      'uses content/snippets/a.ts, which does not exist',
+    );
+    expect(() => collectExamples({ '/c/content/docs/query/a.mdx': page('<Playground id="x" code={snip} />') }, { 'a.ts': '' })).toThrow(
+      'needs id="…", title="…"',
+    );
   });
 
   it('covers every playground of the real docs', () => {

@@ -60,7 +60,10 @@ export function collectExamples(pages: Readonly<Record<string, string>>, snippet
       const code = snippets[snippet];
       if (code === undefined) throw new Error(`${path}: playground "${id}" uses content/snippets/${snippet}, which does not exist.`);
       const other = seen.get(id);
-      if (other) throw new Error(`${path}: playground id "${id}" is already used on ${other}; ids must be unique on the site (they name share links and /playground pages).`);
+      if (other)
+        throw new Error(
+          `${path}: playground id "${id}" is already used on ${other}; ids must be unique on the site (they name share links and /playground pages).`,
+        );
       seen.set(id, path);
       examples.push({ id, title, code, snippet, page });
     }

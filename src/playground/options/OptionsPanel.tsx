@@ -86,7 +86,12 @@ function NumberField({ id, spec, value, onCommit }: { id: string; spec: NumberOp
  * What the controls of the panel (`root`) show that differs from `values`, for each value the option can take:
  * changes a reader made on the server-rendered controls before the panel hydrated.
  */
-export function controlsChangedBeforeHydration(root: ParentNode, idPrefix: string, schema: OptionsSchema, values: Readonly<Record<string, OptionValue>>): Record<string, OptionValue> {
+export function controlsChangedBeforeHydration(
+  root: ParentNode,
+  idPrefix: string,
+  schema: OptionsSchema,
+  values: Readonly<Record<string, OptionValue>>,
+): Record<string, OptionValue> {
   const found: Record<string, OptionValue> = {};
   const controls = new Map([...root.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')].map((c) => [c.id, c]));
   for (const [name, spec] of Object.entries(schema)) {
@@ -123,13 +128,7 @@ export default function OptionsPanel({ idPrefix, title, schema, values, changed,
             <div className="rt-option" key={name} data-option={name}>
               {spec.type === 'boolean' ? (
                 <span className="rt-option-control rt-option-switch">
-                  <input
-                    id={id}
-                    type="checkbox"
-                    checked={value === true}
-                    aria-describedby={`${id}-doc`}
-                    onChange={(e) => onChange(name, e.target.checked)}
-                  />
+                  <input id={id} type="checkbox" checked={value === true} aria-describedby={`${id}-doc`} onChange={(e) => onChange(name, e.target.checked)} />
                   <label htmlFor={id}>{label}</label>
                 </span>
               ) : (

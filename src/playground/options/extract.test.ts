@@ -24,9 +24,11 @@ describe('extractOptionsSchema (build time)', () => {
   });
 
   it('names the file and line of a schema it cannot read or that is wrong', () => {
-    const computed = "import { defineOptions } from 'roundtrip/playground';\nconst max = 5;\ndefineOptions({ n: { type: 'number', default: 1, max, doc: 'n' } });";
+    const computed =
+      "import { defineOptions } from 'roundtrip/playground';\nconst max = 5;\ndefineOptions({ n: { type: 'number', default: 1, max, doc: 'n' } });";
     expect(() => extractOptionsSchema(computed, 'a.ts')).toThrow('a.ts:3: defineOptions takes plain "name: value" entries');
-    const variable = "import { defineOptions } from 'roundtrip/playground';\nconst max = 5;\ndefineOptions({ n: { type: 'number', default: 1, max: max, doc: 'n' } });";
+    const variable =
+      "import { defineOptions } from 'roundtrip/playground';\nconst max = 5;\ndefineOptions({ n: { type: 'number', default: 1, max: max, doc: 'n' } });";
     expect(() => extractOptionsSchema(variable, 'a.ts')).toThrow(/a\.ts:3:\d+: defineOptions needs literal values.*found `max`/);
     const wrong = "import { defineOptions } from 'roundtrip/playground';\n\ndefineOptions({ n: { type: 'number', default: 9, max: 5, doc: 'n' } });";
     expect(() => extractOptionsSchema(wrong, 'b.ts')).toThrow('b.ts:3: defineOptions: option "n" has default 9');

@@ -32,13 +32,17 @@ function literal(node: ts.Expression, sf: ts.SourceFile, file: string): unknown 
     const out: Record<string, unknown> = {};
     for (const prop of node.properties) {
       if (!ts.isPropertyAssignment(prop) || !(ts.isIdentifier(prop.name) || ts.isStringLiteral(prop.name))) {
-        throw new OptionsError(`${file}:${sf.getLineAndCharacterOfPosition(prop.getStart(sf)).line + 1}: defineOptions takes plain "name: value" entries, so the site can read them without running the snippet.`);
+        throw new OptionsError(
+          `${file}:${sf.getLineAndCharacterOfPosition(prop.getStart(sf)).line + 1}: defineOptions takes plain "name: value" entries, so the site can read them without running the snippet.`,
+        );
       }
       out[prop.name.text] = literal(prop.initializer, sf, file);
     }
     return out;
   }
-  throw new OptionsError(`${where()}: defineOptions needs literal values (numbers, strings, true/false, arrays, objects), so the site can read them without running the snippet; found \`${node.getText(sf)}\`.`);
+  throw new OptionsError(
+    `${where()}: defineOptions needs literal values (numbers, strings, true/false, arrays, objects), so the site can read them without running the snippet; found \`${node.getText(sf)}\`.`,
+  );
 }
 
 /**

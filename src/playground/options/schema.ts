@@ -43,11 +43,7 @@ export type OptionValue = number | string | boolean;
 
 /** The values `defineOptions` returns: numbers, the literal union of a select's choices, booleans. */
 export type OptionValues<S extends OptionsSchema> = {
-  readonly [K in keyof S]: S[K] extends { type: 'number' }
-    ? number
-    : S[K] extends { type: 'select'; choices: readonly (infer C)[] }
-      ? C
-      : boolean;
+  readonly [K in keyof S]: S[K] extends { type: 'number' } ? number : S[K] extends { type: 'select'; choices: readonly (infer C)[] } ? C : boolean;
 };
 
 /** A mistake in a schema or a value; `option` names the knob, when there is one. */

@@ -36,7 +36,7 @@ describe('snippets with options', () => {
   it('query-observer-states: fewer retries than failures ends in error', async () => {
     const normal = await runSnippet('query-observer-states.ts');
     expect(normal.reported).toEqual(normal.extracted);
-    expect(normal.output).toContain("final state: { status: \"success\"");
+    expect(normal.output).toContain('final state: { status: "success"');
     const impatient = await runSnippet('query-observer-states.ts', { retry: 1 });
     expect(impatient.output).toContain('final state: { status: "error"');
   });

@@ -66,9 +66,7 @@ export interface MutationSummary {
  * InstrumentationEvent with its `unknown` fields (error, fetchMeta) replaced by previews. Mapped per variant
  * (a conditional type distributes over the union): `keyof` of the union itself keeps only the common keys.
  */
-type Serialized<E> = E extends unknown
-  ? { readonly [K in keyof E]: K extends 'error' | 'fetchMeta' ? ValuePreview : E[K] }
-  : never;
+type Serialized<E> = E extends unknown ? { readonly [K in keyof E]: K extends 'error' | 'fetchMeta' ? ValuePreview : E[K] } : never;
 export type SerializedInstrumentationEvent = Serialized<InstrumentationEvent> & {
   /**
    * Facts the sandbox adds so one event can be told in words without the rest of the trace: on 'retry', how many

@@ -29,7 +29,9 @@ const column = (line: string, token: string) => line.indexOf(token) + 1;
 describe('errors created inside library code point at the snippet line that called the library', () => {
   test('a rejected sim.fetch: the await line (its stack has no snippet frame: the failure happens in a simulated timer)', async () => {
     const line3 = "const res = await sim.fetch('https://example.test/nope');";
-    const { error, position } = await failure(["import { createSimulation } from 'roundtrip/wire';", 'const sim = createSimulation({ seed: 1 });', line3, ''].join('\n'));
+    const { error, position } = await failure(
+      ["import { createSimulation } from 'roundtrip/wire';", 'const sim = createSimulation({ seed: 1 });', line3, ''].join('\n'),
+    );
     expect(String(error)).toContain('Failed to fetch');
     expect((error as Error).stack).not.toContain('snippet.ts');
     expect(position).toEqual({ line: 3, column: column(line3, 'fetch(') });
@@ -66,7 +68,7 @@ describe('withCallSite', () => {
     expect(withCallSite((a: string) => a.length)('abc')).toBe(3);
   });
 
-  test("an error with a snippet frame of its own keeps it: the call site is only for errors without one", async () => {
+  test('an error with a snippet frame of its own keeps it: the call site is only for errors without one', async () => {
     const lib = { call: withCallSite((callback: () => unknown) => Promise.resolve().then(callback)) };
     const line2 = "  await lib.call(() => { throw new Error('own'); });";
     const compiled = compileSnippet(["import lib from 'lib';", line2, ''].join('\n'));
@@ -78,7 +80,12 @@ describe('withCallSite', () => {
   });
 
   test('keeps `this`', async () => {
-    const target = { n: 7, get: withCallSite(async function (this: { n: number }) { return this.n; }) };
+    const target = {
+      n: 7,
+      get: withCallSite(async function (this: { n: number }) {
+        return this.n;
+      }),
+    };
     await expect(target.get()).resolves.toBe(7);
   });
 });

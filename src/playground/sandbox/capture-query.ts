@@ -131,7 +131,10 @@ function attachClient(client: QueryClient, lib: QueryModule, source: CaptureSour
     const retry =
       subject.kind === 'query'
         ? client.getQueryCache().get(subject.queryHash)?.options.retry
-        : client.getMutationCache().getAll().find((m) => m.mutationId === subject.mutationId)?.options.retry ?? 0;
+        : (client
+            .getMutationCache()
+            .getAll()
+            .find((m) => m.mutationId === subject.mutationId)?.options.retry ?? 0);
     if (typeof retry === 'number') return retry;
     // retryer.ts: no `retry` means 3 in a browser and 0 on a server
     if (retry === undefined) return environmentManager.isServer() ? 0 : 3;

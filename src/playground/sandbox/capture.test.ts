@@ -54,7 +54,7 @@ describe('capture', () => {
     expect(sent).toHaveLength(2);
   });
 
-  it('only the run\'s first event skips the batch, not each source\'s', () => {
+  it("only the run's first event skips the batch, not each source's", () => {
     const { capture, sent, endTask } = harness();
     const a = capture.addSource('wire', 'A');
     const b = capture.addSource('wire', 'B');
@@ -64,7 +64,11 @@ describe('capture', () => {
     a.push({ at: 2 });
     expect(batches(sent)).toEqual([['sim-1', [1]]]);
     endTask();
-    expect(batches(sent)).toEqual([['sim-1', [1]], ['sim-2', [1]], ['sim-1', [2]]]);
+    expect(batches(sent)).toEqual([
+      ['sim-1', [1]],
+      ['sim-2', [1]],
+      ['sim-1', [2]],
+    ]);
   });
 
   it('sends what a long task queued every sliceMs, in order, and the rest at its end', () => {
@@ -99,7 +103,10 @@ describe('capture', () => {
     }
     expect(batches(sent)).toEqual([['sim-1', [0]]]);
     endTask();
-    expect(batches(sent)).toEqual([['sim-1', [0]], ['sim-1', [1, 2, 3, 4]]]);
+    expect(batches(sent)).toEqual([
+      ['sim-1', [0]],
+      ['sim-1', [1, 2, 3, 4]],
+    ]);
   });
 
   it('keeps the order of interleaved sources', () => {

@@ -121,7 +121,9 @@ export function createCapture(options: CaptureOptions): CaptureController {
     if (recorded >= maxEvents) {
       if (!capped) {
         capped = true;
-        warn(`Visualizer: this run recorded ${maxEvents.toLocaleString('en')} events, the most one run keeps; later events are not shown (the snippet keeps running).`);
+        warn(
+          `Visualizer: this run recorded ${maxEvents.toLocaleString('en')} events, the most one run keeps; later events are not shown (the snippet keeps running).`,
+        );
       }
       return;
     }

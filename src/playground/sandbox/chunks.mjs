@@ -135,12 +135,16 @@ export function sandboxSrc(dir, chunks) {
  */
 export function sandboxPageHtml(template, chunks) {
   const core = /[ \t]*<script src="\/sandbox\/runtime\.js"><\/script>\n?/;
-  if (!core.test(template)) throw new Error('The sandbox page template (public/sandbox/index.html) has no <script src="/sandbox/runtime.js"></script> to load chunks before.');
+  if (!core.test(template))
+    throw new Error('The sandbox page template (public/sandbox/index.html) has no <script src="/sandbox/runtime.js"></script> to load chunks before.');
   const headEnd = /([ \t]*)<\/head>/;
   const head = headEnd.exec(template);
   if (!head) throw new Error('The sandbox page template (public/sandbox/index.html) has no </head> to put the sandbox scripts in.');
   const indent = `${head[1]}  `;
-  const tags = [...withNeeds(chunks).map((name) => `${indent}<script defer crossorigin src="/sandbox/${name}.js"></script>\n`), `${indent}<script defer src="/sandbox/runtime.js"></script>\n`];
+  const tags = [
+    ...withNeeds(chunks).map((name) => `${indent}<script defer crossorigin src="/sandbox/${name}.js"></script>\n`),
+    `${indent}<script defer src="/sandbox/runtime.js"></script>\n`,
+  ];
   return template.replace(core, '').replace(headEnd, `${tags.join('')}$&`);
 }
 

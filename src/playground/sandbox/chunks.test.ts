@@ -1,6 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chunksFor, chunksFromHash, importedModules, SANDBOX_CHUNKS, sandboxPageHtml, sandboxPageName, sandboxPageSets, sandboxSrc, withNeeds } from './chunks.mjs';
+import {
+  chunksFor,
+  chunksFromHash,
+  importedModules,
+  SANDBOX_CHUNKS,
+  sandboxPageHtml,
+  sandboxPageName,
+  sandboxPageSets,
+  sandboxSrc,
+  withNeeds,
+} from './chunks.mjs';
 import { compileSnippet } from './compile';
 
 const SNIPPETS = new URL('../../../content/snippets/', import.meta.url);
@@ -40,8 +50,9 @@ describe('sandbox chunks', () => {
     for (const set of sets) expect(withNeeds(set)).toEqual(set);
   });
 
-  it('puts a page\'s chunks before the core, in run order, deferred in the head, and says what a template lacks', () => {
-    const template = '<html>\n  <head>\n    <title>t</title>\n  </head>\n  <body>\n    <div id="root"></div>\n    <script src="/sandbox/runtime.js"></script>\n  </body>\n</html>';
+  it("puts a page's chunks before the core, in run order, deferred in the head, and says what a template lacks", () => {
+    const template =
+      '<html>\n  <head>\n    <title>t</title>\n  </head>\n  <body>\n    <div id="root"></div>\n    <script src="/sandbox/runtime.js"></script>\n  </body>\n</html>';
     const page = sandboxPageHtml(template, ['react', 'wire']);
     const scripts = [...page.matchAll(/<script defer (crossorigin )?src="([^"]+)"><\/script>/g)].map((m) => `${m[1] ?? ''}${m[2]}`);
     // The libraries with CORS, so their errors are not muted; the core without, so it runs on any host.

@@ -13,10 +13,9 @@ function run(code: string, modules: Record<string, unknown> = {}) {
 
 describe('snippet compile and execute', () => {
   it('strips types, resolves playground modules and supports top-level await', async () => {
-    const { lines, done } = run(
-      `import { answer } from 'lib';\nconst n: number = await Promise.resolve(answer);\nconsole.log('n', n);`,
-      { lib: { answer: 42 } },
-    );
+    const { lines, done } = run(`import { answer } from 'lib';\nconst n: number = await Promise.resolve(answer);\nconsole.log('n', n);`, {
+      lib: { answer: 42 },
+    });
     await done;
     expect(lines).toEqual([['n', 42]]);
   });
@@ -33,7 +32,10 @@ describe('snippet compile and execute', () => {
 
   it('maps runtime errors to the snippet line and column despite type annotations', async () => {
     const { done } = run(`type T = { a: number };\nconst t: T = { a: 1 };\n\n  (t as any).missing.call();\n`);
-    const error = await done.then(() => undefined, (e: unknown) => e);
+    const error = await done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(locateError(error)).toEqual({ line: 4, column: expect.any(Number) });
   });
@@ -48,7 +50,11 @@ describe('snippet compile and execute', () => {
         throw new Error('from the library');
       },
     };
-    const errorOf = (code: string) => executeSnippet(compiled.js.replace('missing(n);', code), { lib }, console).then(() => undefined, (e: unknown) => e);
+    const errorOf = (code: string) =>
+      executeSnippet(compiled.js.replace('missing(n);', code), { lib }, console).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     const line2 = source.split('\n')[1] ?? '';
     // V8 places a ReferenceError at the name, a throwing call's frame at the callee.
     expect(locateError(await errorOf('missing(n);'), columns)).toEqual({ line: 2, column: line2.indexOf('missing') + 1 });
@@ -58,7 +64,7 @@ describe('snippet compile and execute', () => {
   });
 
   it('leaves code whose columns did not move without a map', () => {
-    const compiled = compileSnippet("const a = 1;\nconsole.log(a);\n");
+    const compiled = compileSnippet('const a = 1;\nconsole.log(a);\n');
     expect(compiled.ok && readColumnMap(compiled.js)).toEqual({});
     // Line 1's generated columns drop the "use strict"; the runner drops it from the code too.
     expect(columnMap('AAAA,aAAA', 13)).toEqual({});
@@ -67,7 +73,10 @@ describe('snippet compile and execute', () => {
 
   it('names unbounded recursion and the line that recursed', async () => {
     const { done } = run(`let depth = 0;\nfunction down(): number {\n  depth += 1;\n  return down() + 1;\n}\ndown();\n`);
-    const error = await done.then(() => undefined, (e: unknown) => e);
+    const error = await done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(RangeError);
     const position = locateError(error);
     // Inside the recursing function (lines 2-5); which line the stack runs out on is the engine's business.

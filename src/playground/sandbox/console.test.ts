@@ -11,7 +11,27 @@ function setup(max = 100) {
 describe('the sandbox console', () => {
   test('has every method a reader knows from DevTools, so browser code does not fail with a TypeError', () => {
     const { c } = setup();
-    for (const name of ['log', 'info', 'warn', 'error', 'debug', 'dir', 'dirxml', 'trace', 'table', 'assert', 'count', 'countReset', 'time', 'timeLog', 'timeEnd', 'group', 'groupCollapsed', 'groupEnd', 'clear'])
+    for (const name of [
+      'log',
+      'info',
+      'warn',
+      'error',
+      'debug',
+      'dir',
+      'dirxml',
+      'trace',
+      'table',
+      'assert',
+      'count',
+      'countReset',
+      'time',
+      'timeLog',
+      'timeEnd',
+      'group',
+      'groupCollapsed',
+      'groupEnd',
+      'clear',
+    ])
       expect(typeof (c as Record<string, unknown>)[name], name).toBe('function');
   });
 
@@ -101,7 +121,12 @@ describe('the sandbox console', () => {
 
 describe('formatTable', () => {
   test('rows of objects get a column per key, in first-seen order, with an index column', () => {
-    expect(formatTable([{ id: 1, title: 'Learn HTTP' }, { id: 2, done: true }])).toBe(
+    expect(
+      formatTable([
+        { id: 1, title: 'Learn HTTP' },
+        { id: 2, done: true },
+      ]),
+    ).toBe(
       [
         '| (index) | id | title      | done |',
         '|---------|----|------------|------|',

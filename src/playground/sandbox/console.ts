@@ -88,7 +88,10 @@ export function createSandboxConsole({ emit, now, max }: SandboxConsoleOptions) 
     if (count <= max) emit(level, indent ? text.replace(/^/gm, indent) : text, position);
     else if (count === max + 1) emit('warn', `Console output capped at ${max} entries for this run.`);
   };
-  const at = (level: ConsoleLevel) => (...args: unknown[]) => write(level, formatArgs(args));
+  const at =
+    (level: ConsoleLevel) =>
+    (...args: unknown[]) =>
+      write(level, formatArgs(args));
   const label = (value: unknown) => (value === undefined ? DEFAULT_LABEL : String(value));
   const elapsed = (name: string) => `${name}: ${Number((now() - timers.get(name)!).toFixed(3))} ms`;
   const group = (...args: unknown[]) => {

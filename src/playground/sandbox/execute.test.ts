@@ -31,14 +31,18 @@ describe('executeSnippet error positions', () => {
 
 describe('describeHandledLater', () => {
   test('names the rejection it takes back, with its position', () => {
-    expect(describeHandledLater(new Error('refused'), { line: 2, column: 7 })).toBe('Handled later: the rejection above (Error: refused (line 2, column 7)) got a handler after all.');
+    expect(describeHandledLater(new Error('refused'), { line: 2, column: 7 })).toBe(
+      'Handled later: the rejection above (Error: refused (line 2, column 7)) got a handler after all.',
+    );
     expect(describeHandledLater(42)).toBe('Handled later: the rejection above (42) got a handler after all.');
   });
 });
 
 describe('describeUncaught', () => {
   test('uses the words DevTools uses, with the position when known', () => {
-    expect(describeUncaught(new TypeError('x is not a function'), false, { line: 3, column: 5 })).toBe('Uncaught TypeError: x is not a function (line 3, column 5)');
+    expect(describeUncaught(new TypeError('x is not a function'), false, { line: 3, column: 5 })).toBe(
+      'Uncaught TypeError: x is not a function (line 3, column 5)',
+    );
     expect(describeUncaught(new Error('nobody caught me'), true)).toBe('Uncaught (in promise) Error: nobody caught me');
     expect(describeUncaught({ code: 42 }, true)).toBe('Uncaught (in promise) { code: 42 }');
     expect(describeUncaught('text', false)).toBe('Uncaught text');

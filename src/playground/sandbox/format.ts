@@ -58,8 +58,7 @@ function format(value: unknown, limits: FormatLimits, depth: number, seen: Set<o
   if (depth >= limits.depth) return Array.isArray(obj) ? '[Array]' : '[Object]';
   seen.add(obj);
   try {
-    const inner = (entries: string[], total: number) =>
-      total > limits.items ? [...entries, `… ${total - limits.items} more`] : entries;
+    const inner = (entries: string[], total: number) => (total > limits.items ? [...entries, `… ${total - limits.items} more`] : entries);
     if (Array.isArray(obj)) {
       const items = obj.slice(0, limits.items).map((v) => format(v, limits, depth + 1, seen));
       return `[${inner(items, obj.length).join(', ')}]`;

@@ -20,8 +20,17 @@ describe('visualizer messages (sandbox -> host)', () => {
   });
 
   it('accepts event batches whose events all have a finite time', () => {
-    const events = [{ type: 'request-started', seq: 1, at: 0 }, { kind: 'query', at: 1_700_000_000_000 }];
-    expect(parseSandboxMessage({ v: 1, type: 'viz-events', runId: 1, sourceId: 'sim-1', events })).toEqual({ v: 1, type: 'viz-events', runId: 1, sourceId: 'sim-1', events });
+    const events = [
+      { type: 'request-started', seq: 1, at: 0 },
+      { kind: 'query', at: 1_700_000_000_000 },
+    ];
+    expect(parseSandboxMessage({ v: 1, type: 'viz-events', runId: 1, sourceId: 'sim-1', events })).toEqual({
+      v: 1,
+      type: 'viz-events',
+      runId: 1,
+      sourceId: 'sim-1',
+      events,
+    });
     const bad = (events: unknown) => parseSandboxMessage({ v: 1, type: 'viz-events', runId: 1, sourceId: 'sim-1', events });
     expect(bad('nope')).toBeNull();
     expect(bad([{ at: Number.NaN }])).toBeNull();
@@ -65,7 +74,6 @@ describe('run messages', () => {
     expect(parseHostMessage(run)).toEqual(run);
   });
 });
-
 
 describe('console messages (sandbox -> host)', () => {
   it('carry the snippet position of an uncaught error, and drop one that is not a position', () => {

@@ -25,9 +25,7 @@ export interface ShareState {
 
 export type ShareErrorCode = 'malformed' | 'unknown-version' | 'corrupt' | 'invalid';
 
-export type DecodeResult =
-  | { ok: true; state: ShareState; version: number }
-  | { ok: false; code: ShareErrorCode; message: string };
+export type DecodeResult = { ok: true; state: ShareState; version: number } | { ok: false; code: ShareErrorCode; message: string };
 
 export const SHARE_FORMAT_VERSION = 1;
 
@@ -51,8 +49,7 @@ function validateV1(value: unknown): ShareState | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the payload is not an object';
   const v = value as Record<string, unknown>;
   if (typeof v.code !== 'string') return 'the payload has no "code" string';
-  if (v.options !== undefined && (typeof v.options !== 'object' || v.options === null || Array.isArray(v.options)))
-    return '"options" must be an object';
+  if (v.options !== undefined && (typeof v.options !== 'object' || v.options === null || Array.isArray(v.options))) return '"options" must be an object';
   if (v.seed !== undefined && !Number.isInteger(v.seed)) return '"seed" must be an integer';
   if (v.view !== undefined && typeof v.view !== 'string') return '"view" must be a string';
   // Added after version 1 shipped; optional, so every earlier link still decodes.

@@ -11,7 +11,19 @@
  * - The log is an aria-live="polite" region. While playing it speaks at most once a second (the latest step),
  *   so a fast replay does not queue hundreds of announcements; paused, each step is announced as it is shown.
  */
-import { Component, memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ComponentType, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  Component,
+  memo,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ComponentType,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { EMPTY_RECORDING, type DevtoolsAction, type Recording } from '../recording/model';
 import type { ViewProps } from './views';
 import type { RecordingStore } from './recording';
@@ -121,7 +133,12 @@ class ViewBoundary extends Component<{ label: string; children: ReactNode }, { e
     return { error: error instanceof Error ? error.message : String(error) };
   }
   override render() {
-    if (this.state.error) return <p className="rt-viz-error">The {this.props.label} view failed: {this.state.error}</p>;
+    if (this.state.error)
+      return (
+        <p className="rt-viz-error">
+          The {this.props.label} view failed: {this.state.error}
+        </p>
+      );
     return this.props.children;
   }
 }
@@ -206,10 +223,13 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
       return;
     }
     const wait = ANNOUNCE_EVERY_MS - (performance.now() - lastAnnounce.current);
-    const timer = window.setTimeout(() => {
-      lastAnnounce.current = performance.now();
-      setThrottled({ text, playing: true });
-    }, Math.max(0, wait));
+    const timer = window.setTimeout(
+      () => {
+        lastAnnounce.current = performance.now();
+        setThrottled({ text, playing: true });
+      },
+      Math.max(0, wait),
+    );
     return () => window.clearTimeout(timer);
   }, [text, state.playing]);
 
@@ -218,11 +238,15 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
     (event: KeyboardEvent<HTMLButtonElement>) => {
       const at = views.findIndex((v) => v.id === active?.id);
       const next =
-        event.key === 'ArrowRight' ? (at + 1) % views.length
-        : event.key === 'ArrowLeft' ? (at - 1 + views.length) % views.length
-        : event.key === 'Home' ? 0
-        : event.key === 'End' ? views.length - 1
-        : -1;
+        event.key === 'ArrowRight'
+          ? (at + 1) % views.length
+          : event.key === 'ArrowLeft'
+            ? (at - 1 + views.length) % views.length
+            : event.key === 'Home'
+              ? 0
+              : event.key === 'End'
+                ? views.length - 1
+                : -1;
       if (next < 0 || !views[next]) return;
       event.preventDefault();
       setChosen(views[next].id);

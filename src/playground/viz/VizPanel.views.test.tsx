@@ -35,7 +35,11 @@ async function mountPanel() {
   vi.stubGlobal('cancelAnimationFrame', (h: number) => clearTimeout(h));
   vi.stubGlobal('IS_REACT_ACT_ENVIRONMENT', false);
   vi.resetModules();
-  const [{ createRoot }, { RecordingStore }, { default: VizPanel }] = await Promise.all([import('react-dom/client'), import('./recording'), import('./VizPanel')]);
+  const [{ createRoot }, { RecordingStore }, { default: VizPanel }] = await Promise.all([
+    import('react-dom/client'),
+    import('./recording'),
+    import('./VizPanel'),
+  ]);
   const store = new RecordingStore();
   store.addSource({ id: 'sim-1', kind: 'wire', label: 'HTTP/1.1' });
   store.append('sim-1', [{ type: 'connection-opened', at: 0, connectionId: 'c1' } as never]);

@@ -46,9 +46,13 @@ describe('state machine steps in words (#22 item 10)', () => {
     const transitions = events.filter((e) => e.type === 'transition' && e.machine.startsWith('http1-'));
     const texts = transitions.map(describeWireEvent);
     expect(texts).toContain("c1: the server is ready for the next request (DONE → IDLE; rule server-next-response in the server's engine)");
-    expect(texts).toContain("c1: the client may pipeline: send the next request before this response arrives (DONE → IDLE; rule client-pipelines in the client's engine)");
+    expect(texts).toContain(
+      "c1: the client may pipeline: send the next request before this response arrives (DONE → IDLE; rule client-pipelines in the client's engine)",
+    );
     // Each engine also tracks the other role's state; a line says whose engine it is.
-    expect(texts).toContain("c1: the server is ready for the next request, as the client tracks it (DONE → IDLE; rule server-next-response in the client's engine)");
+    expect(texts).toContain(
+      "c1: the server is ready for the next request, as the client tracks it (DONE → IDLE; rule server-next-response in the client's engine)",
+    );
     expect(texts).toContain("c1: the server goes from IDLE to SEND_RESPONSE on the client's request (server's engine)");
     expect(texts).toContain("c1: the client goes from IDLE to SEND_BODY on its request (client's engine)");
     expect(texts).toContain("c1: the server stays in SEND_BODY on its body data (server's engine)");
@@ -73,7 +77,11 @@ describe('state machine steps in words (#22 item 10)', () => {
 describe('durations in captions (#22 item 10)', () => {
   it('are rounded where a view shows them, never with float noise such as 200.00000000000006 ms', async () => {
     const events = [...(await trace({ httpVersion: '3', loss: 0.3, seed: 2 })), ...(await trace({ httpVersion: '1.1', loss: 0.3, seed: 3 }))];
-    const texts = [...events.map(describeWireEvent), ...buildSequence(events).marks.map((m) => m.description), ...buildSequence(events).arrows.map((a) => a.description)];
+    const texts = [
+      ...events.map(describeWireEvent),
+      ...buildSequence(events).marks.map((m) => m.description),
+      ...buildSequence(events).arrows.map((a) => a.description),
+    ];
     expect(texts.some((t) => /probe timeout/.test(t))).toBe(true);
     expect(texts.filter((t) => /\d\.\d{3,}/.test(t))).toEqual([]);
   });

@@ -188,8 +188,7 @@ export function describeWireEvent(e: TraceEvent): string {
 export function describeStep(recording: Recording, cursor: number): string {
   const found = eventAt(recording, cursor);
   if (!found) return recording.steps.length === 0 ? 'Nothing recorded yet.' : 'Before the first event.';
-  const text =
-    found.source.kind === 'wire' ? describeWireEvent(found.event as TraceEvent) : describeQueryEvent(found.event as QueryVizEvent);
+  const text = found.source.kind === 'wire' ? describeWireEvent(found.event as TraceEvent) : describeQueryEvent(found.event as QueryVizEvent);
   return recording.sources.length > 1 ? `${found.source.label}: ${text}` : text;
 }
 

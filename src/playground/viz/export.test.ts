@@ -7,7 +7,10 @@ import { recordingFromJson, recordingToHar, recordingToJson } from './export';
 async function recorded() {
   const store = new RecordingStore();
   const server = createServer({ routes: [http.get('/todos/:id', (_r, { params }) => Response.json({ id: params.id }))] });
-  for (const [id, httpVersion] of [['sim-1', '1.1'], ['sim-2', '2']] as const) {
+  for (const [id, httpVersion] of [
+    ['sim-1', '1.1'],
+    ['sim-2', '2'],
+  ] as const) {
     const sim = createSimulation({ server, httpVersion, tls: '1.3', seed: 2 });
     store.addSource({ id, kind: 'wire', label: `HTTP/${httpVersion}`, options: { epoch: sim.options.epoch } });
     sim.subscribe((e) => store.append(id, [e]));

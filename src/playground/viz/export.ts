@@ -90,4 +90,3 @@ export function recordingToHar(recording: Recording): Har | undefined {
     },
   } as Har;
 }
-

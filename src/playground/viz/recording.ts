@@ -92,9 +92,7 @@ export class RecordingStore {
   /** The recording as of now; the same object until the next change. */
   snapshot(): Recording {
     if (this.#snapshot) return this.#snapshot;
-    const sources = this.#sources.map(
-      (s) => Object.freeze({ ...s.info, events: Object.freeze(s.events.slice()) }) as unknown as Source,
-    );
+    const sources = this.#sources.map((s) => Object.freeze({ ...s.info, events: Object.freeze(s.events.slice()) }) as unknown as Source);
     const recording: Recording = Object.freeze({ sources: Object.freeze(sources), steps: Object.freeze(this.#steps.slice()) });
     primeStepIndex(recording, new Map(this.#sources.map((s) => [s.info.id, s.positions.slice()])));
     this.#snapshot = recording;

@@ -33,8 +33,7 @@ export interface ViewEntry {
 
 const hasWire = (r: Recording) => r.sources.some((s) => s.kind === 'wire');
 const hasQuery = (r: Recording) => r.sources.some((s) => s.kind === 'query');
-const hasWireEvent = (r: Recording, types: readonly string[]) =>
-  r.sources.some((s) => s.kind === 'wire' && s.events.some((e) => types.includes(e.type)));
+const hasWireEvent = (r: Recording, types: readonly string[]) => r.sources.some((s) => s.kind === 'wire' && s.events.some((e) => types.includes(e.type)));
 
 /** HTTP/2 frames that carry a field block (the HPACK stepper has something to step through). */
 const hasFieldBlocks = (r: Recording) => r.sources.some((s) => s.kind === 'wire' && s.events.some((e) => e.type === 'h2-frame' && e.hpack !== undefined));

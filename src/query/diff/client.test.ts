@@ -5,7 +5,7 @@ describe('QueryClient methods and filters', () => {
   const seed = async ({ client, after, advance, lib }: any) => {
     const keys = [['todos'], ['todos', 1], ['todos', 2, { done: true }], ['users', 'a'], ['users', { id: 7, role: 'x' }]];
     for (const key of keys) client.setQueryData(key, { key });
-    const observer = new lib.QueryObserver(client, { queryKey: ['todos', 1], queryFn: () => after(5, 'active') , staleTime: 1000});
+    const observer = new lib.QueryObserver(client, { queryKey: ['todos', 1], queryFn: () => after(5, 'active'), staleTime: 1000 });
     observer.subscribe(() => undefined);
     await advance(10);
     return observer;
@@ -24,8 +24,14 @@ describe('QueryClient methods and filters', () => {
   diff('setQueryData: updater function, undefined leaves data, updatedAt option', async ({ client, log, observe, lib, advance }) => {
     observe('o', new lib.QueryObserver(client, { queryKey: ['sq'], enabled: false }));
     log('r1', client.setQueryData(['sq'], 1));
-    log('r2', client.setQueryData(['sq'], (old: number | undefined) => (old ?? 0) + 1));
-    log('r3', client.setQueryData(['sq'], () => undefined));
+    log(
+      'r2',
+      client.setQueryData(['sq'], (old: number | undefined) => (old ?? 0) + 1),
+    );
+    log(
+      'r3',
+      client.setQueryData(['sq'], () => undefined),
+    );
     log('r4', client.setQueryData(['sq'], 5, { updatedAt: 42 }));
     log('state', client.getQueryState(['sq']));
     await advance(1);
@@ -33,14 +39,21 @@ describe('QueryClient methods and filters', () => {
 
   diff('setQueriesData over a partial key', async (ctx) => {
     await seed(ctx);
-    ctx.log('result', ctx.client.setQueriesData({ queryKey: ['users'] }, (old: any) => ({ ...old, touched: true })));
+    ctx.log(
+      'result',
+      ctx.client.setQueriesData({ queryKey: ['users'] }, (old: any) => ({ ...old, touched: true })),
+    );
     ctx.log('after', ctx.client.getQueriesData({ queryKey: [] }));
   });
 
   diff('findAll filters: exact, type, stale, fetchStatus, predicate', async (ctx) => {
     const { client, log } = ctx;
     await seed(ctx);
-    const hashes = (filters: any) => client.getQueryCache().findAll(filters).map((q: any) => q.queryHash);
+    const hashes = (filters: any) =>
+      client
+        .getQueryCache()
+        .findAll(filters)
+        .map((q: any) => q.queryHash);
     log('all', hashes({}));
     log('partial', hashes({ queryKey: ['todos'] }));
     log('exact', hashes({ queryKey: ['todos'], exact: true }));
@@ -62,7 +75,13 @@ describe('QueryClient methods and filters', () => {
     await ctx.advance(10);
     await settle(client.invalidateQueries({ queryKey: ['inv'] }));
     log('states', client.getQueriesData({ queryKey: ['inv'] }));
-    log('invalidated', client.getQueryCache().findAll({ queryKey: ['inv'] }).map((q: any) => q.state.isInvalidated));
+    log(
+      'invalidated',
+      client
+        .getQueryCache()
+        .findAll({ queryKey: ['inv'] })
+        .map((q: any) => q.state.isInvalidated),
+    );
   });
 
   diff('invalidateQueries refetchType none / all / inactive', async (ctx) => {
@@ -100,13 +119,25 @@ describe('QueryClient methods and filters', () => {
     await ctx.advance(10);
     await settle(client.resetQueries({ queryKey: ['rs'] }));
     log('data', client.getQueriesData({ queryKey: ['rs'] }));
-    log('states', client.getQueryCache().findAll({ queryKey: ['rs'] }).map((q: any) => q.state));
+    log(
+      'states',
+      client
+        .getQueryCache()
+        .findAll({ queryKey: ['rs'] })
+        .map((q: any) => q.state),
+    );
   });
 
   diff('removeQueries and clear', async (ctx) => {
     await seed(ctx);
     ctx.client.removeQueries({ queryKey: ['users'] });
-    ctx.log('left', ctx.client.getQueryCache().getAll().map((q: any) => q.queryHash));
+    ctx.log(
+      'left',
+      ctx.client
+        .getQueryCache()
+        .getAll()
+        .map((q: any) => q.queryHash),
+    );
     ctx.client.clear();
     ctx.log('cleared', ctx.client.getQueryCache().getAll().length);
   });

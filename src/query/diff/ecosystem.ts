@@ -44,11 +44,7 @@ function sourceEntry(name: string): string {
   return join(packageDir(name), 'src/index.ts');
 }
 
-const PACKAGES = [
-  '@tanstack/query-persist-client-core',
-  '@tanstack/query-async-storage-persister',
-  '@tanstack/query-sync-storage-persister',
-] as const;
+const PACKAGES = ['@tanstack/query-persist-client-core', '@tanstack/query-async-storage-persister', '@tanstack/query-sync-storage-persister'] as const;
 
 /** Every query-core entry file any of the packages (or the project) can reach. */
 const coreEntries = [...new Set([root, ...PACKAGES.map((name) => packageDir(name))].map((from) => esmEntry(packageDir('@tanstack/query-core', from))))];

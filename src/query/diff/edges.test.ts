@@ -42,7 +42,7 @@ describe('edges', () => {
     let n = 0;
     observe('o', new lib.QueryObserver(client, { queryKey: ['ij'], queryFn: () => after(30, ++n) }));
     await advance(40);
-    void client.refetchQueries({ queryKey: ["ij"] });
+    void client.refetchQueries({ queryKey: ['ij'] });
     await advance(5);
     await settle(client.invalidateQueries({ queryKey: ['ij'] }, { cancelRefetch: false }));
     log('n', n);
@@ -54,7 +54,13 @@ describe('edges', () => {
     await advance(10);
     observer.setOptions({ queryKey: ['k', 2], queryFn: () => after(5, 2) });
     await advance(10);
-    log('observers', client.getQueryCache().getAll().map((q: any) => [q.queryHash, q.getObserversCount(), q.isActive()]));
+    log(
+      'observers',
+      client
+        .getQueryCache()
+        .getAll()
+        .map((q: any) => [q.queryHash, q.getObserversCount(), q.isActive()]),
+    );
     log('current', observer.getCurrentQuery().queryHash);
   });
 
@@ -176,11 +182,23 @@ describe('edges', () => {
     void a.mutate(undefined);
     void b.mutate(undefined);
     await advance(10);
-    log('states', client.getMutationCache().getAll().map((m: any) => [m.state.status, m.state.isPaused]));
+    log(
+      'states',
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m: any) => [m.state.status, m.state.isPaused]),
+    );
     lib.onlineManager.setOnline(true);
     void client.resumePausedMutations();
     await advance(100);
-    log('done', client.getMutationCache().getAll().map((m: any) => m.state.status));
+    log(
+      'done',
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m: any) => m.state.status),
+    );
     await settle(Promise.resolve());
   });
 

@@ -12,8 +12,14 @@ describe('dehydrate / hydrate / streamedQuery', () => {
     const state = lib.dehydrate(client);
     log('dehydrated', state);
     log('defaults', [
-      client.getQueryCache().getAll().map((q: any) => lib.defaultShouldDehydrateQuery(q)),
-      client.getMutationCache().getAll().map((x: any) => lib.defaultShouldDehydrateMutation(x)),
+      client
+        .getQueryCache()
+        .getAll()
+        .map((q: any) => lib.defaultShouldDehydrateQuery(q)),
+      client
+        .getMutationCache()
+        .getAll()
+        .map((x: any) => lib.defaultShouldDehydrateMutation(x)),
     ]);
   });
 
@@ -46,7 +52,10 @@ describe('dehydrate / hydrate / streamedQuery', () => {
   diff('dehydrate a pending query with its promise; hydrate adopts it', async ({ lib, client, log, after, advance }) => {
     void client.prefetchQuery({ queryKey: ['p'], queryFn: () => after(50, 'eventually') });
     const state = lib.dehydrate(client, { shouldDehydrateQuery: () => true });
-    log('has promise', state.queries.map((q: any) => !!q.promise));
+    log(
+      'has promise',
+      state.queries.map((q: any) => !!q.promise),
+    );
     const other = new lib.QueryClient();
     lib.hydrate(other, state);
     log('pending', other.getQueryState(['p']));
@@ -67,7 +76,13 @@ describe('dehydrate / hydrate / streamedQuery', () => {
     lib.hydrate(other, state);
     lib.onlineManager.setOnline(true);
     await settle(other.resumePausedMutations());
-    log('mutations', other.getMutationCache().getAll().map((x: any) => x.state));
+    log(
+      'mutations',
+      other
+        .getMutationCache()
+        .getAll()
+        .map((x: any) => x.state),
+    );
     other.clear();
   });
 

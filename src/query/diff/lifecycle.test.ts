@@ -16,10 +16,7 @@ describe('query lifecycle', () => {
 
   diff('retry: false fails at once, retry: 1 with fixed retryDelay', async ({ lib, client, observe, advance, failAfter }) => {
     observe('none', new lib.QueryObserver(client, { queryKey: ['r0'], retry: false, queryFn: () => failAfter(5, 'x') }));
-    observe(
-      'one',
-      new lib.QueryObserver(client, { queryKey: ['r1'], retry: 1, retryDelay: 50, queryFn: () => failAfter(5, 'y') }),
-    );
+    observe('one', new lib.QueryObserver(client, { queryKey: ['r1'], retry: 1, retryDelay: 50, queryFn: () => failAfter(5, 'y') }));
     await advance(200);
   });
 
@@ -167,10 +164,7 @@ describe('query lifecycle', () => {
 
   diff('placeholderData value and function, never cached', async ({ lib, client, observe, advance, after, log }) => {
     observe('v', new lib.QueryObserver(client, { queryKey: ['p1'], queryFn: () => after(10, 'real'), placeholderData: 'ph' }));
-    observe(
-      'f',
-      new lib.QueryObserver(client, { queryKey: ['p2'], queryFn: () => after(10, 'real'), placeholderData: () => 'phf' }),
-    );
+    observe('f', new lib.QueryObserver(client, { queryKey: ['p2'], queryFn: () => after(10, 'real'), placeholderData: () => 'phf' }));
     log('cache before', client.getQueryData(['p1']));
     await advance(20);
   });
@@ -328,7 +322,10 @@ describe('query lifecycle', () => {
 
   diff('getOptimisticResult reports the fetch that subscribing starts', async ({ lib, client, log, advance, after }) => {
     const observer = new lib.QueryObserver(client, { queryKey: ['opt'], queryFn: () => after(5, 'x') });
-    log('optimistic', observer.getOptimisticResult(client.defaultQueryOptions({ queryKey: ['opt'], queryFn: () => after(5, 'x'), _optimisticResults: 'optimistic' } as any)));
+    log(
+      'optimistic',
+      observer.getOptimisticResult(client.defaultQueryOptions({ queryKey: ['opt'], queryFn: () => after(5, 'x'), _optimisticResults: 'optimistic' } as any)),
+    );
     observer.subscribe(() => undefined);
     await advance(10);
     log('current', observer.getCurrentResult());

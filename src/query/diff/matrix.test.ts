@@ -7,28 +7,31 @@ describe('networkMode x online/offline x focus', () => {
   for (const networkMode of modes) {
     for (const online of [true, false]) {
       for (const focused of [true, false]) {
-        diff(`${networkMode}, ${online ? 'online' : 'offline'}, ${focused ? 'focused' : 'unfocused'}: first fetch fails once, then succeeds`, async ({ lib, client, observe, advance, after, failAfter, log }) => {
-          client.mount();
-          lib.onlineManager.setOnline(online);
-          lib.focusManager.setFocused(focused);
-          let calls = 0;
-          observe(
-            'o',
-            new lib.QueryObserver(client, {
-              queryKey: ['m'],
-              networkMode,
-              retryDelay: 10,
-              queryFn: () => (++calls === 1 ? failAfter(5, 'first') : after(5, 'ok')),
-            }),
-          );
-          await advance(50);
-          log('calls before restore', calls);
-          lib.onlineManager.setOnline(true);
-          lib.focusManager.setFocused(true);
-          await advance(50);
-          log('calls after restore', calls);
-          client.unmount();
-        });
+        diff(
+          `${networkMode}, ${online ? 'online' : 'offline'}, ${focused ? 'focused' : 'unfocused'}: first fetch fails once, then succeeds`,
+          async ({ lib, client, observe, advance, after, failAfter, log }) => {
+            client.mount();
+            lib.onlineManager.setOnline(online);
+            lib.focusManager.setFocused(focused);
+            let calls = 0;
+            observe(
+              'o',
+              new lib.QueryObserver(client, {
+                queryKey: ['m'],
+                networkMode,
+                retryDelay: 10,
+                queryFn: () => (++calls === 1 ? failAfter(5, 'first') : after(5, 'ok')),
+              }),
+            );
+            await advance(50);
+            log('calls before restore', calls);
+            lib.onlineManager.setOnline(true);
+            lib.focusManager.setFocused(true);
+            await advance(50);
+            log('calls after restore', calls);
+            client.unmount();
+          },
+        );
       }
     }
   }

@@ -6,8 +6,7 @@ const cacheCallbacks = (lib: any, log: any) => ({
     onMutate: (variables: unknown) => log('cache:onMutate', { variables }),
     onSuccess: (data: unknown, variables: unknown, context: unknown) => log('cache:onSuccess', { data, variables, context }),
     onError: (error: unknown, variables: unknown, context: unknown) => log('cache:onError', { error, variables, context }),
-    onSettled: (data: unknown, error: unknown, variables: unknown, context: unknown) =>
-      log('cache:onSettled', { data, error, variables, context }),
+    onSettled: (data: unknown, error: unknown, variables: unknown, context: unknown) => log('cache:onSettled', { data, error, variables, context }),
   }),
 });
 
@@ -47,9 +46,7 @@ describe('mutations', () => {
         onSettled: (d: unknown, e: unknown) => log('onSettled', { d, e }),
       });
       observe('o', observer);
-      await settle(observer.mutate('vars', { onError: (e: unknown) => log('mutate:onError', e) })).catch((e: unknown) =>
-        log('rejected', e),
-      );
+      await settle(observer.mutate('vars', { onError: (e: unknown) => log('mutate:onError', e) })).catch((e: unknown) => log('rejected', e));
     },
     { config: cacheCallbacks },
   );
@@ -84,7 +81,13 @@ describe('mutations', () => {
     observe('o', observer);
     const promise = observer.mutate('x');
     await advance(100);
-    log('paused', client.getMutationCache().getAll().map((m: any) => m.state.isPaused));
+    log(
+      'paused',
+      client
+        .getMutationCache()
+        .getAll()
+        .map((m: any) => m.state.isPaused),
+    );
     lib.onlineManager.setOnline(true);
     await settle(client.resumePausedMutations());
     log('result', await settle(promise));
@@ -114,7 +117,11 @@ describe('mutations', () => {
     const a = make('a');
     const b = make('b');
     const c = make('c');
-    for (const [name, observer] of [['a', a], ['b', b], ['c', c]] as const) {
+    for (const [name, observer] of [
+      ['a', a],
+      ['b', b],
+      ['c', c],
+    ] as const) {
       observer.subscribe((result: any) => log(name, { status: result.status, isPaused: result.isPaused }));
     }
     void a.mutate(undefined);
@@ -129,18 +136,27 @@ describe('mutations', () => {
       cache
         .build(client, { scope: { id: 'q' }, gcTime, mutationFn: () => after(20, name) })
         .execute(undefined)
-        .then((data: unknown) => log('done', data), (error: unknown) => log('failed', String(error)));
+        .then(
+          (data: unknown) => log('done', data),
+          (error: unknown) => log('failed', String(error)),
+        );
     void run('a', 5);
     void run('b', 1000);
     void run('c', 1000);
     await advance(30);
     // 'a' finished and is collected; take the waiting 'c' out of the queue by hand
     const waiting = cache.findAll().find((m: any) => m.state.isPaused);
-    log('paused before removal', cache.findAll().map((m: any) => [m.mutationId, m.state.status, m.state.isPaused]));
+    log(
+      'paused before removal',
+      cache.findAll().map((m: any) => [m.mutationId, m.state.status, m.state.isPaused]),
+    );
     if (waiting) cache.remove(waiting);
     void run('d', 1000);
     await advance(200);
-    log('left', cache.findAll().map((m: any) => [m.mutationId, m.state.status]));
+    log(
+      'left',
+      cache.findAll().map((m: any) => [m.mutationId, m.state.status]),
+    );
   });
 
   diff('mutate callbacks only for the latest mutate call; reset', async ({ lib, client, log, after, advance, observe }) => {

@@ -44,8 +44,14 @@ function logStorage(log: Ctx['log'], label: string, storage: ReturnType<typeof m
 
 function cacheSummary(client: any): unknown {
   return {
-    queries: client.getQueryCache().getAll().map((q: any) => ({ hash: q.queryHash, state: q.state, meta: q.meta })),
-    mutations: client.getMutationCache().getAll().map((m: any) => ({ key: m.options.mutationKey, state: m.state, scope: m.options.scope })),
+    queries: client
+      .getQueryCache()
+      .getAll()
+      .map((q: any) => ({ hash: q.queryHash, state: q.state, meta: q.meta })),
+    mutations: client
+      .getMutationCache()
+      .getAll()
+      .map((m: any) => ({ key: m.options.mutationKey, state: m.state, scope: m.options.scope })),
   };
 }
 
@@ -100,27 +106,23 @@ describe('persistQueryClient with the async storage persister', () => {
     },
   );
 
-  ecoDiff(
-    'maxAge: an expired cache is discarded, not restored',
-    ['hydrate'],
-    async ({ lib, client, log, after, settle, advance }, eco) => {
-      const storage = memoryStorage();
-      const persister = eco.asyncStorage.createAsyncStoragePersister({ storage, throttleTime: 0 });
-      await settle(client.prefetchQuery({ queryKey: ['a'], queryFn: () => after(5, 'a') }));
-      await settle(eco.persist.persistQueryClientSave({ queryClient: client, persister }));
-      const young = new lib.QueryClient();
-      await advance(500);
-      await settle(eco.persist.persistQueryClientRestore({ queryClient: young, persister, maxAge: 1000 }));
-      log('within maxAge', young.getQueryState(['a']));
-      await advance(1000);
-      const old = new lib.QueryClient();
-      await settle(eco.persist.persistQueryClientRestore({ queryClient: old, persister, maxAge: 1000 }));
-      log('past maxAge', old.getQueryState(['a']));
-      logStorage(log, 'after', storage);
-      young.clear();
-      old.clear();
-    },
-  );
+  ecoDiff('maxAge: an expired cache is discarded, not restored', ['hydrate'], async ({ lib, client, log, after, settle, advance }, eco) => {
+    const storage = memoryStorage();
+    const persister = eco.asyncStorage.createAsyncStoragePersister({ storage, throttleTime: 0 });
+    await settle(client.prefetchQuery({ queryKey: ['a'], queryFn: () => after(5, 'a') }));
+    await settle(eco.persist.persistQueryClientSave({ queryClient: client, persister }));
+    const young = new lib.QueryClient();
+    await advance(500);
+    await settle(eco.persist.persistQueryClientRestore({ queryClient: young, persister, maxAge: 1000 }));
+    log('within maxAge', young.getQueryState(['a']));
+    await advance(1000);
+    const old = new lib.QueryClient();
+    await settle(eco.persist.persistQueryClientRestore({ queryClient: old, persister, maxAge: 1000 }));
+    log('past maxAge', old.getQueryState(['a']));
+    logStorage(log, 'after', storage);
+    young.clear();
+    old.clear();
+  });
 
   ecoDiff('buster: a different buster discards the cache', ['dehydrate'], async ({ lib, client, log, after, settle }, eco) => {
     const storage = memoryStorage();
@@ -135,44 +137,40 @@ describe('persistQueryClient with the async storage persister', () => {
     other.clear();
   });
 
-  ecoDiff(
-    'dehydrateOptions: filters decide what is persisted',
-    ['dehydrate'],
-    async ({ lib, client, log, after, failAfter, settle, advance }, eco) => {
-      const storage = memoryStorage();
-      const persister = eco.asyncStorage.createAsyncStoragePersister({ storage, throttleTime: 0 });
-      await settle(client.prefetchQuery({ queryKey: ['keep', 1], queryFn: () => after(5, 'k1') }));
-      await settle(client.prefetchQuery({ queryKey: ['drop', 1], queryFn: () => after(5, 'd1') }));
-      await settle(client.prefetchQuery({ queryKey: ['keep', 'err'], queryFn: () => failAfter(5, 'boom') }));
-      void client.prefetchQuery({ queryKey: ['keep', 'pending'], queryFn: () => after(50, 'later') });
-      lib.onlineManager.setOnline(false);
-      const paused = new lib.MutationObserver(client, { mutationKey: ['m'], mutationFn: () => after(5, 'm') });
-      void paused.mutate(undefined).catch(() => undefined);
-      await advance(10);
-      await settle(
-        eco.persist.persistQueryClientSave({
-          queryClient: client,
-          persister,
-          dehydrateOptions: {
-            shouldDehydrateQuery: (q: any) => q.queryKey[0] === 'keep' && q.state.status !== 'pending',
-            shouldDehydrateMutation: () => false,
-            shouldRedactErrors: () => false,
-          },
-        }),
-      );
-      logStorage(log, 'filtered', storage);
-      await settle(eco.persist.persistQueryClientSave({ queryClient: client, persister, dehydrateOptions: { serializeData: (d: unknown) => ({ wrapped: d }) } }));
-      logStorage(log, 'serialized', storage);
-      const other = new lib.QueryClient();
-      await settle(
-        eco.persist.persistQueryClientRestore({ queryClient: other, persister, hydrateOptions: { defaultOptions: { deserializeData: (d: any) => d?.wrapped } } }),
-      );
-      log('restored', cacheSummary(other));
-      lib.onlineManager.setOnline(true);
-      await advance(100);
-      other.clear();
-    },
-  );
+  ecoDiff('dehydrateOptions: filters decide what is persisted', ['dehydrate'], async ({ lib, client, log, after, failAfter, settle, advance }, eco) => {
+    const storage = memoryStorage();
+    const persister = eco.asyncStorage.createAsyncStoragePersister({ storage, throttleTime: 0 });
+    await settle(client.prefetchQuery({ queryKey: ['keep', 1], queryFn: () => after(5, 'k1') }));
+    await settle(client.prefetchQuery({ queryKey: ['drop', 1], queryFn: () => after(5, 'd1') }));
+    await settle(client.prefetchQuery({ queryKey: ['keep', 'err'], queryFn: () => failAfter(5, 'boom') }));
+    void client.prefetchQuery({ queryKey: ['keep', 'pending'], queryFn: () => after(50, 'later') });
+    lib.onlineManager.setOnline(false);
+    const paused = new lib.MutationObserver(client, { mutationKey: ['m'], mutationFn: () => after(5, 'm') });
+    void paused.mutate(undefined).catch(() => undefined);
+    await advance(10);
+    await settle(
+      eco.persist.persistQueryClientSave({
+        queryClient: client,
+        persister,
+        dehydrateOptions: {
+          shouldDehydrateQuery: (q: any) => q.queryKey[0] === 'keep' && q.state.status !== 'pending',
+          shouldDehydrateMutation: () => false,
+          shouldRedactErrors: () => false,
+        },
+      }),
+    );
+    logStorage(log, 'filtered', storage);
+    await settle(eco.persist.persistQueryClientSave({ queryClient: client, persister, dehydrateOptions: { serializeData: (d: unknown) => ({ wrapped: d }) } }));
+    logStorage(log, 'serialized', storage);
+    const other = new lib.QueryClient();
+    await settle(
+      eco.persist.persistQueryClientRestore({ queryClient: other, persister, hydrateOptions: { defaultOptions: { deserializeData: (d: any) => d?.wrapped } } }),
+    );
+    log('restored', cacheSummary(other));
+    lib.onlineManager.setOnline(true);
+    await advance(100);
+    other.clear();
+  });
 
   ecoDiff(
     'paused mutations survive a restore and resume with resumePausedMutations',
@@ -192,7 +190,9 @@ describe('persistQueryClient with the async storage persister', () => {
 
       const other = new lib.QueryClient();
       const mutationEvents: Array<unknown> = [];
-      other.getMutationCache().subscribe((e: any) => mutationEvents.push([e.type, e.mutation?.state.status, e.mutation?.state.isPaused, e.mutation?.state.data]));
+      other
+        .getMutationCache()
+        .subscribe((e: any) => mutationEvents.push([e.type, e.mutation?.state.status, e.mutation?.state.isPaused, e.mutation?.state.data]));
       other.setMutationDefaults(['add'], {
         mutationFn: (v: string) => after(5, `resumed ${v}`),
         onSuccess: (data: unknown) => log('defaults onSuccess', data),
@@ -208,26 +208,22 @@ describe('persistQueryClient with the async storage persister', () => {
     },
   );
 
-  ecoDiff(
-    'the throttle writes once per interval, through timeoutManager',
-    ['timeoutManager.setTimeout'],
-    async ({ client, log, advance }, eco) => {
-      const storage = memoryStorage();
-      let writes = 0;
-      const counting = { ...storage, setItem: (key: string, value: string) => (writes++, storage.setItem(key, value)) };
-      const persister = eco.asyncStorage.createAsyncStoragePersister({ storage: counting, throttleTime: 100 });
-      const stop = eco.persist.persistQueryClientSubscribe({ queryClient: client, persister });
-      for (let i = 0; i < 5; i++) {
-        client.setQueryData(['n'], i);
-        await advance(30);
-        log('writes', writes);
-      }
-      await advance(200);
-      log('writes at end', writes);
-      logStorage(log, 'last', storage);
-      stop();
-    },
-  );
+  ecoDiff('the throttle writes once per interval, through timeoutManager', ['timeoutManager.setTimeout'], async ({ client, log, advance }, eco) => {
+    const storage = memoryStorage();
+    let writes = 0;
+    const counting = { ...storage, setItem: (key: string, value: string) => (writes++, storage.setItem(key, value)) };
+    const persister = eco.asyncStorage.createAsyncStoragePersister({ storage: counting, throttleTime: 100 });
+    const stop = eco.persist.persistQueryClientSubscribe({ queryClient: client, persister });
+    for (let i = 0; i < 5; i++) {
+      client.setQueryData(['n'], i);
+      await advance(30);
+      log('writes', writes);
+    }
+    await advance(200);
+    log('writes at end', writes);
+    logStorage(log, 'last', storage);
+    stop();
+  });
 });
 
 describe('unreadable stored clients', () => {
@@ -280,34 +276,30 @@ describe('restored mutations without their function', () => {
 describe('pending queries in a persisted client', () => {
   // With the streaming guide's `shouldDehydrateQuery` (pending too) as the client default, a persister
   // stores pending queries; JSON turns their promise into {} and the restore has to cope with that.
-  ecoDiff(
-    'a stored pending query whose promise became {} in JSON',
-    ['dehydrate'],
-    async ({ lib, log, after, settle, advance, track }, eco) => {
-      const storage = memoryStorage();
-      const persister = eco.asyncStorage.createAsyncStoragePersister({ storage, throttleTime: 0 });
-      const dehydrate = { shouldDehydrateQuery: (q: any) => lib.defaultShouldDehydrateQuery(q) || q.state.status === 'pending' };
-      const source = new lib.QueryClient({ defaultOptions: { dehydrate } });
-      await settle(source.prefetchQuery({ queryKey: ['done'], queryFn: () => after(5, 'done') }));
-      void source.prefetchQuery({ queryKey: ['running'], queryFn: () => after(500, 'late') });
-      await settle(eco.persist.persistQueryClientSave({ queryClient: source, persister }));
-      logStorage(log, 'saved', storage);
-      const other = new lib.QueryClient();
-      const quiet = [vi.spyOn(console, 'error').mockImplementation(() => {}), vi.spyOn(console, 'warn').mockImplementation(() => {})];
-      try {
-        const restore = eco.persist.persistQueryClientRestore({ queryClient: other, persister });
-        track('restore', restore);
-        await settle(restore.catch(() => undefined));
-      } finally {
-        for (const spy of quiet) spy.mockRestore();
-      }
-      log('restored', cacheSummary(other));
-      logStorage(log, 'after', storage);
-      await advance(600);
-      source.clear();
-      other.clear();
-    },
-  );
+  ecoDiff('a stored pending query whose promise became {} in JSON', ['dehydrate'], async ({ lib, log, after, settle, advance, track }, eco) => {
+    const storage = memoryStorage();
+    const persister = eco.asyncStorage.createAsyncStoragePersister({ storage, throttleTime: 0 });
+    const dehydrate = { shouldDehydrateQuery: (q: any) => lib.defaultShouldDehydrateQuery(q) || q.state.status === 'pending' };
+    const source = new lib.QueryClient({ defaultOptions: { dehydrate } });
+    await settle(source.prefetchQuery({ queryKey: ['done'], queryFn: () => after(5, 'done') }));
+    void source.prefetchQuery({ queryKey: ['running'], queryFn: () => after(500, 'late') });
+    await settle(eco.persist.persistQueryClientSave({ queryClient: source, persister }));
+    logStorage(log, 'saved', storage);
+    const other = new lib.QueryClient();
+    const quiet = [vi.spyOn(console, 'error').mockImplementation(() => {}), vi.spyOn(console, 'warn').mockImplementation(() => {})];
+    try {
+      const restore = eco.persist.persistQueryClientRestore({ queryClient: other, persister });
+      track('restore', restore);
+      await settle(restore.catch(() => undefined));
+    } finally {
+      for (const spy of quiet) spy.mockRestore();
+    }
+    log('restored', cacheSummary(other));
+    logStorage(log, 'after', storage);
+    await advance(600);
+    source.clear();
+    other.clear();
+  });
 });
 
 describe('infinite queries through a persister', () => {
@@ -358,29 +350,25 @@ describe('the sync storage persister', () => {
     },
   );
 
-  ecoDiff(
-    'a full storage: retry with removeOldestQuery drops the oldest queries until it fits',
-    ['dehydrate'],
-    async ({ client, log, advance }, eco) => {
-      const storage = memoryStorage();
-      // a quota: writes longer than 1200 characters fail, as localStorage's do when full
-      const small = {
-        ...storage,
-        setItem: (key: string, value: string) => {
-          if (value.length > 1200) throw new Error('QuotaExceededError');
-          storage.setItem(key, value);
-        },
-      };
-      const persister = eco.syncStorage.createSyncStoragePersister({ storage: small, throttleTime: 0, retry: eco.persist.removeOldestQuery });
-      for (let i = 0; i < 5; i++) {
-        client.setQueryData(['item', i], 'x'.repeat(150));
-        await advance(10);
-      }
-      await eco.persist.persistQueryClientSave({ queryClient: client, persister });
+  ecoDiff('a full storage: retry with removeOldestQuery drops the oldest queries until it fits', ['dehydrate'], async ({ client, log, advance }, eco) => {
+    const storage = memoryStorage();
+    // a quota: writes longer than 1200 characters fail, as localStorage's do when full
+    const small = {
+      ...storage,
+      setItem: (key: string, value: string) => {
+        if (value.length > 1200) throw new Error('QuotaExceededError');
+        storage.setItem(key, value);
+      },
+    };
+    const persister = eco.syncStorage.createSyncStoragePersister({ storage: small, throttleTime: 0, retry: eco.persist.removeOldestQuery });
+    for (let i = 0; i < 5; i++) {
+      client.setQueryData(['item', i], 'x'.repeat(150));
       await advance(10);
-      logStorage(log, 'fitted', storage);
-    },
-  );
+    }
+    await eco.persist.persistQueryClientSave({ queryClient: client, persister });
+    await advance(10);
+    logStorage(log, 'fitted', storage);
+  });
 });
 
 describe('experimental_createQueryPersister (per-query persistence)', () => {

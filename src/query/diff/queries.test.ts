@@ -48,8 +48,17 @@ describe('QueriesObserver', () => {
     await advance(10);
     observer.setQueries([q(3)]);
     await advance(10);
-    log('queries', observer.getQueries().map((query: any) => query.queryHash));
-    log('observers', client.getQueryCache().getAll().map((query: any) => [query.queryHash, query.getObserversCount()]));
+    log(
+      'queries',
+      observer.getQueries().map((query: any) => query.queryHash),
+    );
+    log(
+      'observers',
+      client
+        .getQueryCache()
+        .getAll()
+        .map((query: any) => [query.queryHash, query.getObserversCount()]),
+    );
   });
 });
 
@@ -63,7 +72,12 @@ describe('QueriesObserver combine notifications', () => {
       ],
       { combine: (results: Array<any>) => results.every((r) => r.isSuccess) },
     );
-    observer.subscribe((raw: Array<any>) => log('notified', raw.map((r) => r.status)));
+    observer.subscribe((raw: Array<any>) =>
+      log(
+        'notified',
+        raw.map((r) => r.status),
+      ),
+    );
     await advance(30);
     observer.setQueries(
       [
@@ -81,10 +95,18 @@ describe('QueriesObserver combine notifications', () => {
       { queryKey: ['tp', 2], queryFn: () => after(10, 'b') },
     ];
     const observer = new lib.QueriesObserver(client, queries);
-    const [, , track] = observer.getOptimisticResult(queries.map((q) => client.defaultQueryOptions(q)), undefined);
+    const [, , track] = observer.getOptimisticResult(
+      queries.map((q) => client.defaultQueryOptions(q)),
+      undefined,
+    );
     const tracked = track();
     void tracked[0].status;
-    observer.subscribe((raw: Array<any>) => log('notified', raw.map((r) => [r.status, r.isFetching])));
+    observer.subscribe((raw: Array<any>) =>
+      log(
+        'notified',
+        raw.map((r) => [r.status, r.isFetching]),
+      ),
+    );
     await advance(20);
     await settle(Promise.all(observer.getObservers().map((o: any) => o.refetch())));
   });

@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import {
-  HEADER_FIELDS, HEADER_GROUPS, HOP_BY_HOP_HEADERS, HTTP_METHODS, HTTP_STATUS_CLASSES, HTTP_STATUS_CODES, HTTP_VERSIONS,
-  SPEC_ERRATA, SPEC_HOP_BY_HOP_HEADERS, headerInfo, isHopByHop, isIdempotentMethod, isSafeMethod, methodInfo, reasonPhrase,
-  statusClassOf, statusInfo, versionInfo,
+  HEADER_FIELDS,
+  HEADER_GROUPS,
+  HOP_BY_HOP_HEADERS,
+  HTTP_METHODS,
+  HTTP_STATUS_CLASSES,
+  HTTP_STATUS_CODES,
+  HTTP_VERSIONS,
+  SPEC_ERRATA,
+  SPEC_HOP_BY_HOP_HEADERS,
+  headerInfo,
+  isHopByHop,
+  isIdempotentMethod,
+  isSafeMethod,
+  methodInfo,
+  reasonPhrase,
+  statusClassOf,
+  statusInfo,
+  versionInfo,
 } from './index';
 
 describe('methods', () => {
@@ -85,7 +100,30 @@ describe('header fields', () => {
   });
 
   it('covers every header the spec names, looked up case-insensitively', () => {
-    const named = ['Host', 'Content-Type', 'Content-Length', 'Content-Encoding', 'Transfer-Encoding', 'Connection', 'Keep-Alive', 'Proxy-Connection', 'Cache-Control', 'Expires', 'Accept', 'Accept-Language', 'Accept-Encoding', 'Location', 'Server', 'User-Agent', 'Date', 'TE', 'Trailer', 'Upgrade', 'Proxy-Authenticate', 'Proxy-Authorization'];
+    const named = [
+      'Host',
+      'Content-Type',
+      'Content-Length',
+      'Content-Encoding',
+      'Transfer-Encoding',
+      'Connection',
+      'Keep-Alive',
+      'Proxy-Connection',
+      'Cache-Control',
+      'Expires',
+      'Accept',
+      'Accept-Language',
+      'Accept-Encoding',
+      'Location',
+      'Server',
+      'User-Agent',
+      'Date',
+      'TE',
+      'Trailer',
+      'Upgrade',
+      'Proxy-Authenticate',
+      'Proxy-Authorization',
+    ];
     for (const n of named) expect(headerInfo(n.toUpperCase())?.name, n).toBe(n);
     expect(HEADER_FIELDS).toHaveLength(named.length);
   });

@@ -13,7 +13,12 @@ export interface StatusClassInfo {
 }
 
 export const HTTP_STATUS_CLASSES = Object.freeze([
-  { class: '1xx', name: 'Informational', meaning: 'The request was received; processing continues. Interim: a final response follows.', section: 'RFC 9110 §15.2' },
+  {
+    class: '1xx',
+    name: 'Informational',
+    meaning: 'The request was received; processing continues. Interim: a final response follows.',
+    section: 'RFC 9110 §15.2',
+  },
   { class: '2xx', name: 'Successful', meaning: 'The request was received, understood and accepted.', section: 'RFC 9110 §15.3' },
   { class: '3xx', name: 'Redirection', meaning: 'Further action is needed to complete the request.', section: 'RFC 9110 §15.4' },
   { class: '4xx', name: 'Client Error', meaning: 'The request contains bad syntax or cannot be fulfilled.', section: 'RFC 9110 §15.5' },

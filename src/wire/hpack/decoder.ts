@@ -120,11 +120,7 @@ export class HpackDecoder {
       listSize += size;
     }
     if (listSize > this.maxHeaderListSize) {
-      throw new HpackError(
-        'HEADER_LIST_TOO_LARGE',
-        `Header list of ${listSize} octets exceeds the limit of ${this.maxHeaderListSize} (RFC 9113 §6.5.2).`,
-        0,
-      );
+      throw new HpackError('HEADER_LIST_TOO_LARGE', `Header list of ${listSize} octets exceeds the limit of ${this.maxHeaderListSize} (RFC 9113 §6.5.2).`, 0);
     }
   }
 
@@ -227,11 +223,7 @@ export class HpackDecoder {
       }
     }
     if (listSize > this.maxHeaderListSize) {
-      throw new HpackError(
-        'HEADER_LIST_TOO_LARGE',
-        `Header list of ${listSize} octets exceeds the limit of ${this.maxHeaderListSize} (RFC 9113 §6.5.2).`,
-        0,
-      );
+      throw new HpackError('HEADER_LIST_TOO_LARGE', `Header list of ${listSize} octets exceeds the limit of ${this.maxHeaderListSize} (RFC 9113 §6.5.2).`, 0);
     }
     return fields;
   }
@@ -250,10 +242,7 @@ export class HpackDecoder {
     if (index <= STATIC_TABLE_LENGTH) return STATIC_TABLE[index - 1]!;
     const entry = this.table.get(index - STATIC_TABLE_LENGTH);
     if (!entry) {
-      throw compressionError(
-        `Index ${index} is past the end of the tables (61 static + ${this.table.length} dynamic entries; RFC 7541 §2.3.3).`,
-        offset,
-      );
+      throw compressionError(`Index ${index} is past the end of the tables (61 static + ${this.table.length} dynamic entries; RFC 7541 §2.3.3).`, offset);
     }
     return entry;
   }

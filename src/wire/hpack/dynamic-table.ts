@@ -23,7 +23,6 @@ export interface DynamicEntry {
   readonly seq: number;
 }
 
-
 export class DynamicTable {
   /** Oldest at `head`, newest at the end. */
   private entries: DynamicEntry[] = [];

@@ -18,12 +18,7 @@ import { DEFAULT_HEADER_TABLE_SIZE } from './decoder';
 import { DynamicTable, ENTRY_OVERHEAD } from './dynamic-table';
 import { IndexingPolicy } from './indexing-policy';
 import { ByteWriter, textToOctets } from './primitives';
-import {
-  STATIC_FIELD_INDEX,
-  STATIC_NAME_INDEX,
-  STATIC_TABLE,
-  STATIC_TABLE_LENGTH,
-} from './static-table';
+import { STATIC_FIELD_INDEX, STATIC_NAME_INDEX, STATIC_TABLE, STATIC_TABLE_LENGTH } from './static-table';
 
 export type HuffmanMode = 'auto' | 'always' | 'never';
 
@@ -113,10 +108,7 @@ export class HpackEncoder {
 
   private flushSizeUpdates(steps: HpackStep[] | null): void {
     if (this.pendingFinal === null) return;
-    const sizes =
-      this.pendingMin !== null && this.pendingMin < this.pendingFinal
-        ? [this.pendingMin, this.pendingFinal]
-        : [this.pendingFinal];
+    const sizes = this.pendingMin !== null && this.pendingMin < this.pendingFinal ? [this.pendingMin, this.pendingFinal] : [this.pendingFinal];
     for (const [i, size] of sizes.entries()) {
       const start = this.out.pos;
       this.out.integer(size, 5, 0x20);

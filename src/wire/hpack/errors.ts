@@ -31,5 +31,4 @@ export class HpackError extends WireError {
   }
 }
 
-export const compressionError = (message: string, offset: number): HpackError =>
-  new HpackError('COMPRESSION_ERROR', message, offset);
+export const compressionError = (message: string, offset: number): HpackError => new HpackError('COMPRESSION_ERROR', message, offset);

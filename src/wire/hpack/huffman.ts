@@ -39,9 +39,7 @@ export const EOS = 256;
 
 /** Code of each symbol, right-aligned (the low `length` bits are the code). */
 export const HUFFMAN_CODES: readonly number[] = (() => {
-  const order = HUFFMAN_CODE_LENGTHS.map((_, s) => s).sort(
-    (a, b) => HUFFMAN_CODE_LENGTHS[a]! - HUFFMAN_CODE_LENGTHS[b]! || a - b,
-  );
+  const order = HUFFMAN_CODE_LENGTHS.map((_, s) => s).sort((a, b) => HUFFMAN_CODE_LENGTHS[a]! - HUFFMAN_CODE_LENGTHS[b]! || a - b);
   const codes = new Array<number>(257).fill(0);
   let code = 0;
   let prevLength = HUFFMAN_CODE_LENGTHS[order[0]!]!;
@@ -197,10 +195,7 @@ export function huffmanDecodeInto(src: Uint8Array, start: number, end: number, o
     state = t & 0xffff;
   }
   if (!ACCEPTING[state]) {
-    throw compressionError(
-      'Huffman string ends with invalid padding: padding must be fewer than 8 bits, all ones (RFC 7541 §5.2).',
-      end - 1,
-    );
+    throw compressionError('Huffman string ends with invalid padding: padding must be fewer than 8 bits, all ones (RFC 7541 §5.2).', end - 1);
   }
   return n;
 }

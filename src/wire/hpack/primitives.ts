@@ -94,10 +94,7 @@ export class ByteReader {
       const b = this.buf[this.pos++]!;
       value += (b & 0x7f) * scale;
       if (value > MAX_HPACK_INTEGER) {
-        throw compressionError(
-          `Integer exceeds the decoder limit of ${MAX_HPACK_INTEGER} (RFC 7541 §5.1 leaves the limit to implementations).`,
-          start,
-        );
+        throw compressionError(`Integer exceeds the decoder limit of ${MAX_HPACK_INTEGER} (RFC 7541 §5.1 leaves the limit to implementations).`, start);
       }
       if ((b & 0x80) === 0) return value;
       scale *= 128;

@@ -70,7 +70,12 @@ interface Case {
 
 const requests = (wires: string[]): Case[] => [
   {
-    headers: [[':method', 'GET'], [':scheme', 'http'], [':path', '/'], [':authority', 'www.example.com']],
+    headers: [
+      [':method', 'GET'],
+      [':scheme', 'http'],
+      [':path', '/'],
+      [':authority', 'www.example.com'],
+    ],
     wire: wires[0]!,
     table: [[':authority', 'www.example.com', 57]],
   },
@@ -83,7 +88,10 @@ const requests = (wires: string[]): Case[] => [
       ['cache-control', 'no-cache'],
     ],
     wire: wires[1]!,
-    table: [['cache-control', 'no-cache', 53], [':authority', 'www.example.com', 57]],
+    table: [
+      ['cache-control', 'no-cache', 53],
+      [':authority', 'www.example.com', 57],
+    ],
   },
   {
     headers: [
@@ -94,7 +102,11 @@ const requests = (wires: string[]): Case[] => [
       ['custom-key', 'custom-value'],
     ],
     wire: wires[2]!,
-    table: [['custom-key', 'custom-value', 54], ['cache-control', 'no-cache', 53], [':authority', 'www.example.com', 57]],
+    table: [
+      ['custom-key', 'custom-value', 54],
+      ['cache-control', 'no-cache', 53],
+      [':authority', 'www.example.com', 57],
+    ],
   },
 ];
 
@@ -105,14 +117,34 @@ const LOCATION = 'https://www.example.com';
 
 const responses = (wires: string[]): Case[] => [
   {
-    headers: [[':status', '302'], ['cache-control', 'private'], ['date', DATE1], ['location', LOCATION]],
+    headers: [
+      [':status', '302'],
+      ['cache-control', 'private'],
+      ['date', DATE1],
+      ['location', LOCATION],
+    ],
     wire: wires[0]!,
-    table: [['location', LOCATION, 63], ['date', DATE1, 65], ['cache-control', 'private', 52], [':status', '302', 42]],
+    table: [
+      ['location', LOCATION, 63],
+      ['date', DATE1, 65],
+      ['cache-control', 'private', 52],
+      [':status', '302', 42],
+    ],
   },
   {
-    headers: [[':status', '307'], ['cache-control', 'private'], ['date', DATE1], ['location', LOCATION]],
+    headers: [
+      [':status', '307'],
+      ['cache-control', 'private'],
+      ['date', DATE1],
+      ['location', LOCATION],
+    ],
     wire: wires[1]!,
-    table: [[':status', '307', 42], ['location', LOCATION, 63], ['date', DATE1, 65], ['cache-control', 'private', 52]],
+    table: [
+      [':status', '307', 42],
+      ['location', LOCATION, 63],
+      ['date', DATE1, 65],
+      ['cache-control', 'private', 52],
+    ],
   },
   {
     headers: [
@@ -124,7 +156,11 @@ const responses = (wires: string[]): Case[] => [
       ['set-cookie', COOKIE],
     ],
     wire: wires[2]!,
-    table: [['set-cookie', COOKIE, 98], ['content-encoding', 'gzip', 52], ['date', DATE2, 65]],
+    table: [
+      ['set-cookie', COOKIE, 98],
+      ['content-encoding', 'gzip', 52],
+      ['date', DATE2, 65],
+    ],
   },
 ];
 

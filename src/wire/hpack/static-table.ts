@@ -92,6 +92,4 @@ export const STATIC_FIELD_INDEX: ReadonlyMap<string, ReadonlyMap<string, number>
 })();
 
 /** name -> lowest static index with that name. */
-export const STATIC_NAME_INDEX: ReadonlyMap<string, number> = new Map(
-  STATIC_TABLE.map((e) => [e.name, e.index] as const).reverse(),
-);
+export const STATIC_NAME_INDEX: ReadonlyMap<string, number> = new Map(STATIC_TABLE.map((e) => [e.name, e.index] as const).reverse());

@@ -29,9 +29,27 @@ const MAX_SIZE_DIGITS = 16;
  * authentication and connection control all have to be known before the content.
  */
 const FORBIDDEN_TRAILERS = new Set([
-  'transfer-encoding', 'content-length', 'host', 'trailer', 'content-type', 'content-encoding', 'content-range',
-  'connection', 'keep-alive', 'upgrade', 'te', 'expect', 'authorization', 'proxy-authorization',
-  'www-authenticate', 'proxy-authenticate', 'set-cookie', 'cookie', 'cache-control', 'max-forwards', 'range',
+  'transfer-encoding',
+  'content-length',
+  'host',
+  'trailer',
+  'content-type',
+  'content-encoding',
+  'content-range',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'expect',
+  'authorization',
+  'proxy-authorization',
+  'www-authenticate',
+  'proxy-authenticate',
+  'set-cookie',
+  'cookie',
+  'cache-control',
+  'max-forwards',
+  'range',
 ]);
 
 type Phase = 'size' | 'data' | 'data-crlf' | 'trailers';
@@ -77,7 +95,11 @@ export class ChunkedDecoder {
     const start = buf.offset;
     const lf = buf.indexOfLF(start);
     if ((lf < 0 ? buf.length : lf - start) > this.maxLineBytes) {
-      this.ctx.fail('chunk-line-too-long', start + this.maxLineBytes, `A chunk-size line is longer than ${this.maxLineBytes} bytes; chunk extensions that long are an abuse (RFC 9112 §7.1.1).`);
+      this.ctx.fail(
+        'chunk-line-too-long',
+        start + this.maxLineBytes,
+        `A chunk-size line is longer than ${this.maxLineBytes} bytes; chunk extensions that long are an abuse (RFC 9112 §7.1.1).`,
+      );
     }
     if (lf < 0) return false;
     const b = buf.raw;
@@ -91,12 +113,20 @@ export class ChunkedDecoder {
       i++;
     }
     if (i === ls || i - ls > MAX_SIZE_DIGITS || size > Number.MAX_SAFE_INTEGER) {
-      this.ctx.fail('invalid-chunk-size', (i === ls ? i : ls) + toStream, 'A chunk must start with its size in hex digits, no sign, prefix or leading space, and no more than 16 digits (RFC 9112 §7.1).');
+      this.ctx.fail(
+        'invalid-chunk-size',
+        (i === ls ? i : ls) + toStream,
+        'A chunk must start with its size in hex digits, no sign, prefix or leading space, and no more than 16 digits (RFC 9112 §7.1).',
+      );
     }
     if (i < le) this.checkExtensions(b, i, le, toStream);
     this.announced += size;
     if (this.announced > this.maxBodyBytes) {
-      this.ctx.fail('content-too-large', start, `The chunks announce ${this.announced} bytes of body, more than the ${this.maxBodyBytes} this server accepts; it answers 413 (Content Too Large, RFC 9110 §15.5.14).`);
+      this.ctx.fail(
+        'content-too-large',
+        start,
+        `The chunks announce ${this.announced} bytes of body, more than the ${this.maxBodyBytes} this server accepts; it answers 413 (Content Too Large, RFC 9110 §15.5.14).`,
+      );
     }
     buf.consume(lf - start + 1);
     if (size === 0) {
@@ -158,7 +188,8 @@ export class ChunkedDecoder {
       buf.consume(1);
     } else if (first === CR) {
       if (buf.length < 2) return false;
-      if (buf.at(at + 1) !== LF) this.ctx.fail('missing-chunk-crlf', at + 1, 'Chunk data must be followed by CRLF (RFC 9112 §7.1); the chunk size does not match the data.');
+      if (buf.at(at + 1) !== LF)
+        this.ctx.fail('missing-chunk-crlf', at + 1, 'Chunk data must be followed by CRLF (RFC 9112 §7.1); the chunk size does not match the data.');
       buf.consume(2);
     } else {
       this.ctx.fail('missing-chunk-crlf', at, 'Chunk data must be followed by CRLF (RFC 9112 §7.1); the chunk size does not match the data.');
@@ -187,7 +218,11 @@ export class ChunkedDecoder {
     const { headers } = parseFields(buf.raw, buf.rawStart, end - toStream, this.ctx, toStream, buf, buf.lineEnds, buf.lineCount, 0);
     for (const h of headers) {
       if (FORBIDDEN_TRAILERS.has(h.name.toLowerCase())) {
-        this.ctx.violation('forbidden-trailer-field', start, `${h.name} cannot be sent as a trailer field (RFC 9110 §6.5.1): it must be known before the content.`);
+        this.ctx.violation(
+          'forbidden-trailer-field',
+          start,
+          `${h.name} cannot be sent as a trailer field (RFC 9110 §6.5.1): it must be known before the content.`,
+        );
       }
     }
     buf.consume(end - start);

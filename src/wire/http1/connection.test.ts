@@ -59,8 +59,10 @@ const merge = (steps: ReadStep[]): unknown[] => {
   return out as ReadStep[];
 };
 
-const get = (target = '/', headers: { name: string; value: string }[] = []) => requestEvent({ method: 'GET', target, headers: [{ name: 'Host', value: 'a' }, ...headers] });
-const ok = (body = 'ok', headers: { name: string; value: string }[] = []) => responseEvent({ status: 200, reason: 'OK', headers: [{ name: 'Content-Length', value: String(body.length) }, ...headers] });
+const get = (target = '/', headers: { name: string; value: string }[] = []) =>
+  requestEvent({ method: 'GET', target, headers: [{ name: 'Host', value: 'a' }, ...headers] });
+const ok = (body = 'ok', headers: { name: string; value: string }[] = []) =>
+  responseEvent({ status: 200, reason: 'OK', headers: [{ name: 'Content-Length', value: String(body.length) }, ...headers] });
 const bytes = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const eom = endOfMessageEvent();
 
@@ -120,7 +122,18 @@ describe.each([false, true])('Http1Connection pair (bytewise=%s)', (bytewise) =>
 
   it('does not pipeline after a non-idempotent request: the client waits, the server pauses', () => {
     const p = new Pair(bytewise);
-    p.send('client', requestEvent({ method: 'POST', target: '/', headers: [{ name: 'Host', value: 'a' }, { name: 'Content-Length', value: '0' }] }), eom);
+    p.send(
+      'client',
+      requestEvent({
+        method: 'POST',
+        target: '/',
+        headers: [
+          { name: 'Host', value: 'a' },
+          { name: 'Content-Length', value: '0' },
+        ],
+      }),
+      eom,
+    );
     expect(p.client.states.client).toBe('DONE');
     expect(() => p.client.send(get())).toThrow(expect.objectContaining({ code: 'illegal-event', side: 'local' }));
     expect(p.client.states.client).toBe('ERROR');
@@ -136,7 +149,14 @@ describe.each([false, true])('Http1Connection pair (bytewise=%s)', (bytewise) =>
 
   it('switches protocols after 101 to an Upgrade, and hands over the trailing bytes', () => {
     const p = new Pair(bytewise);
-    p.send('client', get('/ws', [{ name: 'Connection', value: 'Upgrade' }, { name: 'Upgrade', value: 'websocket' }]), eom);
+    p.send(
+      'client',
+      get('/ws', [
+        { name: 'Connection', value: 'Upgrade' },
+        { name: 'Upgrade', value: 'websocket' },
+      ]),
+      eom,
+    );
     expect(p.client.states.client).toBe('MIGHT_SWITCH_PROTOCOL');
     const got = p.send('server', informationalEvent({ status: 101, reason: 'Switching Protocols', headers: [{ name: 'Upgrade', value: 'websocket' }] }));
     expect(got.map((e) => (e as Http1Event).type)).toEqual(['informational']);
@@ -162,7 +182,18 @@ describe.each([false, true])('Http1Connection pair (bytewise=%s)', (bytewise) =>
 
   it('answers 100-continue before the request body', () => {
     const p = new Pair(bytewise);
-    p.send('client', requestEvent({ method: 'PUT', target: '/f', headers: [{ name: 'Host', value: 'a' }, { name: 'Expect', value: '100-continue' }, { name: 'Content-Length', value: '3' }] }));
+    p.send(
+      'client',
+      requestEvent({
+        method: 'PUT',
+        target: '/f',
+        headers: [
+          { name: 'Host', value: 'a' },
+          { name: 'Expect', value: '100-continue' },
+          { name: 'Content-Length', value: '3' },
+        ],
+      }),
+    );
     expect(p.send('server', informationalEvent({ status: 100, reason: 'Continue' }))).toEqual([informationalEvent({ status: 100, reason: 'Continue' })]);
     p.send('client', dataEvent(bytes('abc')), eom);
     p.send('server', ok(), dataEvent(bytes('ok')), eom);
@@ -188,7 +219,17 @@ describe('Http1Connection: errors and transitions', () => {
     expect(s.states.client).toBe('ERROR');
     expect(s.nextEvent()).toEqual(e);
     // The server may still answer with the status hint before closing.
-    expect(() => s.send(responseEvent({ status: 400, headers: [{ name: 'Content-Length', value: '0' }, { name: 'Connection', value: 'close' }] }))).not.toThrow();
+    expect(() =>
+      s.send(
+        responseEvent({
+          status: 400,
+          headers: [
+            { name: 'Content-Length', value: '0' },
+            { name: 'Connection', value: 'close' },
+          ],
+        }),
+      ),
+    ).not.toThrow();
   });
 
   it('refuses a client that closes mid-body', () => {
@@ -241,7 +282,16 @@ describe('Http1Connection: errors and transitions', () => {
 
   it('checks body length against the announced framing when sending', () => {
     const c = new Http1Connection({ role: 'client' });
-    c.send(requestEvent({ method: 'POST', target: '/', headers: [{ name: 'Host', value: 'a' }, { name: 'Content-Length', value: '2' }] }));
+    c.send(
+      requestEvent({
+        method: 'POST',
+        target: '/',
+        headers: [
+          { name: 'Host', value: 'a' },
+          { name: 'Content-Length', value: '2' },
+        ],
+      }),
+    );
     expect(() => c.send(dataEvent(bytes('abc')))).toThrow(expect.objectContaining({ code: 'content-length-mismatch' }));
     expect(c.ourState).toBe('ERROR');
   });

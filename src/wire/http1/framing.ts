@@ -47,7 +47,11 @@ const transferCodings = (facts: FieldFacts, isRequest: boolean, ctx: ParseContex
       if (c.length === 0) continue;
       const name = c.split(';')[0]!.trim();
       if (!/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(name)) {
-        ctx.fail('invalid-transfer-encoding', line.offset, `Transfer-Encoding holds ${JSON.stringify(raw.trim())}, which is not a transfer coding (RFC 9112 §6.1).`);
+        ctx.fail(
+          'invalid-transfer-encoding',
+          line.offset,
+          `Transfer-Encoding holds ${JSON.stringify(raw.trim())}, which is not a transfer coding (RFC 9112 §6.1).`,
+        );
       }
       if (name === 'chunked' && c !== 'chunked') {
         ctx.fail('invalid-transfer-encoding', line.offset, 'The chunked transfer coding takes no parameters (RFC 9112 §7.1); send exactly "chunked".');
@@ -57,15 +61,22 @@ const transferCodings = (facts: FieldFacts, isRequest: boolean, ctx: ParseContex
   }
   if (codings.length === 0) ctx.fail('invalid-transfer-encoding', offset, 'Transfer-Encoding is present but empty (RFC 9112 §6.1).');
   const chunkedCount = codings.filter((c) => c === 'chunked').length;
-  if (chunkedCount > 1) ctx.fail('te-chunked-repeated', offset, 'chunked appears more than once in Transfer-Encoding (RFC 9112 §6.1 forbids applying it twice).');
+  if (chunkedCount > 1)
+    ctx.fail('te-chunked-repeated', offset, 'chunked appears more than once in Transfer-Encoding (RFC 9112 §6.1 forbids applying it twice).');
   const final = codings[codings.length - 1] === 'chunked';
   if (chunkedCount === 1 && !final) ctx.fail('te-chunked-repeated', offset, 'chunked must be the last transfer coding when present (RFC 9112 §6.1).');
   if (isRequest) {
     for (const c of codings) {
-      if (!KNOWN_CODINGS.has(c)) ctx.violation('te-unknown-coding', offset, `The transfer coding "${c}" is not implemented; a server answers 501 (RFC 9112 §6.1).`);
+      if (!KNOWN_CODINGS.has(c))
+        ctx.violation('te-unknown-coding', offset, `The transfer coding "${c}" is not implemented; a server answers 501 (RFC 9112 §6.1).`);
     }
     // RFC 9112 §6.3 step 4: a request whose final coding is not chunked has no determinable length: 400, close.
-    if (!final) ctx.fail('te-not-chunked-final', offset, 'A request with Transfer-Encoding must end it with chunked (RFC 9112 §6.3); otherwise its length cannot be known.');
+    if (!final)
+      ctx.fail(
+        'te-not-chunked-final',
+        offset,
+        'A request with Transfer-Encoding must end it with chunked (RFC 9112 §6.3); otherwise its length cannot be known.',
+      );
   }
   return final;
 };
@@ -90,7 +101,11 @@ const contentLength = (facts: FieldFacts, ctx: ParseContext): number => {
       const v = raw.trim();
       count++;
       if (!/^[0-9]+$/.test(v) || v.length > MAX_CL_DIGITS) {
-        ctx.fail('invalid-content-length', line.offset, `Content-Length ${JSON.stringify(line.value)} is not a decimal number of octets (RFC 9110 §8.6); no sign, spaces or hex.`);
+        ctx.fail(
+          'invalid-content-length',
+          line.offset,
+          `Content-Length ${JSON.stringify(line.value)} is not a decimal number of octets (RFC 9110 §8.6); no sign, spaces or hex.`,
+        );
       }
       if (value !== undefined && Number(v) !== Number(value)) {
         ctx.fail('conflicting-content-length', line.offset, `Content-Length says both ${value} and ${v} (RFC 9112 §6.3 step 5); a message has one length.`);
@@ -100,7 +115,11 @@ const contentLength = (facts: FieldFacts, ctx: ParseContext): number => {
   }
   if (value === undefined) ctx.fail('invalid-content-length', facts.contentLength[0]!.offset, 'Content-Length is empty (RFC 9110 §8.6).');
   if (count > 1) {
-    ctx.violation('duplicate-content-length', facts.contentLength[0]!.offset, 'Content-Length is repeated; even equal copies are a smuggling hint (RFC 9112 §6.3 step 5). Send it once.');
+    ctx.violation(
+      'duplicate-content-length',
+      facts.contentLength[0]!.offset,
+      'Content-Length is repeated; even equal copies are a smuggling hint (RFC 9112 §6.3 step 5). Send it once.',
+    );
   }
   return Number(value);
 };
@@ -112,8 +131,14 @@ export const requestFraming = (head: FramingInput, ctx: ParseContext): BodyFrami
   const hasTE = facts.transferEncoding.length > 0;
   const hasCL = facts.contentLength.length > 0;
   if (hasTE) {
-    if (hasCL) ctx.violation('te-and-cl', facts.contentLength[0]!.offset, 'A message with both Transfer-Encoding and Content-Length is a request smuggling attempt (RFC 9112 §6.3 step 3); send only one.');
-    if (version === '1.0') ctx.violation('te-in-http10', facts.transferEncoding[0]!.offset, 'An HTTP/1.0 message cannot use Transfer-Encoding (RFC 9112 §6.1); use Content-Length.');
+    if (hasCL)
+      ctx.violation(
+        'te-and-cl',
+        facts.contentLength[0]!.offset,
+        'A message with both Transfer-Encoding and Content-Length is a request smuggling attempt (RFC 9112 §6.3 step 3); send only one.',
+      );
+    if (version === '1.0')
+      ctx.violation('te-in-http10', facts.transferEncoding[0]!.offset, 'An HTTP/1.0 message cannot use Transfer-Encoding (RFC 9112 §6.1); use Content-Length.');
     transferCodings(facts, true, ctx);
     return CHUNKED;
   }
@@ -137,8 +162,14 @@ export const responseFraming = (head: FramingInput & { status: number }, request
   const hasTE = facts.transferEncoding.length > 0;
   const hasCL = facts.contentLength.length > 0;
   if (hasTE) {
-    if (hasCL) ctx.violation('te-and-cl', facts.contentLength[0]!.offset, 'A response with both Transfer-Encoding and Content-Length is ambiguous (RFC 9112 §6.3 step 3); send only one.');
-    if (version === '1.0') ctx.violation('te-in-http10', facts.transferEncoding[0]!.offset, 'An HTTP/1.0 message cannot use Transfer-Encoding (RFC 9112 §6.1); use Content-Length.');
+    if (hasCL)
+      ctx.violation(
+        'te-and-cl',
+        facts.contentLength[0]!.offset,
+        'A response with both Transfer-Encoding and Content-Length is ambiguous (RFC 9112 §6.3 step 3); send only one.',
+      );
+    if (version === '1.0')
+      ctx.violation('te-in-http10', facts.transferEncoding[0]!.offset, 'An HTTP/1.0 message cannot use Transfer-Encoding (RFC 9112 §6.1); use Content-Length.');
     // Step 4: chunked last means chunked; any other final coding is read until close.
     return transferCodings(facts, false, ctx) ? CHUNKED : CLOSE;
   }
@@ -150,10 +181,12 @@ export const responseFraming = (head: FramingInput & { status: number }, request
 const checkHost = (head: FramingInput, ctx: ParseContext): void => {
   const { host } = head.facts;
   if (host.length === 0) {
-    if (head.version === '1.1') ctx.violation('missing-host', head.offset, 'An HTTP/1.1 request must carry a Host header field (RFC 9112 §3.2); add "Host: <authority>".');
+    if (head.version === '1.1')
+      ctx.violation('missing-host', head.offset, 'An HTTP/1.1 request must carry a Host header field (RFC 9112 §3.2); add "Host: <authority>".');
     return;
   }
-  if (host.length > 1) ctx.violation('duplicate-host', host[1]!.offset, 'A request must not carry more than one Host field line (RFC 9112 §3.2); send exactly one.');
+  if (host.length > 1)
+    ctx.violation('duplicate-host', host[1]!.offset, 'A request must not carry more than one Host field line (RFC 9112 §3.2); send exactly one.');
   const v = host[0]!.value;
   // uri-host [ ":" port ]: an IP-literal in brackets or a reg-name (RFC 3986 §3.2.2); empty is allowed.
   if (v !== '' && !isRegNameWithPort(v) && !/^\[[0-9A-Fa-f:.vV]+\](:[0-9]*)?$/.test(v)) {
@@ -183,8 +216,7 @@ const isRegNameWithPort = (v: string): boolean => {
  * Whether the connection may carry another message after this one (RFC 9112 §9.3): HTTP/1.1 persists unless
  * "close"; HTTP/1.0 closes unless "keep-alive" (RFC 2068 §19.7.1); HTTP/0.9 always closes.
  */
-export const isPersistent = (version: Http1Version, headers: readonly Header[]): boolean =>
-  persistentBy(version, fieldValues(headers, 'connection'));
+export const isPersistent = (version: Http1Version, headers: readonly Header[]): boolean => persistentBy(version, fieldValues(headers, 'connection'));
 
 /** isPersistent from the raw Connection values (the parser collects them while it reads the fields). */
 export const persistentBy = (version: Http1Version, connection: readonly string[]): boolean => {

@@ -5,7 +5,9 @@ import { Http1Connection } from './connection';
 import { INVALID_CASES, VALID_REQUESTS, VALID_RESPONSES, latin1Encode } from './corpus';
 import { parseHttp1 } from './parse';
 
-const seeds = [...VALID_REQUESTS, ...VALID_RESPONSES, VALID_REQUESTS.join(''), VALID_RESPONSES.join(''), ...INVALID_CASES.map((c) => c.input)].map(latin1Encode);
+const seeds = [...VALID_REQUESTS, ...VALID_RESPONSES, VALID_REQUESTS.join(''), VALID_RESPONSES.join(''), ...INVALID_CASES.map((c) => c.input)].map(
+  latin1Encode,
+);
 const interesting = [0x0d, 0x0a, 0x20, 0x09, 0x3a, 0x3b, 0x30, 0x31, 0x66, 0x00, 0x7f, 0xff, 0x2c, 0x22];
 
 type Mutation = { at: number; kind: 'flip' | 'insert' | 'delete' | 'dup' | 'truncate'; byte: number; len: number };

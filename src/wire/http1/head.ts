@@ -22,8 +22,7 @@ export interface TextSource {
 }
 
 /** raw[start..end) as a string; `high` (obs-text present) takes the exact byte-by-byte path. */
-const cut = (src: TextSource, b: Uint8Array, start: number, end: number, high: boolean): string =>
-  high ? latin1(b, start, end) : src.textOf(start, end);
+const cut = (src: TextSource, b: Uint8Array, start: number, end: number, high: boolean): string => (high ? latin1(b, start, end) : src.textOf(start, end));
 
 export interface FieldFacts {
   /** Field lines that matter for framing and routing, with the stream offset of their line. */
@@ -82,7 +81,11 @@ const splitStartLine = (b: Uint8Array, ls: number, le: number, ctx: ParseContext
     }
   }
   if (loose < 0) return parts;
-  ctx.violation('request-line-whitespace', loose + toStream, 'The request line must separate method, target and version with exactly one SP each (RFC 9112 §3); remove extra or non-SP whitespace.');
+  ctx.violation(
+    'request-line-whitespace',
+    loose + toStream,
+    'The request line must separate method, target and version with exactly one SP each (RFC 9112 §3); remove extra or non-SP whitespace.',
+  );
   const words: [number, number][] = [];
   s = -1;
   for (let i = ls; i <= le; i++) {
@@ -98,8 +101,17 @@ const splitStartLine = (b: Uint8Array, ls: number, le: number, ctx: ParseContext
 /** "HTTP/" DIGIT "." DIGIT at b[i..i+8) (RFC 9112 §2.3). Returns the version, or fails. */
 const parseVersion = (b: Uint8Array, i: number, end: number, ctx: ParseContext, toStream: number): Http1Version => {
   const ok =
-    end - i === 8 && b[i] === 0x48 && b[i + 1] === 0x54 && b[i + 2] === 0x54 && b[i + 3] === 0x50 &&
-    b[i + 4] === 0x2f && b[i + 6] === 0x2e && b[i + 5]! >= 0x30 && b[i + 5]! <= 0x39 && b[i + 7]! >= 0x30 && b[i + 7]! <= 0x39;
+    end - i === 8 &&
+    b[i] === 0x48 &&
+    b[i + 1] === 0x54 &&
+    b[i + 2] === 0x54 &&
+    b[i + 3] === 0x50 &&
+    b[i + 4] === 0x2f &&
+    b[i + 6] === 0x2e &&
+    b[i + 5]! >= 0x30 &&
+    b[i + 5]! <= 0x39 &&
+    b[i + 7]! >= 0x30 &&
+    b[i + 7]! <= 0x39;
   if (!ok) ctx.fail('invalid-version', i + toStream, 'Expected an HTTP version written exactly as HTTP/1.1 or HTTP/1.0 (case-sensitive, RFC 9112 §2.3).');
   const major = b[i + 5]! - 0x30;
   const minor = b[i + 7]! - 0x30;
@@ -108,12 +120,14 @@ const parseVersion = (b: Uint8Array, i: number, end: number, ctx: ParseContext, 
     ctx.violation('unsupported-version', i + toStream, `HTTP/1.${minor} is not a version this parser knows; a 1.x peer should send HTTP/1.1 (RFC 9110 §2.5).`);
     return '1.1';
   }
-  return ctx.fail('unsupported-version', i + toStream, `HTTP/${major}.${minor} cannot be carried in HTTP/1 framing; answer 505 or use that protocol's own framing.`);
+  return ctx.fail(
+    'unsupported-version',
+    i + toStream,
+    `HTTP/${major}.${minor} cannot be carried in HTTP/1 framing; answer 505 or use that protocol's own framing.`,
+  );
 };
 
-export const parseRequestLine = (
-  b: Uint8Array, ls: number, le: number, ctx: ParseContext, toStream: number, src: TextSource,
-): RequestLine => {
+export const parseRequestLine = (b: Uint8Array, ls: number, le: number, ctx: ParseContext, toStream: number, src: TextSource): RequestLine => {
   // Fast path: exactly "method SP target SP version" or "GET SP target"; anything else takes splitStartLine.
   let fast: [number, number][] | undefined;
   let sp1 = ls;
@@ -130,8 +144,20 @@ export const parseRequestLine = (
       checkTargetForm(method, target, sp1 + 1 + toStream, ctx);
       return { method, target, version };
     }
-    if (sp2 >= le) fast = sp1 + 1 < le ? [[ls, sp1], [sp1 + 1, le]] : undefined;
-    else if (sp2 > sp1 + 1 && le - sp2 === 9) fast = [[ls, sp1], [sp1 + 1, sp2], [sp2 + 1, le]];
+    if (sp2 >= le)
+      fast =
+        sp1 + 1 < le
+          ? [
+              [ls, sp1],
+              [sp1 + 1, le],
+            ]
+          : undefined;
+    else if (sp2 > sp1 + 1 && le - sp2 === 9)
+      fast = [
+        [ls, sp1],
+        [sp1 + 1, sp2],
+        [sp2 + 1, le],
+      ];
   }
   const plain = fast !== undefined && plainRequestLine(b, fast);
   const parts = fast !== undefined && (plain || !hasLooseSpace(b, ls, le)) ? fast : splitStartLine(b, ls, le, ctx, toStream);
@@ -140,7 +166,7 @@ export const parseRequestLine = (
   }
   const [m, t] = parts as [[number, number], [number, number]];
   for (let i = m[0]; i < m[1] && !plain; i++) {
-    if (TCHAR[b[i]!] === 0) ctx.fail('invalid-method', i + toStream, 'The method must be a token (RFC 9110 §9.1): letters, digits and !#$%&\'*+-.^_`|~ only.');
+    if (TCHAR[b[i]!] === 0) ctx.fail('invalid-method', i + toStream, "The method must be a token (RFC 9110 §9.1): letters, digits and !#$%&'*+-.^_`|~ only.");
   }
   const method = cut(src, b, m[0], m[1], false);
   let high = false;
@@ -155,7 +181,8 @@ export const parseRequestLine = (
   const target = cut(src, b, t[0], t[1], high);
   if (parts.length === 2) {
     // HTTP/0.9 simple request: "GET" SP path (W3C's 1991 note); no version, no headers, no body.
-    if (method !== 'GET') ctx.fail('invalid-request-line', ls + toStream, 'A request line without a version is HTTP/0.9, which only knows GET; add " HTTP/1.1".');
+    if (method !== 'GET')
+      ctx.fail('invalid-request-line', ls + toStream, 'A request line without a version is HTTP/0.9, which only knows GET; add " HTTP/1.1".');
     return { method, target, version: '0.9' };
   }
   const v = parts[2]!;
@@ -192,7 +219,8 @@ const hasLooseSpace = (b: Uint8Array, ls: number, le: number): boolean => {
 /** RFC 9112 §3.2: origin-form, absolute-form, authority-form (CONNECT only), asterisk-form (OPTIONS only). */
 const checkTargetForm = (method: string, target: string, offset: number, ctx: ParseContext): void => {
   if (method === 'CONNECT') {
-    if (!/^[^/?#@\s]+:\d+$/.test(target)) ctx.violation('invalid-request-target', offset, 'A CONNECT target must be authority-form, host:port (RFC 9112 §3.2.3).');
+    if (!/^[^/?#@\s]+:\d+$/.test(target))
+      ctx.violation('invalid-request-target', offset, 'A CONNECT target must be authority-form, host:port (RFC 9112 §3.2.3).');
   } else if (target === '*') {
     if (method !== 'OPTIONS') ctx.violation('invalid-request-target', offset, 'The asterisk-form target "*" is only for OPTIONS (RFC 9112 §3.2.4).');
   } else if (target.charCodeAt(0) !== 0x2f && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(target)) {
@@ -202,9 +230,7 @@ const checkTargetForm = (method: string, target: string, offset: number, ctx: Pa
   }
 };
 
-export const parseStatusLine = (
-  b: Uint8Array, ls: number, le: number, ctx: ParseContext, toStream: number, src: TextSource,
-): StatusLine => {
+export const parseStatusLine = (b: Uint8Array, ls: number, le: number, ctx: ParseContext, toStream: number, src: TextSource): StatusLine => {
   if (le - ls < 12 || b[ls + 8] !== SP || b[ls] !== 0x48) {
     ctx.fail('invalid-status-line', ls + toStream, 'A status line is "HTTP/1.1 SP 3DIGIT SP reason" (RFC 9112 §4).');
   }
@@ -244,8 +270,15 @@ const SPECIAL_BY_LENGTH: Record<number, string> = { 4: 'host', 7: 'upgrade', 10:
  * their original case, and the facts framing needs. `trailer` switches the whitespace-first-line rule off.
  */
 export const parseFields = (
-  b: Uint8Array, from: number, end: number, ctx: ParseContext, toStream: number, src: TextSource,
-  lineEnds: readonly number[] = [], lineCount = 0, skip = 0,
+  b: Uint8Array,
+  from: number,
+  end: number,
+  ctx: ParseContext,
+  toStream: number,
+  src: TextSource,
+  lineEnds: readonly number[] = [],
+  lineCount = 0,
+  skip = 0,
 ): { headers: Header[]; facts: FieldFacts } => {
   // lineEnds: stream offsets of the LFs the section search already found (ReceiveBuffer.lineEnds).
   let k = skip;
@@ -263,9 +296,17 @@ export const parseFields = (
     if (first === SP || first === HTAB) {
       if (headers.length === 0) {
         // RFC 9112 §2.2: reject, or consume each whitespace-preceded line without processing it.
-        ctx.violation('whitespace-after-start-line', ls + toStream, 'A line starting with whitespace follows the start line (RFC 9112 §2.2); remove the leading whitespace.');
+        ctx.violation(
+          'whitespace-after-start-line',
+          ls + toStream,
+          'A line starting with whitespace follows the start line (RFC 9112 §2.2); remove the leading whitespace.',
+        );
       } else {
-        ctx.violation('obs-fold', ls + toStream, 'A field value is folded onto a continuation line (obs-fold, RFC 9112 §5.2); put the whole value on one line.');
+        ctx.violation(
+          'obs-fold',
+          ls + toStream,
+          'A field value is folded onto a continuation line (obs-fold, RFC 9112 §5.2); put the whole value on one line.',
+        );
         const prev = headers[headers.length - 1]!;
         const more = fieldValue(b, ls, le, ctx, toStream, src);
         headers[headers.length - 1] = { name: prev.name, value: more.length > 0 ? `${prev.value} ${more}` : prev.value };
@@ -281,7 +322,11 @@ export const parseFields = (
       let j = i;
       while (j < le && (b[j] === SP || b[j] === HTAB)) j++;
       if (j > i && b[j] === COLON && i > ls) {
-        ctx.violation('whitespace-before-colon', i + toStream, 'Whitespace between a field name and its colon is forbidden (RFC 9112 §5.1); a server must reject it with 400.');
+        ctx.violation(
+          'whitespace-before-colon',
+          i + toStream,
+          'Whitespace between a field name and its colon is forbidden (RFC 9112 §5.1); a server must reject it with 400.',
+        );
       } else {
         ctx.fail('invalid-field-name', i + toStream, 'A field name must be a token followed directly by ":" (RFC 9110 §5.1).');
       }
@@ -341,7 +386,11 @@ const fieldValue = (b: Uint8Array, vs: number, ve: number, ctx: ParseContext, to
       ctx.violation('bare-cr', i + toStream, 'Found a bare CR inside a field value (RFC 9112 §2.2); CR may only precede LF.');
       repair = true;
     } else {
-      ctx.violation('invalid-field-value', i + toStream, `A field value contains the control byte 0x${c.toString(16).padStart(2, '0')} (RFC 9110 §5.5); remove it.`);
+      ctx.violation(
+        'invalid-field-value',
+        i + toStream,
+        `A field value contains the control byte 0x${c.toString(16).padStart(2, '0')} (RFC 9110 §5.5); remove it.`,
+      );
       if (c === 0) repair = true;
     }
   }

@@ -10,7 +10,12 @@ const cases = [
   { name: 'all responses pipelined', reads: 'response' as const, input: VALID_RESPONSES.join(''), opts: {} },
   ...INVALID_CASES.flatMap((c) => [
     { name: `strict: ${c.name}`, reads: c.role === 'client' ? ('response' as const) : ('request' as const), input: c.input, opts: { ...c.opts } },
-    { name: `lenient: ${c.name}`, reads: c.role === 'client' ? ('response' as const) : ('request' as const), input: c.input, opts: { ...c.opts, strict: false } },
+    {
+      name: `lenient: ${c.name}`,
+      reads: c.role === 'client' ? ('response' as const) : ('request' as const),
+      input: c.input,
+      opts: { ...c.opts, strict: false },
+    },
   ]),
 ];
 
@@ -25,7 +30,10 @@ describe('byte-at-a-time feeding equals whole-buffer feeding', () => {
     fc.assert(
       fc.property(fc.constantFrom(...cases), fc.array(fc.nat(), { maxLength: 12 }), (c, cuts) => {
         const bytes = latin1Encode(c.input);
-        const split = splitAt(bytes, cuts.map((x) => x % (bytes.length + 1)));
+        const split = splitAt(
+          bytes,
+          cuts.map((x) => x % (bytes.length + 1)),
+        );
         expect(transcript(c.reads, split, c.opts)).toEqual(transcript(c.reads, bytes, c.opts));
       }),
       { numRuns: 200, seed: 9112 },

@@ -15,7 +15,12 @@ export {
   DEFAULT_MAX_TARGET_BYTES as HTTP1_DEFAULT_MAX_TARGET_BYTES,
   DEFAULT_MAX_BODY_BYTES as HTTP1_DEFAULT_MAX_BODY_BYTES,
 } from './reader';
-export type { ReaderOptions as Http1ReaderOptions, ReadStep as Http1ReadStep, ResponseContext as Http1ResponseContext, HeadMeta as Http1HeadMeta } from './reader';
+export type {
+  ReaderOptions as Http1ReaderOptions,
+  ReadStep as Http1ReadStep,
+  ResponseContext as Http1ResponseContext,
+  HeadMeta as Http1HeadMeta,
+} from './reader';
 export { Http1Writer } from './writer';
 
 export {
@@ -47,7 +52,9 @@ export {
   findTransition as findHttp1Transition,
 } from './state';
 export type {
-  Http1Role, Http1State, Http1Guard,
+  Http1Role,
+  Http1State,
+  Http1Guard,
   EventTransition as Http1EventTransition,
   SettleRule as Http1SettleRule,
   SettleCondition as Http1SettleCondition,

@@ -13,7 +13,18 @@ describe('parseHttp1: valid requests', () => {
     const r = server('GET /a?b=c HTTP/1.1\r\nHost:   example.com  \r\nX-Mixed-Case:\tv\r\n\r\n');
     expect(r.error).toBeUndefined();
     expect(r.messages).toEqual([
-      { kind: 'request', method: 'GET', target: '/a?b=c', version: '1.1', headers: [{ name: 'Host', value: 'example.com' }, { name: 'X-Mixed-Case', value: 'v' }], body: new Uint8Array(0), trailers: [] },
+      {
+        kind: 'request',
+        method: 'GET',
+        target: '/a?b=c',
+        version: '1.1',
+        headers: [
+          { name: 'Host', value: 'example.com' },
+          { name: 'X-Mixed-Case', value: 'v' },
+        ],
+        body: new Uint8Array(0),
+        trailers: [],
+      },
     ]);
   });
 
@@ -26,7 +37,10 @@ describe('parseHttp1: valid requests', () => {
     expect(put.trailers).toEqual([{ name: 'X-Checksum', value: 'abc' }]);
     expect(text(r.messages[2]!.body)).toBe('{"name":"widget","qty":42}\n');
     expect(r.messages[5]!.headers).toEqual([
-      { name: 'Host', value: 'example.com' }, { name: 'X-Obs', value: 'caf\xe9' }, { name: 'X-Empty', value: '' }, { name: 'X-Spaces', value: 'padded value' },
+      { name: 'Host', value: 'example.com' },
+      { name: 'X-Obs', value: 'caf\xe9' },
+      { name: 'X-Empty', value: '' },
+      { name: 'X-Spaces', value: 'padded value' },
     ]);
     expect(r.messages[8]!.version).toBe('1.0');
   });
@@ -151,7 +165,8 @@ describe('parseHttp1: strict mode rejects, lenient mode reports', () => {
   });
 
   it('rejects a non-1.x major version even in lenient mode, and treats HTTP/1.2 as 1.1 there', () => {
-    for (const strict of [true, false]) expect(parseHttp1('GET / HTTP/2.0\r\nHost: x\r\n\r\n', { role: 'server', strict }).error?.code).toBe('unsupported-version');
+    for (const strict of [true, false])
+      expect(parseHttp1('GET / HTTP/2.0\r\nHost: x\r\n\r\n', { role: 'server', strict }).error?.code).toBe('unsupported-version');
     const r = parseHttp1('GET / HTTP/1.2\r\nHost: x\r\n\r\n', { role: 'server', strict: false });
     expect(r.messages[0]!.version).toBe('1.1');
     expect(r.tolerated.map((t) => t.code)).toEqual(['unsupported-version']);
@@ -172,7 +187,10 @@ describe('parseHttp1: strict mode rejects, lenient mode reports', () => {
     const cr = parseHttp1('GET / HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n', { role: 'server', strict: false });
     expect(cr.messages[0]!.headers[1]!.value).toBe('a b');
     // CL.TE: Transfer-Encoding wins (RFC 9112 §6.3 step 3); the smuggled "G" starts the next request.
-    const clte = parseHttp1('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n', { role: 'server', strict: false });
+    const clte = parseHttp1('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n', {
+      role: 'server',
+      strict: false,
+    });
     expect(clte.messages).toHaveLength(2);
     expect(clte.tolerated).toEqual([{ code: 'te-and-cl', offset: expect.any(Number), message: expect.any(String) }]);
   });
@@ -180,12 +198,28 @@ describe('parseHttp1: strict mode rejects, lenient mode reports', () => {
 
 describe('serializeHttp1', () => {
   it('writes a request byte for byte', () => {
-    const bytes = serializeHttp1({ method: 'POST', target: '/x', version: '1.1', headers: [{ name: 'Host', value: 'h' }, { name: 'Content-Length', value: '2' }], body: new Uint8Array([104, 105]) });
+    const bytes = serializeHttp1({
+      method: 'POST',
+      target: '/x',
+      version: '1.1',
+      headers: [
+        { name: 'Host', value: 'h' },
+        { name: 'Content-Length', value: '2' },
+      ],
+      body: new Uint8Array([104, 105]),
+    });
     expect(text(bytes)).toBe('POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi');
   });
 
   it('writes chunked bodies with trailers, and 0.9 messages', () => {
-    const res = { version: '1.1' as const, status: 200, reason: 'OK', headers: [{ name: 'Transfer-Encoding', value: 'chunked' }], body: new Uint8Array([97, 98, 99]), trailers: [{ name: 'X-T', value: '1' }] };
+    const res = {
+      version: '1.1' as const,
+      status: 200,
+      reason: 'OK',
+      headers: [{ name: 'Transfer-Encoding', value: 'chunked' }],
+      body: new Uint8Array([97, 98, 99]),
+      trailers: [{ name: 'X-T', value: '1' }],
+    };
     expect(text(serializeHttp1(res))).toBe('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-T: 1\r\n\r\n');
     expect(text(serializeHttp1({ method: 'GET', target: '/p', version: '0.9', headers: [], body: new Uint8Array(0) }))).toBe('GET /p\r\n');
     expect(text(serializeHttp1({ version: '0.9', status: 200, reason: 'OK', headers: [], body: new Uint8Array([60]) }))).toBe('<');
@@ -193,10 +227,24 @@ describe('serializeHttp1', () => {
 
   it('refuses messages a parser would misread', () => {
     const base = { method: 'POST', target: '/', version: '1.1' as const, body: new Uint8Array([1]) };
-    expect(() => serializeHttp1({ ...base, headers: [{ name: 'Host', value: 'h' }] })).toThrow(expect.objectContaining({ code: 'body-without-framing', side: 'local' }));
-    expect(() => serializeHttp1({ ...base, headers: [{ name: 'Content-Length', value: '5' }] })).toThrow(expect.objectContaining({ code: 'content-length-mismatch' }));
-    expect(() => serializeHttp1({ ...base, headers: [{ name: 'X', value: 'a\r\nInjected: 1' }] })).toThrow(expect.objectContaining({ code: 'invalid-field-value' }));
-    expect(() => serializeHttp1({ ...base, headers: [{ name: 'Content-Length', value: '1' }, { name: 'Transfer-Encoding', value: 'chunked' }] })).toThrow(expect.objectContaining({ code: 'ambiguous-framing' }));
+    expect(() => serializeHttp1({ ...base, headers: [{ name: 'Host', value: 'h' }] })).toThrow(
+      expect.objectContaining({ code: 'body-without-framing', side: 'local' }),
+    );
+    expect(() => serializeHttp1({ ...base, headers: [{ name: 'Content-Length', value: '5' }] })).toThrow(
+      expect.objectContaining({ code: 'content-length-mismatch' }),
+    );
+    expect(() => serializeHttp1({ ...base, headers: [{ name: 'X', value: 'a\r\nInjected: 1' }] })).toThrow(
+      expect.objectContaining({ code: 'invalid-field-value' }),
+    );
+    expect(() =>
+      serializeHttp1({
+        ...base,
+        headers: [
+          { name: 'Content-Length', value: '1' },
+          { name: 'Transfer-Encoding', value: 'chunked' },
+        ],
+      }),
+    ).toThrow(expect.objectContaining({ code: 'ambiguous-framing' }));
   });
 
   it('round-trips the valid corpora', () => {

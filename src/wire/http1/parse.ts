@@ -99,7 +99,11 @@ export const parseHttp1 = (input: Uint8Array | string, opts: ParseHttp1Options):
         if (meta.proposesSwitch || meta.framing.kind === 'tunnel') return withRest(result, reader);
         if (!meta.persistent && hasMoreThanLineBreaks(reader)) {
           try {
-            reader.ctx.violation('data-after-close', reader.offset, 'More bytes follow a message after which the connection closes (RFC 9112 §9.6); they would be ignored by a compliant peer.');
+            reader.ctx.violation(
+              'data-after-close',
+              reader.offset,
+              'More bytes follow a message after which the connection closes (RFC 9112 §9.6); they would be ignored by a compliant peer.',
+            );
           } catch (e) {
             result.error = e as WireError;
             return result;
@@ -149,7 +153,10 @@ export const serializeHttp1 = (message: Http1Message, opts: { requestMethod?: st
     const ev = requestEvent({ method: m.method, target: m.target, version: m.version, headers: m.headers });
     head = writer.head(ev);
     if (writer.currentFraming.kind === 'none' && m.body.length > 0) {
-      throw localError('body-without-framing', 'A request body needs Content-Length or Transfer-Encoding: chunked (RFC 9112 §6.3 step 6), or it is read as the next request.');
+      throw localError(
+        'body-without-framing',
+        'A request body needs Content-Length or Transfer-Encoding: chunked (RFC 9112 §6.3 step 6), or it is read as the next request.',
+      );
     }
   } else {
     const m = message as Http1Response;
@@ -164,4 +171,3 @@ export const serializeHttp1 = (message: Http1Message, opts: { requestMethod?: st
   const end = writer.end(endOfMessageEvent(message.trailers ?? []));
   return concatBytes([head, body, end]);
 };
-

@@ -11,9 +11,7 @@
 import { ParseContext, type Tolerated } from './codes';
 import { WireError } from '../errors';
 import { ChunkedDecoder } from './chunked';
-import {
-  type Http1Event, type Http1Version, type Header, type EndOfMessageEvent, dataEvent,
-} from './events';
+import { type Http1Event, type Http1Version, type Header, type EndOfMessageEvent, dataEvent } from './events';
 
 const END: EndOfMessageEvent = Object.freeze({ type: 'end-of-message', trailers: Object.freeze([]) });
 import { type BodyFraming, persistentBy, requestFraming, responseFraming } from './framing';
@@ -135,7 +133,8 @@ export class Http1Reader {
   }
 
   feed(data: Uint8Array): void {
-    if (this.eof && data.length > 0) throw new WireError({ code: 'data-after-eof', side: 'local', message: 'Bytes were fed after EOF; a closed connection receives nothing more.' });
+    if (this.eof && data.length > 0)
+      throw new WireError({ code: 'data-after-eof', side: 'local', message: 'Bytes were fed after EOF; a closed connection receives nothing more.' });
     this.buffer.append(data);
   }
 
@@ -182,15 +181,27 @@ export class Http1Reader {
   }
 
   private targetTooLong(start: number): never {
-    return this.ctx.fail('request-target-too-long', start, `The request-target is longer than ${this.maxTarget} bytes; a server answers 414 (URI Too Long, RFC 9112 §3).`);
+    return this.ctx.fail(
+      'request-target-too-long',
+      start,
+      `The request-target is longer than ${this.maxTarget} bytes; a server answers 414 (URI Too Long, RFC 9112 §3).`,
+    );
   }
 
   private bodyTooLarge(at: number, size: string): never {
-    return this.ctx.fail('content-too-large', at, `The request body (${size}) is larger than the ${this.maxBody} bytes this server accepts; it answers 413 (Content Too Large, RFC 9110 §15.5.14).`);
+    return this.ctx.fail(
+      'content-too-large',
+      at,
+      `The request body (${size}) is larger than the ${this.maxBody} bytes this server accepts; it answers 413 (Content Too Large, RFC 9110 §15.5.14).`,
+    );
   }
 
   private tooLarge(start: number): never {
-    return this.ctx.fail('header-section-too-large', start + this.maxHead, `The header section is larger than ${this.maxHead} bytes; a server answers 431 (RFC 6585 §5).`);
+    return this.ctx.fail(
+      'header-section-too-large',
+      start + this.maxHead,
+      `The header section is larger than ${this.maxHead} bytes; a server answers 431 (RFC 6585 §5).`,
+    );
   }
 
   private readHead(response: ResponseContext): ReadStep {
@@ -234,8 +245,15 @@ export class Http1Reader {
     const { line, end: startLineLF } = this.pendingStart;
     this.pendingStart = undefined;
     const { headers, facts } = parseFields(
-      buf.raw, startLineLF + 1 - toStream, end - toStream, this.ctx, toStream, buf,
-      buf.lineEnds, buf.lineCount > 0 && buf.lineEnds[0] === startLineLF ? buf.lineCount : 0, 1,
+      buf.raw,
+      startLineLF + 1 - toStream,
+      end - toStream,
+      this.ctx,
+      toStream,
+      buf,
+      buf.lineEnds,
+      buf.lineCount > 0 && buf.lineEnds[0] === startLineLF ? buf.lineCount : 0,
+      1,
     );
     // Events from the parser are readonly by type, not frozen: Object.freeze on every event and header list
     // cost a quarter of parse time. The builders in events.ts (what we send) still freeze.

@@ -243,4 +243,3 @@ export const scanLF = (b: Uint8Array, from: number, to: number): number => {
   for (let i = from; i < to; i++) if (b[i] === LF) return i;
   return -1;
 };
-

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { WireError } from '../errors';
 import { Http1Connection } from './connection';
-import { type Http1Event, HTTP1_EVENT_TYPES, type Http1EventType, dataEvent, endOfMessageEvent, informationalEvent, requestEvent, responseEvent } from './events';
+import {
+  type Http1Event,
+  HTTP1_EVENT_TYPES,
+  type Http1EventType,
+  dataEvent,
+  endOfMessageEvent,
+  informationalEvent,
+  requestEvent,
+  responseEvent,
+} from './events';
 import { EVENT_TRANSITIONS, HTTP1_STATES, type Http1Role, type Http1State, SETTLE_RULES, findTransition } from './state';
 
 const sample: Record<Http1EventType, Http1Event> = {
@@ -89,7 +98,9 @@ describe('sending: every (role, state, event) pair follows the table', () => {
 });
 
 describe('receiving: every (peer role, state, event) pair follows the table', () => {
-  const pairs = roles.flatMap((peer) => HTTP1_STATES[peer].filter((s) => s !== 'ERROR').flatMap((state) => HTTP1_EVENT_TYPES.map((ev) => [peer, state, ev] as const)));
+  const pairs = roles.flatMap((peer) =>
+    HTTP1_STATES[peer].filter((s) => s !== 'ERROR').flatMap((state) => HTTP1_EVENT_TYPES.map((ev) => [peer, state, ev] as const)),
+  );
 
   it.each(pairs)('peer %s in %s sends %s', (peer, state, type) => {
     const c = forced(other(peer), peer, state);

@@ -28,7 +28,10 @@ export const bytewise = (bytes: Uint8Array): Uint8Array[] => Array.from(bytes, (
  * merged (chunk boundaries carry no meaning), so transcripts of different splits compare equal.
  */
 export const transcript = (
-  reads: 'request' | 'response', input: string | Uint8Array | Uint8Array[], opts: ReaderOptions = {}, ctx: ResponseContext = {},
+  reads: 'request' | 'response',
+  input: string | Uint8Array | Uint8Array[],
+  opts: ReaderOptions = {},
+  ctx: ResponseContext = {},
 ): Transcript => {
   const chunks = Array.isArray(input) ? input : [typeof input === 'string' ? latin1Encode(input) : input];
   const reader = new Http1Reader(reads, opts);
@@ -49,7 +52,7 @@ export const transcript = (
       flush();
       if (ev.type === 'error') {
         const e = ev.error;
-        return void (result.error = { code: e.code, offset: e.offset, line: e.line, column: e.column, statusHint: e.statusHint }), false;
+        return (void (result.error = { code: e.code, offset: e.offset, line: e.line, column: e.column, statusHint: e.statusHint }), false);
       }
       events.push(ev.type === 'end-of-message' ? { type: ev.type, trailers: ev.trailers } : ev);
       if (ev.type === 'connection-closed' || ev.type === 'paused') return false;

@@ -5,9 +5,7 @@
  */
 import { latin1Bytes } from './abnf';
 import { localError } from './codes';
-import {
-  type EndOfMessageEvent, type Header, type InformationalEvent, type RequestEvent, type ResponseEvent, fieldTokens, fieldValues,
-} from './events';
+import { type EndOfMessageEvent, type Header, type InformationalEvent, type RequestEvent, type ResponseEvent, fieldTokens, fieldValues } from './events';
 import type { BodyFraming } from './framing';
 
 const CRLF = '\r\n';
@@ -29,7 +27,8 @@ export const senderFraming = (head: RequestEvent | ResponseEvent, requestMethod?
     return { kind: 'close' };
   }
   if (cl.length > 0) {
-    if (cl.length > 1 || !/^[0-9]{1,15}$/.test(cl[0]!)) throw localError('ambiguous-framing', 'Send exactly one Content-Length holding a decimal number (RFC 9110 §8.6).');
+    if (cl.length > 1 || !/^[0-9]{1,15}$/.test(cl[0]!))
+      throw localError('ambiguous-framing', 'Send exactly one Content-Length holding a decimal number (RFC 9110 §8.6).');
     return { kind: 'content-length', length: Number(cl[0]) };
   }
   return head.type === 'request' ? { kind: 'none' } : { kind: 'close' };
@@ -61,7 +60,8 @@ export const encodeHead = (head: RequestEvent | ResponseEvent | InformationalEve
     if (head.version === '0.9') return ascii(start);
   } else {
     if (head.version === '0.9') {
-      if (head.status !== 200 || head.headers.length > 0) throw localError('invalid-message', 'An HTTP/0.9 response is only a body: it cannot carry a status other than 200 or header fields.');
+      if (head.status !== 200 || head.headers.length > 0)
+        throw localError('invalid-message', 'An HTTP/0.9 response is only a body: it cannot carry a status other than 200 or header fields.');
       return new Uint8Array(0);
     }
     // RFC 9112 §4: the SP before the reason phrase is sent even when the phrase is empty.
@@ -116,9 +116,16 @@ export class Http1Writer {
       case 'none':
       case 'tunnel':
         if (data.length === 0) return data;
-        throw localError('body-not-allowed', 'This message has no body (RFC 9112 §6.3: HEAD, 1xx, 204, 304, CONNECT, or a request without Content-Length/Transfer-Encoding).');
+        throw localError(
+          'body-not-allowed',
+          'This message has no body (RFC 9112 §6.3: HEAD, 1xx, 204, 304, CONNECT, or a request without Content-Length/Transfer-Encoding).',
+        );
       case 'content-length':
-        if (data.length > this.remaining) throw localError('content-length-mismatch', `Content-Length allows ${this.remaining} more bytes but ${data.length} were sent; fix the header or the body.`);
+        if (data.length > this.remaining)
+          throw localError(
+            'content-length-mismatch',
+            `Content-Length allows ${this.remaining} more bytes but ${data.length} were sent; fix the header or the body.`,
+          );
         this.remaining -= data.length;
         return data;
       case 'chunked':
@@ -130,7 +137,8 @@ export class Http1Writer {
   }
 
   end(ev: EndOfMessageEvent): Uint8Array {
-    if (ev.trailers.length > 0 && this.framing.kind !== 'chunked') throw localError('trailers-not-allowed', 'Trailer fields need the chunked transfer coding (RFC 9112 §7.1.2).');
+    if (ev.trailers.length > 0 && this.framing.kind !== 'chunked')
+      throw localError('trailers-not-allowed', 'Trailer fields need the chunked transfer coding (RFC 9112 §7.1.2).');
     if (this.framing.kind === 'content-length' && this.remaining !== 0) {
       throw localError('content-length-mismatch', `The body ended ${this.remaining} bytes short of its Content-Length; send the rest or fix the header.`);
     }

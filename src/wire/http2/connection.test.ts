@@ -79,8 +79,7 @@ class Pair {
 }
 
 const types = (events: Http2Event[]) => events.map((e) => e.type);
-const find = <T extends Http2Event['type']>(events: Http2Event[], type: T) =>
-  events.filter((e): e is Extract<Http2Event, { type: T }> => e.type === type);
+const find = <T extends Http2Event['type']>(events: Http2Event[], type: T) => events.filter((e): e is Extract<Http2Event, { type: T }> => e.type === type);
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 /** Server side fed by hand: preface + SETTINGS done, ready for raw frames. */
@@ -134,7 +133,9 @@ describe.each<Mode>(['whole', 'bytewise'])('client/server pair (%s)', (mode) => 
     const [reqEvent] = find(p.serverEvents, 'headers');
     expect(reqEvent).toMatchObject({ streamId: 1, kind: 'request', endStream: true, headers: REQUEST });
     expect(p.server.streamState(1)).toBe('half_closed_remote');
-    p.sendFromServer(p.server.sendHeaders(1, OK).bytes).sendFromServer(p.server.sendData(1, bytes('hello'), { endStream: true }).bytes).flush();
+    p.sendFromServer(p.server.sendHeaders(1, OK).bytes)
+      .sendFromServer(p.server.sendData(1, bytes('hello'), { endStream: true }).bytes)
+      .flush();
     expect(find(p.clientEvents, 'headers')[0]).toMatchObject({ kind: 'response', headers: OK, endStream: false });
     const data = find(p.clientEvents, 'data');
     expect(new TextDecoder().decode(new Uint8Array(data.flatMap((d) => [...d.data])))).toBe('hello');
@@ -183,7 +184,12 @@ describe.each<Mode>(['whole', 'bytewise'])('client/server pair (%s)', (mode) => 
     p.sendFromClient(r.bytes).sendFromClient(p.client.sendData(1, bytes('body')).bytes);
     p.sendFromClient(p.client.sendHeaders(1, [{ name: 'x-checksum', value: 'abc' }], { endStream: true }).bytes).flush();
     expect(find(p.serverEvents, 'headers').map((e) => e.kind)).toEqual(['request', 'trailers']);
-    p.sendFromServer(p.server.sendHeaders(1, [{ name: ':status', value: '103' }, { name: 'link', value: '</a.css>; rel=preload' }]).bytes);
+    p.sendFromServer(
+      p.server.sendHeaders(1, [
+        { name: ':status', value: '103' },
+        { name: 'link', value: '</a.css>; rel=preload' },
+      ]).bytes,
+    );
     p.sendFromServer(p.server.sendHeaders(1, OK).bytes);
     p.sendFromServer(p.server.sendHeaders(1, [{ name: 'grpc-status', value: '0' }], { endStream: true }).bytes).flush();
     expect(find(p.clientEvents, 'headers').map((e) => e.kind)).toEqual(['informational', 'response', 'trailers']);
@@ -258,14 +264,24 @@ describe.each<Mode>(['whole', 'bytewise'])('client/server pair (%s)', (mode) => 
   it('pushes a response the client did not ask for', () => {
     const p = new Pair(mode).handshake();
     p.sendFromClient(p.client.request(REQUEST, { endStream: true }).bytes).flush();
-    const pushReq = [{ name: ':method', value: 'GET' }, { name: ':scheme', value: 'https' }, { name: ':path', value: '/style.css' }, { name: ':authority', value: 'example.com' }];
+    const pushReq = [
+      { name: ':method', value: 'GET' },
+      { name: ':scheme', value: 'https' },
+      { name: ':path', value: '/style.css' },
+      { name: ':authority', value: 'example.com' },
+    ];
     const promise = p.server.pushPromise(1, pushReq);
     expect(promise.promisedStreamId).toBe(2);
     p.sendFromServer(promise.bytes);
     p.sendFromServer(p.server.sendHeaders(1, OK, { endStream: true }).bytes);
-    p.sendFromServer(p.server.sendHeaders(2, OK).bytes).sendFromServer(p.server.sendData(2, bytes('a{}'), { endStream: true }).bytes).flush();
+    p.sendFromServer(p.server.sendHeaders(2, OK).bytes)
+      .sendFromServer(p.server.sendData(2, bytes('a{}'), { endStream: true }).bytes)
+      .flush();
     expect(find(p.clientEvents, 'push-promise')[0]).toMatchObject({ streamId: 1, promisedStreamId: 2, headers: pushReq });
-    expect(find(p.clientEvents, 'headers').map((e) => [e.streamId, e.kind])).toEqual([[1, 'response'], [2, 'response']]);
+    expect(find(p.clientEvents, 'headers').map((e) => [e.streamId, e.kind])).toEqual([
+      [1, 'response'],
+      [2, 'response'],
+    ]);
     expect(p.client.streamState(2)).toBe('closed');
   });
 
@@ -296,12 +312,21 @@ describe('a misbehaving client', () => {
     ['an even stream id', (h: ReturnType<typeof serverWithRawClient>) => h.feed(h.headers(2))],
     ['a decreasing stream id', (h: ReturnType<typeof serverWithRawClient>) => (h.feed(h.headers(5)), h.feed(h.headers(3)))],
     ['DATA on an idle stream', (h: ReturnType<typeof serverWithRawClient>) => h.feed({ type: 'DATA', streamId: 1, flags: 0, data: bytes('x') })],
-    ['a frame between HEADERS and CONTINUATION', (h: ReturnType<typeof serverWithRawClient>) =>
-      h.feed({ ...h.headers(1), flags: 0 } as Frame, { type: 'PING', streamId: 0, flags: 0, opaqueData: new Uint8Array(8) })],
-    ['CONTINUATION out of the blue', (h: ReturnType<typeof serverWithRawClient>) =>
-      h.feed({ type: 'CONTINUATION', streamId: 1, flags: FLAGS.END_HEADERS, headerBlockFragment: new Uint8Array(0) })],
-    ['PUSH_PROMISE from a client', (h: ReturnType<typeof serverWithRawClient>) =>
-      h.feed({ type: 'PUSH_PROMISE', streamId: 1, flags: FLAGS.END_HEADERS, promisedStreamId: 2, headerBlockFragment: new Uint8Array(0) })],
+    [
+      'a frame between HEADERS and CONTINUATION',
+      (h: ReturnType<typeof serverWithRawClient>) =>
+        h.feed({ ...h.headers(1), flags: 0 } as Frame, { type: 'PING', streamId: 0, flags: 0, opaqueData: new Uint8Array(8) }),
+    ],
+    [
+      'CONTINUATION out of the blue',
+      (h: ReturnType<typeof serverWithRawClient>) =>
+        h.feed({ type: 'CONTINUATION', streamId: 1, flags: FLAGS.END_HEADERS, headerBlockFragment: new Uint8Array(0) }),
+    ],
+    [
+      'PUSH_PROMISE from a client',
+      (h: ReturnType<typeof serverWithRawClient>) =>
+        h.feed({ type: 'PUSH_PROMISE', streamId: 1, flags: FLAGS.END_HEADERS, promisedStreamId: 2, headerBlockFragment: new Uint8Array(0) }),
+    ],
   ])('fails the connection with PROTOCOL_ERROR on %s', (_what, act) => {
     const h = serverWithRawClient();
     const r = act(h);

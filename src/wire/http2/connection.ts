@@ -248,11 +248,7 @@ export class Http2Connection {
   }
 
   /** Sends a field block (request, response, informational or trailers) as HEADERS + CONTINUATION. */
-  sendHeaders(
-    streamId: number,
-    headers: readonly EncodableField[],
-    opts: { endStream?: boolean; priority?: PriorityFields } = {},
-  ): SendResult {
+  sendHeaders(streamId: number, headers: readonly EncodableField[], opts: { endStream?: boolean; priority?: PriorityFields } = {}): SendResult {
     this.checkUsable();
     const state = this.streamState(streamId);
     const opening = state === 'idle';
@@ -418,7 +414,13 @@ export class Http2Connection {
       return this.fail(connectionError('PROTOCOL_ERROR', message), fx);
     }
     if (isEmptyFrame(frame) && ++this.emptyFrames > this.limits.maxEmptyFrames) {
-      return this.fail(connectionError('ENHANCE_YOUR_CALM', `More than ${this.limits.maxEmptyFrames} empty frames that neither carry nor end anything (RFC 9113 §10.5; CVE-2019-9518).`), fx);
+      return this.fail(
+        connectionError(
+          'ENHANCE_YOUR_CALM',
+          `More than ${this.limits.maxEmptyFrames} empty frames that neither carry nor end anything (RFC 9113 §10.5; CVE-2019-9518).`,
+        ),
+        fx,
+      );
     }
     switch (frame.type) {
       case 'SETTINGS':
@@ -508,12 +510,21 @@ export class Http2Connection {
     const state = this.streamState(id);
     if (state === 'idle') {
       if (this.role === 'client' || this.streams.isLocal(id)) {
-        return this.fail(connectionError('PROTOCOL_ERROR', `HEADERS opening stream ${id}, which the ${this.role === 'client' ? 'server' : 'client'} may not open (RFC 9113 §5.1.1).`), fx);
+        return this.fail(
+          connectionError(
+            'PROTOCOL_ERROR',
+            `HEADERS opening stream ${id}, which the ${this.role === 'client' ? 'server' : 'client'} may not open (RFC 9113 §5.1.1).`,
+          ),
+          fx,
+        );
       }
     }
     // A lower id than one already used, for a stream never opened, is not "closed" but illegal.
     if (state === 'closed' && !this.streams.isLocal(id) && !this.streams.closedRecentlyOrReset(id)) {
-      return this.fail(connectionError('PROTOCOL_ERROR', `HEADERS on stream ${id}, below stream ${this.streams.highestRemote} already opened (RFC 9113 §5.1.1).`), fx);
+      return this.fail(
+        connectionError('PROTOCOL_ERROR', `HEADERS on stream ${id}, below stream ${this.streams.highestRemote} already opened (RFC 9113 §5.1.1).`),
+        fx,
+      );
     }
     const block = this.blocks.start(frame);
     if (block) this.finishBlock(block, fx);
@@ -584,7 +595,9 @@ export class Http2Connection {
       rec.expectedLength = announcedLength(headers, rec.method, 'status' in check ? check.status : undefined);
     }
     if (block.endStream && !this.lengthMatches(rec, fx)) return;
-    fx.events.push(event({ type: 'headers', streamId: id, kind, headers, endStream: block.endStream, ...(block.priority ? { priority: block.priority } : {}) }));
+    fx.events.push(
+      event({ type: 'headers', streamId: id, kind, headers, endStream: block.endStream, ...(block.priority ? { priority: block.priority } : {}) }),
+    );
     if (block.endStream) this.stepOrFail(id, 'END_STREAM', fx);
   }
 
@@ -684,7 +697,13 @@ export class Http2Connection {
       this.resetTokens -= 1;
       return true;
     }
-    this.fail(connectionError('INTERNAL_ERROR', `RST_STREAM faster than ${resetRatePerSecond} per second after a burst of ${resetBurst} (rapid reset, CVE-2023-44487).`), fx);
+    this.fail(
+      connectionError(
+        'INTERNAL_ERROR',
+        `RST_STREAM faster than ${resetRatePerSecond} per second after a burst of ${resetBurst} (rapid reset, CVE-2023-44487).`,
+      ),
+      fx,
+    );
     return false;
   }
 
@@ -742,7 +761,8 @@ export class Http2Connection {
   private checkUsable(requireInitiated = true): void {
     if (this.terminal) throw usageError(this.terminal.code, `The connection failed: ${this.terminal.message}`);
     // RFC 9113 §3.4: the preface (our SETTINGS) is the first thing each side sends.
-    if (requireInitiated && !this.initiated) throw usageError('PROTOCOL_ERROR', 'Call initiate() first: the connection preface goes out before anything else (RFC 9113 §3.4).');
+    if (requireInitiated && !this.initiated)
+      throw usageError('PROTOCOL_ERROR', 'Call initiate() first: the connection preface goes out before anything else (RFC 9113 §3.4).');
   }
 }
 

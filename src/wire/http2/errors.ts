@@ -35,8 +35,7 @@ export class Http2Error extends WireError {
   }
 }
 
-export const connectionError = (code: ErrorCodeName, message: string, offset = 0): Http2Error =>
-  new Http2Error({ code, scope: 'connection', message, offset });
+export const connectionError = (code: ErrorCodeName, message: string, offset = 0): Http2Error => new Http2Error({ code, scope: 'connection', message, offset });
 
 export const streamError = (code: ErrorCodeName, streamId: number, message: string, offset = 0): Http2Error =>
   new Http2Error({ code, scope: 'stream', streamId, message, offset });

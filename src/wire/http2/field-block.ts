@@ -53,7 +53,10 @@ export class FieldBlockAssembler {
     const p = this.pending;
     if (!p) return connectionError('PROTOCOL_ERROR', 'CONTINUATION without a preceding HEADERS or PUSH_PROMISE (RFC 9113 §6.10).');
     if (++p.continuations > this.maxContinuations) {
-      return connectionError('ENHANCE_YOUR_CALM', `More than ${this.maxContinuations} CONTINUATION frames in one field block (RFC 9113 §10.5; CVE-2024-27316).`);
+      return connectionError(
+        'ENHANCE_YOUR_CALM',
+        `More than ${this.maxContinuations} CONTINUATION frames in one field block (RFC 9113 §10.5; CVE-2024-27316).`,
+      );
     }
     p.fragments.push(frame.headerBlockFragment);
     p.size += frame.headerBlockFragment.length;

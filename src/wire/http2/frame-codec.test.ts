@@ -127,7 +127,15 @@ const samples: Frame[] = [
   },
   { type: 'PRIORITY', streamId: 7, flags: 0, priority: { exclusive: true, dependency: 0, weight: 1 } },
   { type: 'RST_STREAM', streamId: 1, flags: 0, errorCode: 8 },
-  { type: 'SETTINGS', streamId: 0, flags: 0, settings: [{ id: 3, value: 100 }, { id: 0xff, value: 7 }] },
+  {
+    type: 'SETTINGS',
+    streamId: 0,
+    flags: 0,
+    settings: [
+      { id: 3, value: 100 },
+      { id: 0xff, value: 7 },
+    ],
+  },
   { type: 'SETTINGS', streamId: 0, flags: 1, settings: [] },
   { type: 'PUSH_PROMISE', streamId: 1, flags: 4, promisedStreamId: 2, headerBlockFragment: hex('82') },
   { type: 'PING', streamId: 0, flags: 1, opaqueData: bytes('12345678') },
@@ -168,8 +176,7 @@ describe('frame codec', () => {
 
   it('gives views into the input with `views`, and copies the frame owns without', () => {
     const wire = encodeFrames(samples);
-    const bytesOf = (f: Frame): Uint8Array[] =>
-      Object.values(f).filter((v): v is Uint8Array => v instanceof Uint8Array);
+    const bytesOf = (f: Frame): Uint8Array[] => Object.values(f).filter((v): v is Uint8Array => v instanceof Uint8Array);
     for (const views of [false, true]) {
       const got: Frame[] = [];
       for (let offset = 0; offset < wire.length; ) {
@@ -234,14 +241,23 @@ describe('frame codec', () => {
   it('round-trips arbitrary DATA and HEADERS frames (property)', () => {
     const u8 = (max: number) => fc.uint8Array({ maxLength: max });
     const frame = fc.oneof(
-      fc.record({ type: fc.constant('DATA' as const), streamId: fc.integer({ min: 1, max: 2 ** 31 - 1 }), flags: fc.constantFrom(0, 1), data: u8(40), padding: fc.option(u8(20), { nil: undefined }) }),
+      fc.record({
+        type: fc.constant('DATA' as const),
+        streamId: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        flags: fc.constantFrom(0, 1),
+        data: u8(40),
+        padding: fc.option(u8(20), { nil: undefined }),
+      }),
       fc.record({
         type: fc.constant('HEADERS' as const),
         streamId: fc.integer({ min: 1, max: 1000 }),
         flags: fc.constantFrom(0, 1, 4, 5),
         headerBlockFragment: u8(40),
         padding: fc.option(u8(20), { nil: undefined }),
-        priority: fc.option(fc.record({ exclusive: fc.boolean(), dependency: fc.integer({ min: 1001, max: 2000 }), weight: fc.integer({ min: 1, max: 256 }) }), { nil: undefined }),
+        priority: fc.option(
+          fc.record({ exclusive: fc.boolean(), dependency: fc.integer({ min: 1001, max: 2000 }), weight: fc.integer({ min: 1, max: 256 }) }),
+          { nil: undefined },
+        ),
       }),
     );
     fc.assert(

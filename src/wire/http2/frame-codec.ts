@@ -42,13 +42,10 @@ export type ParseResult =
   /** `complete`: the whole frame was available and `end` is where the next one starts. */
   | { readonly kind: 'error'; readonly error: Http2Error; readonly end: number; readonly complete: boolean };
 
-const TYPE_BY_CODE: readonly (FrameTypeName | undefined)[] = FRAME_TYPE_NAMES.reduce<(FrameTypeName | undefined)[]>(
-  (acc, name) => {
-    acc[FRAME_TYPE_CODES[name]] = name;
-    return acc;
-  },
-  [],
-);
+const TYPE_BY_CODE: readonly (FrameTypeName | undefined)[] = FRAME_TYPE_NAMES.reduce<(FrameTypeName | undefined)[]>((acc, name) => {
+  acc[FRAME_TYPE_CODES[name]] = name;
+  return acc;
+}, []);
 
 const u32 = (b: Uint8Array, i: number): number => ((b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!) >>> 0;
 const u31 = (b: Uint8Array, i: number): number => u32(b, i) & 0x7fff_ffff;
@@ -292,9 +289,7 @@ function parsePayload(
       mark(c, 'windowSizeIncrement', p, end);
       if (windowSizeIncrement === 0) {
         const message = `WINDOW_UPDATE with an increment of 0 (RFC 9113 §6.9).`;
-        return streamId === 0
-          ? connectionError('PROTOCOL_ERROR', message, offset)
-          : streamError('PROTOCOL_ERROR', streamId, message, offset);
+        return streamId === 0 ? connectionError('PROTOCOL_ERROR', message, offset) : streamError('PROTOCOL_ERROR', streamId, message, offset);
       }
       return { type, streamId, flags, windowSizeIncrement };
     }
@@ -313,18 +308,10 @@ export function checkSetting(id: number, value: number, offset: number): Http2Er
     return connectionError('PROTOCOL_ERROR', `SETTINGS_ENABLE_PUSH must be 0 or 1, got ${value} (RFC 9113 §6.5.2).`, offset);
   }
   if (id === SETTINGS_IDS.INITIAL_WINDOW_SIZE && value > MAX_WINDOW_SIZE) {
-    return connectionError(
-      'FLOW_CONTROL_ERROR',
-      `SETTINGS_INITIAL_WINDOW_SIZE of ${value} exceeds 2^31-1 (RFC 9113 §6.5.2).`,
-      offset,
-    );
+    return connectionError('FLOW_CONTROL_ERROR', `SETTINGS_INITIAL_WINDOW_SIZE of ${value} exceeds 2^31-1 (RFC 9113 §6.5.2).`, offset);
   }
   if (id === SETTINGS_IDS.MAX_FRAME_SIZE && (value < MIN_MAX_FRAME_SIZE || value > MAX_MAX_FRAME_SIZE)) {
-    return connectionError(
-      'PROTOCOL_ERROR',
-      `SETTINGS_MAX_FRAME_SIZE must lie in [16384, 16777215], got ${value} (RFC 9113 §6.5.2).`,
-      offset,
-    );
+    return connectionError('PROTOCOL_ERROR', `SETTINGS_MAX_FRAME_SIZE must lie in [16384, 16777215], got ${value} (RFC 9113 §6.5.2).`, offset);
   }
   return null;
 }
@@ -339,10 +326,7 @@ export function decodeFrames(bytes: Uint8Array, opts: DecodeOptions = {}): { fra
 }
 
 /** Same, with each frame's byte range and the ranges of its fields (for the hex inspector). */
-export function decodeFramesAnnotated(
-  bytes: Uint8Array,
-  opts: DecodeOptions = {},
-): { frames: AnnotatedFrame[]; ignored: IgnoredFrame[]; rest: Uint8Array } {
+export function decodeFramesAnnotated(bytes: Uint8Array, opts: DecodeOptions = {}): { frames: AnnotatedFrame[]; ignored: IgnoredFrame[]; rest: Uint8Array } {
   const max = opts.maxFrameSize ?? DEFAULT_SETTINGS.MAX_FRAME_SIZE;
   const frames: AnnotatedFrame[] = [];
   const ignored: IgnoredFrame[] = [];

@@ -16,13 +16,7 @@ import type { HeadersKind } from './events';
 export type BlockKind = 'request' | 'response' | 'trailers';
 
 /** RFC 9113 §8.2.2: fields that only make sense for one HTTP/1.1 connection. */
-export const CONNECTION_SPECIFIC_FIELDS: readonly string[] = [
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-];
+export const CONNECTION_SPECIFIC_FIELDS: readonly string[] = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
 
 /** Pseudo-header fields by name, as bits: what a block may carry and what it carried (§8.3). */
 const PSEUDO_BIT: Readonly<Record<string, number>> = { ':method': 1, ':scheme': 2, ':path': 4, ':authority': 8, ':status': 16 };
@@ -93,7 +87,8 @@ export function validateFieldBlock(fields: readonly HeaderField[], kind: BlockKi
       if (regularSeen) return { error: `Pseudo-header "${name}" after a regular field; they come first (RFC 9113 §8.3).` };
       if (kind === 'trailers') return { error: `Pseudo-header "${name}" in trailers (RFC 9113 §8.1).` };
       const bit = PSEUDO_BIT[name] ?? 0;
-      if ((bit & (kind === 'request' ? REQUEST_PSEUDO : RESPONSE_PSEUDO)) === 0) return { error: `Pseudo-header "${name}" is not defined for a ${kind} (RFC 9113 §8.3).` };
+      if ((bit & (kind === 'request' ? REQUEST_PSEUDO : RESPONSE_PSEUDO)) === 0)
+        return { error: `Pseudo-header "${name}" is not defined for a ${kind} (RFC 9113 §8.3).` };
       if (seen & bit) return { error: `Pseudo-header "${name}" appears twice (RFC 9113 §8.3).` };
       seen |= bit;
       if (bit === 1) method = value;

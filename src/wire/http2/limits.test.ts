@@ -48,7 +48,12 @@ describe('SETTINGS the server announces', () => {
 
   it('an explicit setting wins over the limit', () => {
     const { preface } = server({ settings: { MAX_CONCURRENT_STREAMS: 7 } });
-    expect(decodeFrames(preface.bytes).frames[0]).toMatchObject({ settings: [{ id: 0x3, value: 7 }, { id: 0x6, value: 65_536 }] });
+    expect(decodeFrames(preface.bytes).frames[0]).toMatchObject({
+      settings: [
+        { id: 0x3, value: 7 },
+        { id: 0x6, value: 65_536 },
+      ],
+    });
   });
 });
 

@@ -26,7 +26,9 @@ describe('public types of roundtrip/wire HTTP/2 and HPACK', () => {
 
   it('keeps the HPACK contract', () => {
     expectTypeOf(new HpackDecoder().decode).returns.toEqualTypeOf<{ readonly name: string; readonly value: string }[]>();
-    expectTypeOf(new HpackEncoder().encode).parameter(0).toEqualTypeOf<readonly { readonly name: string; readonly value: string; readonly sensitive?: boolean }[]>();
+    expectTypeOf(new HpackEncoder().encode)
+      .parameter(0)
+      .toEqualTypeOf<readonly { readonly name: string; readonly value: string; readonly sensitive?: boolean }[]>();
     const step = {} as HpackStep;
     if (step.representation === 'size-update') expectTypeOf(step.maxSize).toBeNumber();
   });

@@ -73,7 +73,12 @@ describe('the mock server under attack', () => {
     const client = connectRawHttp2(slow.sim);
     await slow.sim.advance(SETTLE);
     for (let id = 1; id <= 19; id += 2) {
-      client.send({ type: 'HEADERS', streamId: id, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment: client.fieldBlock(client.requestFields('/')) });
+      client.send({
+        type: 'HEADERS',
+        streamId: id,
+        flags: FLAGS.END_HEADERS | FLAGS.END_STREAM,
+        headerBlockFragment: client.fieldBlock(client.requestFields('/')),
+      });
       client.send({ type: 'RST_STREAM', streamId: id, flags: 0, errorCode: ERROR_CODES.CANCEL });
       await slow.sim.advance(200); // two tokens back per reset spent
     }
@@ -100,7 +105,10 @@ describe('the mock server under attack', () => {
       return async (n: number) => {
         await sim.advance(SETTLE);
         const head = client.fieldBlock(client.requestFields('/'));
-        client.send({ type: 'HEADERS', streamId: 1, flags: FLAGS.END_STREAM, headerBlockFragment: head }, ...Array.from({ length: n }, () => ({ type: 'CONTINUATION' as const, streamId: 1, flags: 0, headerBlockFragment: filler })));
+        client.send(
+          { type: 'HEADERS', streamId: 1, flags: FLAGS.END_STREAM, headerBlockFragment: head },
+          ...Array.from({ length: n }, () => ({ type: 'CONTINUATION' as const, streamId: 1, flags: 0, headerBlockFragment: filler })),
+        );
         await sim.advance(SETTLE);
         return { client, headLength: head.length };
       };

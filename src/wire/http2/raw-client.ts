@@ -154,7 +154,8 @@ export class RawHttp2Client {
       }
       if (r.kind === 'frame') {
         this.received.push(r.frame);
-        if (this.#ackSettings && r.frame.type === 'SETTINGS' && !(r.frame.flags & FLAGS.ACK)) acks.push({ type: 'SETTINGS', streamId: 0, flags: FLAGS.ACK, settings: [] });
+        if (this.#ackSettings && r.frame.type === 'SETTINGS' && !(r.frame.flags & FLAGS.ACK))
+          acks.push({ type: 'SETTINGS', streamId: 0, flags: FLAGS.ACK, settings: [] });
       }
       offset = r.end;
     }

@@ -88,11 +88,17 @@ class Http2Client implements ClientProtocol {
   submit(exchange: Exchange): void {
     if (this.#env.proxyAddress && exchange.url.protocol !== 'https:') {
       const message = `HTTP/2 through a proxy needs an https: URL (a CONNECT tunnel carrying TLS and h2); ${exchange.url.href} is plain http:, which goes to a forward proxy as HTTP/1.1. Use httpVersion '1.1' for it.`;
-      fail(this.#env, exchange, 'network-error', new TypeError('Failed to fetch', { cause: new WireError({ code: 'unsupported-option', side: 'local', message }) }), message);
+      fail(
+        this.#env,
+        exchange,
+        'network-error',
+        new TypeError('Failed to fetch', { cause: new WireError({ code: 'unsupported-option', side: 'local', message }) }),
+        message,
+      );
       return;
     }
     let session = this.#sessions.get(exchange.origin);
-    if (!session || !session.accepting) {
+    if (!session?.accepting) {
       session = new Http2ClientSession(this.#env, this.#options, exchange, {
         retry: (ex) => this.submit(ex),
         ended: (s) => {
@@ -248,7 +254,15 @@ class Http2ClientSession {
       exchange.reused = true;
       exchange.serverIPAddress = this.#serverIP;
       exchange.sentAt = ctx.clock.now(); // nothing goes on the wire: the promised response answers it
-      emitPrebuilt(ctx.trace, { type: 'request-dispatched', requestId: exchange.id, connectionId: this.connectionId, reused: true, pipelineDepth: this.#streams.size, seq: 0, at: 0 });
+      emitPrebuilt(ctx.trace, {
+        type: 'request-dispatched',
+        requestId: exchange.id,
+        connectionId: this.connectionId,
+        reused: true,
+        pipelineDepth: this.#streams.size,
+        seq: 0,
+        at: 0,
+      });
       s.exchange = exchange;
       this.#byExchange.set(exchange, pushedId);
       if (s.done) this.#finish(pushedId, s);
@@ -319,7 +333,15 @@ class Http2ClientSession {
     exchange.reused = reused;
     exchange.serverIPAddress = this.#serverIP;
     // Flat events (strings, numbers, booleans) have nothing below them to freeze: emitPrebuilt.
-    emitPrebuilt(ctx.trace, { type: 'request-dispatched', requestId: exchange.id, connectionId: this.connectionId, reused, pipelineDepth: this.#active(), seq: 0, at: 0 });
+    emitPrebuilt(ctx.trace, {
+      type: 'request-dispatched',
+      requestId: exchange.id,
+      connectionId: this.connectionId,
+      reused,
+      pipelineDepth: this.#active(),
+      seq: 0,
+      at: 0,
+    });
     const sent = this.#conn.request(fields, { endStream: body.length === 0 });
     // Shared by this request's 'request-sent' and 'request-finished' events. Frozen once the engine has
     // read it: its hot loops then see the same kind of array from the client and the server.
@@ -327,7 +349,17 @@ class Http2ClientSession {
     const id = sent.streamId;
     this.#tracer.encoded(sent.block, fields);
     const headersSize = sent.frames.reduce((n, f) => n + ('headerBlockFragment' in f ? f.headerBlockFragment.length : 0), 0);
-    this.#streams.set(id, { exchange, url: url.href, status: 0, headers: [], body: [], headersSize: 0, requestHeaders: fields, requestHeadersSize: headersSize, done: false });
+    this.#streams.set(id, {
+      exchange,
+      url: url.href,
+      status: 0,
+      headers: [],
+      body: [],
+      headersSize: 0,
+      requestHeaders: fields,
+      requestHeadersSize: headersSize,
+      done: false,
+    });
     this.#byExchange.set(exchange, id);
     this.#write(sent.bytes);
     if (body.length > 0) {
@@ -388,9 +420,7 @@ class Http2ClientSession {
         s.status = Number(field(e.headers, ':status'));
         // The entries the frame's trace event holds, when the tracer decoded the same list: no second frozen copy.
         const decoded = this.#tracer.receivedBlock(e.streamId, e.headers);
-        s.headers = decoded
-          ? (Object.freeze(regularFields(decoded)) as HeaderField[])
-          : frozenFields(regularFields(e.headers));
+        s.headers = decoded ? (Object.freeze(regularFields(decoded)) as HeaderField[]) : frozenFields(regularFields(e.headers));
         s.headersSize = this.#tracer.lastBlockReceived;
         if (s.exchange) {
           s.exchange.firstByteAt ??= ctx.clock.now();
@@ -409,7 +439,17 @@ class Http2ClientSession {
       case 'push-promise': {
         // RFC 9113 §8.4.1: the promised request's URL comes from its pseudo-header fields.
         const url = `${field(e.headers, ':scheme') ?? this.#origin.protocol.slice(0, -1)}://${field(e.headers, ':authority') ?? this.#origin.host}${field(e.headers, ':path') ?? '/'}`;
-        this.#streams.set(e.promisedStreamId, { exchange: undefined, url, status: 0, headers: [], body: [], headersSize: 0, requestHeaders: frozenFields([...e.headers]), requestHeadersSize: 0, done: false });
+        this.#streams.set(e.promisedStreamId, {
+          exchange: undefined,
+          url,
+          status: 0,
+          headers: [],
+          body: [],
+          headersSize: 0,
+          requestHeaders: frozenFields([...e.headers]),
+          requestHeadersSize: 0,
+          done: false,
+        });
         this.#pushed.set(url, e.promisedStreamId);
         return;
       }
@@ -484,17 +524,26 @@ class Http2ClientSession {
       startedAt: ex.startedAt,
       reused: !fresh,
       serverIPAddress: this.#serverIP,
-      timings: Object.freeze(roundTimings({
-        blocked: dispatched - ex.startedAt,
-        dns: -1,
-        connect: fresh ? sentAt - dispatched : -1,
-        ssl: fresh ? this.#tlsMs : -1,
-        send: 0,
-        wait: Math.max(0, firstByte - sentAt),
-        receive: now - firstByte,
-      })),
+      timings: Object.freeze(
+        roundTimings({
+          blocked: dispatched - ex.startedAt,
+          dns: -1,
+          connect: fresh ? sentAt - dispatched : -1,
+          ssl: fresh ? this.#tlsMs : -1,
+          send: 0,
+          wait: Math.max(0, firstByte - sentAt),
+          receive: now - firstByte,
+        }),
+      ),
       // Chrome exports HTTP/2 entries with httpVersion "h2" and the pseudo-headers among the headers.
-      request: Object.freeze({ method: ex.method, url: ex.url.href, httpVersion: 'h2', headers: s.requestHeaders, headersSize: s.requestHeadersSize, bodySize: ex.body.length }),
+      request: Object.freeze({
+        method: ex.method,
+        url: ex.url.href,
+        httpVersion: 'h2',
+        headers: s.requestHeaders,
+        headersSize: s.requestHeadersSize,
+        bodySize: ex.body.length,
+      }),
       response: Object.freeze({
         status: s.status,
         statusText: '',

@@ -48,11 +48,17 @@ describe('field lists for HTTP/2', () => {
       { name: 'TE', value: 'trailers' },
       { name: 'X-Kept', value: '2' },
     ]);
-    expect(out).toEqual([{ name: 'accept', value: '*/*' }, { name: 'x-kept', value: '2' }]);
+    expect(out).toEqual([
+      { name: 'accept', value: '*/*' },
+      { name: 'x-kept', value: '2' },
+    ]);
   });
 
   it('frozenFields freezes the list and every entry, in place', () => {
-    const list = [{ name: 'a', value: '1' }, { name: 'b', value: '2' }];
+    const list = [
+      { name: 'a', value: '1' },
+      { name: 'b', value: '2' },
+    ];
     expect(frozenFields(list)).toBe(list);
     expect(Object.isFrozen(list) && list.every((f) => Object.isFrozen(f))).toBe(true);
   });

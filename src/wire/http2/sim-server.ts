@@ -195,7 +195,17 @@ export class Http2ServerConnection {
     const { trace } = this.#ctx;
     const id = this.#stream.connectionId;
     const startLine = `${request.method} ${request.target} HTTP/2`;
-    emitPrebuilt(trace, { type: 'message-parsed', connectionId: id, by: 'server', kind: 'request', startLine, headers: frozenFields(incoming.headers), bodyLength: request.body.length, seq: 0, at: 0 });
+    emitPrebuilt(trace, {
+      type: 'message-parsed',
+      connectionId: id,
+      by: 'server',
+      kind: 'request',
+      startLine,
+      headers: frozenFields(incoming.headers),
+      bodyLength: request.body.length,
+      seq: 0,
+      at: 0,
+    });
     const fault = this.#server.faults.take();
     if (fault?.kind === 'drop') {
       trace.emit({ type: 'fault-injected', connectionId: id, fault: 'drop', detail: `${fault.how} instead of answering ${request.method} ${request.target}` });
@@ -207,7 +217,14 @@ export class Http2ServerConnection {
     let work: Promise<Reply>;
     if (fault?.kind === 'status') {
       trace.emit({ type: 'fault-injected', connectionId: id, fault: 'status', detail: `answer ${fault.status} to ${request.method} ${request.target}` });
-      work = Promise.resolve({ status: fault.status, reason: reasonPhrase(fault.status), headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }], body: utf8(fault.body ?? `Injected failure: ${fault.status}`), route: 'fault', options: {} });
+      work = Promise.resolve({
+        status: fault.status,
+        reason: reasonPhrase(fault.status),
+        headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
+        body: utf8(fault.body ?? `Injected failure: ${fault.status}`),
+        route: 'fault',
+        options: {},
+      });
     } else {
       work = respond(request, this.#config());
     }
@@ -225,7 +242,16 @@ export class Http2ServerConnection {
   #answer(streamId: number, request: WireRequest, reply: Reply, mayPush: boolean): void {
     if (this.#closing || !this.#working.has(streamId)) return;
     const { clock, trace } = this.#ctx;
-    emitPrebuilt(trace, { type: 'server-handled', connectionId: this.#stream.connectionId, method: request.method, target: request.target, route: reply.route, status: reply.status, seq: 0, at: 0 });
+    emitPrebuilt(trace, {
+      type: 'server-handled',
+      connectionId: this.#stream.connectionId,
+      method: request.method,
+      target: request.target,
+      route: reply.route,
+      status: reply.status,
+      seq: 0,
+      at: 0,
+    });
     const extra = this.#server.faults.extraLatency;
     if (extra > 0) trace.emit({ type: 'fault-injected', connectionId: this.#stream.connectionId, fault: 'latency', detail: `+${extra} ms` });
     const delay = (reply.options.latency ?? 0) + extra;

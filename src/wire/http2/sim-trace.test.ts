@@ -22,7 +22,18 @@ function clientBytes(): Uint8Array[] {
   const conn = new Http2Connection({ role: 'client' });
   const out = [conn.initiate().bytes];
   for (const path of ['/a', '/b', '/a']) {
-    out.push(conn.request([{ name: ':method', value: 'GET' }, { name: ':scheme', value: 'http' }, { name: ':authority', value: 'x.test' }, { name: ':path', value: path }, { name: 'accept', value: 'text/plain' }], { endStream: true }).bytes);
+    out.push(
+      conn.request(
+        [
+          { name: ':method', value: 'GET' },
+          { name: ':scheme', value: 'http' },
+          { name: ':authority', value: 'x.test' },
+          { name: ':path', value: path },
+          { name: 'accept', value: 'text/plain' },
+        ],
+        { endStream: true },
+      ).bytes,
+    );
   }
   return out;
 }
@@ -33,8 +44,7 @@ const content = (e: TraceEvent) => {
   return rest;
 };
 
-const deeplyFrozen = (v: unknown): boolean =>
-  v === null || typeof v !== 'object' || (Object.isFrozen(v) && Object.values(v).every(deeplyFrozen));
+const deeplyFrozen = (v: unknown): boolean => v === null || typeof v !== 'object' || (Object.isFrozen(v) && Object.values(v).every(deeplyFrozen));
 
 describe('Http2Tracer', () => {
   it('gives both ends of a connection the same frames, whatever the chunking, frozen and cloneable', () => {
@@ -60,7 +70,12 @@ describe('Http2Tracer', () => {
     const transitions = ctx.trace.ofType('h2-stream-transition');
     expect(transitions.filter((e) => e.side === 'client').every((e) => e.direction === 'send')).toBe(true);
     expect(transitions.filter((e) => e.side === 'server').map((e) => `${e.streamId} ${e.from}->${e.to}`)).toEqual([
-      '1 idle->open', '1 open->half_closed_remote', '3 idle->open', '3 open->half_closed_remote', '5 idle->open', '5 open->half_closed_remote',
+      '1 idle->open',
+      '1 open->half_closed_remote',
+      '3 idle->open',
+      '3 open->half_closed_remote',
+      '5 idle->open',
+      '5 open->half_closed_remote',
     ]);
   });
 
@@ -76,7 +91,7 @@ describe('Http2Tracer', () => {
     expect(frames(alone)).toEqual(frames(shared));
   });
 
-  it('in a whole simulation, every event is deeply frozen and every frame\'s fields match its bytes', async () => {
+  it("in a whole simulation, every event is deeply frozen and every frame's fields match its bytes", async () => {
     // DATA of several sizes and WINDOW_UPDATEs (a big body), RST_STREAM (an abort), GOAWAY (idle close):
     // the frame kinds whose field records and layouts the tracer shares between events.
     const server = createServer({
@@ -119,9 +134,13 @@ describe('Http2Tracer', () => {
   });
 });
 
-describe('Http2Tracer with the encoder\'s HPACK steps handed over', () => {
+describe("Http2Tracer with the encoder's HPACK steps handed over", () => {
   const request = (path: string, extra: { name: string; value: string }[] = []) => [
-    { name: ':method', value: 'GET' }, { name: ':scheme', value: 'http' }, { name: ':authority', value: 'x.test' }, { name: ':path', value: path }, ...extra,
+    { name: ':method', value: 'GET' },
+    { name: ':scheme', value: 'http' },
+    { name: ':authority', value: 'x.test' },
+    { name: ':path', value: path },
+    ...extra,
   ];
   const paths = ['/a', '/b', '/a', '/c'];
   const frameContents = (ctx: NetContext) => ctx.trace.events.map(content);
@@ -183,7 +202,7 @@ describe('Http2Tracer with the encoder\'s HPACK steps handed over', () => {
     for (const e of headers.slice(1)) expect(blocks.some((b) => b.steps === e.hpack)).toBe(false);
   });
 
-  it('in a simulation, the per-request events share the frame events\' frozen field entries', async () => {
+  it("in a simulation, the per-request events share the frame events' frozen field entries", async () => {
     const server = createServer({ routes: [http.get('/items/:id', (_r, { params }) => Response.json({ id: params.id }))] });
     const sim = createSimulation({ httpVersion: '2', server, rtt: 20 });
     await Promise.all([1, 2, 3].map((i) => sim.fetch(`/items/${i}`, { headers: { 'X-Trace': `t${i}` } })));
@@ -202,7 +221,9 @@ describe('Http2Tracer with the encoder\'s HPACK steps handed over', () => {
       expect(frame.headers).toContainEqual({ name: 'x-trace', value: `t${i + 1}` });
     }
     for (const f of finished) {
-      const frame = headersOf('client', 'received').find((e) => e.streamId === Number(/stream (\d+)/.exec(sent.find((r) => r.requestId === f.requestId)!.startLine)![1]))!;
+      const frame = headersOf('client', 'received').find(
+        (e) => e.streamId === Number(/stream (\d+)/.exec(sent.find((r) => r.requestId === f.requestId)!.startLine)![1]),
+      )!;
       // The response's regular fields are the frame's own entries, pseudo-headers left out.
       expect(f.response.headers.every((h) => frame.headers!.includes(h))).toBe(true);
       expect(f.response.headers.map((h) => h.name)).toEqual(frame.headers!.filter((h) => !h.name.startsWith(':')).map((h) => h.name));

@@ -39,11 +39,22 @@ import { type StreamEvent, type StreamState, transition } from './stream-states'
 import { frozenFields } from './sim-common';
 
 const FLAG_NAMES: Readonly<Partial<Record<FrameTypeName, readonly (readonly [number, string])[]>>> = {
-  DATA: [[FLAGS.END_STREAM, 'END_STREAM'], [FLAGS.PADDED, 'PADDED']],
-  HEADERS: [[FLAGS.END_STREAM, 'END_STREAM'], [FLAGS.END_HEADERS, 'END_HEADERS'], [FLAGS.PADDED, 'PADDED'], [FLAGS.PRIORITY, 'PRIORITY']],
+  DATA: [
+    [FLAGS.END_STREAM, 'END_STREAM'],
+    [FLAGS.PADDED, 'PADDED'],
+  ],
+  HEADERS: [
+    [FLAGS.END_STREAM, 'END_STREAM'],
+    [FLAGS.END_HEADERS, 'END_HEADERS'],
+    [FLAGS.PADDED, 'PADDED'],
+    [FLAGS.PRIORITY, 'PRIORITY'],
+  ],
   SETTINGS: [[FLAGS.ACK, 'ACK']],
   PING: [[FLAGS.ACK, 'ACK']],
-  PUSH_PROMISE: [[FLAGS.END_HEADERS, 'END_HEADERS'], [FLAGS.PADDED, 'PADDED']],
+  PUSH_PROMISE: [
+    [FLAGS.END_HEADERS, 'END_HEADERS'],
+    [FLAGS.PADDED, 'PADDED'],
+  ],
   CONTINUATION: [[FLAGS.END_HEADERS, 'END_HEADERS']],
 };
 
@@ -146,7 +157,12 @@ function fieldsOf(frame: Frame): Fields {
     case 'PING':
       return Object.freeze({ opaqueData: hex(frame.opaqueData) });
     case 'GOAWAY':
-      return Object.freeze({ lastStreamId: frame.lastStreamId, errorCode: frame.errorCode, error: errorCodeName(frame.errorCode), debugData: new TextDecoder().decode(frame.debugData) });
+      return Object.freeze({
+        lastStreamId: frame.lastStreamId,
+        errorCode: frame.errorCode,
+        error: errorCodeName(frame.errorCode),
+        debugData: new TextDecoder().decode(frame.debugData),
+      });
     case 'WINDOW_UPDATE':
       return oneNumber('windowSizeIncrement', frame.windowSizeIncrement);
   }
@@ -367,8 +383,18 @@ class Flow {
       this.prefacePending = false;
       const data = binaryString(buf.subarray(0, CLIENT_PREFACE.length));
       this.facts.push({
-        end: at + CLIENT_PREFACE.length, frameType: null, streamId: 0, flagBits: 0, promisedStreamId: 0, flags: NO_NAMES, length: 0,
-        fields: NO_FIELDS, data, ranges: NO_RANGES, blockLength: -1, block: undefined,
+        end: at + CLIENT_PREFACE.length,
+        frameType: null,
+        streamId: 0,
+        flagBits: 0,
+        promisedStreamId: 0,
+        flags: NO_NAMES,
+        length: 0,
+        fields: NO_FIELDS,
+        data,
+        ranges: NO_RANGES,
+        blockLength: -1,
+        block: undefined,
       });
       buf = buf.subarray(CLIENT_PREFACE.length);
       at += CLIENT_PREFACE.length;
@@ -535,7 +561,23 @@ export class Http2Tracer {
     }
     const { frameType, streamId, flags, length, fields, data, ranges, block } = f;
     if (block) {
-      emitPrebuilt(trace, { type: 'h2-frame', connectionId, side, direction, frameType, streamId, flags, length, fields, data, ranges, headers: block.headers, hpack: block.hpack, seq: 0, at: 0 });
+      emitPrebuilt(trace, {
+        type: 'h2-frame',
+        connectionId,
+        side,
+        direction,
+        frameType,
+        streamId,
+        flags,
+        length,
+        fields,
+        data,
+        ranges,
+        headers: block.headers,
+        hpack: block.hpack,
+        seq: 0,
+        at: 0,
+      });
     } else {
       emitPrebuilt(trace, { type: 'h2-frame', connectionId, side, direction, frameType, streamId, flags, length, fields, data, ranges, seq: 0, at: 0 });
     }
@@ -571,7 +613,18 @@ export class Http2Tracer {
     if (!r.ok || r.next === from) return;
     if (r.next === 'closed') this.#states.delete(id);
     else this.#states.set(id, r.next);
-    emitPrebuilt(this.#ctx.trace, { type: 'h2-stream-transition', connectionId: this.#connectionId, side: this.#side, streamId: id, from, input, direction, to: r.next, seq: 0, at: 0 });
+    emitPrebuilt(this.#ctx.trace, {
+      type: 'h2-stream-transition',
+      connectionId: this.#connectionId,
+      side: this.#side,
+      streamId: id,
+      from,
+      input,
+      direction,
+      to: r.next,
+      seq: 0,
+      at: 0,
+    });
   }
 }
 

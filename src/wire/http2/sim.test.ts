@@ -82,7 +82,9 @@ describe('HTTP/2 over the simulated network', () => {
     const s = sim({ bandwidth: Infinity });
     const texts = await Promise.all([1, 2, 3].map(async (i) => (await s.fetch(`/big/${i}`)).text()));
     expect(texts).toEqual([body(40_000, '1'), body(40_000, '2'), body(40_000, '3')]);
-    const data = frames(s, 'client', 'received').filter((f) => f.frameType === 'DATA').map((f) => f.streamId);
+    const data = frames(s, 'client', 'received')
+      .filter((f) => f.frameType === 'DATA')
+      .map((f) => f.streamId);
     expect(data.slice(0, 3)).toEqual([1, 3, 5]);
     // Frames split across TCP segments are reassembled: each side saw exactly what the other sent.
     await s.advance(1000); // let frames still in flight (acknowledgements) land
@@ -98,13 +100,21 @@ describe('HTTP/2 over the simulated network', () => {
     await s.fetch('/items/2');
     const [first, second] = frames(s, 'client', 'sent').filter((f) => f.frameType === 'HEADERS');
     for (const f of [first!, second!]) {
-      const { frames: [decoded], rest } = decodeFrames(bytesOf(f.data));
+      const {
+        frames: [decoded],
+        rest,
+      } = decodeFrames(bytesOf(f.data));
       expect(rest).toHaveLength(0);
       expect(decoded).toMatchObject({ type: 'HEADERS', streamId: f.streamId });
       expect(f.length).toBe(f.data.length - 9);
       expect(f.ranges.map((r) => r.field)).toContain('length');
       expect(f.ranges.every((r) => r.start >= 0 && r.start < r.end && r.end <= f.data.length)).toBe(true);
-      expect(f.headers).toEqual(expect.arrayContaining([{ name: ':method', value: 'GET' }, { name: ':path', value: `/items/${f.streamId === 1 ? 1 : 2}` }]));
+      expect(f.headers).toEqual(
+        expect.arrayContaining([
+          { name: ':method', value: 'GET' },
+          { name: ':path', value: `/items/${f.streamId === 1 ? 1 : 2}` },
+        ]),
+      );
       expect(f.flags).toEqual(['END_STREAM', 'END_HEADERS']);
     }
     // The second request reuses the dynamic table the first one filled (RFC 7541 §2.3.2).
@@ -136,7 +146,11 @@ describe('HTTP/2 over the simulated network', () => {
     expect(promise.headers).toEqual(expect.arrayContaining([{ name: ':path', value: '/style.css' }]));
     const firstHeaders = frames(s, 'client', 'received').find((f) => f.frameType === 'HEADERS')!;
     expect(promise.seq).toBeLessThan(firstHeaders.seq);
-    expect(s.trace.ofType('h2-stream-transition').find((e) => e.side === 'client' && e.streamId === 2)).toMatchObject({ from: 'idle', input: 'PUSH_PROMISE', to: 'reserved_remote' });
+    expect(s.trace.ofType('h2-stream-transition').find((e) => e.side === 'client' && e.streamId === 2)).toMatchObject({
+      from: 'idle',
+      input: 'PUSH_PROMISE',
+      to: 'reserved_remote',
+    });
     const css = await s.fetch('/style.css');
     expect(await css.text()).toBe('body{}');
     expect(css.headers.get('content-type')).toBe('text/css');
@@ -150,7 +164,11 @@ describe('HTTP/2 over the simulated network', () => {
     expect(frames(s, 'client', 'sent')[0]).toMatchObject({ frameType: 'SETTINGS', fields: { ENABLE_PUSH: 0 } });
     expect(s.trace.ofType('h2-frame').some((f) => f.frameType === 'PUSH_PROMISE')).toBe(false);
     expect(await (await s.fetch('/style.css')).text()).toBe('body{}');
-    expect(frames(s, 'client', 'sent').filter((f) => f.frameType === 'HEADERS').map((f) => f.streamId)).toEqual([1, 3]);
+    expect(
+      frames(s, 'client', 'sent')
+        .filter((f) => f.frameType === 'HEADERS')
+        .map((f) => f.streamId),
+    ).toEqual([1, 3]);
   });
 
   it('an aborted fetch resets its stream with RST_STREAM(CANCEL); the connection carries on', async () => {
@@ -301,4 +319,3 @@ describe('HAR for HTTP/2', () => {
     expect(har.log.entries[0]!.response._error).toMatch(/network-error/);
   });
 });
-

@@ -8,7 +8,12 @@ const ACTIVE: readonly StreamState[] = ['open', 'half_closed_local', 'half_close
 describe('StreamRegistry', () => {
   it('keeps the active-stream counts (RFC 9113 §5.1.2) equal to a recount after any sequence of steps and closes', () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('step' as const), id: fc.integer({ min: 1, max: 12 }), ev: fc.constantFrom(...STREAM_EVENTS), dir: fc.constantFrom('send' as const, 'recv' as const) }),
+      fc.record({
+        kind: fc.constant('step' as const),
+        id: fc.integer({ min: 1, max: 12 }),
+        ev: fc.constantFrom(...STREAM_EVENTS),
+        dir: fc.constantFrom('send' as const, 'recv' as const),
+      }),
       fc.record({ kind: fc.constant('close' as const), id: fc.integer({ min: 1, max: 12 }), reset: fc.boolean() }),
     );
     fc.assert(

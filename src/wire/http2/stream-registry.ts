@@ -32,9 +32,7 @@ export interface StreamRecord {
   receivedLength: number;
 }
 
-export type StepResult =
-  | { readonly ok: true; readonly rec: StreamRecord; readonly closed: boolean }
-  | { readonly ok: false; readonly error: Http2Error };
+export type StepResult = { readonly ok: true; readonly rec: StreamRecord; readonly closed: boolean } | { readonly ok: false; readonly error: Http2Error };
 
 /** How many recent stream ids the bounded sets keep. */
 const MEMORY = 256;

@@ -28,31 +28,27 @@ describe('stream state table (RFC 9113 §5.1)', () => {
 
   it('every (state, event, direction) lands in a legal state or raises the prescribed error (property)', () => {
     fc.assert(
-      fc.property(
-        fc.constantFrom(...STREAM_STATES),
-        fc.constantFrom(...STREAM_EVENTS),
-        fc.constantFrom<Direction>('send', 'recv'),
-        (state, ev, direction) => {
-          const t = transition(state, ev, direction);
-          if (t.ok) {
-            expect(STREAM_STATES).toContain(t.next);
-            expect(TRANSITIONS).toContainEqual([state, ev, direction, t.next]);
-            // Only the diagram's edges change state; everything else is a self-loop.
-            if (t.next !== state) expect(['HEADERS', 'PUSH_PROMISE', 'END_STREAM', 'RST_STREAM']).toContain(ev);
-          } else {
-            expect(TRANSITIONS.some(([s, e, d]) => s === state && e === ev && d === direction)).toBe(false);
-            if (direction === 'send') expect(t.side).toBe('local');
-            else expect(t.side).toBe('remote');
-            const expected = ev === 'PUSH_PROMISE' && direction === 'recv'
+      fc.property(fc.constantFrom(...STREAM_STATES), fc.constantFrom(...STREAM_EVENTS), fc.constantFrom<Direction>('send', 'recv'), (state, ev, direction) => {
+        const t = transition(state, ev, direction);
+        if (t.ok) {
+          expect(STREAM_STATES).toContain(t.next);
+          expect(TRANSITIONS).toContainEqual([state, ev, direction, t.next]);
+          // Only the diagram's edges change state; everything else is a self-loop.
+          if (t.next !== state) expect(['HEADERS', 'PUSH_PROMISE', 'END_STREAM', 'RST_STREAM']).toContain(ev);
+        } else {
+          expect(TRANSITIONS.some(([s, e, d]) => s === state && e === ev && d === direction)).toBe(false);
+          if (direction === 'send') expect(t.side).toBe('local');
+          else expect(t.side).toBe('remote');
+          const expected =
+            ev === 'PUSH_PROMISE' && direction === 'recv'
               ? { code: 'PROTOCOL_ERROR', scope: 'connection' }
               : { code: ERRORS[state][direction].code, scope: ERRORS[state][direction].scope };
-            expect({ code: t.code, scope: t.scope }).toEqual(expected);
-            if (direction === 'recv' && (state === 'half_closed_remote' || state === 'closed') && ev !== 'PUSH_PROMISE') {
-              expect(t.code).toBe('STREAM_CLOSED');
-            }
+          expect({ code: t.code, scope: t.scope }).toEqual(expected);
+          if (direction === 'recv' && (state === 'half_closed_remote' || state === 'closed') && ev !== 'PUSH_PROMISE') {
+            expect(t.code).toBe('STREAM_CLOSED');
           }
-        },
-      ),
+        }
+      }),
       { numRuns: 300, seed: 11 },
     );
   });

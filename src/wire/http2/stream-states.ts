@@ -52,26 +52,10 @@
  */
 import type { ErrorCodeName } from './constants';
 
-export const STREAM_STATES = [
-  'idle',
-  'reserved_local',
-  'reserved_remote',
-  'open',
-  'half_closed_local',
-  'half_closed_remote',
-  'closed',
-] as const;
+export const STREAM_STATES = ['idle', 'reserved_local', 'reserved_remote', 'open', 'half_closed_local', 'half_closed_remote', 'closed'] as const;
 export type StreamState = (typeof STREAM_STATES)[number];
 
-export const STREAM_EVENTS = [
-  'HEADERS',
-  'DATA',
-  'END_STREAM',
-  'PUSH_PROMISE',
-  'RST_STREAM',
-  'PRIORITY',
-  'WINDOW_UPDATE',
-] as const;
+export const STREAM_EVENTS = ['HEADERS', 'DATA', 'END_STREAM', 'PUSH_PROMISE', 'RST_STREAM', 'PRIORITY', 'WINDOW_UPDATE'] as const;
 export type StreamEvent = (typeof STREAM_EVENTS)[number];
 
 export type Direction = 'send' | 'recv';
@@ -190,9 +174,7 @@ for (const [s, e, d, n] of TRANSITIONS) {
   byDirection[d].set(e, Object.freeze({ ok: true as const, next: n }));
 }
 
-export type TransitionResult =
-  | { readonly ok: true; readonly next: StreamState }
-  | ({ readonly ok: false } & TransitionError);
+export type TransitionResult = { readonly ok: true; readonly next: StreamState } | ({ readonly ok: false } & TransitionError);
 
 /** Looks up (state, event, direction): the next state, or the error the RFC prescribes. */
 export function transition(state: StreamState, event: StreamEvent, direction: Direction): TransitionResult {

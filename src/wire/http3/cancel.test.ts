@@ -14,7 +14,8 @@ const routes = () =>
     ],
   });
 
-const h3 = (extra: SimulationOptions = {}) => createSimulation({ httpVersion: '3', rtt: 100, bandwidth: Infinity, server: routes(), drive: 'manual', ...extra });
+const h3 = (extra: SimulationOptions = {}) =>
+  createSimulation({ httpVersion: '3', rtt: 100, bandwidth: Infinity, server: routes(), drive: 'manual', ...extra });
 
 /** Starts a fetch that an AbortController can cancel, and keeps its rejection handled. */
 function cancellable(sim: ReturnType<typeof h3>, url: string) {
@@ -50,7 +51,12 @@ describe('cancelling an HTTP/3 request (RFC 9114 §4.1.1, RFC 9000 §19.4-19.5)'
     const serverReset = resets[0]!;
     const sentByServer = sim.trace.ofType('quic-packet-sent').filter((e) => e.from === 'server');
     const dataFrames = sentByServer.flatMap((e) => e.frames.filter((f) => f.startsWith('STREAM 0 ')).map((f) => ({ at: e.at, f })));
-    const streamEnd = Math.max(...dataFrames.map(({ f }) => { const m = /@(\d+)\+(\d+)/.exec(f)!; return Number(m[1]) + Number(m[2]); }));
+    const streamEnd = Math.max(
+      ...dataFrames.map(({ f }) => {
+        const m = /@(\d+)\+(\d+)/.exec(f)!;
+        return Number(m[1]) + Number(m[2]);
+      }),
+    );
     expect(serverReset!.finalSize).toBe(streamEnd);
     expect(dataFrames.every(({ at }) => at < serverReset!.at)).toBe(true);
     expect(sentByServer.some((e) => e.frames.some((f) => f.startsWith('RESET_STREAM 0 0x10c final=')))).toBe(true);
@@ -80,12 +86,19 @@ describe('cancelling an HTTP/3 request (RFC 9114 §4.1.1, RFC 9000 §19.4-19.5)'
     expect(more).toEqual([]);
     expect(stop).toMatchObject({ from: 'client', streamId: 0, at: 150 });
     const client = sim.trace.ofType('quic-reset-stream').find((e) => e.from === 'client');
-    const request = sim.trace.ofType('quic-packet-sent').filter((e) => e.from === 'client').flatMap((e) => e.frames).filter((f) => f.startsWith('STREAM 0 '));
+    const request = sim.trace
+      .ofType('quic-packet-sent')
+      .filter((e) => e.from === 'client')
+      .flatMap((e) => e.frames)
+      .filter((f) => f.startsWith('STREAM 0 '));
     expect(request).toHaveLength(1);
     expect(client).toMatchObject({ streamId: 0, errorName: 'H3_REQUEST_CANCELLED', at: 150, finalSize: Number(/\+(\d+)/.exec(request[0]!)![1]) });
     // Both frames went out in one packet.
     const cancelPacket = sim.trace.ofType('quic-packet-sent').find((e) => e.from === 'client' && e.at === 150)!;
-    expect(cancelPacket.frames.filter((f) => !f.startsWith('ACK'))).toEqual(['STOP_SENDING 0 0x10c', expect.stringMatching(/^RESET_STREAM 0 0x10c final=\d+$/)]);
+    expect(cancelPacket.frames.filter((f) => !f.startsWith('ACK'))).toEqual([
+      'STOP_SENDING 0 0x10c',
+      expect.stringMatching(/^RESET_STREAM 0 0x10c final=\d+$/),
+    ]);
     const server = sim.trace.ofType('quic-reset-stream').find((e) => e.from === 'server');
     expect(server).toMatchObject({ streamId: 0, finalSize: 0, errorName: 'H3_REQUEST_CANCELLED', at: 200 });
     // The latency timer fired later, but the cancelled stream got no HEADERS.
@@ -106,7 +119,9 @@ describe('cancelling an HTTP/3 request (RFC 9114 §4.1.1, RFC 9000 §19.4-19.5)'
     await sim.advance(2000);
     const second = sim.trace.ofType('quic-connection-opening')[1]!;
     expect(second.resumed).toBe(true);
-    const cancel = sim.trace.ofType('quic-packet-sent').find((e) => e.connectionId === second.connectionId && e.frames.some((f) => f.startsWith('STOP_SENDING')))!;
+    const cancel = sim.trace
+      .ofType('quic-packet-sent')
+      .find((e) => e.connectionId === second.connectionId && e.frames.some((f) => f.startsWith('STOP_SENDING')))!;
     expect(cancel.space).toBe('0rtt');
     expect(cancel.frames).toEqual(['STOP_SENDING 0 0x10c', expect.stringMatching(/^RESET_STREAM 0 0x10c final=\d+$/)]);
     expect(sim.trace.ofType('http3-frame').filter((e) => e.connectionId === second.connectionId && e.from === 'server' && e.streamId === 0)).toEqual([]);

@@ -98,7 +98,8 @@ export class Http3Client implements ClientProtocol {
       throw new WireError({
         code: 'unsupported-option',
         side: 'local',
-        message: "createSimulation: HTTP/3 cannot go through the simulated proxy: QUIC runs over UDP and an HTTP proxy tunnels TCP (relaying UDP takes a proxy that supports the connect-udp upgrade token, RFC 9298, which this one does not). Use httpVersion '2' (CONNECT tunnel) or '1.1' with a proxy.",
+        message:
+          "createSimulation: HTTP/3 cannot go through the simulated proxy: QUIC runs over UDP and an HTTP proxy tunnels TCP (relaying UDP takes a proxy that supports the connect-udp upgrade token, RFC 9298, which this one does not). Use httpVersion '2' (CONNECT tunnel) or '1.1' with a proxy.",
       });
     }
     this.#env = env;
@@ -177,15 +178,34 @@ export class Http3Client implements ClientProtocol {
       goaway: undefined,
     };
     const serverEndpoint = new QuicEndpoint(server, id, ctx, link, (event) => session?.onEvent(event));
-    session = new Http3ServerSession({ server: this.#server, endpoint: serverEndpoint, epoch: options.epoch, setTimeout: (cb, ms) => ctx.clock.setTimeout(cb, ms), track: this.#env.track });
+    session = new Http3ServerSession({
+      server: this.#server,
+      endpoint: serverEndpoint,
+      epoch: options.epoch,
+      setTimeout: (cb, ms) => ctx.clock.setTimeout(cb, ms),
+      track: this.#env.track,
+    });
     connection.endpoint.pair(serverEndpoint);
     serverEndpoint.pair(connection.endpoint);
     this.#connections.set(key, connection);
     this.#live.add(connection);
-    ctx.trace.emit({ type: 'quic-connection-opening', connectionId: id, address: `${exchange.url.hostname}:${key.split(':').pop()}`, rtt: link.rtt, resumed: resume });
+    ctx.trace.emit({
+      type: 'quic-connection-opening',
+      connectionId: id,
+      address: `${exchange.url.hostname}:${key.split(':').pop()}`,
+      rtt: link.rtt,
+      resumed: resume,
+    });
     // RFC 9114 §6.2.1: the control stream's first frame is SETTINGS. On a resumed connection it goes in 0-RTT.
     const settings = encodeHttp3Frame(HTTP3_LOCAL_SETTINGS);
-    connection.endpoint.emit({ type: 'http3-frame', connectionId: id, from: 'client', streamId: CONTROL_STREAM, frame: 'SETTINGS', length: http3PayloadLength(HTTP3_LOCAL_SETTINGS) });
+    connection.endpoint.emit({
+      type: 'http3-frame',
+      connectionId: id,
+      from: 'client',
+      streamId: CONTROL_STREAM,
+      frame: 'SETTINGS',
+      length: http3PayloadLength(HTTP3_LOCAL_SETTINGS),
+    });
     client.write(CONTROL_STREAM, Uint8Array.of(HTTP3_STREAM_TYPES.CONTROL, ...settings), false, ctx.clock.now());
     connection.endpoint.apply(client.start(ctx.clock.now()));
     return connection;
@@ -208,7 +228,8 @@ export class Http3Client implements ClientProtocol {
     connection.nextStream += 4;
     const body = exchange.body;
     const headers = [...exchange.headers];
-    if (body.length > 0 && !headers.some((h) => h.name.toLowerCase() === 'content-length')) headers.push({ name: 'content-length', value: String(body.length) });
+    if (body.length > 0 && !headers.some((h) => h.name.toLowerCase() === 'content-length'))
+      headers.push({ name: 'content-length', value: String(body.length) });
     const fields = http3Fields(
       [
         { name: ':method', value: exchange.method },
@@ -227,9 +248,23 @@ export class Http3Client implements ClientProtocol {
     connection.streams.set(streamId, { exchange, parts: [], headersSize: encoded.fieldSectionSize });
     for (const frame of encoded.frames) {
       const length = http3PayloadLength(frame);
-      connection.endpoint.emit({ type: 'http3-frame', connectionId: connection.id, from: 'client', streamId, frame: frame.type === 'HEADERS' ? 'HEADERS' : 'DATA', length, ...(frame.type === 'HEADERS' ? { fields } : {}) });
+      connection.endpoint.emit({
+        type: 'http3-frame',
+        connectionId: connection.id,
+        from: 'client',
+        streamId,
+        frame: frame.type === 'HEADERS' ? 'HEADERS' : 'DATA',
+        length,
+        ...(frame.type === 'HEADERS' ? { fields } : {}),
+      });
     }
-    ctx.trace.emit({ type: 'request-sent', requestId: exchange.id, connectionId: connection.id, startLine: `${exchange.method} ${url.pathname + url.search} HTTP/3`, headers: fields });
+    ctx.trace.emit({
+      type: 'request-sent',
+      requestId: exchange.id,
+      connectionId: connection.id,
+      startLine: `${exchange.method} ${url.pathname + url.search} HTTP/3`,
+      headers: fields,
+    });
     const quic = connection.endpoint.connection;
     connection.endpoint.apply(quic.write(streamId, encoded.bytes, true, now));
   }
@@ -305,7 +340,9 @@ export class Http3Client implements ClientProtocol {
     connection.goaway = Math.min(id, connection.goaway ?? id);
     if (this.#connections.get(connection.key) === connection) this.#connections.delete(connection.key);
     ctx.clock.clearTimeout(connection.idleTimer);
-    const retry: { exchange: Exchange; why: string }[] = connection.waiting.splice(0).map((exchange) => ({ exchange, why: 'GOAWAY before the request was sent' }));
+    const retry: { exchange: Exchange; why: string }[] = connection.waiting
+      .splice(0)
+      .map((exchange) => ({ exchange, why: 'GOAWAY before the request was sent' }));
     for (const [streamId, pending] of connection.streams) {
       if (streamId < connection.goaway) continue;
       connection.streams.delete(streamId);
@@ -364,7 +401,14 @@ export class Http3Client implements ClientProtocol {
         wait: firstByte - sentAt,
         receive: now - firstByte,
       }),
-      request: { method: request.method, url: exchange.url.href, httpVersion: 'HTTP/3', headers: request.headers, headersSize: pending.headersSize, bodySize: request.body.length },
+      request: {
+        method: request.method,
+        url: exchange.url.href,
+        httpVersion: 'HTTP/3',
+        headers: request.headers,
+        headersSize: pending.headersSize,
+        bodySize: request.body.length,
+      },
       response: {
         status,
         statusText: '',
@@ -390,7 +434,14 @@ export class Http3Client implements ClientProtocol {
       // RFC 9114 §5.2: GOAWAY first (a client's carries a push id; we never allow pushes, so 0).
       const frame = { type: 'GOAWAY', id: 0 } as const;
       const goaway = encodeHttp3Frame(frame);
-      connection.endpoint.emit({ type: 'http3-frame', connectionId: connection.id, from: 'client', streamId: CONTROL_STREAM, frame: 'GOAWAY', length: http3PayloadLength(frame) });
+      connection.endpoint.emit({
+        type: 'http3-frame',
+        connectionId: connection.id,
+        from: 'client',
+        streamId: CONTROL_STREAM,
+        frame: 'GOAWAY',
+        length: http3PayloadLength(frame),
+      });
       connection.endpoint.apply(quic.write(CONTROL_STREAM, goaway, false, now));
       connection.endpoint.apply(quic.close(HTTP3_ERROR_CODES.H3_NO_ERROR, 'idle', now));
     }, options.idleTimeout);

@@ -27,11 +27,19 @@ describe('QUIC varints (RFC 9000 §16)', () => {
 
   it('round-trip every length class, and report truncation as need-more', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.integer({ min: 0, max: 63 }), fc.integer({ min: 64, max: 16383 }), fc.integer({ min: 16384, max: 2 ** 30 - 1 }), fc.integer({ min: 2 ** 30, max: Number.MAX_SAFE_INTEGER })), (value) => {
-        const bytes = encodeVarint(value);
-        expect(decodeVarint(bytes)).toBe(value);
-        expect(readVarint(bytes.subarray(0, bytes.length - 1), 0).kind).toBe('need-more');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: 0, max: 63 }),
+          fc.integer({ min: 64, max: 16383 }),
+          fc.integer({ min: 16384, max: 2 ** 30 - 1 }),
+          fc.integer({ min: 2 ** 30, max: Number.MAX_SAFE_INTEGER }),
+        ),
+        (value) => {
+          const bytes = encodeVarint(value);
+          expect(decodeVarint(bytes)).toBe(value);
+          expect(readVarint(bytes.subarray(0, bytes.length - 1), 0).kind).toBe('need-more');
+        },
+      ),
       RUNS,
     );
   });
@@ -46,7 +54,12 @@ const bytes = fc.uint8Array({ maxLength: 64 });
 const frame: fc.Arbitrary<Http3Frame> = fc.oneof(
   bytes.map((payload) => ({ type: 'DATA' as const, payload })),
   bytes.map((fieldSection) => ({ type: 'HEADERS' as const, fieldSection })),
-  fc.uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 2 ** 20 }).filter((id) => id < 2 || id > 5), value: fc.integer({ min: 0, max: 2 ** 40 }) }), { selector: (s) => s.id, maxLength: 5 }).map((settings) => ({ type: 'SETTINGS' as const, settings })),
+  fc
+    .uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 2 ** 20 }).filter((id) => id < 2 || id > 5), value: fc.integer({ min: 0, max: 2 ** 40 }) }), {
+      selector: (s) => s.id,
+      maxLength: 5,
+    })
+    .map((settings) => ({ type: 'SETTINGS' as const, settings })),
   fc.integer({ min: 0, max: 2 ** 40 }).map((id) => ({ type: 'GOAWAY' as const, id })),
   fc.tuple(fc.integer({ min: 0x21, max: 2 ** 20 }), bytes).map(([code, payload]) => ({ type: 'UNKNOWN' as const, code, payload })),
 );
@@ -70,7 +83,13 @@ describe('HTTP/3 frames (RFC 9114 §7)', () => {
   });
 
   it('lays out a SETTINGS frame as type, length, then id/value varints', () => {
-    const wire = encodeHttp3Frame({ type: 'SETTINGS', settings: [{ id: 0x01, value: 0 }, { id: 0x06, value: 16384 }] });
+    const wire = encodeHttp3Frame({
+      type: 'SETTINGS',
+      settings: [
+        { id: 0x01, value: 0 },
+        { id: 0x06, value: 16384 },
+      ],
+    });
     expect([...wire]).toEqual([0x04, 0x07, 0x01, 0x00, 0x06, 0x80, 0x00, 0x40, 0x00]);
   });
 
@@ -94,8 +113,12 @@ describe('HTTP/3 frames (RFC 9114 §7)', () => {
 
 const token = fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/);
 const value = fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, 'x'));
-const staticField = fc.integer({ min: 0, max: QPACK_STATIC_TABLE.length - 1 }).map((i) => ({ name: QPACK_STATIC_TABLE[i]!.name, value: QPACK_STATIC_TABLE[i]!.value }));
-const staticName = fc.tuple(fc.integer({ min: 0, max: QPACK_STATIC_TABLE.length - 1 }), value).map(([i, v]) => ({ name: QPACK_STATIC_TABLE[i]!.name, value: v }));
+const staticField = fc
+  .integer({ min: 0, max: QPACK_STATIC_TABLE.length - 1 })
+  .map((i) => ({ name: QPACK_STATIC_TABLE[i]!.name, value: QPACK_STATIC_TABLE[i]!.value }));
+const staticName = fc
+  .tuple(fc.integer({ min: 0, max: QPACK_STATIC_TABLE.length - 1 }), value)
+  .map(([i, v]) => ({ name: QPACK_STATIC_TABLE[i]!.name, value: v }));
 const field = fc.oneof(staticField, staticName, fc.record({ name: token, value }));
 
 describe('QPACK with the static table (RFC 9204)', () => {

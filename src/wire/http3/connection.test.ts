@@ -7,14 +7,16 @@ const RESPONSE = 3000;
 const body = (streamId: number, n = RESPONSE): Uint8Array => new Uint8Array(n).fill(65 + streamId / 4);
 
 /** The server answers every request stream (0, 4, 8) with `size` bytes once the request has ended. */
-const answer = (size = RESPONSE) => (pair: QuicPair, side: QuicRole, event: QuicEvent): void => {
-  if (side === 'server' && event.type === 'stream-data' && event.fin && event.streamId % 4 === 0) {
-    pair.apply('server', pair.server.write(event.streamId, body(event.streamId, size), true, pair.now));
-  }
-  if (side === 'client' && event.type === 'ready') {
-    for (const id of [0, 4, 8]) pair.apply('client', pair.client.write(id, Uint8Array.of(1, 2, 3), true, pair.now));
-  }
-};
+const answer =
+  (size = RESPONSE) =>
+  (pair: QuicPair, side: QuicRole, event: QuicEvent): void => {
+    if (side === 'server' && event.type === 'stream-data' && event.fin && event.streamId % 4 === 0) {
+      pair.apply('server', pair.server.write(event.streamId, body(event.streamId, size), true, pair.now));
+    }
+    if (side === 'client' && event.type === 'ready') {
+      for (const id of [0, 4, 8]) pair.apply('client', pair.client.write(id, Uint8Array.of(1, 2, 3), true, pair.now));
+    }
+  };
 
 function finishedAt(pair: QuicPair): Map<number, number> {
   const out = new Map<number, number>();
@@ -27,7 +29,10 @@ describe('the QUIC handshake (RFC 9001 §4)', () => {
     for (const row of QUIC_HANDSHAKE) {
       const other = row.side === 'client' ? 'server' : 'client';
       for (const flight of row.send) {
-        expect(QUIC_HANDSHAKE.some((r) => r.side === other && r.received === flight.messages), `${other} row for "${flight.messages}"`).toBe(true);
+        expect(
+          QUIC_HANDSHAKE.some((r) => r.side === other && r.received === flight.messages),
+          `${other} row for "${flight.messages}"`,
+        ).toBe(true);
       }
     }
   });
@@ -60,7 +65,8 @@ describe('the QUIC handshake (RFC 9001 §4)', () => {
     const pair = new QuicPair({
       resume: true,
       onEvent: (p, side, event) => {
-        if (side === 'server' && event.type === 'stream-data' && event.fin) p.apply('server', p.server.write(event.streamId, body(event.streamId, 100), true, p.now));
+        if (side === 'server' && event.type === 'stream-data' && event.fin)
+          p.apply('server', p.server.write(event.streamId, body(event.streamId, 100), true, p.now));
       },
     });
     pair.client.write(0, Uint8Array.of(1), true, 0);
@@ -97,7 +103,10 @@ describe('independent streams: no head-of-line blocking across streams', () => {
     // Only stream 4 ever held bytes behind a gap.
     expect(new Set(pair.events('client', 'stream-blocked').map((l) => l.event.streamId))).toEqual(new Set([4]));
     // The data went again in a new packet (new number): QUIC never re-sends a packet, only its frames.
-    const numbers = pair.events('server', 'packet-sent').filter((l) => l.event.packet.space === '1rtt').map((l) => l.event.packet.number);
+    const numbers = pair
+      .events('server', 'packet-sent')
+      .filter((l) => l.event.packet.space === '1rtt')
+      .map((l) => l.event.packet.number);
     expect(new Set(numbers).size).toBe(numbers.length);
   });
 
@@ -136,7 +145,8 @@ describe('congestion control seen on a connection', () => {
         if (side === 'server' && event.type === 'stream-data' && event.fin) p.apply('server', p.server.write(0, body(0, 200_000), true, p.now));
       },
       // Lose the 40th data datagram from the server.
-      drop: (datagram, from) => from === 'server' && datagram.packets.some((p) => p.frames.some((f) => f.type === 'STREAM' && f.streamId === 0)) && ++count === 40,
+      drop: (datagram, from) =>
+        from === 'server' && datagram.packets.some((p) => p.frames.some((f) => f.type === 'STREAM' && f.streamId === 0)) && ++count === 40,
     });
     pair.apply('client', pair.client.start(0));
     pair.run();

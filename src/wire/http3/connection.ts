@@ -68,9 +68,21 @@ export type QuicEvent =
   /** A stream part changed state (RFC 9000 §3.1-3.2, tables in stream-states.ts). */
   | ({ readonly type: 'stream-transition' } & QuicStreamTransition)
   | { readonly type: 'stream-blocked'; readonly streamId: number; readonly waitingFor: number; readonly heldBytes: number }
-  | { readonly type: 'packet-sent'; readonly packet: QuicPacket; readonly size: number; readonly cwnd: number; readonly bytesInFlight: number; readonly probe: boolean }
+  | {
+      readonly type: 'packet-sent';
+      readonly packet: QuicPacket;
+      readonly size: number;
+      readonly cwnd: number;
+      readonly bytesInFlight: number;
+      readonly probe: boolean;
+    }
   | { readonly type: 'packet-received'; readonly packet: QuicPacket }
-  | { readonly type: 'packets-lost'; readonly numbers: readonly number[]; readonly streams: readonly number[]; readonly reason: 'packet-threshold' | 'time-threshold' }
+  | {
+      readonly type: 'packets-lost';
+      readonly numbers: readonly number[];
+      readonly streams: readonly number[];
+      readonly reason: 'packet-threshold' | 'time-threshold';
+    }
   | { readonly type: 'pto'; readonly pto: number; readonly count: number }
   | ({ readonly type: 'congestion' } & CongestionChange)
   | { readonly type: 'closed'; readonly by: QuicRole; readonly errorCode: number; readonly reason: string };
@@ -164,7 +176,8 @@ export class QuicConnection {
 
   /** Queues bytes on a stream (opened implicitly, RFC 9000 §2.1) and sends what the window allows. */
   write(streamId: number, data: Uint8Array, fin: boolean, now: number): QuicOutput {
-    if (this.#state === 'closed') throw new WireError({ code: 'quic-closed', side: 'local', message: `Cannot write on stream ${streamId}: the connection is closed.` });
+    if (this.#state === 'closed')
+      throw new WireError({ code: 'quic-closed', side: 'local', message: `Cannot write on stream ${streamId}: the connection is closed.` });
     this.#wake(this.#stream(streamId)).write(data, fin);
     return this.#flush(now);
   }
@@ -225,7 +238,12 @@ export class QuicConnection {
     if (timer && now >= timer.at) {
       if (timer.kind === 'loss') {
         const result = this.recovery.detectLost(now);
-        if (result.lost.length > 0) this.#requeue(result.lost.map((p) => p.payload), result.lostBy ?? 'time-threshold', result.lost.map((p) => p.number));
+        if (result.lost.length > 0)
+          this.#requeue(
+            result.lost.map((p) => p.payload),
+            result.lostBy ?? 'time-threshold',
+            result.lost.map((p) => p.number),
+          );
         this.#congestion(result.congestion);
       } else {
         const pto = this.recovery.pto;
@@ -278,7 +296,12 @@ export class QuicConnection {
         if (numberSpace(space) !== 'app') return; // handshake packets are never lost: nothing to recover
         const acked = ackedSet(frame.ranges);
         const outcome = this.recovery.onAck(acked, now);
-        if (outcome.lost.length > 0) this.#requeue(outcome.lost.map((p) => p.payload), outcome.lostBy ?? 'packet-threshold', outcome.lost.map((p) => p.number));
+        if (outcome.lost.length > 0)
+          this.#requeue(
+            outcome.lost.map((p) => p.payload),
+            outcome.lostBy ?? 'packet-threshold',
+            outcome.lost.map((p) => p.number),
+          );
         this.#congestion(outcome.congestion);
         this.#settle(acked);
         return;
@@ -330,7 +353,12 @@ export class QuicConnection {
     if (row.oneRtt && !this.#oneRtt) {
       this.#oneRtt = true;
       this.#state = 'open';
-      this.#events.push({ type: 'ready', side: this.role, handshakeMs: roundTime(now - (this.#startedAt ?? now)), resumed: this.resumed || received.includes('pre_shared_key') });
+      this.#events.push({
+        type: 'ready',
+        side: this.role,
+        handshakeMs: roundTime(now - (this.#startedAt ?? now)),
+        resumed: this.resumed || received.includes('pre_shared_key'),
+      });
     }
     if (row.confirmed && !this.#handshakeDone) {
       this.#handshakeDone = true;

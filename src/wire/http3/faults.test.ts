@@ -8,7 +8,11 @@ const routes = () => createServer({ routes: [http.get('/data', () => new Respons
 const sim = (httpVersion: '1.1' | '2' | '3', extra: SimulationOptions = {}) =>
   createSimulation({ httpVersion, tls: '1.3', rtt: 100, bandwidth: Infinity, server: routes(), ...extra });
 
-const outcome = (p: Promise<Response>) => p.then(async (r) => `${r.status} ${await r.text()}`, (e: unknown) => `${(e as Error).name}: ${(e as Error).message}`);
+const outcome = (p: Promise<Response>) =>
+  p.then(
+    async (r) => `${r.status} ${await r.text()}`,
+    (e: unknown) => `${(e as Error).name}: ${(e as Error).message}`,
+  );
 
 describe('mock-server faults over HTTP/3', () => {
   it("'status' answers the next N requests with that status", async () => {
@@ -91,7 +95,11 @@ describe('GOAWAY from the server (RFC 9114 §5.2)', () => {
     expect(first).toMatch(/^TypeError/);
     // The POST (stream 4) was at or above the GOAWAY id, so it never ran: retried even though it is not idempotent.
     expect(second).toBe('405 POST is not allowed on /data.');
-    const goaway = s.trace.ofType('quic-packet-sent').filter((e) => e.from === 'server').flatMap((e) => e.frames).filter((f) => f.startsWith('STREAM 3 '));
+    const goaway = s.trace
+      .ofType('quic-packet-sent')
+      .filter((e) => e.from === 'server')
+      .flatMap((e) => e.frames)
+      .filter((f) => f.startsWith('STREAM 3 '));
     expect(goaway.length).toBeGreaterThan(1); // SETTINGS, then the GOAWAY
     const retried = s.trace.ofType('request-retried');
     expect(retried.map((e) => [e.requestId, e.connectionId, e.reason])).toEqual([['r2', 'q1', 'GOAWAY 4: stream 4 was not processed']]);

@@ -129,10 +129,12 @@ function decodeSettings(payload: Uint8Array, base: number): Http3Setting[] {
   while (pos < payload.length) {
     const id = readVarint(payload, pos);
     const value = id.kind === 'ok' ? readVarint(payload, id.next) : id;
-    if (id.kind !== 'ok' || value.kind !== 'ok') throw http3Error('H3_FRAME_ERROR', 'A SETTINGS frame ends in the middle of a setting (RFC 9114 §7.2.4).', base + pos);
+    if (id.kind !== 'ok' || value.kind !== 'ok')
+      throw http3Error('H3_FRAME_ERROR', 'A SETTINGS frame ends in the middle of a setting (RFC 9114 §7.2.4).', base + pos);
     // RFC 9114 §7.2.4: the same identifier twice is a connection error; so are HTTP/2's identifiers.
     if (seen.has(id.value)) throw http3Error('H3_SETTINGS_ERROR', `SETTINGS repeats identifier 0x${id.value.toString(16)} (RFC 9114 §7.2.4).`, base + pos);
-    if (HTTP3_RESERVED_SETTINGS.includes(id.value)) throw http3Error('H3_SETTINGS_ERROR', `SETTINGS uses HTTP/2 identifier 0x${id.value.toString(16)}, reserved in HTTP/3 (RFC 9114 §7.2.4.1).`, base + pos);
+    if (HTTP3_RESERVED_SETTINGS.includes(id.value))
+      throw http3Error('H3_SETTINGS_ERROR', `SETTINGS uses HTTP/2 identifier 0x${id.value.toString(16)}, reserved in HTTP/3 (RFC 9114 §7.2.4.1).`, base + pos);
     seen.add(id.value);
     settings.push({ id: id.value, value: value.value });
     pos = value.next;
@@ -151,12 +153,17 @@ function build(code: number, payload: Uint8Array, at: number): Http3Frame {
     case HTTP3_FRAME_TYPES.GOAWAY: {
       const id = readVarint(payload, 0);
       // RFC 9114 §7.1: a frame's payload must be exactly what its type defines.
-      if (id.kind !== 'ok' || id.next !== payload.length) throw http3Error('H3_FRAME_ERROR', 'A GOAWAY payload must be exactly one varint (RFC 9114 §7.2.6).', at);
+      if (id.kind !== 'ok' || id.next !== payload.length)
+        throw http3Error('H3_FRAME_ERROR', 'A GOAWAY payload must be exactly one varint (RFC 9114 §7.2.6).', at);
       return { type: 'GOAWAY', id: id.value };
     }
     default:
       if (HTTP3_RESERVED_FRAME_TYPES.includes(code)) {
-        throw http3Error('H3_FRAME_UNEXPECTED', `Frame type 0x${code.toString(16)} is an HTTP/2 frame that HTTP/3 reserves (RFC 9114 §7.2.8); QUIC does that job.`, at);
+        throw http3Error(
+          'H3_FRAME_UNEXPECTED',
+          `Frame type 0x${code.toString(16)} is an HTTP/2 frame that HTTP/3 reserves (RFC 9114 §7.2.8); QUIC does that job.`,
+          at,
+        );
       }
       return { type: 'UNKNOWN', code, payload };
   }

@@ -49,19 +49,23 @@ describe('HTTP/3 waits for the host work of route handlers (track)', () => {
     const h2 = sim('2');
     const h3 = sim('3');
     for (const s of [h2, h3]) {
-      const [a, b] = await Promise.all([
-        s.fetch('https://api.example/stream'),
-        s.fetch('https://api.example/slow-echo', { method: 'POST', body: 'shout' }),
-      ]);
+      const [a, b] = await Promise.all([s.fetch('https://api.example/stream'), s.fetch('https://api.example/slow-echo', { method: 'POST', body: 'shout' })]);
       expect(await a.text()).toBe(CHUNKS.join(''));
       expect(await b.text()).toBe('SHOUT');
       expect(b.status).toBe(201);
     }
-    const finished = (s: typeof h2) => s.trace.ofType('request-finished').map((e) => ({ url: e.request.url, status: e.response.status, bodySize: e.response.bodySize, wait: e.timings.wait, receive: e.timings.receive }));
+    const finished = (s: typeof h2) =>
+      s.trace
+        .ofType('request-finished')
+        .map((e) => ({ url: e.request.url, status: e.response.status, bodySize: e.response.bodySize, wait: e.timings.wait, receive: e.timings.receive }));
     const byUrl = <T extends { url: string }>(xs: T[]) => [...xs].sort((x, y) => x.url.localeCompare(y.url));
     expect(byUrl(finished(h3))).toEqual(byUrl(finished(h2)));
     expect(finished(h3).every((e) => e.wait === 100 && e.receive === 0)).toBe(true);
-    const handled = (s: typeof h2) => s.trace.ofType('server-handled').map((e) => `${e.method} ${e.target} -> ${e.status}`).sort();
+    const handled = (s: typeof h2) =>
+      s.trace
+        .ofType('server-handled')
+        .map((e) => `${e.method} ${e.target} -> ${e.status}`)
+        .sort();
     expect(handled(h3)).toEqual(handled(h2));
     // Each version pays its own setup: HTTP/2 two round trips (TCP, TLS 1.3), HTTP/3 one (QUIC).
     expect(h2.clock.now() - h3.clock.now()).toBe(100);

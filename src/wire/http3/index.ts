@@ -5,8 +5,21 @@ export type { Http3ProtocolOptions } from './client';
 export { Http3ServerSession, HTTP3_LOCAL_SETTINGS } from './server';
 export { QuicConnection } from './connection';
 export type { QuicConnectionOptions, QuicEvent, QuicOutput, QuicRole } from './connection';
-export { QuicRecovery, QUIC_INITIAL_WINDOW, QUIC_MAX_DATAGRAM_SIZE, QUIC_MINIMUM_WINDOW, QUIC_PACKET_THRESHOLD, QUIC_TIME_THRESHOLD, QUIC_INITIAL_RTT } from './recovery';
-export type { CongestionChange as QuicCongestionChange, CongestionPhase as QuicCongestionPhase, RecoveryOutcome as QuicRecoveryOutcome, SentPacketInfo as QuicSentPacketInfo } from './recovery';
+export {
+  QuicRecovery,
+  QUIC_INITIAL_WINDOW,
+  QUIC_MAX_DATAGRAM_SIZE,
+  QUIC_MINIMUM_WINDOW,
+  QUIC_PACKET_THRESHOLD,
+  QUIC_TIME_THRESHOLD,
+  QUIC_INITIAL_RTT,
+} from './recovery';
+export type {
+  CongestionChange as QuicCongestionChange,
+  CongestionPhase as QuicCongestionPhase,
+  RecoveryOutcome as QuicRecoveryOutcome,
+  SentPacketInfo as QuicSentPacketInfo,
+} from './recovery';
 export { QUIC_HANDSHAKE, describeFrame as describeQuicFrame } from './packets';
 export type { QuicDatagram, QuicFrame, QuicPacket, QuicSpace, QuicHandshakeRow, QuicFlight } from './packets';
 export { encodeVarint as encodeQuicVarint, readVarint as readQuicVarint, varintLength as quicVarintLength, QUIC_VARINT_MAX } from './varint';
@@ -28,5 +41,14 @@ export type { QpackEncoded, QpackField, QpackLine } from './qpack';
 export { QPACK_STATIC_TABLE } from './qpack-static-table';
 export type { QpackStaticEntry } from './qpack-static-table';
 export type * from './events';
-export { QUIC_RECV_INPUTS, QUIC_RECV_STATES, QUIC_RECV_TRANSITIONS, QUIC_SEND_INPUTS, QUIC_SEND_STATES, QUIC_SEND_TRANSITIONS, quicRecvTransition, quicSendTransition } from './stream-states';
+export {
+  QUIC_RECV_INPUTS,
+  QUIC_RECV_STATES,
+  QUIC_RECV_TRANSITIONS,
+  QUIC_SEND_INPUTS,
+  QUIC_SEND_STATES,
+  QUIC_SEND_TRANSITIONS,
+  quicRecvTransition,
+  quicSendTransition,
+} from './stream-states';
 export type { QuicRecvInput, QuicRecvState, QuicSendInput, QuicSendState, QuicStreamPart, QuicStreamTransition } from './stream-states';

@@ -59,7 +59,8 @@ export function decodeMessage(stream: Uint8Array): Http3Message & { readonly fra
   if (first?.type !== 'HEADERS') throw http3Error('H3_FRAME_UNEXPECTED', 'A request stream must start with a HEADERS frame (RFC 9114 §4.1).');
   const parts: Uint8Array[] = [];
   for (const frame of known.slice(1)) {
-    if (frame.type !== 'DATA') throw http3Error('H3_FRAME_UNEXPECTED', `${frame.type} is not allowed after HEADERS on a request stream in this model (RFC 9114 §4.1).`);
+    if (frame.type !== 'DATA')
+      throw http3Error('H3_FRAME_UNEXPECTED', `${frame.type} is not allowed after HEADERS on a request stream in this model (RFC 9114 §4.1).`);
     parts.push(frame.payload);
   }
   const body = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

@@ -158,13 +158,32 @@ const PSK_SH = 'EncryptedExtensions (early_data), Finished';
  * violation that closes the connection.
  */
 export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
-  { side: 'client', state: 'start', received: '', send: [{ space: 'initial', messages: FULL_CH, length: 280 }], next: 'wait-server-hello', oneRtt: false, confirmed: false },
-  { side: 'client', state: 'start', received: 'resume', send: [{ space: 'initial', messages: PSK_CH, length: 420 }], next: 'wait-server-hello', oneRtt: false, confirmed: false },
+  {
+    side: 'client',
+    state: 'start',
+    received: '',
+    send: [{ space: 'initial', messages: FULL_CH, length: 280 }],
+    next: 'wait-server-hello',
+    oneRtt: false,
+    confirmed: false,
+  },
+  {
+    side: 'client',
+    state: 'start',
+    received: 'resume',
+    send: [{ space: 'initial', messages: PSK_CH, length: 420 }],
+    next: 'wait-server-hello',
+    oneRtt: false,
+    confirmed: false,
+  },
   {
     side: 'server',
     state: 'wait-client-hello',
     received: FULL_CH,
-    send: [{ space: 'initial', messages: 'ServerHello', length: 90 }, { space: 'handshake', messages: FULL_SH, length: 900 }],
+    send: [
+      { space: 'initial', messages: 'ServerHello', length: 90 },
+      { space: 'handshake', messages: FULL_SH, length: 900 },
+    ],
     next: 'wait-client-finished',
     // RFC 9001 §4.1.1: the server may send 1-RTT ("0.5-RTT") data right after its Finished.
     oneRtt: true,
@@ -174,19 +193,54 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     side: 'server',
     state: 'wait-client-hello',
     received: PSK_CH,
-    send: [{ space: 'initial', messages: 'ServerHello (pre_shared_key)', length: 130 }, { space: 'handshake', messages: PSK_SH, length: 60 }],
+    send: [
+      { space: 'initial', messages: 'ServerHello (pre_shared_key)', length: 130 },
+      { space: 'handshake', messages: PSK_SH, length: 60 },
+    ],
     next: 'wait-client-finished',
     oneRtt: true,
     confirmed: false,
   },
   // The ServerHello (Initial space) and the rest of the server's flight (Handshake space) arrive together.
   { side: 'client', state: 'wait-server-hello', received: 'ServerHello', send: [], next: 'wait-server-finished', oneRtt: false, confirmed: false },
-  { side: 'client', state: 'wait-server-hello', received: 'ServerHello (pre_shared_key)', send: [], next: 'wait-server-finished', oneRtt: false, confirmed: false },
-  { side: 'client', state: 'wait-server-finished', received: FULL_SH, send: [{ space: 'handshake', messages: 'Finished', length: 36 }], next: 'wait-ticket', oneRtt: true, confirmed: false },
-  { side: 'client', state: 'wait-server-finished', received: PSK_SH, send: [{ space: 'handshake', messages: 'Finished', length: 36 }], next: 'wait-ticket', oneRtt: true, confirmed: false },
+  {
+    side: 'client',
+    state: 'wait-server-hello',
+    received: 'ServerHello (pre_shared_key)',
+    send: [],
+    next: 'wait-server-finished',
+    oneRtt: false,
+    confirmed: false,
+  },
+  {
+    side: 'client',
+    state: 'wait-server-finished',
+    received: FULL_SH,
+    send: [{ space: 'handshake', messages: 'Finished', length: 36 }],
+    next: 'wait-ticket',
+    oneRtt: true,
+    confirmed: false,
+  },
+  {
+    side: 'client',
+    state: 'wait-server-finished',
+    received: PSK_SH,
+    send: [{ space: 'handshake', messages: 'Finished', length: 36 }],
+    next: 'wait-ticket',
+    oneRtt: true,
+    confirmed: false,
+  },
   // RFC 9001 §4.1.2: the server confirms on the client's Finished and says so with HANDSHAKE_DONE; it also
   // issues a session ticket (RFC 8446 §4.6.1) that the client can resume with next time.
-  { side: 'server', state: 'wait-client-finished', received: 'Finished', send: [{ space: '1rtt', messages: 'NewSessionTicket', length: 200 }], next: 'confirmed', oneRtt: true, confirmed: true },
+  {
+    side: 'server',
+    state: 'wait-client-finished',
+    received: 'Finished',
+    send: [{ space: '1rtt', messages: 'NewSessionTicket', length: 200 }],
+    next: 'confirmed',
+    oneRtt: true,
+    confirmed: true,
+  },
   { side: 'client', state: 'wait-ticket', received: 'NewSessionTicket', send: [], next: 'confirmed', oneRtt: true, confirmed: true },
 ];
 

@@ -7,7 +7,10 @@ const body = (n: number): Uint8Array => new Uint8Array(n).fill(66);
 const isStream0 = (f: QuicFrame): boolean => f.type === 'STREAM' && f.streamId === 0;
 
 /** A client that sends one request on stream 0; the server answers with `size` bytes, and `after` runs then. */
-function exchange(size: number, options: { drop?: PairOptions['drop']; afterAnswer?: (pair: QuicPair) => void; onClientData?: (pair: QuicPair) => void } = {}): QuicPair {
+function exchange(
+  size: number,
+  options: { drop?: PairOptions['drop']; afterAnswer?: (pair: QuicPair) => void; onClientData?: (pair: QuicPair) => void } = {},
+): QuicPair {
   let stopped = false;
   const pair = new QuicPair({
     ...(options.drop ? { drop: options.drop } : {}),
@@ -46,7 +49,12 @@ describe('RESET_STREAM (RFC 9000 §3.1, §19.4)', () => {
     expect(reset.map((l) => l.event)).toEqual([{ type: 'stream-reset', by: 'server', streamId: 0, errorCode: CANCELLED, finalSize: 3000 }]);
     const sent = pair.events('server', 'packet-sent');
     const resetPacket = sent.find((l) => l.event.packet.frames.some((f) => f.type === 'RESET_STREAM'))!;
-    expect(resetPacket.event.packet.frames.find((f) => f.type === 'RESET_STREAM')).toEqual({ type: 'RESET_STREAM', streamId: 0, errorCode: CANCELLED, finalSize: 3000 });
+    expect(resetPacket.event.packet.frames.find((f) => f.type === 'RESET_STREAM')).toEqual({
+      type: 'RESET_STREAM',
+      streamId: 0,
+      errorCode: CANCELLED,
+      finalSize: 3000,
+    });
     // The loss was detected, yet nothing of stream 0 went out again.
     expect(pair.events('server', 'packets-lost').flatMap((l) => l.event.streams)).toContain(0);
     const stream0After = sent.filter((l) => l.event.packet.number > resetPacket.event.packet.number && l.event.packet.frames.some(isStream0));

@@ -124,7 +124,14 @@ export class Http3ServerSession {
     const bytes = new Uint8Array(1 + settings.length);
     bytes[0] = HTTP3_STREAM_TYPES.CONTROL;
     bytes.set(settings, 1);
-    endpoint.emit({ type: 'http3-frame', connectionId: endpoint.connectionId, from: 'server', streamId: SERVER_CONTROL_STREAM, frame: 'SETTINGS', length: http3PayloadLength(HTTP3_LOCAL_SETTINGS) });
+    endpoint.emit({
+      type: 'http3-frame',
+      connectionId: endpoint.connectionId,
+      from: 'server',
+      streamId: SERVER_CONTROL_STREAM,
+      frame: 'SETTINGS',
+      length: http3PayloadLength(HTTP3_LOCAL_SETTINGS),
+    });
     endpoint.apply(endpoint.connection.write(SERVER_CONTROL_STREAM, bytes, false, endpoint.now()));
   }
 
@@ -140,7 +147,15 @@ export class Http3ServerSession {
       origin = `${pseudo(message.fields, ':scheme') ?? 'https'}://${authority}`;
       const headers = [{ name: 'host', value: authority }, ...message.fields.filter((f) => !f.name.startsWith(':'))];
       request = { method, target: pseudo(message.fields, ':path') ?? '/', version: '1.1', headers, body: message.body };
-      endpoint.emit({ type: 'message-parsed', connectionId, by: 'server', kind: 'request', startLine: `${method} ${request.target} HTTP/3`, headers: message.fields, bodyLength: message.body.length });
+      endpoint.emit({
+        type: 'message-parsed',
+        connectionId,
+        by: 'server',
+        kind: 'request',
+        startLine: `${method} ${request.target} HTTP/3`,
+        headers: message.fields,
+        bodyLength: message.body.length,
+      });
     } catch (error) {
       // A malformed request is a stream error (RFC 9114 §4.1.2); we answer 400 on that stream.
       this.#send(streamId, 'GET', { ...internalError(error), status: 400, reason: reasonPhrase(400), route: 'builtin:400' });
@@ -148,14 +163,26 @@ export class Http3ServerSession {
     }
     const fault = server.faults.take();
     if (fault?.kind === 'drop') {
-      endpoint.emit({ type: 'fault-injected', connectionId, fault: 'drop', detail: `${fault.how === 'close' ? 'GOAWAY and CONNECTION_CLOSE (H3_NO_ERROR)' : 'CONNECTION_CLOSE (H3_INTERNAL_ERROR)'} instead of answering ${request.method} ${request.target}` });
+      endpoint.emit({
+        type: 'fault-injected',
+        connectionId,
+        fault: 'drop',
+        detail: `${fault.how === 'close' ? 'GOAWAY and CONNECTION_CLOSE (H3_NO_ERROR)' : 'CONNECTION_CLOSE (H3_INTERNAL_ERROR)'} instead of answering ${request.method} ${request.target}`,
+      });
       this.#drop(streamId, fault.how);
       return;
     }
     let work: Promise<Reply>;
     if (fault?.kind === 'status') {
       endpoint.emit({ type: 'fault-injected', connectionId, fault: 'status', detail: `answer ${fault.status} to ${request.method} ${request.target}` });
-      work = Promise.resolve({ status: fault.status, reason: reasonPhrase(fault.status), headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }], body: utf8(fault.body ?? `Injected failure: ${fault.status}`), route: 'fault', options: {} });
+      work = Promise.resolve({
+        status: fault.status,
+        reason: reasonPhrase(fault.status),
+        headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
+        body: utf8(fault.body ?? `Injected failure: ${fault.status}`),
+        route: 'fault',
+        options: {},
+      });
     } else {
       work = respond(request, { routes: server.routes, store: server.store, origin: origin.replace(/:\d+$/, '') });
     }
@@ -178,7 +205,14 @@ export class Http3ServerSession {
     // RFC 9114 §5.2: a server's GOAWAY carries the first client request stream id it did not process.
     // This request was read and dropped, so it counts as possibly processed: the next id goes out.
     const frame = { type: 'GOAWAY', id: streamId + 4 } as const;
-    endpoint.emit({ type: 'http3-frame', connectionId: endpoint.connectionId, from: 'server', streamId: SERVER_CONTROL_STREAM, frame: 'GOAWAY', length: http3PayloadLength(frame) });
+    endpoint.emit({
+      type: 'http3-frame',
+      connectionId: endpoint.connectionId,
+      from: 'server',
+      streamId: SERVER_CONTROL_STREAM,
+      frame: 'GOAWAY',
+      length: http3PayloadLength(frame),
+    });
     endpoint.apply(quic.write(SERVER_CONTROL_STREAM, encodeHttp3Frame(frame), false, now));
     endpoint.apply(quic.close(HTTP3_ERROR_CODES.H3_NO_ERROR, 'fault: dropped connection', now));
   }
@@ -191,7 +225,14 @@ export class Http3ServerSession {
   #answer(streamId: number, request: WireRequest, reply: Reply): void {
     if (!this.#live(streamId)) return;
     const { endpoint, server } = this.#options;
-    endpoint.emit({ type: 'server-handled', connectionId: endpoint.connectionId, method: request.method, target: request.target, route: reply.route, status: reply.status });
+    endpoint.emit({
+      type: 'server-handled',
+      connectionId: endpoint.connectionId,
+      method: request.method,
+      target: request.target,
+      route: reply.route,
+      status: reply.status,
+    });
     const extra = server.faults.extraLatency;
     if (extra > 0) endpoint.emit({ type: 'fault-injected', connectionId: endpoint.connectionId, fault: 'latency', detail: `+${extra} ms` });
     const latency = (reply.options.latency ?? 0) + extra;
@@ -244,7 +285,15 @@ export class Http3ServerSession {
   #traceFrame(streamId: number, frame: Http3Frame, fields: readonly { name: string; value: string }[]): void {
     const { endpoint } = this.#options;
     const headers = frame.type === 'HEADERS';
-    endpoint.emit({ type: 'http3-frame', connectionId: endpoint.connectionId, from: 'server', streamId, frame: headers ? 'HEADERS' : 'DATA', length: http3PayloadLength(frame), ...(headers ? { fields } : {}) });
+    endpoint.emit({
+      type: 'http3-frame',
+      connectionId: endpoint.connectionId,
+      from: 'server',
+      streamId,
+      frame: headers ? 'HEADERS' : 'DATA',
+      length: http3PayloadLength(frame),
+      ...(headers ? { fields } : {}),
+    });
   }
 }
 

@@ -98,7 +98,12 @@ describe('loss on a simulated link', () => {
     const sim = h3({ loss: 0.15, seed: 7 });
     const responses = await Promise.all(paths.map((p) => sim.fetch(`https://api.example${p}`)));
     for (const [i, r] of responses.entries()) expect((await r.text()).length).toBe(1500 + i);
-    const dropped = new Set(sim.trace.ofType('quic-datagram-dropped').filter((e) => e.from === 'server').flatMap((e) => e.streams));
+    const dropped = new Set(
+      sim.trace
+        .ofType('quic-datagram-dropped')
+        .filter((e) => e.from === 'server')
+        .flatMap((e) => e.streams),
+    );
     const finished = sim.trace.ofType('request-finished');
     const byStream = new Map(finished.map((e) => [Number(e.requestId.slice(1)) * 4 - 4, e.at]));
     const hit = [...byStream.keys()].filter((s) => dropped.has(s));
@@ -108,7 +113,12 @@ describe('loss on a simulated link', () => {
     expect(spared.length).toBeGreaterThan(0);
     for (const s of spared) expect(byStream.get(s)).toBe(onTime);
     for (const s of hit) expect(byStream.get(s)).toBeGreaterThan(onTime);
-    const blocked = new Set(sim.trace.ofType('quic-stream-blocked').filter((e) => e.by === 'client').map((e) => e.streamId));
+    const blocked = new Set(
+      sim.trace
+        .ofType('quic-stream-blocked')
+        .filter((e) => e.by === 'client')
+        .map((e) => e.streamId),
+    );
     for (const s of blocked) expect(hit).toContain(s);
   });
 });

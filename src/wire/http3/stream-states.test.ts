@@ -136,10 +136,7 @@ describe('stream parts run on the tables (streams.ts)', () => {
 
 const server = () =>
   createServer({
-    routes: [
-      http.get('/hello', () => new Response('hello')),
-      http.get('/slow', () => new Response('x'.repeat(3000)), { bytesPerTick: 100, tickMs: 10 }),
-    ],
+    routes: [http.get('/hello', () => new Response('hello')), http.get('/slow', () => new Response('x'.repeat(3000)), { bytesPerTick: 100, tickMs: 10 })],
   });
 const h3 = () => createSimulation({ httpVersion: '3', rtt: 100, bandwidth: Infinity, server: server(), drive: 'manual' });
 const steps = (sim: ReturnType<typeof h3>, streamId: number) =>
@@ -171,7 +168,12 @@ describe("'quic-stream-transition' in the trace", () => {
       '250 server send: Data Sent -recv all ACKs-> Data Recvd',
     ]);
     // The control streams (2 and 3) are unidirectional: only their opener's sending part moves.
-    expect(sim.trace.ofType('quic-stream-transition').filter((e) => e.streamId === 2).map((e) => [e.side, e.part, e.to])).toEqual([['client', 'send', 'Send']]);
+    expect(
+      sim.trace
+        .ofType('quic-stream-transition')
+        .filter((e) => e.streamId === 2)
+        .map((e) => [e.side, e.part, e.to]),
+    ).toEqual([['client', 'send', 'Send']]);
   });
 
   it('an aborted fetch: STOP_SENDING and RESET_STREAM take the response half to the reset states', async () => {

@@ -48,7 +48,15 @@ export type QuicSendInput = (typeof QUIC_SEND_INPUTS)[number];
 export const QUIC_RECV_STATES = ['Recv', 'Size Known', 'Data Recvd', 'Reset Recvd', 'Data Read', 'Reset Read'] as const;
 export type QuicRecvState = (typeof QUIC_RECV_STATES)[number];
 
-export const QUIC_RECV_INPUTS = ['recv STREAM', 'recv FIN', 'recv all data', 'recv RESET_STREAM', 'send STOP_SENDING', 'app read data', 'app read reset'] as const;
+export const QUIC_RECV_INPUTS = [
+  'recv STREAM',
+  'recv FIN',
+  'recv all data',
+  'recv RESET_STREAM',
+  'send STOP_SENDING',
+  'app read data',
+  'app read reset',
+] as const;
 export type QuicRecvInput = (typeof QUIC_RECV_INPUTS)[number];
 
 export type QuicStreamPart = 'send' | 'recv';

@@ -48,7 +48,11 @@ export class QuicPair {
         this.dropped.push({ at: this.now, from: side, datagram });
         continue;
       }
-      this.#queue.push({ at: this.now + (this.#options.oneWay ?? 50), seq: this.#seq++, run: () => this.apply(other, this.engine(other).receive(datagram, this.now)) });
+      this.#queue.push({
+        at: this.now + (this.#options.oneWay ?? 50),
+        seq: this.#seq++,
+        run: () => this.apply(other, this.engine(other).receive(datagram, this.now)),
+      });
     }
     this.#timers[side] = out.timer;
     for (const event of out.events) this.#options.onEvent?.(this, side, event);

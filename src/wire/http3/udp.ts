@@ -52,10 +52,13 @@ export class QuicEndpoint {
     this.#ctx.clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     if (out.timer !== undefined) {
-      this.#timer = this.#ctx.clock.setTimeout(() => {
-        this.#timer = undefined;
-        this.apply(this.connection.timeout(this.#ctx.clock.now()));
-      }, Math.max(0, out.timer - now));
+      this.#timer = this.#ctx.clock.setTimeout(
+        () => {
+          this.#timer = undefined;
+          this.apply(this.connection.timeout(this.#ctx.clock.now()));
+        },
+        Math.max(0, out.timer - now),
+      );
     }
     for (const event of out.events) this.#onEvent(event);
   }
@@ -71,7 +74,13 @@ export class QuicEndpoint {
     const droppable = frames.some((f) => f.type === 'STREAM') && !frames.some((f) => f.type === 'CONNECTION_CLOSE');
     if (droppable && this.#link.drops()) {
       const streams = [...new Set(frames.flatMap((f) => (f.type === 'STREAM' ? [f.streamId] : [])))].sort((a, b) => a - b);
-      this.emit({ type: 'quic-datagram-dropped', connectionId: this.connectionId, from: this.side, packetNumbers: datagram.packets.map((p) => p.number), streams });
+      this.emit({
+        type: 'quic-datagram-dropped',
+        connectionId: this.connectionId,
+        from: this.side,
+        packetNumbers: datagram.packets.map((p) => p.number),
+        streams,
+      });
       return;
     }
     const peer = this.#peer;
@@ -110,21 +119,53 @@ export class QuicEndpoint {
         this.emit({ type: 'quic-pto', connectionId, from, pto: event.pto, count: event.count });
         return;
       case 'congestion':
-        this.emit({ type: 'quic-congestion', connectionId, from, cwnd: event.cwnd, ssthresh: Number.isFinite(event.ssthresh) ? event.ssthresh : null, phase: event.phase, reason: event.reason });
+        this.emit({
+          type: 'quic-congestion',
+          connectionId,
+          from,
+          cwnd: event.cwnd,
+          ssthresh: Number.isFinite(event.ssthresh) ? event.ssthresh : null,
+          phase: event.phase,
+          reason: event.reason,
+        });
         return;
       case 'stream-transition':
-        this.emit({ type: 'quic-stream-transition', connectionId, side: from, streamId: event.streamId, part: event.part, from: event.from, input: event.input, to: event.to });
+        this.emit({
+          type: 'quic-stream-transition',
+          connectionId,
+          side: from,
+          streamId: event.streamId,
+          part: event.part,
+          from: event.from,
+          input: event.input,
+          to: event.to,
+        });
         return;
       case 'stream-blocked':
         this.emit({ type: 'quic-stream-blocked', connectionId, by: from, streamId: event.streamId, waitingFor: event.waitingFor, heldBytes: event.heldBytes });
         return;
       case 'stream-reset':
         if (event.by !== from) return; // traced once, by the sender (arrival is one link delay later)
-        this.emit({ type: 'quic-reset-stream', connectionId, from, streamId: event.streamId, errorCode: event.errorCode, errorName: http3ErrorName(event.errorCode), finalSize: event.finalSize });
+        this.emit({
+          type: 'quic-reset-stream',
+          connectionId,
+          from,
+          streamId: event.streamId,
+          errorCode: event.errorCode,
+          errorName: http3ErrorName(event.errorCode),
+          finalSize: event.finalSize,
+        });
         return;
       case 'stop-sending':
         if (event.by !== from) return;
-        this.emit({ type: 'quic-stop-sending', connectionId, from, streamId: event.streamId, errorCode: event.errorCode, errorName: http3ErrorName(event.errorCode) });
+        this.emit({
+          type: 'quic-stop-sending',
+          connectionId,
+          from,
+          streamId: event.streamId,
+          errorCode: event.errorCode,
+          errorName: http3ErrorName(event.errorCode),
+        });
         return;
       case 'closed':
         if (event.by !== from) return; // traced once, by the side that closed

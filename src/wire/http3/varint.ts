@@ -17,7 +17,11 @@ export const QUIC_VARINT_MAX = Number.MAX_SAFE_INTEGER;
 /** Bytes the shortest encoding of `value` takes. */
 export function varintLength(value: number): 1 | 2 | 4 | 8 {
   if (!Number.isInteger(value) || value < 0 || value > QUIC_VARINT_MAX) {
-    throw new WireError({ code: 'varint-range', side: 'local', message: `A QUIC varint must be an integer from 0 to 2^53 - 1 here (RFC 9000 §16 allows up to 2^62 - 1), got ${value}.` });
+    throw new WireError({
+      code: 'varint-range',
+      side: 'local',
+      message: `A QUIC varint must be an integer from 0 to 2^53 - 1 here (RFC 9000 §16 allows up to 2^62 - 1), got ${value}.`,
+    });
   }
   if (value < 0x40) return 1;
   if (value < 0x4000) return 2;
@@ -53,7 +57,12 @@ export function readVarint(bytes: Uint8Array, pos: number): VarintRead {
   let value = bytes[pos]! & 0x3f;
   for (let i = 1; i < length; i++) value = value * 256 + bytes[pos + i]!;
   if (value > QUIC_VARINT_MAX) {
-    throw new WireError({ code: 'varint-range', side: 'remote', offset: pos, message: `The peer sent a varint larger than this simulator handles (2^53 - 1) at byte ${pos}.` });
+    throw new WireError({
+      code: 'varint-range',
+      side: 'remote',
+      offset: pos,
+      message: `The peer sent a varint larger than this simulator handles (2^53 - 1) at byte ${pos}.`,
+    });
   }
   return { kind: 'ok', value, next: pos + length };
 }

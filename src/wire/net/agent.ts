@@ -310,7 +310,12 @@ export class Agent {
       if (this.#pipelined.has(ex)) pool.pipeliningBroken = true;
       if (isIdempotentMethod(ex.method) && ex.attempts < 2 && connection.served > 0) {
         ex.attempts++;
-        this.#config.ctx.trace.emit({ type: 'request-retried', requestId: ex.id, connectionId: connection.id, reason: `connection closed before the response (${why})` });
+        this.#config.ctx.trace.emit({
+          type: 'request-retried',
+          requestId: ex.id,
+          connectionId: connection.id,
+          reason: `connection closed before the response (${why})`,
+        });
         for (const field of ['dispatchedAt', 'connectionId', 'reused', 'sentAt', 'firstByteAt', 'wire', 'setup'] as const) delete ex[field];
         retry.push(ex);
       } else {

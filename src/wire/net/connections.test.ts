@@ -49,7 +49,12 @@ describe('HTTP/1.0', () => {
   });
 
   it('Keep-Alive needs the server to agree: one that does not answers Connection: close', async () => {
-    const s = createSimulation({ httpVersion: '1.0', keepAlive: true, bandwidth: Infinity, server: createServer({ routes: [http.get('/x', () => new Response('x'))], keepAlive: false }) });
+    const s = createSimulation({
+      httpVersion: '1.0',
+      keepAlive: true,
+      bandwidth: Infinity,
+      server: createServer({ routes: [http.get('/x', () => new Response('x'))], keepAlive: false }),
+    });
     const [first] = await sequential(s, ['/x', '/x']);
     expect(s.trace.ofType('request-sent')[0]!.headers).toContainEqual({ name: 'Connection', value: 'keep-alive' });
     expect(first!.headers.get('connection')).toBe('close');
@@ -57,7 +62,13 @@ describe('HTTP/1.0', () => {
   });
 
   it('Keep-Alive max: after max requests the server closes and the next request opens a new connection', async () => {
-    const s = createSimulation({ httpVersion: '1.0', keepAlive: true, rtt: 100, bandwidth: Infinity, server: createServer({ routes: [http.get('/x', () => new Response('x'))], keepAlive: { max: 2 } }) });
+    const s = createSimulation({
+      httpVersion: '1.0',
+      keepAlive: true,
+      rtt: 100,
+      bandwidth: Infinity,
+      server: createServer({ routes: [http.get('/x', () => new Response('x'))], keepAlive: { max: 2 } }),
+    });
     const responses = await sequential(s, ['/x', '/x', '/x']);
     expect(responses[1]!.headers.get('connection')).toBe('close');
     expect(opened(s)).toHaveLength(2);
@@ -86,7 +97,10 @@ describe('HTTP/1.1', () => {
     await s.fetch('/a/1', { headers: { Connection: 'close' } });
     await s.fetch('/a/2');
     expect(opened(s)).toHaveLength(2);
-    const moves = s.trace.ofType('transition').filter((t) => t.connectionId === 'c1' && t.machine === 'client-connection').map((t) => `${t.from}-${t.input}->${t.to}`);
+    const moves = s.trace
+      .ofType('transition')
+      .filter((t) => t.connectionId === 'c1' && t.machine === 'client-connection')
+      .map((t) => `${t.from}-${t.input}->${t.to}`);
     expect(moves).toEqual(['connecting-ready->idle', 'idle-send-last->closing', 'closing-response-close->closing', 'closing-peer-closed->closed']);
   });
 
@@ -122,17 +136,17 @@ describe('HTTP/1.1', () => {
     await s.fetch('/a/0'); // confirms the connection persists (RFC 9112 §9.3.2)
     const t0 = s.clock.now();
     const done: Record<string, number> = {};
-    await Promise.all([
-      s.fetch('/slow').then(() => (done.slow = s.clock.now() - t0)),
-      s.fetch('/a/1').then(() => (done.fast = s.clock.now() - t0)),
-    ]);
+    await Promise.all([s.fetch('/slow').then(() => (done.slow = s.clock.now() - t0)), s.fetch('/a/1').then(() => (done.fast = s.clock.now() - t0))]);
     expect(opened(s)).toHaveLength(1);
     expect(s.trace.ofType('request-dispatched').map((e) => e.pipelineDepth)).toEqual([0, 0, 1]);
     expect(s.trace.ofType('transition').some((t) => t.to === 'pipelined')).toBe(true);
     // The fast one was sent at once but its response waits behind the slow one.
     expect(done.slow).toBe(1100);
     expect(done.fast).toBe(1100);
-    const sent = s.trace.ofType('request-sent').slice(1).map((e) => e.at - t0);
+    const sent = s.trace
+      .ofType('request-sent')
+      .slice(1)
+      .map((e) => e.at - t0);
     expect(sent).toEqual([0, 0]);
   });
 
@@ -141,10 +155,7 @@ describe('HTTP/1.1', () => {
     await s.fetch('/a/0');
     const t0 = s.clock.now();
     const done: Record<string, number> = {};
-    await Promise.all([
-      s.fetch('/slow').then(() => (done.slow = s.clock.now() - t0)),
-      s.fetch('/a/1').then(() => (done.fast = s.clock.now() - t0)),
-    ]);
+    await Promise.all([s.fetch('/slow').then(() => (done.slow = s.clock.now() - t0)), s.fetch('/a/1').then(() => (done.fast = s.clock.now() - t0))]);
     expect(done.fast).toBe(200); // new connection: 1 RTT handshake + 1 RTT
     expect(done.slow).toBe(1100);
   });

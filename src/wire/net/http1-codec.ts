@@ -15,7 +15,16 @@ function decode(reads: 'request' | 'response', buffer: Uint8Array, context: Resp
   reader.feed(buffer);
   if (context?.closed) reader.feedEof();
   const responseContext = context ? { method: context.requestMethod, version: context.requestVersion } : {};
-  let head: { method?: string; target?: string; version: WireRequest['version']; status?: number; reason?: string; headers: readonly { name: string; value: string }[] } | undefined;
+  let head:
+    | {
+        method?: string;
+        target?: string;
+        version: WireRequest['version'];
+        status?: number;
+        reason?: string;
+        headers: readonly { name: string; value: string }[];
+      }
+    | undefined;
   const chunks: Uint8Array[] = [];
   for (;;) {
     const step = reader.next(responseContext);
@@ -54,7 +63,14 @@ function decode(reads: 'request' | 'response', buffer: Uint8Array, context: Resp
 
 export const http1Codec: MessageCodec = Object.freeze({
   encodeRequest: (request: WireRequest): Uint8Array =>
-    serializeHttp1({ kind: 'request', method: request.method, target: request.target, version: request.version, headers: [...request.headers], body: request.body }),
+    serializeHttp1({
+      kind: 'request',
+      method: request.method,
+      target: request.target,
+      version: request.version,
+      headers: [...request.headers],
+      body: request.body,
+    }),
   encodeResponse: (response: WireResponse, requestMethod?: string): Uint8Array =>
     serializeHttp1(
       { kind: 'response', version: response.version, status: response.status, reason: response.reason, headers: [...response.headers], body: response.body },

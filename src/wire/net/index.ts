@@ -16,10 +16,26 @@ export { CLIENT_CONNECTION_TABLE } from './connection-table';
 export type { ClientConnectionState, ClientConnectionInput, TransitionRow as ClientConnectionTransition } from './connection-table';
 export { ForwardProxy, stripHopByHop } from './proxy';
 export type { ProxyKind, ProxyConfig } from './proxy';
-export type { MessageCodec, WireRequest, WireResponse, HeaderField as WireHeaderField, Decoded as WireDecoded, ResponseContext as WireResponseContext, Http1Version as WireHttp1Version } from './codec';
+export type {
+  MessageCodec,
+  WireRequest,
+  WireResponse,
+  HeaderField as WireHeaderField,
+  Decoded as WireDecoded,
+  ResponseContext as WireResponseContext,
+  Http1Version as WireHttp1Version,
+} from './codec';
 export { http1Codec } from './http1-codec';
 export { SIMULATION_OPTIONS, resolveOptions } from './options';
-export type { SimulationOptions, ResolvedSimulationOptions, ProxyOptions, SimHttpVersion, TlsOption, Http2FlowControl, Http2SimulationOptions } from './options';
+export type {
+  SimulationOptions,
+  ResolvedSimulationOptions,
+  ProxyOptions,
+  SimHttpVersion,
+  TlsOption,
+  Http2FlowControl,
+  Http2SimulationOptions,
+} from './options';
 export { createSimulation } from './simulation';
 export type { Simulation, ClientProtocol, ClientProtocolFactory, ProtocolEnv } from './simulation';
 export type { Exchange } from './exchange';

@@ -59,8 +59,7 @@ export class Link {
    */
   transmit(direction: Direction, payload: number, now: number): number {
     const start = Math.max(now, this.#busyUntil[direction]);
-    const serialization =
-      this.bandwidth === Infinity ? 0 : ((payload + HEADER_OVERHEAD) * 8 * 1000) / this.bandwidth;
+    const serialization = this.bandwidth === Infinity ? 0 : ((payload + HEADER_OVERHEAD) * 8 * 1000) / this.bandwidth;
     this.#busyUntil[direction] = start + serialization;
     return start + serialization + this.oneWay;
   }

@@ -46,26 +46,36 @@ const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
 const LOSSES = [0.02, 0.05, 0.1, 0.2];
 
 describe.each(['3', '2', '1.1'] as const)('HTTP/%s over a lossy link', (version) => {
-  it.each(LOSSES)('completes every request at loss %s, seeds 1-20', async (loss) => {
-    for (const seed of SEEDS) await runMix(version, loss, seed);
-  }, LOADED_MACHINE_TIMEOUT);
+  it.each(LOSSES)(
+    'completes every request at loss %s, seeds 1-20',
+    async (loss) => {
+      for (const seed of SEEDS) await runMix(version, loss, seed);
+    },
+    LOADED_MACHINE_TIMEOUT,
+  );
 });
 
 describe('the reported HTTP/3 stall', () => {
-  it.each([0.02, 0.1])('100 requests (one in ten 30 KB) at loss %s, seed 3, all complete', async (loss) => {
-    const big = (id: string) => ({ id, pad: 'x'.repeat(30_000) });
-    const sim = createSimulation({
-      httpVersion: '3',
-      loss,
-      seed: 3,
-      rtt: 20,
-      server: createServer({ routes: [http.get('/items/:id', (_r, { params }) => Response.json(Number(params.id) % 10 === 0 ? big(params.id!) : { id: params.id }))] }),
-    });
-    const bodies = await Promise.all(Array.from({ length: 100 }, async (_, i) => (await sim.fetch(`/items/${i}`)).json()));
-    for (const [i, b] of bodies.entries()) expect(b).toEqual(i % 10 === 0 ? big(String(i)) : { id: String(i) });
-    // Before the fix the server's loss timer spun at one instant (466.09 ms at loss 0.02): it was the time-threshold path.
-    expect(sim.trace.ofType('quic-packets-lost').some((e) => e.reason === 'time-threshold')).toBe(true);
-  }, LOADED_MACHINE_TIMEOUT);
+  it.each([0.02, 0.1])(
+    '100 requests (one in ten 30 KB) at loss %s, seed 3, all complete',
+    async (loss) => {
+      const big = (id: string) => ({ id, pad: 'x'.repeat(30_000) });
+      const sim = createSimulation({
+        httpVersion: '3',
+        loss,
+        seed: 3,
+        rtt: 20,
+        server: createServer({
+          routes: [http.get('/items/:id', (_r, { params }) => Response.json(Number(params.id) % 10 === 0 ? big(params.id!) : { id: params.id }))],
+        }),
+      });
+      const bodies = await Promise.all(Array.from({ length: 100 }, async (_, i) => (await sim.fetch(`/items/${i}`)).json()));
+      for (const [i, b] of bodies.entries()) expect(b).toEqual(i % 10 === 0 ? big(String(i)) : { id: String(i) });
+      // Before the fix the server's loss timer spun at one instant (466.09 ms at loss 0.02): it was the time-threshold path.
+      expect(sim.trace.ofType('quic-packets-lost').some((e) => e.reason === 'time-threshold')).toBe(true);
+    },
+    LOADED_MACHINE_TIMEOUT,
+  );
 });
 
 describe('the loss matrix is not vacuous', () => {

@@ -96,16 +96,22 @@ interface OptionSpec<T> {
   readonly check: (value: unknown) => string | undefined;
 }
 
-const oneOf = (...values: readonly unknown[]) => (v: unknown) =>
-  values.includes(v) ? undefined : `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
-const number = (min: number, max = Infinity, integer = false) => (v: unknown) =>
-  typeof v === 'number' && !Number.isNaN(v) && v >= min && v <= max && (!integer || Number.isInteger(v))
-    ? undefined
-    : `${integer ? 'an integer' : 'a number'} from ${min} to ${max}`;
-const either = (...checks: ((v: unknown) => string | undefined)[]) => (v: unknown) => {
-  const errors = checks.map((c) => c(v));
-  return errors.some((e) => e === undefined) ? undefined : errors.join(' or ');
-};
+const oneOf =
+  (...values: readonly unknown[]) =>
+  (v: unknown) =>
+    values.includes(v) ? undefined : `one of ${values.map((x) => JSON.stringify(x)).join(', ')}`;
+const number =
+  (min: number, max = Infinity, integer = false) =>
+  (v: unknown) =>
+    typeof v === 'number' && !Number.isNaN(v) && v >= min && v <= max && (!integer || Number.isInteger(v))
+      ? undefined
+      : `${integer ? 'an integer' : 'a number'} from ${min} to ${max}`;
+const either =
+  (...checks: ((v: unknown) => string | undefined)[]) =>
+  (v: unknown) => {
+    const errors = checks.map((c) => c(v));
+    return errors.some((e) => e === undefined) ? undefined : errors.join(' or ');
+  };
 const anything = () => undefined;
 const windowSize = number(65_535, 2_147_483_647, true);
 function checkHttp2(v: unknown): string | undefined {
@@ -125,39 +131,75 @@ export const SIMULATION_OPTIONS = {
   minRto: { doc: "TCP's lowest retransmission timeout, virtual ms (Linux 200, RFC 6298 §2.4: 1000)", default: 200, check: number(1, 60_000) },
   seed: { doc: 'Random seed', default: 1, check: (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? undefined : 'a number or a string') },
   tls: { doc: 'TLS version for https URLs', default: 'none', check: oneOf('none', '1.2', '1.3') },
-  http2: { doc: "HTTP/2 client: flow-control windows ('browser' 6 MiB / 15 MiB, 'rfc-defaults' 65,535 bytes, or sizes)", default: { flowControl: 'browser' } as Http2SimulationOptions, check: checkHttp2 },
+  http2: {
+    doc: "HTTP/2 client: flow-control windows ('browser' 6 MiB / 15 MiB, 'rfc-defaults' 65,535 bytes, or sizes)",
+    default: { flowControl: 'browser' } as Http2SimulationOptions,
+    check: checkHttp2,
+  },
   maxConnectionsPerOrigin: { doc: 'Parallel connections per origin', default: 6, check: number(1, 64, true) },
-  keepAlive: { doc: 'Reuse connections', default: (o: SimulationOptions) => (o.httpVersion ?? '1.1') !== '1.0' && o.httpVersion !== '0.9', check: oneOf(true, false) },
+  keepAlive: {
+    doc: 'Reuse connections',
+    default: (o: SimulationOptions) => (o.httpVersion ?? '1.1') !== '1.0' && o.httpVersion !== '0.9',
+    check: oneOf(true, false),
+  },
   idleTimeout: { doc: 'Client idle timeout, virtual ms', default: 60_000, check: number(1) },
   pipelining: { doc: 'Pipelining: false, true (depth 6) or a depth', default: false, check: either(oneOf(true, false), number(1, 100, true)) },
-  proxy: { doc: 'Proxy between client and server', default: false, check: (v: unknown) => (v === false || (typeof v === 'object' && v !== null) ? undefined : 'false or { kind, pipelining, rtt, useProxyConnection }') },
+  proxy: {
+    doc: 'Proxy between client and server',
+    default: false,
+    check: (v: unknown) => (v === false || (typeof v === 'object' && v !== null) ? undefined : 'false or { kind, pipelining, rtt, useProxyConnection }'),
+  },
   server: { doc: 'The mock origin server', default: undefined, check: anything },
-  baseUrl: { doc: 'Base URL for relative fetches', default: (o: SimulationOptions) => ((o.tls ?? 'none') === 'none' ? 'http://api.example' : 'https://api.example'), check: (v: unknown) => (typeof v === 'string' && URL.canParse(v) && /^https?:$/.test(new URL(v).protocol) ? undefined : 'an absolute http: or https: URL') },
-  hosts: { doc: 'Extra host names of the server', default: [] as readonly string[], check: (v: unknown) => (Array.isArray(v) && v.every((h) => typeof h === 'string') ? undefined : 'an array of host names') },
+  baseUrl: {
+    doc: 'Base URL for relative fetches',
+    default: (o: SimulationOptions) => ((o.tls ?? 'none') === 'none' ? 'http://api.example' : 'https://api.example'),
+    check: (v: unknown) => (typeof v === 'string' && URL.canParse(v) && /^https?:$/.test(new URL(v).protocol) ? undefined : 'an absolute http: or https: URL'),
+  },
+  hosts: {
+    doc: 'Extra host names of the server',
+    default: [] as readonly string[],
+    check: (v: unknown) => (Array.isArray(v) && v.every((h) => typeof h === 'string') ? undefined : 'an array of host names'),
+  },
   drive: { doc: 'Who moves virtual time', default: 'auto', check: oneOf('auto', 'manual') },
   epoch: { doc: 'Unix ms at virtual time 0', default: Date.UTC(2026, 0, 1), check: number(0) },
   codec: { doc: 'HTTP/1 message engine', default: undefined, check: anything },
-  protocols: { doc: 'Client implementations of other HTTP versions', default: {}, check: (v: unknown) => (typeof v === 'object' && v !== null ? undefined : 'an object mapping versions to factories') },
-  label: { doc: 'Name shown by the visualizers', default: '', check: (v: unknown) => (typeof v === 'string' && v.length <= 80 ? undefined : 'a string of at most 80 characters') },
+  protocols: {
+    doc: 'Client implementations of other HTTP versions',
+    default: {},
+    check: (v: unknown) => (typeof v === 'object' && v !== null ? undefined : 'an object mapping versions to factories'),
+  },
+  label: {
+    doc: 'Name shown by the visualizers',
+    default: '',
+    check: (v: unknown) => (typeof v === 'string' && v.length <= 80 ? undefined : 'a string of at most 80 characters'),
+  },
 } satisfies { readonly [K in keyof SimulationOptions]-?: OptionSpec<unknown> };
 
-export type ResolvedSimulationOptions = Readonly<Required<Omit<SimulationOptions, 'server' | 'codec'>>> &
-  Pick<SimulationOptions, 'server' | 'codec'>;
+export type ResolvedSimulationOptions = Readonly<Required<Omit<SimulationOptions, 'server' | 'codec'>>> & Pick<SimulationOptions, 'server' | 'codec'>;
 
 export function resolveOptions(options: SimulationOptions = {}): ResolvedSimulationOptions {
   const out: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(SIMULATION_OPTIONS) as [keyof SimulationOptions, OptionSpec<unknown>][]) {
     const given = options[key];
-    const value = given === undefined ? (typeof spec.default === 'function' ? (spec.default as (o: SimulationOptions) => unknown)(options) : spec.default) : given;
+    const value =
+      given === undefined ? (typeof spec.default === 'function' ? (spec.default as (o: SimulationOptions) => unknown)(options) : spec.default) : given;
     const problem = given === undefined ? undefined : spec.check(given);
     if (problem) {
-      throw new WireError({ code: 'invalid-option', side: 'local', message: `createSimulation: option "${key}" must be ${problem}; got ${JSON.stringify(given) ?? String(given)}.` });
+      throw new WireError({
+        code: 'invalid-option',
+        side: 'local',
+        message: `createSimulation: option "${key}" must be ${problem}; got ${JSON.stringify(given) ?? String(given)}.`,
+      });
     }
     out[key] = value;
   }
   const resolved = out as ResolvedSimulationOptions;
   if (resolved.pipelining !== false && resolved.httpVersion !== '1.1') {
-    throw new WireError({ code: 'invalid-option', side: 'local', message: `createSimulation: pipelining needs httpVersion "1.1" (RFC 9112 §9.3.2), got "${resolved.httpVersion}".` });
+    throw new WireError({
+      code: 'invalid-option',
+      side: 'local',
+      message: `createSimulation: pipelining needs httpVersion "1.1" (RFC 9112 §9.3.2), got "${resolved.httpVersion}".`,
+    });
   }
   return resolved;
 }

@@ -13,9 +13,17 @@ describe('HTTP/2 through a forward proxy: CONNECT, then TLS and h2 inside the tu
     const tunnels = sim.trace.ofType('tunnel-established');
     expect(tunnels.map((e) => e.authority)).toEqual(['api.example:443']);
     // The proxy parsed only the CONNECT; everything after it is relayed unread.
-    expect(sim.trace.ofType('message-parsed').filter((e) => e.by === 'proxy').map((e) => e.startLine)).toEqual(['CONNECT api.example:443 HTTP/1.1']);
+    expect(
+      sim.trace
+        .ofType('message-parsed')
+        .filter((e) => e.by === 'proxy')
+        .map((e) => e.startLine),
+    ).toEqual(['CONNECT api.example:443 HTTP/1.1']);
     expect(sim.trace.ofType('proxy-forwarded')).toEqual([]);
-    expect(sim.trace.ofType('h2-session').map((e) => [e.side, e.protocol])).toEqual([['client', 'h2'], ['server', 'h2']]);
+    expect(sim.trace.ofType('h2-session').map((e) => [e.side, e.protocol])).toEqual([
+      ['client', 'h2'],
+      ['server', 'h2'],
+    ]);
     const finished = sim.trace.ofType('request-finished');
     expect(finished.map((e) => e.response.httpVersion)).toEqual(['h2', 'h2']);
     expect(new Set(finished.map((e) => e.connectionId)).size).toBe(1);
@@ -29,7 +37,10 @@ describe('HTTP/2 through a forward proxy: CONNECT, then TLS and h2 inside the tu
 
   it('an http: URL fails with an error that says HTTP/2 needs the tunnel, and https: keeps working', async () => {
     const sim = createSimulation({ httpVersion: '2', tls: '1.3', rtt: 100, proxy: {}, server: routes() });
-    const error = await sim.fetch('http://api.example/todos/1').then(() => undefined, (e: unknown) => e as TypeError);
+    const error = await sim.fetch('http://api.example/todos/1').then(
+      () => undefined,
+      (e: unknown) => e as TypeError,
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(String((error!.cause as Error).message)).toMatch(/HTTP\/2 through a proxy needs an https: URL/);
     expect(sim.trace.ofType('request-failed').map((e) => e.reason)).toEqual(['network-error']);
@@ -43,6 +54,11 @@ describe('the tunnel does not depend on the proxy understanding HTTP beyond CONN
     const res = await sim.fetch('https://api.example/todos/7');
     expect(await res.json()).toEqual({ id: 7 });
     expect(sim.trace.ofType('tunnel-established')).toHaveLength(1);
-    expect(sim.trace.ofType('transition').filter((e) => e.machine === 'proxy-dumb').map((e) => e.input)).toEqual(['CONNECT']);
+    expect(
+      sim.trace
+        .ofType('transition')
+        .filter((e) => e.machine === 'proxy-dumb')
+        .map((e) => e.input),
+    ).toEqual(['CONNECT']);
   });
 });

@@ -100,14 +100,33 @@ export class ForwardProxy {
       });
       target.onClose((info) => {
         if (isRefused(info.reason)) {
-          client.write(codec.encodeResponse({ version: '1.1', status: 502, reason: 'Bad Gateway', headers: [{ name: 'Content-Length', value: '0' }, { name: 'Connection', value: 'close' }], body: new Uint8Array(0) }));
+          client.write(
+            codec.encodeResponse({
+              version: '1.1',
+              status: 502,
+              reason: 'Bad Gateway',
+              headers: [
+                { name: 'Content-Length', value: '0' },
+                { name: 'Connection', value: 'close' },
+              ],
+              body: new Uint8Array(0),
+            }),
+          );
           client.close('CONNECT failed');
         }
       });
     };
 
     const parsed = (request: WireRequest): void => {
-      ctx.trace.emit({ type: 'message-parsed', connectionId: client.connectionId, by: 'proxy', kind: 'request', startLine: startLine(request), headers: request.headers, bodyLength: request.body.length });
+      ctx.trace.emit({
+        type: 'message-parsed',
+        connectionId: client.connectionId,
+        by: 'proxy',
+        kind: 'request',
+        startLine: startLine(request),
+        headers: request.headers,
+        bodyLength: request.body.length,
+      });
     };
 
     const openUpstream = (url: URL): TcpSocket => {
@@ -125,7 +144,13 @@ export class ForwardProxy {
       move('relay', 'request');
       const url = new URL(request.target, `http://${header(request.headers, 'host') ?? 'localhost'}`);
       const up = openUpstream(url);
-      ctx.trace.emit({ type: 'proxy-forwarded', connectionId: client.connectionId, upstreamConnectionId: up.connectionId, kind: 'request', removedHeaders: [] });
+      ctx.trace.emit({
+        type: 'proxy-forwarded',
+        connectionId: client.connectionId,
+        upstreamConnectionId: up.connectionId,
+        kind: 'request',
+        removedHeaders: [],
+      });
       up.write(raw);
       up.onData((bytes) => client.write(bytes));
       up.onClose(() => client.close('origin closed; a 1.0 relay ends the client connection too'));
@@ -144,7 +169,13 @@ export class ForwardProxy {
       const via: HeaderField = { name: 'Via', value: `${request.version} ${this.#config.name}` };
       const outgoing: WireRequest = { method: request.method, target: url.pathname + url.search, version: '1.1', headers: [...kept, via], body: request.body };
       const up = openUpstream(url);
-      ctx.trace.emit({ type: 'proxy-forwarded', connectionId: client.connectionId, upstreamConnectionId: up.connectionId, kind: 'request', removedHeaders: removed });
+      ctx.trace.emit({
+        type: 'proxy-forwarded',
+        connectionId: client.connectionId,
+        upstreamConnectionId: up.connectionId,
+        kind: 'request',
+        removedHeaders: removed,
+      });
       let upBuffer: Uint8Array = new Uint8Array(0);
       let done = false;
       const finish = (response: WireResponse): void => {
@@ -152,9 +183,18 @@ export class ForwardProxy {
         offData();
         offClose();
         const back = stripHopByHop(response.headers);
-        ctx.trace.emit({ type: 'proxy-forwarded', connectionId: client.connectionId, upstreamConnectionId: up.connectionId, kind: 'response', removedHeaders: back.removed });
+        ctx.trace.emit({
+          type: 'proxy-forwarded',
+          connectionId: client.connectionId,
+          upstreamConnectionId: up.connectionId,
+          kind: 'response',
+          removedHeaders: back.removed,
+        });
         const keep = clientPersists && (mode as string) !== 'dropping';
-        const headers = [...back.kept.filter((h) => h.name.toLowerCase() !== 'content-length'), { name: 'Via', value: `${response.version} ${this.#config.name}` }];
+        const headers = [
+          ...back.kept.filter((h) => h.name.toLowerCase() !== 'content-length'),
+          { name: 'Via', value: `${response.version} ${this.#config.name}` },
+        ];
         // The message is re-framed for this hop (Transfer-Encoding was hop-by-hop): HEAD keeps the origin's
         // Content-Length, 1xx/204/304 carry none (RFC 9110 §8.6), everything else gets the stored length.
         const bodyless = response.status < 200 || response.status === 204 || response.status === 304;

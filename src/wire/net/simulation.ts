@@ -130,7 +130,6 @@ export interface Simulation {
   dispose(): void;
 }
 
-
 function headerList(init: HeadersInit | undefined): HeaderField[] {
   if (!init) return [];
   if (init instanceof Headers) {
@@ -218,7 +217,9 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     const httpPort = base.protocol === 'http:' && base.hostname === host ? defaultPort(base) : '80';
     const httpsPort = base.protocol === 'https:' && base.hostname === host ? defaultPort(base) : '443';
     stops.push(server.attach({ network, address: `${host}:${httpPort}`, codec, origin: `http://${host}`, track, epoch: resolved.epoch, http2 }));
-    stops.push(server.attach({ network, address: `${host}:${httpsPort}`, codec, origin: `https://${host}`, tls: tlsVersion, track, epoch: resolved.epoch, http2 }));
+    stops.push(
+      server.attach({ network, address: `${host}:${httpsPort}`, codec, origin: `https://${host}`, tls: tlsVersion, track, epoch: resolved.epoch, http2 }),
+    );
   }
   let proxyAddress: string | undefined;
   if (resolved.proxy) {
@@ -241,7 +242,9 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       idleTimeout: resolved.idleTimeout,
       pipelineDepth: depth,
       tls: tlsVersion,
-      proxy: proxyAddress ? { address: proxyAddress, ip: PROXY_IP, useProxyConnection: resolved.proxy ? resolved.proxy.useProxyConnection === true : false } : undefined,
+      proxy: proxyAddress
+        ? { address: proxyAddress, ip: PROXY_IP, useProxyConnection: resolved.proxy ? resolved.proxy.useProxyConnection === true : false }
+        : undefined,
       link,
       network,
       codec,
@@ -252,7 +255,11 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     const builtIn: Partial<Record<SimHttpVersion, ClientProtocolFactory>> = { '2': http2Client(), '3': http3Protocol() };
     const factory = (resolved.protocols as Partial<Record<SimHttpVersion, ClientProtocolFactory>>)[version] ?? builtIn[version];
     if (!factory) {
-      throw new WireError({ code: 'unsupported-version', side: 'local', message: `createSimulation: HTTP/${version} is not built in yet; pass protocols: { '${version}': factory } or use '0.9', '1.0' or '1.1'.` });
+      throw new WireError({
+        code: 'unsupported-version',
+        side: 'local',
+        message: `createSimulation: HTTP/${version} is not built in yet; pass protocols: { '${version}': factory } or use '0.9', '1.0' or '1.1'.`,
+      });
     }
     client = factory(env);
   }
@@ -309,7 +316,6 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       driving = false;
     }
   };
-
 
   const register = (url: URL, method: string, headers: HeaderField[], body: Uint8Array, signal: AbortSignal | undefined): Promise<Response> => {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
@@ -394,7 +400,9 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       const redirect = init?.redirect ?? request?.redirect ?? 'follow';
       const withBody = ({ bytes, type }: { bytes: Uint8Array; type?: string }): Promise<Response> => {
         if (type && header(headers, 'content-type') === undefined) headers.push({ name: 'Content-Type', value: type });
-        return register(url, method, headers, bytes, signal).then((response) => follow(response, { url, method, headers, body: bytes, signal, redirect, count: 0 }));
+        return register(url, method, headers, bytes, signal).then((response) =>
+          follow(response, { url, method, headers, body: bytes, signal, redirect, count: 0 }),
+        );
       };
       const sync = syncBodyBytes(rawBody);
       return sync ? withBody(sync) : bodyBytes(rawBody).then(withBody);

@@ -27,20 +27,31 @@ const SPIN_TIMEOUT = 30_000;
 describe('a simulation that cannot make progress ends with an error', () => {
   const server = () => createServer({ routes: [http.get('/a', () => new Response('a'))] });
 
-  it('fails the pending fetch, naming it, when a timer re-arms itself at the same instant forever', async () => {
-    const sim = createSimulation({ server: server(), rtt: 10 });
-    const spin = (): void => void sim.clock.setTimeout(spin, 0);
-    sim.clock.setTimeout(spin, 5);
-    const error = await sim.fetch('/a').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TypeError);
-    expect(String((error as Error).cause)).toMatch(/virtual time is stuck at 5 ms: .* GET http:\/\/api\.example\/a can never complete/);
-    expect(sim.trace.ofType('request-failed').map((e) => e.reason)).toEqual(['stalled']);
-  }, SPIN_TIMEOUT);
+  it(
+    'fails the pending fetch, naming it, when a timer re-arms itself at the same instant forever',
+    async () => {
+      const sim = createSimulation({ server: server(), rtt: 10 });
+      const spin = (): void => void sim.clock.setTimeout(spin, 0);
+      sim.clock.setTimeout(spin, 5);
+      const error = await sim.fetch('/a').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect(String((error as Error).cause)).toMatch(/virtual time is stuck at 5 ms: .* GET http:\/\/api\.example\/a can never complete/);
+      expect(sim.trace.ofType('request-failed').map((e) => e.reason)).toEqual(['stalled']);
+    },
+    SPIN_TIMEOUT,
+  );
 
-  it('makes sim.advance throw rather than spin', async () => {
-    const sim = createSimulation({ server: server(), drive: 'manual' });
-    const spin = (): void => void sim.clock.setTimeout(spin, 0);
-    sim.clock.setTimeout(spin, 5);
-    await expect(sim.advance(10)).rejects.toMatchObject({ code: 'simulation-stalled', message: expect.stringMatching(/sim\.advance\(10\): virtual time is stuck at 5 ms/) });
-  }, SPIN_TIMEOUT);
+  it(
+    'makes sim.advance throw rather than spin',
+    async () => {
+      const sim = createSimulation({ server: server(), drive: 'manual' });
+      const spin = (): void => void sim.clock.setTimeout(spin, 0);
+      sim.clock.setTimeout(spin, 5);
+      await expect(sim.advance(10)).rejects.toMatchObject({
+        code: 'simulation-stalled',
+        message: expect.stringMatching(/sim\.advance\(10\): virtual time is stuck at 5 ms/),
+      });
+    },
+    SPIN_TIMEOUT,
+  );
 });

@@ -66,7 +66,12 @@ describe('TCP model', () => {
     expect(got!.bytes()).toEqual(data);
     expect(trace.ofType('segment-sent').map((s) => s.length)).toEqual([MSS, MSS, MSS, 5000 - 3 * MSS]);
     // Each segment is acknowledged at once, cumulatively.
-    expect(trace.ofType('ack').filter((a) => a.from === 'server').map((a) => a.ack)).toEqual([MSS, 2 * MSS, 3 * MSS, 5000]);
+    expect(
+      trace
+        .ofType('ack')
+        .filter((a) => a.from === 'server')
+        .map((a) => a.ack),
+    ).toEqual([MSS, 2 * MSS, 3 * MSS, 5000]);
   });
 
   it('slow start: initial window of 10 segments, doubling each round trip', () => {
@@ -236,11 +241,12 @@ describe('TLS model', () => {
     expect(r.serverGot).toBe('ping');
     expect(r.reply).toBe('pong');
     expect(r.replyAt).toBe(300);
-    expect(r.trace.ofType('handshake').filter((e) => e.protocol === 'tls1.3').map((e) => e.step)).toEqual([
-      'ClientHello',
-      'ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished',
-      'Finished',
-    ]);
+    expect(
+      r.trace
+        .ofType('handshake')
+        .filter((e) => e.protocol === 'tls1.3')
+        .map((e) => e.step),
+    ).toEqual(['ClientHello', 'ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished', 'Finished']);
     expect(r.trace.ofType('tls-established').find((e) => e.side === 'client')!.tlsMs).toBe(100);
   });
 

@@ -354,21 +354,24 @@ export class TcpSocket implements ByteStream {
     this.#timer = undefined;
     this.#timerAt = next?.at;
     if (!next) return;
-    this.#timer = clock.setTimeout(() => {
-      this.#timer = undefined;
-      this.#timerAt = undefined;
-      if (this.#state === 'closed') return;
-      const now = clock.now();
-      if (next.kind === 'loss') {
-        const found = this.#recovery.detectLost(now, this.#flightSize());
-        this.#markLost(found.lost, found.lostBy ?? 'time-threshold');
-        this.#pump(found.congestion?.reason === 'loss');
-        return;
-      }
-      this.#expiredRto = this.#recovery.timeout;
-      this.#markLost(this.#recovery.onRto(now, this.#flightSize()).lost, 'timeout');
-      this.#pump();
-    }, Math.max(0, next.at - clock.now()));
+    this.#timer = clock.setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#timerAt = undefined;
+        if (this.#state === 'closed') return;
+        const now = clock.now();
+        if (next.kind === 'loss') {
+          const found = this.#recovery.detectLost(now, this.#flightSize());
+          this.#markLost(found.lost, found.lostBy ?? 'time-threshold');
+          this.#pump(found.congestion?.reason === 'loss');
+          return;
+        }
+        this.#expiredRto = this.#recovery.timeout;
+        this.#markLost(this.#recovery.onRto(now, this.#flightSize()).lost, 'timeout');
+        this.#pump();
+      },
+      Math.max(0, next.at - clock.now()),
+    );
   }
 
   #receive(offset: number, data: Uint8Array): void {

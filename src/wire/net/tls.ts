@@ -40,7 +40,13 @@ interface FlightRow {
 export const TLS_FLIGHTS: readonly FlightRow[] = [
   { version: '1.2', side: 'client', received: '', send: 'ClientHello', ready: false },
   { version: '1.2', side: 'server', received: 'ClientHello', send: 'ServerHello, Certificate, ServerHelloDone', ready: false },
-  { version: '1.2', side: 'client', received: 'ServerHello, Certificate, ServerHelloDone', send: 'ClientKeyExchange, ChangeCipherSpec, Finished', ready: false },
+  {
+    version: '1.2',
+    side: 'client',
+    received: 'ServerHello, Certificate, ServerHelloDone',
+    send: 'ClientKeyExchange, ChangeCipherSpec, Finished',
+    ready: false,
+  },
   { version: '1.2', side: 'server', received: 'ClientKeyExchange, ChangeCipherSpec, Finished', send: 'ChangeCipherSpec, Finished', ready: true },
   { version: '1.2', side: 'client', received: 'ChangeCipherSpec, Finished', ready: true },
   { version: '1.3', side: 'client', received: '', send: 'ClientHello', ready: false },

@@ -26,7 +26,13 @@ export class ConnectTunnel implements ByteStream {
     this.#inner = inner;
     const request = { method: 'CONNECT', target: authority, version: '1.1' as const, headers: [{ name: 'Host', value: authority }], body: new Uint8Array(0) };
     const start = (): void => {
-      ctx.trace.emit({ type: 'request-sent', requestId: `${inner.connectionId}/CONNECT`, connectionId: inner.connectionId, startLine: startLine(request), headers: request.headers });
+      ctx.trace.emit({
+        type: 'request-sent',
+        requestId: `${inner.connectionId}/CONNECT`,
+        connectionId: inner.connectionId,
+        startLine: startLine(request),
+        headers: request.headers,
+      });
       inner.write(codec.encodeRequest(request));
     };
     if (inner.state === 'open') start();
@@ -45,7 +51,15 @@ export class ConnectTunnel implements ByteStream {
         inner.abort(`CONNECT ${authority} refused: ${why}`);
         return;
       }
-      ctx.trace.emit({ type: 'message-parsed', connectionId: inner.connectionId, by: 'client', kind: 'response', startLine: startLine(decoded.message), headers: decoded.message.headers, bodyLength: 0 });
+      ctx.trace.emit({
+        type: 'message-parsed',
+        connectionId: inner.connectionId,
+        by: 'client',
+        kind: 'response',
+        startLine: startLine(decoded.message),
+        headers: decoded.message.headers,
+        bodyLength: 0,
+      });
       const rest = this.#buffer.subarray(decoded.consumed);
       this.#buffer = new Uint8Array(0);
       this.#state = 'open';

@@ -67,7 +67,8 @@ export function createDemoServer(): MockServer {
         return existed ? Response.json(todo) : Response.json(todo, { status: 201, headers: { Location: `/todos/${todo.id}` } });
       }),
       http.delete('/todos/:id', (_request, { params }) =>
-        todos.delete(params.id!) ? new Response(null, { status: 204 }) : Response.json({ error: `No todo ${params.id}.` }, { status: 404 })),
+        todos.delete(params.id!) ? new Response(null, { status: 204 }) : Response.json({ error: `No todo ${params.id}.` }, { status: 404 }),
+      ),
     ],
   });
 }
@@ -91,9 +92,5 @@ export function demoCommands(url: string): string[] {
  * working by a test. nghttp -v prints every frame; -a also fetches the page's assets, or takes them pushed.
  */
 export function demoH2Commands(url: string): string[] {
-  return [
-    `curl -i --http2-prior-knowledge ${url}/todos/1`,
-    `nghttp -nv ${url}/todos`,
-    `nghttp -nva ${url}/`,
-  ];
+  return [`curl -i --http2-prior-knowledge ${url}/todos/1`, `nghttp -nv ${url}/todos`, `nghttp -nva ${url}/`];
 }

@@ -38,45 +38,47 @@ export type Outcome =
 export type Dispatch = (request: WireRequest) => Promise<Outcome>;
 
 /** The dispatcher for a MockServer; `origin` is what handlers see in request.url when Host is missing. */
-export const mockDispatch = (server: MockServer, origin: string): Dispatch => async (request) => {
-  const fault = server.faults.take();
-  if (fault?.kind === 'drop') return { kind: 'drop', how: fault.how };
-  let reply: Reply;
-  let options: { latency?: number; bytesPerTick?: number; tickMs?: number; push?: unknown } = {};
-  if (fault?.kind === 'status') {
-    const text = fault.body ?? `Injected failure: ${fault.status}`;
-    reply = {
-      status: fault.status,
-      reason: reasonPhrase(fault.status),
-      headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
-      body: new TextEncoder().encode(text),
-      route: 'fault',
-    };
-  } else {
-    try {
-      const r = await serverRespond(request, { routes: server.routes, store: server.store, origin });
-      reply = r;
-      options = r.options;
-    } catch (error) {
-      // Handler errors are already 500s; this is the mock server itself failing. A real server answers 500
-      // and carries on, rather than dropping the connection with no answer.
+export const mockDispatch =
+  (server: MockServer, origin: string): Dispatch =>
+  async (request) => {
+    const fault = server.faults.take();
+    if (fault?.kind === 'drop') return { kind: 'drop', how: fault.how };
+    let reply: Reply;
+    let options: { latency?: number; bytesPerTick?: number; tickMs?: number; push?: unknown } = {};
+    if (fault?.kind === 'status') {
+      const text = fault.body ?? `Injected failure: ${fault.status}`;
       reply = {
-        status: 500,
-        reason: reasonPhrase(500),
+        status: fault.status,
+        reason: reasonPhrase(fault.status),
         headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
-        body: new TextEncoder().encode(`The mock server failed on ${request.method} ${request.target}: ${String(error)}\n`),
-        route: 'builtin:500',
+        body: new TextEncoder().encode(text),
+        route: 'fault',
       };
+    } else {
+      try {
+        const r = await serverRespond(request, { routes: server.routes, store: server.store, origin });
+        reply = r;
+        options = r.options;
+      } catch (error) {
+        // Handler errors are already 500s; this is the mock server itself failing. A real server answers 500
+        // and carries on, rather than dropping the connection with no answer.
+        reply = {
+          status: 500,
+          reason: reasonPhrase(500),
+          headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
+          body: new TextEncoder().encode(`The mock server failed on ${request.method} ${request.target}: ${String(error)}\n`),
+          route: 'builtin:500',
+        };
+      }
     }
-  }
-  // A route's `push` list, read structurally: src/wire/server may declare the option after this file.
-  const push = Array.isArray(options.push) ? options.push.filter((p): p is string => typeof p === 'string') : [];
-  const slow = options.bytesPerTick ? { bytesPerTick: options.bytesPerTick, tickMs: options.tickMs ?? 10 } : server.faults.slow;
-  return {
-    kind: 'reply',
-    reply,
-    delayMs: (options.latency ?? 0) + server.faults.extraLatency,
-    ...(slow ? { slow: { bytesPerTick: slow.bytesPerTick, tickMs: slow.tickMs ?? 10 } } : {}),
-    ...(push.length > 0 ? { push } : {}),
+    // A route's `push` list, read structurally: src/wire/server may declare the option after this file.
+    const push = Array.isArray(options.push) ? options.push.filter((p): p is string => typeof p === 'string') : [];
+    const slow = options.bytesPerTick ? { bytesPerTick: options.bytesPerTick, tickMs: options.tickMs ?? 10 } : server.faults.slow;
+    return {
+      kind: 'reply',
+      reply,
+      delayMs: (options.latency ?? 0) + server.faults.extraLatency,
+      ...(slow ? { slow: { bytesPerTick: slow.bytesPerTick, tickMs: slow.tickMs ?? 10 } } : {}),
+      ...(push.length > 0 ? { push } : {}),
+    };
   };
-};

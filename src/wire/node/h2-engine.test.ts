@@ -33,7 +33,7 @@ describe('pushed streams and SETTINGS_MAX_CONCURRENT_STREAMS (RFC 9113 §5.1.2)'
   // promise two pushes but must not start the second response while the first is still open.
 
   // RFC 9113 §5.1.2: HEADERS on a reserved (pushed) stream count against the peer's limit.
-  it('the server engine refuses to open a pushed stream beyond the client\'s limit', () => {
+  it("the server engine refuses to open a pushed stream beyond the client's limit", () => {
     const { client, server } = pair({ MAX_CONCURRENT_STREAMS: 1 });
     server.receiveData(client.request(request('/'), { endStream: true }).bytes);
     expect(server.remoteSettings.MAX_CONCURRENT_STREAMS).toBe(1);

@@ -25,7 +25,9 @@ const connect = async (port: number, options: Partial<Parameters<typeof Http2Cli
   closers.add(await Http2Client.connect({ host: '127.0.0.1', port, timeoutMs: 5000, ...options }), (c) => c.close());
 
 /** A node:http2 server on an ephemeral loopback port; counts sessions (connections). */
-async function nodeServer(onStream: (stream: ServerHttp2Stream, headers: Record<string, string | string[] | undefined>) => void): Promise<{ port: number; sessions: () => number }> {
+async function nodeServer(
+  onStream: (stream: ServerHttp2Stream, headers: Record<string, string | string[] | undefined>) => void,
+): Promise<{ port: number; sessions: () => number }> {
   const server: Http2Server = createH2Server();
   let sessions = 0;
   server.on('session', () => sessions++);
@@ -97,7 +99,7 @@ describe('h2c client against node:http2 (prior knowledge)', () => {
     expect(client.frameCounts.sent.WINDOW_UPDATE).toBeGreaterThan(0);
   });
 
-  it('uploads 1 MiB within the server\'s windows, waiting for its WINDOW_UPDATEs', async () => {
+  it("uploads 1 MiB within the server's windows, waiting for its WINDOW_UPDATEs", async () => {
     const server = await nodeServer((stream) => {
       void readAll(stream).then((body) => {
         stream.respond({ ':status': 200 });
@@ -165,7 +167,9 @@ describe('h2c client against nghttpd', () => {
   });
 
   it('fails with an install hint when nghttpd is missing', async () => {
-    await expect(startDaemon('nghttpd-not-installed-here', (p) => [String(p)], 'nghttpd')).rejects.toThrow(/not installed[\s\S]*apt-get install nghttp2-server/);
+    await expect(startDaemon('nghttpd-not-installed-here', (p) => [String(p)], 'nghttpd')).rejects.toThrow(
+      /not installed[\s\S]*apt-get install nghttp2-server/,
+    );
   });
 
   it('fetches several files as concurrent streams on one connection, and a 404', async () => {
@@ -199,7 +203,7 @@ describe('h2c client against nghttpd', () => {
     expect(client.frameCounts.received.WINDOW_UPDATE).toBeGreaterThan(MIB / 16_383 - 1);
   });
 
-  it('queues requests beyond the server\'s SETTINGS_MAX_CONCURRENT_STREAMS (nghttpd -m 2)', async () => {
+  it("queues requests beyond the server's SETTINGS_MAX_CONCURRENT_STREAMS (nghttpd -m 2)", async () => {
     const daemon = await nghttpd(docroot(), '-m', '2');
     const client = await connect(daemon.port);
     expect(client.connection.remoteSettings.MAX_CONCURRENT_STREAMS).toBe(2);

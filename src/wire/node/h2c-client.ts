@@ -75,8 +75,16 @@ interface Exchange {
   readonly reject: (error: Error) => void;
 }
 
-const newExchange = (pushed: boolean, resolve: Exchange['resolve'], reject: Exchange['reject']): Exchange =>
-  ({ informational: [], body: [], trailers: [], ended: false, pushed, pushes: [], resolve, reject });
+const newExchange = (pushed: boolean, resolve: Exchange['resolve'], reject: Exchange['reject']): Exchange => ({
+  informational: [],
+  body: [],
+  trailers: [],
+  ended: false,
+  pushed,
+  pushes: [],
+  resolve,
+  reject,
+});
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -157,7 +165,9 @@ export class Http2Client {
           return;
         }
       }
-      this.#fail(new WireError({ code: 'connection-closed', side: 'remote', message: 'The server closed the connection; open a new one to send more requests.' }));
+      this.#fail(
+        new WireError({ code: 'connection-closed', side: 'remote', message: 'The server closed the connection; open a new one to send more requests.' }),
+      );
     } catch (error) {
       this.#fail(error as Error);
     }
@@ -210,13 +220,23 @@ export class Http2Client {
         // RFC 9113 §8.1: a server may answer before the request is complete, then RST_STREAM(NO_ERROR)
         // to stop the upload; the client must not discard that response.
         if (e.errorName === 'NO_ERROR' && this.#exchanges.get(e.streamId)?.ended) return this.#settle(e.streamId);
-        return this.#settle(e.streamId, new WireError({ code: e.errorName, side: 'remote', message: `The server reset stream ${e.streamId} with ${e.errorName} (RFC 9113 §6.4).` }));
+        return this.#settle(
+          e.streamId,
+          new WireError({ code: e.errorName, side: 'remote', message: `The server reset stream ${e.streamId} with ${e.errorName} (RFC 9113 §6.4).` }),
+        );
       case 'stream-error':
         return this.#settle(e.streamId, e.error);
       case 'goaway':
         // RFC 9113 §6.8: streams above lastStreamId were not processed and may be retried elsewhere.
         for (const id of e.unprocessedStreams) {
-          this.#settle(id, new WireError({ code: 'REFUSED_STREAM', side: 'remote', message: `The server's GOAWAY left stream ${id} unprocessed; it is safe to retry on a new connection.` }));
+          this.#settle(
+            id,
+            new WireError({
+              code: 'REFUSED_STREAM',
+              side: 'remote',
+              message: `The server's GOAWAY left stream ${id} unprocessed; it is safe to retry on a new connection.`,
+            }),
+          );
         }
         return;
       default:

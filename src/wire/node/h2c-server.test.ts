@@ -33,7 +33,9 @@ const api = (gate: Promise<void> = Promise.resolve()) =>
       http.post('/bytes', async (r) => new Response(await r.arrayBuffer(), { headers: { 'Content-Type': 'application/octet-stream' } })),
       http.get('/header-sizes', (r) => new Response([...r.headers].map(([k, v]) => `${k}=${v.length}`).join('\n'))),
       http.get('/big-header', () => new Response('ok', { headers: { 'x-big': 'v'.repeat(40_000) } })),
-      http.get('/page', () => new Response('<link rel="stylesheet" href="/style.css">', { headers: { 'Content-Type': 'text/html' } }), { push: ['/style.css'] }),
+      http.get('/page', () => new Response('<link rel="stylesheet" href="/style.css">', { headers: { 'Content-Type': 'text/html' } }), {
+        push: ['/style.css'],
+      }),
       http.get('/style.css', () => new Response('body{}', { headers: { 'Content-Type': 'text/css' } })),
       http.get('/script.js', () => new Response('void 0', { headers: { 'Content-Type': 'text/javascript' } })),
     ],
@@ -47,12 +49,15 @@ const session = (server: TcpServer, settings: Parameters<typeof h2connect>[1] = 
   const s = h2connect(server.url, settings);
   s.on('error', () => undefined); // a test that expects an error reads it from the stream
   // close() waits for open streams; a test that failed midway may leave one open, so destroy after a bound.
-  return closers.add(s, (c) =>
-    new Promise<void>((resolve) => {
-      if (c.closed || c.destroyed) return resolve();
-      c.close(() => resolve());
-      setTimeout(() => c.destroy(), 1000).unref();
-    }));
+  return closers.add(
+    s,
+    (c) =>
+      new Promise<void>((resolve) => {
+        if (c.closed || c.destroyed) return resolve();
+        c.close(() => resolve());
+        setTimeout(() => c.destroy(), 1000).unref();
+      }),
+  );
 };
 
 interface NodeResult {
@@ -114,7 +119,7 @@ describe('h2c server against node:http2', () => {
     expect((await fetchH2(s, '/notes/1')).body).toBe('v2');
   });
 
-  it('sends a body larger than the flow-control windows, waiting for the client\'s WINDOW_UPDATEs', async () => {
+  it("sends a body larger than the flow-control windows, waiting for the client's WINDOW_UPDATEs", async () => {
     const server = await serve(api());
     // A small stream window makes the client's WINDOW_UPDATEs the only way the body can finish.
     const s = session(server, { settings: { initialWindowSize: 16_384 } });
@@ -131,7 +136,7 @@ describe('h2c server against node:http2', () => {
     expect(res.body).toBe(`text/plain: ${body}`);
   });
 
-  it('holds DATA while the client\'s window is 0, and sends it when a SETTINGS change opens it (RFC 9113 §6.9.2)', async () => {
+  it("holds DATA while the client's window is 0, and sends it when a SETTINGS change opens it (RFC 9113 §6.9.2)", async () => {
     const server = await serve(api());
     const s = session(server, { settings: { initialWindowSize: 0 } });
     const stream = s.request({ ':path': '/big' });
@@ -139,7 +144,9 @@ describe('h2c server against node:http2', () => {
     stream.on('data', (c: Buffer) => (received += c.length));
     await new Promise((resolve) => stream.once('response', resolve));
     // A PING round trip after the HEADERS: had any DATA been sent with a zero window, it would be here.
-    await new Promise<void>((resolve, reject) => s.ping(Buffer.from('roundtrp'), (err, _ms, payload) => (err ? reject(err) : (expect(payload.toString()).toBe('roundtrp'), resolve()))));
+    await new Promise<void>((resolve, reject) =>
+      s.ping(Buffer.from('roundtrp'), (err, _ms, payload) => (err ? reject(err) : (expect(payload.toString()).toBe('roundtrp'), resolve()))),
+    );
     expect(received).toBe(0);
     s.settings({ initialWindowSize: 65_535 });
     await new Promise((resolve) => stream.on('end', resolve));
@@ -281,7 +288,9 @@ describe('h2c server against nghttp', () => {
     const { code, stdout } = await nghttp(['-nv', `${server.url}/todos/3`]);
     expect(code).toBe(0);
     // Our SETTINGS announce the limits we enforce: 100 concurrent streams, a 64 KiB header list.
-    expect(stdout).toMatch(/recv SETTINGS frame <length=12, flags=0x00, stream_id=0>\s+\(niv=2\)\s+\[SETTINGS_MAX_CONCURRENT_STREAMS\(0x03\):100\]\s+\[SETTINGS_MAX_HEADER_LIST_SIZE\(0x06\):65536\]/);
+    expect(stdout).toMatch(
+      /recv SETTINGS frame <length=12, flags=0x00, stream_id=0>\s+\(niv=2\)\s+\[SETTINGS_MAX_CONCURRENT_STREAMS\(0x03\):100\]\s+\[SETTINGS_MAX_HEADER_LIST_SIZE\(0x06\):65536\]/,
+    );
     expect(stdout).toMatch(/recv SETTINGS frame <length=0, flags=0x01, stream_id=0>\s+; ACK/); // ACK of nghttp's
     expect(stdout).toMatch(/recv \(stream_id=13\) :status: 200/);
     expect(stdout).toMatch(/recv DATA frame <length=10, flags=0x01, stream_id=13>\s+; END_STREAM/);
@@ -293,8 +302,12 @@ describe('h2c server against nghttp', () => {
     const { code, stdout } = await nghttp(['-nva', `${server.url}/page`]);
     expect(code).toBe(0);
     // The adapter's push list and the route's own push option both apply, promised in that order.
-    expect(stdout).toMatch(/recv \(stream_id=13\) :path: \/script\.js\s+\[[^\]]*\] recv PUSH_PROMISE frame <length=\d+, flags=0x04, stream_id=13>\s+; END_HEADERS\s+\(padlen=0, promised_stream_id=2\)/);
-    expect(stdout).toMatch(/recv \(stream_id=13\) :path: \/style\.css\s+\[[^\]]*\] recv PUSH_PROMISE frame <length=\d+, flags=0x04, stream_id=13>\s+; END_HEADERS\s+\(padlen=0, promised_stream_id=4\)/);
+    expect(stdout).toMatch(
+      /recv \(stream_id=13\) :path: \/script\.js\s+\[[^\]]*\] recv PUSH_PROMISE frame <length=\d+, flags=0x04, stream_id=13>\s+; END_HEADERS\s+\(padlen=0, promised_stream_id=2\)/,
+    );
+    expect(stdout).toMatch(
+      /recv \(stream_id=13\) :path: \/style\.css\s+\[[^\]]*\] recv PUSH_PROMISE frame <length=\d+, flags=0x04, stream_id=13>\s+; END_HEADERS\s+\(padlen=0, promised_stream_id=4\)/,
+    );
     expect(stdout.indexOf('promised_stream_id=4')).toBeLessThan(stdout.indexOf('recv (stream_id=13) :status: 200'));
     expect(stdout).toMatch(/recv HEADERS frame <length=\d+, flags=0x04, stream_id=2>\s+; END_HEADERS\s+\(padlen=0\)\s+; First push response header/);
     expect(stdout).toMatch(/recv \(stream_id=4\) content-type: text\/css/);
@@ -302,7 +315,7 @@ describe('h2c server against nghttp', () => {
     expect(stdout).not.toMatch(/RST_STREAM/);
   });
 
-  it('promises no more pushes than the client\'s SETTINGS_MAX_CONCURRENT_STREAMS (nghttp --max-concurrent-streams=1)', async () => {
+  it("promises no more pushes than the client's SETTINGS_MAX_CONCURRENT_STREAMS (nghttp --max-concurrent-streams=1)", async () => {
     const server = await serve(api(), { push: { '/page': ['/script.js'] } });
     const { code, stdout } = await nghttp(['-nva', '--max-concurrent-streams=1', `${server.url}/page`]);
     expect(code).toBe(0);
@@ -353,10 +366,13 @@ describe('h2c server against nghttp', () => {
     expect(stdout).toMatch(/recv DATA frame <length=10, flags=0x01, stream_id=13>/);
   });
 
-  it('takes a 150 kB upload from a file, refilling the client\'s windows (nghttp -d)', async () => {
+  it("takes a 150 kB upload from a file, refilling the client's windows (nghttp -d)", async () => {
     const server = await serve(api());
     const dir = closers.add(mkdtempSync(join(tmpdir(), 'roundtrip-h2c-')), (d) => rmSync(d, { recursive: true, force: true }));
-    writeFileSync(join(dir, 'upload.bin'), Buffer.alloc(150_000).map((_, i) => (i * 7) % 256));
+    writeFileSync(
+      join(dir, 'upload.bin'),
+      Buffer.alloc(150_000).map((_, i) => (i * 7) % 256),
+    );
     const { code, stdout } = await nghttp(['-nv', '-d', join(dir, 'upload.bin'), `${server.url}/bytes`]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/recv WINDOW_UPDATE frame <length=4, flags=0x00, stream_id=0>/);
@@ -423,7 +439,14 @@ describe('h2c on a raw socket', () => {
     for (const part of (PREFACE + EMPTY_SETTINGS).match(/[\s\S]{1,5}/g)!) peer.send(part);
     // Our SETTINGS, then the ACK of the client's.
     expect(await peer.waitFor((t) => frames(t).length >= 2)).toBe(true);
-    expect(frames(peer.text).slice(0, 2).map((f) => [f.type, f.flags])).toEqual([['SETTINGS', 0], ['SETTINGS', 1]]);
+    expect(
+      frames(peer.text)
+        .slice(0, 2)
+        .map((f) => [f.type, f.flags]),
+    ).toEqual([
+      ['SETTINGS', 0],
+      ['SETTINGS', 1],
+    ]);
   });
 
   it('says GOAWAY (NO_ERROR) and closes a connection idle for idleTimeoutMs', async () => {

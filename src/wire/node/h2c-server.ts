@@ -207,7 +207,8 @@ export class H2cServerSession {
     void this.#link
       .sendBody(streamId, text, { endStream: true })
       .then(() => {
-        if (SENDING_STATES.has(conn.streamState(streamId)) || conn.streamState(streamId) === 'half_closed_local') this.#link.send(conn.resetStream(streamId, 'NO_ERROR'));
+        if (SENDING_STATES.has(conn.streamState(streamId)) || conn.streamState(streamId) === 'half_closed_local')
+          this.#link.send(conn.resetStream(streamId, 'NO_ERROR'));
       })
       .catch(() => undefined);
   }
@@ -268,11 +269,19 @@ export class H2cServerSession {
   }
 
   /** RFC 9113 §8.4.1: promise pushed resources before sending the response that refers to them. */
-  async #promisePushes(streamId: number, request: WireRequest, outcome: Extract<Outcome, { kind: 'reply' }>): Promise<{ streamId: number; outcome: Extract<Outcome, { kind: 'reply' }> }[]> {
+  async #promisePushes(
+    streamId: number,
+    request: WireRequest,
+    outcome: Extract<Outcome, { kind: 'reply' }>,
+  ): Promise<{ streamId: number; outcome: Extract<Outcome, { kind: 'reply' }> }[]> {
     const conn = this.#link.conn;
     const paths = this.#pushList(request.target, outcome);
     if (paths.length === 0 || conn.remoteSettings.ENABLE_PUSH === 0 || outcome.reply.status >= 400) return [];
-    const authority = field(request.headers.map((h) => ({ name: h.name.toLowerCase(), value: h.value })), 'host') ?? '';
+    const authority =
+      field(
+        request.headers.map((h) => ({ name: h.name.toLowerCase(), value: h.value })),
+        'host',
+      ) ?? '';
     const promised: { streamId: number; outcome: Extract<Outcome, { kind: 'reply' }> }[] = [];
     for (const path of paths) {
       // RFC 9113 §5.1.2: a pushed stream counts toward the client's SETTINGS_MAX_CONCURRENT_STREAMS once

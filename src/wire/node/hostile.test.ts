@@ -14,7 +14,13 @@ const MEMORY_BOUND = 96 * 1024 * 1024;
 let server: TcpServer;
 beforeAll(async () => {
   server = await serveTcp(createDemoServer(), {
-    protocols: [h2cProtocol({ limits: { maxConcurrentStreams: 20, maxEmptyFrames: 200, resetBurst: 100, resetRatePerSecond: 10, maxQueuedAcks: 200 }, maxBodyBytes: 64 * 1024, idleTimeoutMs: 1500 })],
+    protocols: [
+      h2cProtocol({
+        limits: { maxConcurrentStreams: 20, maxEmptyFrames: 200, resetBurst: 100, resetRatePerSecond: 10, maxQueuedAcks: 200 },
+        maxBodyBytes: 64 * 1024,
+        idleTimeoutMs: 1500,
+      }),
+    ],
     engine: { headerTimeoutMs: 800, idleTimeoutMs: 1500, maxBodyBytes: 64 * 1024 },
     prefaceTimeoutMs: 800,
     onError: () => undefined,
@@ -48,19 +54,27 @@ function exchange(attack: (socket: Socket) => Promise<void> | void, waitMs = 400
     socket.on('error', () => undefined);
     socket.on('close', () => finish(true));
     socket.on('end', () => finish(true));
-    socket.on('connect', () =>
-      void Promise.resolve(attack(socket))
-        .catch(() => undefined)
-        .finally(() => {
-          // A peer that read nothing during its attack reads now, to see how the server answered.
-          if (!read) socket.on('data', (b) => chunks.push(b)).resume();
-        }),
+    socket.on(
+      'connect',
+      () =>
+        void Promise.resolve(attack(socket))
+          .catch(() => undefined)
+          .finally(() => {
+            // A peer that read nothing during its attack reads now, to see how the server answered.
+            if (!read) socket.on('data', (b) => chunks.push(b)).resume();
+          }),
     );
   });
 }
 
 const H2_START = (): Uint8Array =>
-  new Uint8Array([...CLIENT_PREFACE, ...encodeFrames([{ type: 'SETTINGS', streamId: 0, flags: 0, settings: [] }, { type: 'SETTINGS', streamId: 0, flags: FLAGS.ACK, settings: [] }])]);
+  new Uint8Array([
+    ...CLIENT_PREFACE,
+    ...encodeFrames([
+      { type: 'SETTINGS', streamId: 0, flags: 0, settings: [] },
+      { type: 'SETTINGS', streamId: 0, flags: FLAGS.ACK, settings: [] },
+    ]),
+  ]);
 
 const REQUEST = [
   { name: ':method', value: 'GET' },
@@ -152,9 +166,15 @@ describe('HTTP/2 floods', () => {
     const out = await survive(() =>
       exchange(async (s) => {
         s.write(H2_START());
-        await flood(s, 4000, (i) => (i % 2 === 0
-          ? { type: 'HEADERS', streamId: i + 1, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment: hpack.encode(REQUEST) }
-          : { type: 'RST_STREAM', streamId: i, flags: 0, errorCode: ERROR_CODES.CANCEL }), 100);
+        await flood(
+          s,
+          4000,
+          (i) =>
+            i % 2 === 0
+              ? { type: 'HEADERS', streamId: i + 1, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment: hpack.encode(REQUEST) }
+              : { type: 'RST_STREAM', streamId: i, flags: 0, errorCode: ERROR_CODES.CANCEL },
+          100,
+        );
       }),
     );
     expect(goawayCode(out.bytes)).toBe(ERROR_CODES.INTERNAL_ERROR);
@@ -168,7 +188,8 @@ describe('HTTP/2 floods', () => {
       exchange((s) => {
         s.write(H2_START());
         const frames: Frame[] = [];
-        for (let id = 1; id <= 79; id += 2) frames.push({ type: 'HEADERS', streamId: id, flags: FLAGS.END_HEADERS, headerBlockFragment: hpack.encode(REQUEST) });
+        for (let id = 1; id <= 79; id += 2)
+          frames.push({ type: 'HEADERS', streamId: id, flags: FLAGS.END_HEADERS, headerBlockFragment: hpack.encode(REQUEST) });
         s.write(encodeFrames(frames));
       }),
     );
@@ -201,16 +222,23 @@ describe('HTTP/2 floods', () => {
         s.write(H2_START());
         const first = hpack.encode([...REQUEST, { name: 'x-bomb', value: 'b'.repeat(4000) }]);
         const bomb = new Uint8Array([...hpack.encode(REQUEST), ...new Array(16_000).fill(0x80 | 62)]);
-        s.write(encodeFrames([
-          { type: 'HEADERS', streamId: 1, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment: first },
-          { type: 'HEADERS', streamId: 3, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment: bomb },
-          { type: 'HEADERS', streamId: 5, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment: hpack.encode(REQUEST) },
-        ]));
+        s.write(
+          encodeFrames([
+            { type: 'HEADERS', streamId: 1, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment: first },
+            { type: 'HEADERS', streamId: 3, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment: bomb },
+            { type: 'HEADERS', streamId: 5, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment: hpack.encode(REQUEST) },
+          ]),
+        );
       }, 1000),
     );
     const frames = decodeFrames(out.bytes).frames;
     expect(frames.find((f) => f.type === 'RST_STREAM' && f.streamId === 3)).toMatchObject({ errorCode: ERROR_CODES.ENHANCE_YOUR_CALM });
-    expect(frames.filter((f) => f.type === 'HEADERS').map((f) => f.streamId).sort()).toEqual([1, 5]);
+    expect(
+      frames
+        .filter((f) => f.type === 'HEADERS')
+        .map((f) => f.streamId)
+        .sort(),
+    ).toEqual([1, 5]);
   });
 
   it('an over-limit upload gets 413 and RST_STREAM NO_ERROR', async () => {

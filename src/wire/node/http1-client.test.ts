@@ -21,10 +21,14 @@ async function nodeServer(handler: (req: IncomingMessage, res: ServerResponse) =
   const sockets: Socket[] = [];
   server.on('connection', (s: Socket) => sockets.push(s));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.add(server, (s) => new Promise<void>((resolve) => {
-    s.close(() => resolve());
-    s.closeAllConnections();
-  }));
+  closers.add(
+    server,
+    (s) =>
+      new Promise<void>((resolve) => {
+        s.close(() => resolve());
+        s.closeAllConnections();
+      }),
+  );
   return { port: (server.address() as AddressInfo).port, sockets };
 }
 
@@ -182,10 +186,14 @@ async function rawServer(reply: string, then: 'end' | 'stay'): Promise<number> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.add(server, (s) => new Promise<void>((resolve) => {
-    s.close(() => resolve());
-    for (const socket of sockets) socket.destroy();
-  }));
+  closers.add(
+    server,
+    (s) =>
+      new Promise<void>((resolve) => {
+        s.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  );
   return (server.address() as AddressInfo).port;
 }
 
@@ -206,7 +214,7 @@ describe('Http1Client against exact bytes', () => {
     expect(c.reusable).toBe(false);
   });
 
-  it('rejects a malformed response with the engine\'s remote error', async () => {
+  it("rejects a malformed response with the engine's remote error", async () => {
     const port = await rawServer('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd', 'stay');
     const c = await client(port);
     await expect(c.request({ target: '/' })).rejects.toMatchObject({ side: 'remote', code: 'conflicting-content-length' });

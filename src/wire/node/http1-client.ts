@@ -10,8 +10,14 @@
 import { connect } from 'node:net';
 import { WireError } from '../errors';
 import {
-  Http1Connection, type Http1ConnectionOptions, type Http1Header, type Http1Response, type Http1Version,
-  http1Data, http1EndOfMessage, http1Request,
+  Http1Connection,
+  type Http1ConnectionOptions,
+  type Http1Header,
+  type Http1Response,
+  type Http1Version,
+  http1Data,
+  http1EndOfMessage,
+  http1Request,
 } from '../http1/index';
 import { SocketTransport, type Timers, realTimers } from './transport';
 
@@ -100,7 +106,11 @@ export class Http1Client {
 
   async #exchange(init: Http1ClientRequest): Promise<Http1ClientResponse> {
     if (!this.reusable) {
-      throw new WireError({ code: 'connection-not-reusable', side: 'local', message: 'This connection cannot take another request (it was closed or marked Connection: close); open a new one.' });
+      throw new WireError({
+        code: 'connection-not-reusable',
+        side: 'local',
+        message: 'This connection cannot take another request (it was closed or marked Connection: close); open a new one.',
+      });
     }
     const body = typeof init.body === 'string' ? new TextEncoder().encode(init.body) : (init.body ?? EMPTY);
     const given = init.headers ?? [];
@@ -160,7 +170,11 @@ export class Http1Client {
         case 'connection-closed':
           throw closedEarly();
         case 'paused':
-          throw new WireError({ code: 'protocol-switched', side: 'remote', message: 'The connection left HTTP/1 (a 101 or a tunnel); this client speaks HTTP/1 only, so open a new connection.' });
+          throw new WireError({
+            code: 'protocol-switched',
+            side: 'remote',
+            message: 'The connection left HTTP/1 (a 101 or a tunnel); this client speaks HTTP/1 only, so open a new connection.',
+          });
         case 'request':
           throw new WireError({ code: 'unexpected-request', side: 'remote', message: 'The server sent a request; a client only reads responses.' });
       }
@@ -169,4 +183,8 @@ export class Http1Client {
 }
 
 const closedEarly = () =>
-  new WireError({ code: 'connection-closed', side: 'remote', message: 'The server closed the connection before its response was complete; retry on a new connection if the request is idempotent.' });
+  new WireError({
+    code: 'connection-closed',
+    side: 'remote',
+    message: 'The server closed the connection before its response was complete; retry on a new connection if the request is idempotent.',
+  });

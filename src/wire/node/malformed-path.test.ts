@@ -34,7 +34,9 @@ describe('a malformed percent-encoding in the path', () => {
 describe('the TCP adapter meanwhile', () => {
   it('still answers (500 from the adapter, or the fixed 4xx) and keeps the connection, rather than resetting it', async () => {
     const server = closers.add(await serveTcp(todos()), (s) => s.close());
-    const { text } = await rawExchange(server.port, ['GET /todos/%ZZ HTTP/1.1\r\nHost: x\r\n\r\nGET /todos/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
+    const { text } = await rawExchange(server.port, [
+      'GET /todos/%ZZ HTTP/1.1\r\nHost: x\r\n\r\nGET /todos/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    ]);
     expect(text).toMatch(/^HTTP\/1\.1 [45]\d\d /);
     expect(text).toMatch(/\{"id":"1"\}$/);
   });

@@ -34,11 +34,13 @@ export interface ProtocolEnv {
 }
 
 /** A detector for protocols that start with a fixed preface. */
-export const prefaceDetector = (preface: Uint8Array) => (prefix: Uint8Array): Detection => {
-  const n = Math.min(prefix.length, preface.length);
-  for (let i = 0; i < n; i++) if (prefix[i] !== preface[i]) return 'no';
-  return prefix.length >= preface.length ? 'yes' : 'need-more';
-};
+export const prefaceDetector =
+  (preface: Uint8Array) =>
+  (prefix: Uint8Array): Detection => {
+    const n = Math.min(prefix.length, preface.length);
+    for (let i = 0; i < n; i++) if (prefix[i] !== preface[i]) return 'no';
+    return prefix.length >= preface.length ? 'yes' : 'need-more';
+  };
 
 /**
  * Reads the first bytes of a connection until one protocol claims it or all say no; returns the claimant

@@ -33,14 +33,21 @@ interface NodeResult {
 }
 
 /** One request with Node's client; resolves once the whole body is read. */
-function nodeRequest(port: number, agent: Agent, options: { method?: string; path: string; body?: string; headers?: Record<string, string> }): Promise<NodeResult> {
+function nodeRequest(
+  port: number,
+  agent: Agent,
+  options: { method?: string; path: string; body?: string; headers?: Record<string, string> },
+): Promise<NodeResult> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, agent, method: options.method ?? 'GET', path: options.path, headers: options.headers, timeout: 5000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, reusedSocket: req.reusedSocket }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, agent, method: options.method ?? 'GET', path: options.path, headers: options.headers, timeout: 5000 },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, reusedSocket: req.reusedSocket }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('node client: no answer in 5 s')));
     req.on('error', reject);
     req.end(options.body);
@@ -175,7 +182,8 @@ describe('serveTcp on raw sockets', () => {
 
   it('reads a pipelined chunked POST with trailers, then the GET behind it', async () => {
     const server = await serve(api());
-    const post = 'POST /echo HTTP/1.1\r\nHost: test\r\nContent-Type: text/x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\nX-Sum: 5\r\n\r\n';
+    const post =
+      'POST /echo HTTP/1.1\r\nHost: test\r\nContent-Type: text/x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\nX-Sum: 5\r\n\r\n';
     const { text } = await rawExchange(server.port, [post + GET('/todos/1', 'Connection: close\r\n')]);
     expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\ntext\/x: abcdeHTTP\/1\.1 200 OK\r\n[\s\S]*\{"id":"1"\}$/);
   });

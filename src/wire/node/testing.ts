@@ -130,9 +130,13 @@ export function curl(args: readonly string[], bin = 'curl'): Promise<CurlResult>
     child.stdout.on('data', (b: Buffer) => (stdout += b.toString('latin1')));
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString('utf8')));
     child.on('error', (e: NodeJS.ErrnoException) => {
-      reject(e.code === 'ENOENT'
-        ? new Error('curl is not installed (or not on PATH), and these tests need it as a real HTTP/1.1 peer. Install it: apt-get install curl (CI: .ci/run does this).')
-        : e);
+      reject(
+        e.code === 'ENOENT'
+          ? new Error(
+              'curl is not installed (or not on PATH), and these tests need it as a real HTTP/1.1 peer. Install it: apt-get install curl (CI: .ci/run does this).',
+            )
+          : e,
+      );
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });

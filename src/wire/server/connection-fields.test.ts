@@ -14,7 +14,8 @@ const routes = (seen: Record<string, string | null>[] = []) =>
     ],
   });
 
-const sim = (extra: SimulationOptions, seen?: Record<string, string | null>[]) => createSimulation({ rtt: 100, bandwidth: Infinity, server: routes(seen), ...extra });
+const sim = (extra: SimulationOptions, seen?: Record<string, string | null>[]) =>
+  createSimulation({ rtt: 100, bandwidth: Infinity, server: routes(seen), ...extra });
 
 describe('fields named in Connection (RFC 9110 §7.6.1)', () => {
   it('HTTP/1.1 origin: its own message keeps them, with Connection naming them', async () => {

@@ -21,9 +21,10 @@ export class Faults {
   /** The next `count` requests fail: `{ status: 503 }` answers with that status, `{ drop: 'reset' }` drops. */
   failNext(count: number, fault: { status: number; body?: string } | { drop: 'reset' | 'close' }): this {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`failNext expects a count >= 1, got ${count}.`);
-    const one: Fault = 'status' in fault
-      ? { kind: 'status', status: fault.status, ...(fault.body === undefined ? {} : { body: fault.body }) }
-      : { kind: 'drop', how: fault.drop };
+    const one: Fault =
+      'status' in fault
+        ? { kind: 'status', status: fault.status, ...(fault.body === undefined ? {} : { body: fault.body }) }
+        : { kind: 'drop', how: fault.drop };
     if (one.kind === 'status' && !(one.status >= 200 && one.status <= 599)) {
       throw new RangeError(`A failure status is 200-599 (Fetch cannot carry others), got ${one.status}.`);
     }

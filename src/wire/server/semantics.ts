@@ -161,12 +161,7 @@ function traceEcho(request: WireRequest): Reply {
   };
 }
 
-async function runHandler(
-  route: Route,
-  params: Record<string, string>,
-  request: WireRequest,
-  config: SemanticsConfig,
-): Promise<Reply> {
+async function runHandler(route: Route, params: Record<string, string>, request: WireRequest, config: SemanticsConfig): Promise<Reply> {
   const { path, query } = splitTarget(request.target);
   const method = request.method;
   const noBody = method === 'GET' || method === 'HEAD';
@@ -216,9 +211,7 @@ function fromStore(store: ResourceStore, request: WireRequest, path: string): Re
       const type = header(request.headers, 'content-type') ?? 'application/octet-stream';
       const outcome = store.put(path, request.body, type);
       // RFC 9110 §9.3.4: 201 when the PUT created the resource, 200 or 204 when it replaced it.
-      return outcome === 'created'
-        ? empty(201, 'builtin:store', [{ name: 'Location', value: path }])
-        : empty(204, 'builtin:store');
+      return outcome === 'created' ? empty(201, 'builtin:store', [{ name: 'Location', value: path }]) : empty(204, 'builtin:store');
     }
     case 'DELETE':
       return store.delete(path) ? empty(204, 'builtin:store') : undefined;

@@ -214,7 +214,7 @@ async function rawRequest(sim: ReturnType<typeof createSimulation>, text: string
 }
 
 describe('malformed requests', () => {
-  it('get the HTTP/1 engine\'s status hint and a closed connection', async () => {
+  it("get the HTTP/1 engine's status hint and a closed connection", async () => {
     const sim = make(todoServer());
     let reply = '';
     let closed = false;

@@ -170,10 +170,13 @@ export class MockServer {
     let buffered: Uint8Array = new Uint8Array(0);
     const wait = this.defences.prefaceTimeout;
     // A connection that sends nothing, or a preface byte now and then, would otherwise be held forever.
-    const timer = wait === false ? undefined : ctx.clock.setTimeout(() => {
-      stop();
-      stream.close('no HTTP/2 preface or HTTP/1 request in time');
-    }, wait);
+    const timer =
+      wait === false
+        ? undefined
+        : ctx.clock.setTimeout(() => {
+            stop();
+            stream.close('no HTTP/2 preface or HTTP/1 request in time');
+          }, wait);
     stream.onClose(() => ctx.clock.clearTimeout(timer));
     const stop = stream.onData((bytes) => {
       buffered = concatBytes([buffered, bytes]);
@@ -263,7 +266,20 @@ class ServerConnection {
         // (RFC 9112 §2.2: the server cannot know where the next request would start).
         this.#buffer = new Uint8Array(0);
         const status = decoded.error.statusHint ?? 400;
-        this.#write({ version: '1.1', status, reason: reasonPhrase(status), headers: [{ name: 'Connection', value: 'close' }, { name: 'Content-Type', value: 'text/plain;charset=UTF-8' }], body: utf8(decoded.error.message) }, 'GET', () => this.#stream.close('bad request'));
+        this.#write(
+          {
+            version: '1.1',
+            status,
+            reason: reasonPhrase(status),
+            headers: [
+              { name: 'Connection', value: 'close' },
+              { name: 'Content-Type', value: 'text/plain;charset=UTF-8' },
+            ],
+            body: utf8(decoded.error.message),
+          },
+          'GET',
+          () => this.#stream.close('bad request'),
+        );
         this.#closing = true;
         return;
       }
@@ -315,7 +331,16 @@ class ServerConnection {
     this.#closing = true;
     this.#buffer = new Uint8Array(0);
     const body = utf8(`The request's header section did not arrive within ${deadline} ms of its first byte.`);
-    const response: WireResponse = { version: '1.1', status: 408, reason: reasonPhrase(408), headers: [{ name: 'Connection', value: 'close' }, { name: 'Content-Type', value: 'text/plain;charset=UTF-8' }], body };
+    const response: WireResponse = {
+      version: '1.1',
+      status: 408,
+      reason: reasonPhrase(408),
+      headers: [
+        { name: 'Connection', value: 'close' },
+        { name: 'Content-Type', value: 'text/plain;charset=UTF-8' },
+      ],
+      body,
+    };
     this.#engine.sent(response);
     this.#engine.closed();
     this.#stream.write(this.#env.codec.encodeResponse(response, 'GET'));
@@ -344,7 +369,12 @@ class ServerConnection {
     const id = this.#stream.connectionId;
     const fault = this.#server.faults.take();
     if (fault?.kind === 'drop') {
-      this.#ctx.trace.emit({ type: 'fault-injected', connectionId: id, fault: 'drop', detail: `${fault.how} instead of answering ${request.method} ${request.target}` });
+      this.#ctx.trace.emit({
+        type: 'fault-injected',
+        connectionId: id,
+        fault: 'drop',
+        detail: `${fault.how} instead of answering ${request.method} ${request.target}`,
+      });
       this.#closing = true;
       if (fault.how === 'reset') this.#stream.abort('fault: dropped connection');
       else this.#stream.close('fault: dropped connection');
@@ -353,8 +383,20 @@ class ServerConnection {
     const config = { routes: this.#server.routes, store: this.#server.store, origin: this.#env.origin };
     const work = (async (): Promise<Reply> => {
       if (fault?.kind === 'status') {
-        this.#ctx.trace.emit({ type: 'fault-injected', connectionId: id, fault: 'status', detail: `answer ${fault.status} to ${request.method} ${request.target}` });
-        return { status: fault.status, reason: reasonPhrase(fault.status), headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }], body: utf8(fault.body ?? `Injected failure: ${fault.status}`), route: 'fault', options: {} };
+        this.#ctx.trace.emit({
+          type: 'fault-injected',
+          connectionId: id,
+          fault: 'status',
+          detail: `answer ${fault.status} to ${request.method} ${request.target}`,
+        });
+        return {
+          status: fault.status,
+          reason: reasonPhrase(fault.status),
+          headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
+          body: utf8(fault.body ?? `Injected failure: ${fault.status}`),
+          route: 'fault',
+          options: {},
+        };
       }
       return respond(request, config);
     })();
@@ -378,18 +420,23 @@ class ServerConnection {
       if (this.#closing) return;
       const { response, close } = this.#finalize(request, reply);
       this.#engine.sent(response);
-      this.#write(response, request.method, () => {
-        this.#served++;
-        this.#busy = false;
-        if (close) {
-          this.#closing = true;
-          this.#engine.closed();
-          this.#stream.close(request.version === '0.9' ? 'HTTP/0.9: response ends at close' : 'Connection: close');
-        } else {
-          this.#armIdle();
-          this.#next();
-        }
-      }, reply.options);
+      this.#write(
+        response,
+        request.method,
+        () => {
+          this.#served++;
+          this.#busy = false;
+          if (close) {
+            this.#closing = true;
+            this.#engine.closed();
+            this.#stream.close(request.version === '0.9' ? 'HTTP/0.9: response ends at close' : 'Connection: close');
+          } else {
+            this.#armIdle();
+            this.#next();
+          }
+        },
+        reply.options,
+      );
     };
     if (delay > 0) clock.setTimeout(send, delay);
     else send();

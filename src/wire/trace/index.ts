@@ -4,6 +4,16 @@ export type { Unsubscribe } from './subscribable';
 export { Trace } from './trace';
 export type { TraceListener, TraceJson } from './trace';
 export { binaryString, bytesOf } from './events';
-export type { TraceEvent, TraceEventType, TraceEventOf, TraceEventInit, RequestTimings, Http2HpackStep, Side as TraceSide, Peer as TracePeer, HeaderList as TraceHeaderList } from './events';
+export type {
+  TraceEvent,
+  TraceEventType,
+  TraceEventOf,
+  TraceEventInit,
+  RequestTimings,
+  Http2HpackStep,
+  Side as TraceSide,
+  Peer as TracePeer,
+  HeaderList as TraceHeaderList,
+} from './events';
 export { toHar } from './har';
 export type { Har, HarEntry, HarHeader, HarOptions } from './har';

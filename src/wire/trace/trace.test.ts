@@ -9,7 +9,13 @@ describe('Trace', () => {
     const trace = new Trace(() => now);
     const first = trace.emit({ type: 'request-started', requestId: 'r1', method: 'GET', url: 'http://a/', httpVersion: 'HTTP/1.1' });
     now = 42;
-    const second = trace.emit({ type: 'request-sent', requestId: 'r1', connectionId: 'c1', startLine: 'GET / HTTP/1.1', headers: [{ name: 'Host', value: 'a' }] });
+    const second = trace.emit({
+      type: 'request-sent',
+      requestId: 'r1',
+      connectionId: 'c1',
+      startLine: 'GET / HTTP/1.1',
+      headers: [{ name: 'Host', value: 'a' }],
+    });
     expect([first.seq, first.at, second.seq, second.at]).toEqual([1, 0, 2, 42]);
     expect(Object.isFrozen(second)).toBe(true);
     expect(() => {
@@ -28,8 +34,19 @@ describe('Trace', () => {
     now = 7;
     const flags = Object.freeze(['END_STREAM']);
     const event = emitPrebuilt(trace, {
-      type: 'h2-frame', connectionId: 'c1', side: 'client', direction: 'sent', frameType: 'DATA', streamId: 1, flags, length: 0,
-      fields: Object.freeze({ dataLength: 0 }), data: '\0\0\0\0\x01\0\0\0\x01', ranges: Object.freeze([]), seq: 0, at: 0,
+      type: 'h2-frame',
+      connectionId: 'c1',
+      side: 'client',
+      direction: 'sent',
+      frameType: 'DATA',
+      streamId: 1,
+      flags,
+      length: 0,
+      fields: Object.freeze({ dataLength: 0 }),
+      data: '\0\0\0\0\x01\0\0\0\x01',
+      ranges: Object.freeze([]),
+      seq: 0,
+      at: 0,
     });
     expect([event.seq, event.at]).toEqual([2, 7]);
     expect(Object.isFrozen(event)).toBe(true);

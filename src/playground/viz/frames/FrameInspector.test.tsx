@@ -35,8 +35,16 @@ describe('FrameInspector', () => {
   it('lays frames out in one lane per stream, stream 0 first', () => {
     render(<FrameInspector recording={recording} cursor={recording.steps.length - 1} />);
     const table = screen.getByRole('table');
-    const heads = within(table).getAllByRole('columnheader').map((th) => th.textContent);
-    const clientStreams = [...new Set(frameEvents().filter((e) => e.side === 'client').map((e) => e.streamId))].sort((a, b) => a - b);
+    const heads = within(table)
+      .getAllByRole('columnheader')
+      .map((th) => th.textContent);
+    const clientStreams = [
+      ...new Set(
+        frameEvents()
+          .filter((e) => e.side === 'client')
+          .map((e) => e.streamId),
+      ),
+    ].sort((a, b) => a - b);
     expect(heads.slice(2)).toEqual(clientStreams.map((s) => (s === 0 ? 'Stream 0 (connection)' : `Stream ${s}`)));
     expect(clientStreams.length).toBeGreaterThanOrEqual(4); // 0, 1, 3, 5
     // Every frame of the client endpoint is a row, its button in the column of its stream.
@@ -160,7 +168,7 @@ describe('FrameInspector', () => {
     const fragment = continuation.ranges.find((r) => r.field === 'headerBlockFragment')!;
     const steps = flatten(frameTree(continuation)).filter((n) => n.id.startsWith('hpack['));
     expect(steps).toHaveLength(continuation.hpack!.length);
-    const before = (headers.ranges.find((r) => r.field === 'headerBlockFragment')!.end - 9);
+    const before = headers.ranges.find((r) => r.field === 'headerBlockFragment')!.end - 9;
     continuation.hpack!.forEach((step, i) => {
       const node = steps[i]!;
       if (step.start >= before) {

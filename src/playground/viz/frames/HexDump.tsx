@@ -43,13 +43,19 @@ export function HexDump({ bytes, highlight, active, onByte, label, describeActiv
   const move = (e: KeyboardEvent<HTMLDivElement>) => {
     const at = active < 0 ? 0 : active;
     const to =
-      e.key === 'ArrowRight' ? at + 1
-      : e.key === 'ArrowLeft' ? at - 1
-      : e.key === 'ArrowDown' ? at + WIDTH
-      : e.key === 'ArrowUp' ? at - WIDTH
-      : e.key === 'Home' ? 0
-      : e.key === 'End' ? shown - 1
-      : undefined;
+      e.key === 'ArrowRight'
+        ? at + 1
+        : e.key === 'ArrowLeft'
+          ? at - 1
+          : e.key === 'ArrowDown'
+            ? at + WIDTH
+            : e.key === 'ArrowUp'
+              ? at - WIDTH
+              : e.key === 'Home'
+                ? 0
+                : e.key === 'End'
+                  ? shown - 1
+                  : undefined;
     if (to === undefined) return;
     e.preventDefault();
     onByte(Math.max(0, Math.min(shown - 1, to)));
@@ -110,7 +116,9 @@ export function HexDump({ bytes, highlight, active, onByte, label, describeActiv
         </button>
       ) : null}
       <p className="rt-hex-status" aria-live="polite">
-        {active >= 0 && active < bytes.length ? `Byte ${active} (0x${active.toString(16)}): 0x${hex2(bytes[active]!)}${describeActive ? `, ${describeActive}` : ''}` : ' '}
+        {active >= 0 && active < bytes.length
+          ? `Byte ${active} (0x${active.toString(16)}): 0x${hex2(bytes[active]!)}${describeActive ? `, ${describeActive}` : ''}`
+          : ' '}
       </p>
     </div>
   );

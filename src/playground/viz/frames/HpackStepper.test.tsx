@@ -67,7 +67,20 @@ describe('HPACK stepper model', () => {
   it('an entry larger than the table empties it and is not added (RFC 7541 §4.4), as HpackDecoder does', () => {
     // Hand-made block: "y: z" with incremental indexing, then "x: " + 5,000 octets, also incremental.
     const big = 5000;
-    const bytes = Uint8Array.from([0x40, 0x01, 0x79, 0x01, 0x7a, 0x40, 0x01, 0x78, 0x7f, (big - 127) & 0x7f | 0x80, (big - 127) >> 7, ...new Array<number>(big).fill(0x61)]);
+    const bytes = Uint8Array.from([
+      0x40,
+      0x01,
+      0x79,
+      0x01,
+      0x7a,
+      0x40,
+      0x01,
+      0x78,
+      0x7f,
+      ((big - 127) & 0x7f) | 0x80,
+      (big - 127) >> 7,
+      ...new Array<number>(big).fill(0x61),
+    ]);
     const decoder = new HpackDecoder();
     const { steps } = decoder.decodeAnnotated(bytes);
     const [afterSmall, afterBig] = replayTables([{ index: 0, streamId: 1, frameType: 'HEADERS', at: 0, bytes, steps }])[0]!;

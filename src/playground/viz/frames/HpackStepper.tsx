@@ -67,7 +67,12 @@ export default function HpackStepper({ recording, cursor, onCursor }: ViewProps)
 
   // A block or representation picked here holds until the cursor or the context changes. Kept with the cursor
   // and context it was picked at (instead of cleared by an effect), so a scrub step is one render, not two.
-  const [pick, setPick] = useState<{ at: number; ctx: string | null; block: number | null; step: number | null }>({ at: cursor, ctx: chosenKey, block: null, step: null });
+  const [pick, setPick] = useState<{ at: number; ctx: string | null; block: number | null; step: number | null }>({
+    at: cursor,
+    ctx: chosenKey,
+    block: null,
+    step: null,
+  });
   const held = pick.at === cursor && pick.ctx === chosenKey;
   const pickedBlock = held ? pick.block : null;
   const pickedStep = held ? pick.step : null;
@@ -143,8 +148,9 @@ export default function HpackStepper({ recording, cursor, onCursor }: ViewProps)
 
       <table className="rt-hp-steps">
         <caption>
-          Block {b + 1} ({ctx.sender} encoder → {receiver} decoder): {total.wire} B on the wire for {total.literal} B of names and values, {total.literal - total.wire} B
-          saved ({total.literal > 0 ? Math.round((100 * (total.literal - total.wire)) / total.literal) : 0}%); Huffman saved {huffmanSaved} B of that
+          Block {b + 1} ({ctx.sender} encoder → {receiver} decoder): {total.wire} B on the wire for {total.literal} B of names and values,{' '}
+          {total.literal - total.wire} B saved ({total.literal > 0 ? Math.round((100 * (total.literal - total.wire)) / total.literal) : 0}%); Huffman saved{' '}
+          {huffmanSaved} B of that
         </caption>
         <thead>
           <tr>
@@ -205,16 +211,17 @@ export default function HpackStepper({ recording, cursor, onCursor }: ViewProps)
 
       {step ? (
         <p className="rt-hp-bytes" data-testid="hpack-step-bytes">
-          Representation {s + 1}: <code>{Array.from(block.bytes.subarray(step.start, step.end), (x) => x.toString(16).padStart(2, '0')).join(' ')}</code> (block bytes {step.start}–
-          {step.end - 1}); first octet <code>{block.bytes[step.start]!.toString(2).padStart(8, '0')}</code> matches {PATTERNS[step.representation]}
+          Representation {s + 1}: <code>{Array.from(block.bytes.subarray(step.start, step.end), (x) => x.toString(16).padStart(2, '0')).join(' ')}</code> (block
+          bytes {step.start}–{step.end - 1}); first octet <code>{block.bytes[step.start]!.toString(2).padStart(8, '0')}</code> matches{' '}
+          {PATTERNS[step.representation]}
           {step.evicted > 0 ? `; evicted ${step.evicted} ${step.evicted === 1 ? 'entry' : 'entries'}` : ''}
         </p>
       ) : null}
 
       <table className="rt-hp-table" data-testid="hpack-dynamic-table">
         <caption>
-          Dynamic table after representation {s + 1} ({step ? REPRESENTATION_LABELS[step.representation].toLowerCase() : ''}): {table?.size ?? 0} of {table?.maxSize ?? 0} octets,{' '}
-          {table?.entries.length ?? 0} entries
+          Dynamic table after representation {s + 1} ({step ? REPRESENTATION_LABELS[step.representation].toLowerCase() : ''}): {table?.size ?? 0} of{' '}
+          {table?.maxSize ?? 0} octets, {table?.entries.length ?? 0} entries
         </caption>
         <thead>
           <tr>

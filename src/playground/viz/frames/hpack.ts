@@ -61,7 +61,9 @@ export function contextsOf(recording: Recording): HpackContext[] {
 export function blocksAt(recording: Recording, ctx: HpackContext, cursor: number): FieldBlock[] {
   const events = eventsAt(recording, ctx.source, cursor);
   const receiver = ctx.sender === 'client' ? 'server' : 'client';
-  const sentBySender = ctx.source.events.some((e) => e.type === 'h2-frame' && e.connectionId === ctx.connectionId && e.side === ctx.sender && e.direction === 'sent' && e.hpack);
+  const sentBySender = ctx.source.events.some(
+    (e) => e.type === 'h2-frame' && e.connectionId === ctx.connectionId && e.side === ctx.sender && e.direction === 'sent' && e.hpack,
+  );
   const [side, direction] = sentBySender ? [ctx.sender, 'sent'] : [receiver, 'received'];
   const out: FieldBlock[] = [];
   let fragments: Uint8Array[] = [];

@@ -22,9 +22,8 @@ const end = recording.steps.length - 1;
 const endpoint = endpointsOf(recording)[0]!;
 const frames = framesAt(recording, endpoint, end);
 const ctx = contextsOf(recording)[0]!;
-const requestBytes = Uint8Array.from(
-  h1.trace.events.flatMap((e) => (e.type === 'bytes-sent' && e.from === 'client' ? [e.data] : [])).join(''),
-  (c) => c.charCodeAt(0),
+const requestBytes = Uint8Array.from(h1.trace.events.flatMap((e) => (e.type === 'bytes-sent' && e.from === 'client' ? [e.data] : [])).join(''), (c) =>
+  c.charCodeAt(0),
 );
 
 // Vitest 5: `bench` is a test-context fixture; `bench.compare` runs each and reports a table.

@@ -174,7 +174,7 @@ function flagBits(type: string): { bit: number; name: string }[] {
 }
 
 const bitString = (byte: number, bit: number): string =>
-  Array.from({ length: 8 }, (_, i) => ((0x80 >> i) === bit ? ((byte & bit) !== 0 ? '1' : '0') : '.')).join('');
+  Array.from({ length: 8 }, (_, i) => (0x80 >> i === bit ? ((byte & bit) !== 0 ? '1' : '0') : '.')).join('');
 
 const SETTING_NAMES = new Map<number, string>(Object.entries(SETTINGS_IDS).map(([name, id]) => [id, name]));
 
@@ -214,10 +214,7 @@ function hpackChildren(event: FrameEvent, start: number, end: number): FieldNode
     const s = step.start - before + start;
     const e = step.end - before + start;
     const inFrame = s >= start && e <= end;
-    const what =
-      step.representation === 'size-update'
-        ? `Dynamic table size update: ${step.maxSize}`
-        : `${step.name}: ${step.value}`;
+    const what = step.representation === 'size-update' ? `Dynamic table size update: ${step.maxSize}` : `${step.name}: ${step.value}`;
     const how =
       step.representation === 'indexed'
         ? `indexed, ${step.table} table index ${step.index}`
@@ -282,7 +279,13 @@ export function frameTree(event: FrameEvent): FieldNode[] {
       const v = uint(bytes, r.start, r.end);
       const node: FieldNode =
         m[2] === 'id'
-          ? { id: r.field, label: 'Identifier', value: `${SETTING_NAMES.get(v) ?? 'unknown (ignored, RFC 9113 §6.5.2)'} (${hex(v, 4)})`, start: r.start, end: r.end }
+          ? {
+              id: r.field,
+              label: 'Identifier',
+              value: `${SETTING_NAMES.get(v) ?? 'unknown (ignored, RFC 9113 §6.5.2)'} (${hex(v, 4)})`,
+              start: r.start,
+              end: r.end,
+            }
           : { id: r.field, label: 'Value', value: `${v}`, start: r.start, end: r.end };
       if (!settings.has(i)) {
         settings.set(i, []);
@@ -330,7 +333,11 @@ function payloadNode(event: FrameEvent, bytes: readonly number[], r: { field: st
     case 'windowSizeIncrement':
       return { ...base, value: `${uint(bytes, r.start, r.end, 0x7fffffff)}` };
     case 'headerBlockFragment':
-      return { ...base, value: `${n} octets${event.hpack ? `, ${event.hpack.length} HPACK representations` : ''}`, children: hpackChildren(event, r.start, r.end) };
+      return {
+        ...base,
+        value: `${n} octets${event.hpack ? `, ${event.hpack.length} HPACK representations` : ''}`,
+        children: hpackChildren(event, r.start, r.end),
+      };
     case 'data':
     case 'debugData':
       return { ...base, value: `${n} octets: ${printable(bytes, r.start, r.end)}` };

@@ -71,17 +71,42 @@ function loopGeometry(def: MachineDef, n: StateNode, count: number): { d: string
   const tall = count * LINE;
   switch (side) {
     case 'top':
-      return { d: `M ${x - 14} ${y - h} C ${x - 30} ${y - h - 40}, ${x + 30} ${y - h - 40}, ${x + 14} ${y - h}`, lx: x, ly: y - h - 38 - tall + LINE, anchor: 'middle' };
+      return {
+        d: `M ${x - 14} ${y - h} C ${x - 30} ${y - h - 40}, ${x + 30} ${y - h - 40}, ${x + 14} ${y - h}`,
+        lx: x,
+        ly: y - h - 38 - tall + LINE,
+        anchor: 'middle',
+      };
     case 'bottom':
       return { d: `M ${x + 14} ${y + h} C ${x + 30} ${y + h + 40}, ${x - 30} ${y + h + 40}, ${x - 14} ${y + h}`, lx: x, ly: y + h + 46, anchor: 'middle' };
     case 'left':
-      return { d: `M ${x - w} ${y - 8} C ${x - w - 40} ${y - 26}, ${x - w - 40} ${y + 26}, ${x - w} ${y + 8}`, lx: x - w - 36, ly: y - tall / 2 + 4, anchor: 'end' };
+      return {
+        d: `M ${x - w} ${y - 8} C ${x - w - 40} ${y - 26}, ${x - w - 40} ${y + 26}, ${x - w} ${y + 8}`,
+        lx: x - w - 36,
+        ly: y - tall / 2 + 4,
+        anchor: 'end',
+      };
     case 'right':
-      return { d: `M ${x + w} ${y - 8} C ${x + w + 40} ${y - 26}, ${x + w + 40} ${y + 26}, ${x + w} ${y + 8}`, lx: x + w + 36, ly: y - tall / 2 + 4, anchor: 'start' };
+      return {
+        d: `M ${x + w} ${y - 8} C ${x + w + 40} ${y - 26}, ${x + w + 40} ${y + 26}, ${x + w} ${y + 8}`,
+        lx: x + w + 36,
+        ly: y - tall / 2 + 4,
+        anchor: 'start',
+      };
     case 'ne':
-      return { d: `M ${x + w - 16} ${y - h} C ${x + w - 10} ${y - h - 34}, ${x + w + 34} ${y - h + 10}, ${x + w} ${y - 2}`, lx: x + w + 8, ly: y - h - 16 - tall + LINE, anchor: 'start' };
+      return {
+        d: `M ${x + w - 16} ${y - h} C ${x + w - 10} ${y - h - 34}, ${x + w + 34} ${y - h + 10}, ${x + w} ${y - 2}`,
+        lx: x + w + 8,
+        ly: y - h - 16 - tall + LINE,
+        anchor: 'start',
+      };
     case 'nw':
-      return { d: `M ${x - w} ${y - 2} C ${x - w - 34} ${y - h + 10}, ${x - w + 10} ${y - h - 34}, ${x - w + 16} ${y - h}`, lx: x - w - 8, ly: y - h - 16 - tall + LINE, anchor: 'end' };
+      return {
+        d: `M ${x - w} ${y - 2} C ${x - w - 34} ${y - h + 10}, ${x - w + 10} ${y - h - 34}, ${x - w + 16} ${y - h}`,
+        lx: x - w - 8,
+        ly: y - h - 16 - tall + LINE,
+        anchor: 'end',
+      };
   }
 }
 

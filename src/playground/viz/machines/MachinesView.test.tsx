@@ -60,7 +60,7 @@ describe('diagrams come from the tables', () => {
 });
 
 describe('QUIC stream parts', () => {
-  it('an aborted HTTP/3 fetch: the client\'s receiving part ends in Reset Read, on the row that fired', async () => {
+  it("an aborted HTTP/3 fetch: the client's receiving part ends in Reset Read, on the row that fired", async () => {
     const server = createServer({ routes: [http.get('/slow', () => new Response('x'.repeat(3000)), { bytesPerTick: 100, tickMs: 10 })] });
     const sim = createSimulation({ server, httpVersion: '3', rtt: 100, bandwidth: Infinity, drive: 'manual', seed: 1 });
     const controller = new AbortController();
@@ -102,7 +102,10 @@ describe('HTTP/1 and HTTP/2 machines at the cursor', () => {
     const evs = events(h1);
     const transitions = h1.steps
       .map((s, step) => ({ step, e: evs[s.index]! }))
-      .filter((x): x is { step: number; e: TraceEventOf<'transition'> } => x.e.type === 'transition' && x.e.machine === 'http1-client' && x.e.from.startsWith('client:'));
+      .filter(
+        (x): x is { step: number; e: TraceEventOf<'transition'> } =>
+          x.e.type === 'transition' && x.e.machine === 'http1-client' && x.e.from.startsWith('client:'),
+      );
     expect(transitions.length).toBeGreaterThan(6);
     const eventIds = new Set(HTTP1_EVENT_TRANSITIONS.map((t) => t.id));
     for (const { step, e } of transitions) {
@@ -202,7 +205,10 @@ describe('query and mutation machines', () => {
     await client.fetchQuery({ queryKey: ['todos'], queryFn: async () => (++calls === 1 ? Promise.reject(new Error('flaky')) : ['milk']) });
     await client.invalidateQueries({ queryKey: ['todos'], refetchType: 'none' });
     client.setQueryData(['todos'], ['bread']);
-    await client.getMutationCache().build(client, { mutationFn: async (v: number) => v * 2 }).execute(21);
+    await client
+      .getMutationCache()
+      .build(client, { mutationFn: async (v: number) => v * 2 })
+      .execute(21);
     const source = { id: 'client-1', kind: 'query' as const, label: 'QueryClient 1', events: viz };
     const recording: Recording = { sources: [source], steps: viz.map((_, index) => ({ sourceId: 'client-1', index })) };
 

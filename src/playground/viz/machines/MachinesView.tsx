@@ -135,7 +135,12 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
                 const isLast = last?.row === r.id;
                 const jump = hitCount > 0 ? { step: steps[hitCount - 1]! } : undefined;
                 return (
-                  <tr key={r.id} data-row={r.id} aria-current={isLast ? 'true' : undefined} className={isLast ? 'is-fired' : hitCount > 0 ? 'is-seen' : undefined}>
+                  <tr
+                    key={r.id}
+                    data-row={r.id}
+                    aria-current={isLast ? 'true' : undefined}
+                    className={isLast ? 'is-fired' : hitCount > 0 ? 'is-seen' : undefined}
+                  >
                     {r.cells.map((c, i) => (
                       <td key={i}>{c}</td>
                     ))}

@@ -9,11 +9,26 @@
  * QUIC stream (src/wire/http3/stream-states.ts), query status x
  * fetchStatus and mutation status (src/query/stateTable.ts).
  */
-import { CLIENT_CONNECTION_TABLE, HTTP1_EVENT_TRANSITIONS, HTTP1_SETTLE_RULES, QUIC_RECV_TRANSITIONS, QUIC_SEND_TRANSITIONS, STREAM_TRANSITIONS } from 'roundtrip/wire';
+import {
+  CLIENT_CONNECTION_TABLE,
+  HTTP1_EVENT_TRANSITIONS,
+  HTTP1_SETTLE_RULES,
+  QUIC_RECV_TRANSITIONS,
+  QUIC_SEND_TRANSITIONS,
+  STREAM_TRANSITIONS,
+} from 'roundtrip/wire';
 import type { Http1Role } from 'roundtrip/wire';
 import { MUTATION_STATUS_TRANSITIONS, QUERY_STATUS_TRANSITIONS } from 'roundtrip/query';
 
-export type MachineId = 'http1-client-role' | 'http1-server-role' | 'client-connection' | 'h2-stream' | 'quic-stream-send' | 'quic-stream-recv' | 'query' | 'mutation';
+export type MachineId =
+  | 'http1-client-role'
+  | 'http1-server-role'
+  | 'client-connection'
+  | 'h2-stream'
+  | 'quic-stream-send'
+  | 'quic-stream-recv'
+  | 'query'
+  | 'mutation';
 
 export interface StateNode {
   readonly id: string;
@@ -170,7 +185,15 @@ const h2Stream: MachineDef = {
     label: `${direction} ${H2_ABBR[event] ?? event}`,
     cells: [from, event, direction, to],
   })),
-  loops: { idle: 'right', reserved_local: 'top', reserved_remote: 'top', open: 'right', half_closed_remote: 'bottom', half_closed_local: 'bottom', closed: 'bottom' },
+  loops: {
+    idle: 'right',
+    reserved_local: 'top',
+    reserved_remote: 'top',
+    open: 'right',
+    half_closed_remote: 'bottom',
+    half_closed_local: 'bottom',
+    closed: 'bottom',
+  },
   width: 880,
   height: 530,
 };
@@ -184,9 +207,10 @@ export const quicRowId = (from: string, input: string): string => `${quicStateId
 // Both figures have the same shape: the data path down the left, the reset path down the right.
 function quicPart(part: 'send' | 'recv'): MachineDef {
   const table: readonly (readonly [string, string, string])[] = part === 'send' ? QUIC_SEND_TRANSITIONS : QUIC_RECV_TRANSITIONS;
-  const [a, b, c, d, e, f] = part === 'send'
-    ? ['Ready', 'Send', 'Data Sent', 'Data Recvd', 'Reset Sent', 'Reset Recvd']
-    : ['Recv', 'Size Known', 'Data Recvd', 'Data Read', 'Reset Recvd', 'Reset Read'];
+  const [a, b, c, d, e, f] =
+    part === 'send'
+      ? ['Ready', 'Send', 'Data Sent', 'Data Recvd', 'Reset Sent', 'Reset Recvd']
+      : ['Recv', 'Size Known', 'Data Recvd', 'Data Read', 'Reset Recvd', 'Reset Read'];
   const place = (name: string, x: number, y: number): StateNode => ({ id: quicStateId(name), label: name, x, y });
   return {
     id: part === 'send' ? 'quic-stream-send' : 'quic-stream-recv',
@@ -195,8 +219,23 @@ function quicPart(part: 'send' | 'recv'): MachineDef {
     states: [place(a, 240, 60), place(b, 240, 200), place(c, 240, 340), place(d, 240, 470), place(e, 580, 340), place(f, 580, 470)],
     initial: quicStateId(a),
     columns: ['From', 'Input', 'To'],
-    rows: table.map(([from, input, to]) => ({ id: quicRowId(from, input), from: quicStateId(from), to: quicStateId(to), label: input, cells: [from, input, to] })),
-    loops: Object.fromEntries([[a, 'left'], [b, 'left'], [c, 'left'], [d, 'left'], [e, 'right'], [f, 'right']].map(([n, side]) => [quicStateId(n!), side as 'left' | 'right'])),
+    rows: table.map(([from, input, to]) => ({
+      id: quicRowId(from, input),
+      from: quicStateId(from),
+      to: quicStateId(to),
+      label: input,
+      cells: [from, input, to],
+    })),
+    loops: Object.fromEntries(
+      [
+        [a, 'left'],
+        [b, 'left'],
+        [c, 'left'],
+        [d, 'left'],
+        [e, 'right'],
+        [f, 'right'],
+      ].map(([n, side]) => [quicStateId(n!), side as 'left' | 'right']),
+    ),
     width: 840,
     height: 540,
   };
@@ -263,7 +302,13 @@ const mutation: MachineDef = {
   states: nodes({ idle: [90, 150], pending: [330, 150], paused: [330, 330, 'pending · paused'], success: [580, 60], error: [580, 250] }),
   initial: 'idle',
   columns: ['From', 'Action', 'To', 'Note'],
-  rows: MUTATION_STATUS_TRANSITIONS.map((r) => ({ id: r.id, from: r.from, to: r.to, label: mutationLabel(r), cells: [r.from, mutationLabel(r), r.to, r.note] })),
+  rows: MUTATION_STATUS_TRANSITIONS.map((r) => ({
+    id: r.id,
+    from: r.from,
+    to: r.to,
+    label: mutationLabel(r),
+    cells: [r.from, mutationLabel(r), r.to, r.note],
+  })),
   loops: { pending: 'top', paused: 'bottom' },
   width: 700,
   height: 420,

@@ -60,7 +60,11 @@ function wireInstances(source: Extract<Source, { kind: 'wire' }>, stepOf: (i: nu
   source.events.forEach((e, index) => {
     if (e.type === 'transition') {
       if (e.machine === 'client-connection') {
-        get(`${source.id}/${e.connectionId}/client-connection`, 'client-connection', `${source.label}: ${e.connectionId}, connection management`).transitions.push({
+        get(
+          `${source.id}/${e.connectionId}/client-connection`,
+          'client-connection',
+          `${source.label}: ${e.connectionId}, connection management`,
+        ).transitions.push({
           step: stepOf(index),
           from: e.from,
           to: e.to,
@@ -73,7 +77,11 @@ function wireInstances(source: Extract<Source, { kind: 'wire' }>, stepOf: (i: nu
       const [role, from] = e.from.split(':') as [string, string];
       const to = e.to.split(':')[1]!;
       const machine: MachineId = role === 'client' ? 'http1-client-role' : 'http1-server-role';
-      const inst = get(`${source.id}/${e.connectionId}/${e.machine}/${role}`, machine, `${source.label}: ${e.connectionId}, ${role === m[1] ? `the ${role}'s state` : `the ${role}'s state as the ${m[1]} tracks it`} (${m[1]}'s engine)`);
+      const inst = get(
+        `${source.id}/${e.connectionId}/${e.machine}/${role}`,
+        machine,
+        `${source.label}: ${e.connectionId}, ${role === m[1] ? `the ${role}'s state` : `the ${role}'s state as the ${m[1]} tracks it`} (${m[1]}'s engine)`,
+      );
       // Event rows are named by their id; settle rules by the rule id, one row per source state.
       const isEventRow = MACHINES[machine].rows.some((r) => r.id === e.input);
       const row = e.input.startsWith('error') ? undefined : isEventRow ? e.input : `${e.input}@${from}`;
@@ -81,7 +89,11 @@ function wireInstances(source: Extract<Source, { kind: 'wire' }>, stepOf: (i: nu
       return;
     }
     if (e.type === 'h2-stream-transition') {
-      get(`${source.id}/${e.connectionId}/${e.side}/${e.streamId}`, 'h2-stream', `${source.label}: ${e.connectionId}, ${e.side}, stream ${e.streamId}`).transitions.push({
+      get(
+        `${source.id}/${e.connectionId}/${e.side}/${e.streamId}`,
+        'h2-stream',
+        `${source.label}: ${e.connectionId}, ${e.side}, stream ${e.streamId}`,
+      ).transitions.push({
         step: stepOf(index),
         from: e.from,
         to: e.to,
@@ -110,8 +122,7 @@ export function inferQueryRow(def: MachineDef, p: QuerySummary, n: QuerySummary)
   const candidates = def.rows.filter((r) => r.from === from && r.to === to);
   if (candidates.length <= 1) return candidates[0]?.id;
   const action = (r: { id: string }) => r.id.split(':')[1];
-  const pick = (a: string, manual?: boolean) =>
-    candidates.find((r) => action(r) === a && (manual === undefined || r.id.endsWith(':manual') === manual))?.id;
+  const pick = (a: string, manual?: boolean) => candidates.find((r) => action(r) === a && (manual === undefined || r.id.endsWith(':manual') === manual))?.id;
   if (n.dataUpdateCount > p.dataUpdateCount) return pick('success', n.fetchStatus !== 'idle' || p.fetchStatus === 'idle') ?? pick('success');
   if (!p.isInvalidated && n.isInvalidated && from === to) return pick('invalidate');
   if (n.fetchFailureCount !== p.fetchFailureCount && from === to) return pick('failed');
@@ -136,9 +147,22 @@ function queryInstances(source: Extract<Source, { kind: 'query' }>, stepOf: (i: 
         return;
       }
       lastQuery.set(q.queryHash, q);
-      if (!prev || qState(prev) === qState(q) && prev.isInvalidated === q.isInvalidated && prev.fetchFailureCount === q.fetchFailureCount && prev.dataUpdateCount === q.dataUpdateCount) return;
+      if (
+        !prev ||
+        (qState(prev) === qState(q) &&
+          prev.isInvalidated === q.isInvalidated &&
+          prev.fetchFailureCount === q.fetchFailureCount &&
+          prev.dataUpdateCount === q.dataUpdateCount)
+      )
+        return;
       const row = inferQueryRow(MACHINES.query, prev, q);
-      inst.transitions.push({ step: stepOf(index), from: qState(prev), to: qState(q), row, ...(row ? {} : { note: 'setState (reset, cancel or hydrate): not a table row' }) });
+      inst.transitions.push({
+        step: stepOf(index),
+        from: qState(prev),
+        to: qState(q),
+        row,
+        ...(row ? {} : { note: 'setState (reset, cancel or hydrate): not a table row' }),
+      });
     } else if (e.kind === 'mutation') {
       const m = e.mutation;
       const prev = lastMutation.get(m.mutationId);
@@ -154,7 +178,9 @@ function queryInstances(source: Extract<Source, { kind: 'query' }>, stepOf: (i: 
       if (!prev && to === 'idle') return;
       const candidates = MACHINES.mutation.rows.filter((r) => r.from === from && r.to === to);
       const row =
-        candidates.length > 1 && prev && prev.failureCount !== m.failureCount ? candidates.find((r) => r.id.includes(':failed'))?.id : candidates.find((r) => !r.id.includes(':failed'))?.id ?? candidates[0]?.id;
+        candidates.length > 1 && prev && prev.failureCount !== m.failureCount
+          ? candidates.find((r) => r.id.includes(':failed'))?.id
+          : (candidates.find((r) => !r.id.includes(':failed'))?.id ?? candidates[0]?.id);
       inst.transitions.push({ step: stepOf(index), from, to, row });
     }
   });

@@ -94,15 +94,19 @@ describe('message anatomy', () => {
 
   it('cuts a chunked body into sizes, extensions, data and trailers, as the engine reads it', () => {
     const wire =
-      'POST /upload HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n' +
-      '5;name=x\r\nhello\r\n6\r\n world\r\n0\r\nDigest: sha-256=abc\r\n\r\n';
+      'POST /upload HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n' + '5;name=x\r\nhello\r\n6\r\n world\r\n0\r\nDigest: sha-256=abc\r\n\r\n';
     const bytes = Uint8Array.from(wire, (c) => c.charCodeAt(0));
     const messages = dissect(bytes, 'request');
     expectExactCover(messages, bytes.length);
     const engine = parseHttp1(wire, { role: 'server' }).messages[0]!;
     const text = (p: { start: number; end: number }) => wire.slice(p.start, p.end);
     const parts = messages[0]!.parts;
-    expect(parts.filter((p) => p.kind === 'chunk-data').map(text).join('')).toBe(new TextDecoder().decode(engine.body));
+    expect(
+      parts
+        .filter((p) => p.kind === 'chunk-data')
+        .map(text)
+        .join(''),
+    ).toBe(new TextDecoder().decode(engine.body));
     expect(parts.filter((p) => p.kind === 'chunk-size').map(text)).toEqual(['5', '6']);
     expect(parts.filter((p) => p.kind === 'chunk-ext').map(text)).toEqual([';name=x']);
     expect(parts.filter((p) => p.kind === 'last-chunk').map(text)).toEqual(['0']);
@@ -162,15 +166,21 @@ describe('MessageInspector', () => {
     expect(lit[0]!.textContent).toBe('application/json');
     const method = second.querySelector('.rt-mi-raw [data-kind="method"]')!;
     fireEvent.mouseEnter(method);
-    expect(within(second).getByRole('button', { name: /Method: POST/ }).getAttribute('aria-current')).toBe('true');
+    expect(
+      within(second)
+        .getByRole('button', { name: /Method: POST/ })
+        .getAttribute('aria-current'),
+    ).toBe('true');
   });
 
   it('marks the message the step at the cursor wrote', () => {
     const source = good.sources[0]!;
-    const steps = good.steps.map((s, i) => [s, i] as const).filter(([s]) => {
-      const e = source.events[s.index]!;
-      return 'type' in e && e.type === 'bytes-sent' && e.from === 'client';
-    });
+    const steps = good.steps
+      .map((s, i) => [s, i] as const)
+      .filter(([s]) => {
+        const e = source.events[s.index]!;
+        return 'type' in e && e.type === 'bytes-sent' && e.from === 'client';
+      });
     const [, second] = steps[1]!;
     render(<MessageInspector recording={good} cursor={second} />);
     const client = screen.getByRole('region', { name: 'Client → server' });

@@ -48,7 +48,8 @@ export function connectionAt(recording: Recording, conn: Http1Connection, cursor
     if (e.type === 'connection-closed' && e.connectionId === conn.connectionId) eof = true;
     if (e.type !== 'bytes-sent' || e.connectionId !== conn.connectionId) return;
     const data = readers[e.from].read(e.data);
-    if (atCursor && atCursor.sourceId === conn.source.id && atCursor.index === index) fresh[e.from] = { start: length[e.from], end: length[e.from] + data.length };
+    if (atCursor && atCursor.sourceId === conn.source.id && atCursor.index === index)
+      fresh[e.from] = { start: length[e.from], end: length[e.from] + data.length };
     chunks[e.from].push(data);
     length[e.from] += data.length;
   });
@@ -151,8 +152,7 @@ export default function MessageInspector({ recording, cursor }: ViewProps) {
     }
     return undefined;
   }, [recording, cursor]);
-  const conn =
-    connections.find((c) => c.key === chosen) ?? connections.find((c) => c.key === followed) ?? connections[0];
+  const conn = connections.find((c) => c.key === chosen) ?? connections.find((c) => c.key === followed) ?? connections[0];
   const view = useMemo(() => (conn ? connectionAt(recording, conn, cursor) : undefined), [recording, conn, cursor]);
   if (!conn || !view) return <p className="rt-empty">No HTTP/1.x bytes recorded yet.</p>;
   return (
@@ -183,12 +183,7 @@ function Direction({ title, view }: { title: string; view: DirectionView }) {
       </h4>
       {view.messages.length === 0 ? <p className="rt-empty">Nothing sent yet.</p> : null}
       {view.messages.map((m) => (
-        <Message
-          key={m.start}
-          message={m}
-          bytes={view.bytes}
-          current={view.fresh !== undefined && view.fresh.start < m.end && view.fresh.end > m.start}
-        />
+        <Message key={m.start} message={m} bytes={view.bytes} current={view.fresh !== undefined && view.fresh.start < m.end && view.fresh.end > m.start} />
       ))}
     </section>
   );
@@ -200,7 +195,11 @@ export function Message({ message, bytes, current }: { message: Dissected; bytes
   const textBody = useMemo(() => bodyIsUtf8Text(message, bytes), [message, bytes]);
   const e = message.error;
   return (
-    <figure className={`rt-mi-message rt-mi-${message.kind}${current ? ' is-current' : ''}`} aria-current={current ? 'step' : undefined} data-start={message.start}>
+    <figure
+      className={`rt-mi-message rt-mi-${message.kind}${current ? ' is-current' : ''}`}
+      aria-current={current ? 'step' : undefined}
+      data-start={message.start}
+    >
       <figcaption>
         <strong>{KIND_TITLES[message.kind]}</strong> <code>{message.title}</code> <small>({message.end - message.start} bytes)</small>
       </figcaption>
@@ -228,7 +227,10 @@ export function Message({ message, bytes, current }: { message: Dissected; bytes
               onClick={() => setSelected(i)}
             >
               <span className={`rt-mi-swatch rt-mi-k-${p.kind}`} aria-hidden="true" />
-              {p.label} <small>(bytes {p.start}–{p.end - 1})</small>
+              {p.label}{' '}
+              <small>
+                (bytes {p.start}–{p.end - 1})
+              </small>
             </button>
           </li>
         ))}
@@ -237,7 +239,21 @@ export function Message({ message, bytes, current }: { message: Dissected; bytes
   );
 }
 
-function PartText({ part, index, bytes, textBody, selected, onSelect }: { part: Part; index: number; bytes: Uint8Array; textBody: boolean; selected: boolean; onSelect: (i: number) => void }) {
+function PartText({
+  part,
+  index,
+  bytes,
+  textBody,
+  selected,
+  onSelect,
+}: {
+  part: Part;
+  index: number;
+  bytes: Uint8Array;
+  textBody: boolean;
+  selected: boolean;
+  onSelect: (i: number) => void;
+}) {
   const long = BODY_KINDS.has(part.kind) && part.end - part.start > MAX_BODY_SHOWN;
   const end = long ? part.start + MAX_BODY_SHOWN : part.end;
   const decoded = textBody && (part.kind === 'body' || part.kind === 'chunk-data') ? visibleUtf8(bytes, part.start, end, long) : undefined;

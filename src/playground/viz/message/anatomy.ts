@@ -112,10 +112,16 @@ function startLine(bytes: Uint8Array, start: number, end: number, reads: 'reques
     out.push({ start: sp1 + 1, end: sp2, kind: 'status', label: `Status code: ${text(bytes, sp1 + 1, sp2)}` });
     if (sp2 < line.content) {
       out.push({ start: sp2, end: sp2 + 1, kind: 'sp', label: 'Space' });
-      if (sp2 + 1 < line.content) out.push({ start: sp2 + 1, end: line.content, kind: 'reason', label: `Reason phrase: ${text(bytes, sp2 + 1, line.content)}` });
+      if (sp2 + 1 < line.content)
+        out.push({ start: sp2 + 1, end: line.content, kind: 'reason', label: `Reason phrase: ${text(bytes, sp2 + 1, line.content)}` });
     }
   }
-  out.push({ start: line.content, end: line.next, kind: 'crlf', label: line.next - line.content === 2 ? 'CR LF: end of the start line' : 'LF: end of the start line' });
+  out.push({
+    start: line.content,
+    end: line.next,
+    kind: 'crlf',
+    label: line.next - line.content === 2 ? 'CR LF: end of the start line' : 'LF: end of the start line',
+  });
 }
 
 /** Field lines from `start` up to and including the empty line that ends the section at `end`. */
@@ -157,7 +163,8 @@ function chunkedBody(bytes: Uint8Array, start: number, end: number, out: Part[])
     } else {
       out.push({ start: at, end: digits, kind: 'chunk-size', label: `Chunk size: 0x${text(bytes, at, digits)} = ${size} bytes` });
     }
-    if (line.content > digits) out.push({ start: digits, end: line.content, kind: 'chunk-ext', label: `Chunk extension: ${text(bytes, digits, line.content)}` });
+    if (line.content > digits)
+      out.push({ start: digits, end: line.content, kind: 'chunk-ext', label: `Chunk extension: ${text(bytes, digits, line.content)}` });
     out.push({ start: line.content, end: line.next, kind: 'crlf', label: 'CR LF: end of the chunk-size line' });
     at = line.next;
     if (size === 0) {
@@ -187,7 +194,9 @@ export function dissect(bytes: Uint8Array, reads: 'request' | 'response', option
   const out: Dissected[] = [];
   const requests = options.requests ?? [];
   let answered = 0;
-  let current: { kind: Dissected['kind']; start: number; headEnd: number; title: string; parts: Part[]; chunked: boolean; method?: string; version?: Http1Version } | undefined;
+  let current:
+    | { kind: Dissected['kind']; start: number; headEnd: number; title: string; parts: Part[]; chunked: boolean; method?: string; version?: Http1Version }
+    | undefined;
   let consumed = 0; // every byte before this offset belongs to a message in `out`
 
   const finish = (end: number) => {
@@ -209,7 +218,14 @@ export function dissect(bytes: Uint8Array, reads: 'request' | 'response', option
       case 'informational': {
         if (ev.type === 'response' && ev.version === '0.9') {
           // An HTTP/0.9 response is the body alone, read to the close: no start line or fields to label.
-          current = { kind: 'response', start: before, headEnd: before, title: 'HTTP/0.9 response: the body alone, no status line or headers', parts: [], chunked: false };
+          current = {
+            kind: 'response',
+            start: before,
+            headEnd: before,
+            title: 'HTTP/0.9 response: the body alone, no status line or headers',
+            parts: [],
+            chunked: false,
+          };
           break;
         }
         const start = reader.meta?.offset ?? before;
@@ -258,7 +274,8 @@ export function dissect(bytes: Uint8Array, reads: 'request' | 'response', option
         const parts: Part[] = [];
         if (offset > start) parts.push({ start, end: offset, kind: 'error-before', label: 'Read without complaint' });
         if (offset < bytes.length) parts.push({ start: offset, end: offset + 1, kind: 'error-byte', label: `The byte the parser stopped at: ${e.code}` });
-        if (offset + 1 < bytes.length) parts.push({ start: offset + 1, end: bytes.length, kind: 'error-after', label: 'Not read: the parser stops at the first error' });
+        if (offset + 1 < bytes.length)
+          parts.push({ start: offset + 1, end: bytes.length, kind: 'error-after', label: 'Not read: the parser stops at the first error' });
         out.push({
           kind: 'error',
           start,

@@ -59,7 +59,9 @@ describe('DevtoolsView', () => {
     render(<DevtoolsView recording={recording} cursor={recording.steps.length - 1} />);
     expect(byKey(rows())).toEqual(byKey(realRows(client)));
     expect(new Set(rows().map((r) => r.chip))).toEqual(new Set(['fresh', 'stale', 'fetching', 'inactive']));
-    const counts = within(screen.getByRole('list', { name: 'Queries per status' })).getAllByRole('listitem').map((li) => li.textContent);
+    const counts = within(screen.getByRole('list', { name: 'Queries per status' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(counts).toEqual(['fresh 1', 'fetching 2', 'paused 0', 'stale 1', 'inactive 1']);
   });
 
@@ -156,7 +158,10 @@ describe('DevtoolsView', () => {
   it('lists mutations on the Mutations tab', async () => {
     const rec = recorder();
     const client = new rec.lib.QueryClient();
-    await client.getMutationCache().build(client, { mutationKey: ['add'], mutationFn: async (n: number) => n * 2 }).execute(21);
+    await client
+      .getMutationCache()
+      .build(client, { mutationKey: ['add'], mutationFn: async (n: number) => n * 2 })
+      .execute(21);
     const recording = rec.recording();
     render(<DevtoolsView recording={recording} cursor={recording.steps.length - 1} />);
     fireEvent.click(screen.getByRole('button', { name: 'Mutations (1)' }));

@@ -46,33 +46,20 @@ export default function DevtoolsView({ recording, cursor, onAction }: ViewProps)
       : atCursor?.kind === 'instrumentation' && atCursor.event.subject.kind === 'query'
         ? atCursor.event.subject.queryHash
         : undefined;
-  const selectedHash = [picked, cursorHash, list[0]?.summary.queryHash].find(
-    (h): h is string => !!h && (state.queries.has(h) || state.removed.has(h)),
-  );
+  const selectedHash = [picked, cursorHash, list[0]?.summary.queryHash].find((h): h is string => !!h && (state.queries.has(h) || state.removed.has(h)));
   const selected = selectedHash ? (state.queries.get(selectedHash) ?? state.removed.get(selectedHash)) : undefined;
   const toggleHint = act ? undefined : 'Needs a running sandbox: press Run.';
-
 
   return (
     <div className="rt-q rt-q-devtools">
       <div className="rt-q-toolbar">
         {picker}
         <label title={toggleHint}>
-          <input
-            type="checkbox"
-            checked={!state.online}
-            disabled={!act}
-            onChange={(e) => act?.({ type: 'set-online', online: !e.target.checked })}
-          />
+          <input type="checkbox" checked={!state.online} disabled={!act} onChange={(e) => act?.({ type: 'set-online', online: !e.target.checked })} />
           Offline
         </label>
         <label title={toggleHint}>
-          <input
-            type="checkbox"
-            checked={!state.focused}
-            disabled={!act}
-            onChange={(e) => act?.({ type: 'set-focused', focused: !e.target.checked })}
-          />
+          <input type="checkbox" checked={!state.focused} disabled={!act} onChange={(e) => act?.({ type: 'set-focused', focused: !e.target.checked })} />
           Window unfocused
         </label>
         {!act ? <span className="rt-q-note">Toggles and actions need a running sandbox.</span> : null}
@@ -118,9 +105,7 @@ export default function DevtoolsView({ recording, cursor, onAction }: ViewProps)
           </div>
           <div className="rt-q-split">
             {list.length === 0 ? (
-              <p className="rt-q-empty">
-                {state.queries.size === 0 ? 'No queries in the cache at this step.' : `No query key contains “${filter}”.`}
-              </p>
+              <p className="rt-q-empty">{state.queries.size === 0 ? 'No queries in the cache at this step.' : `No query key contains “${filter}”.`}</p>
             ) : (
               <ul className="rt-q-list" aria-label="Queries">
                 {list.map(({ summary }) => (

@@ -18,10 +18,7 @@ async function flaky() {
     queryKey: ['todos'],
     retry: 3,
     retryDelay: (failures) => (failures + 1) * 300, // failures so far: 0 before the first retry
-    queryFn: () =>
-      new Promise((resolve, reject) =>
-        setTimeout(() => (++calls < 3 ? reject(new Error(`HTTP 503 (${calls})`)) : resolve(['milk'])), 100),
-      ),
+    queryFn: () => new Promise((resolve, reject) => setTimeout(() => (++calls < 3 ? reject(new Error(`HTTP 503 (${calls})`)) : resolve(['milk'])), 100)),
   }).subscribe(() => undefined);
   await vi.advanceTimersByTimeAsync(2000);
   return { rec, client, stop };
@@ -86,16 +83,17 @@ describe('event timeline', () => {
     const onCursor = vi.fn();
     render(<EventTimeline recording={recording} cursor={recording.steps.length - 1} onCursor={onCursor} />);
     const list = screen.getByRole('list', { name: 'Events of QueryClient 1' });
-    const texts = within(list).getAllByRole('button').map((b) => b.textContent);
+    const texts = within(list)
+      .getAllByRole('button')
+      .map((b) => b.textContent);
     expect(texts.filter((t) => t!.includes('retry'))).toEqual(["+100 ms['todos']: retry 1 of 3 in 300 ms", "+500 ms['todos']: retry 2 of 3 in 600 ms"]);
     // the lanes draw one gap per retry, labelled with its delay
     const svg = screen.getByRole('img');
     expect([...svg.querySelectorAll('.rt-q-backoff-label')].map((t) => t.textContent)).toEqual(['300 ms', '600 ms']);
     expect(svg.querySelectorAll('line.rt-q-backoff')).toHaveLength(2);
-    expect([...svg.querySelectorAll('g.rt-q-item')].filter((g) => g.querySelector('line.rt-q-backoff')).map((g) => g.querySelector('title')!.textContent)).toEqual([
-      "['todos']: retry 1 of 3 in 300 ms",
-      "['todos']: retry 2 of 3 in 600 ms",
-    ]);
+    expect(
+      [...svg.querySelectorAll('g.rt-q-item')].filter((g) => g.querySelector('line.rt-q-backoff')).map((g) => g.querySelector('title')!.textContent),
+    ).toEqual(["['todos']: retry 1 of 3 in 300 ms", "['todos']: retry 2 of 3 in 600 ms"]);
     fireEvent.click(within(list).getByRole('button', { name: /retry 2 of 3/ }));
     const index = source.events.findIndex((e) => e.kind === 'instrumentation' && e.event.type === 'retry' && e.event.attempt === 2);
     expect(onCursor).toHaveBeenCalledWith(stepOf(recording, source.id, index));
@@ -125,7 +123,9 @@ describe('event timeline', () => {
     // On the routine event: it is the marked item, and in the accessibility tree.
     const marked = within(list).getByRole('button', { current: 'step' });
     expect(marked.textContent).toContain('timer');
-    const names = within(list).getAllByRole('button').map((b) => b.textContent);
+    const names = within(list)
+      .getAllByRole('button')
+      .map((b) => b.textContent);
     rerender(<EventTimeline recording={recording} cursor={stepOf(recording, source.id, listed)} />);
     // Moved off it: the same <li> elements, the routine one hidden again, so one button fewer is exposed.
     expect([...list.children]).toEqual(items);

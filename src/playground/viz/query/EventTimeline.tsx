@@ -202,12 +202,7 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
       </ul>
       <div className="rt-q-timeline">
         <div ref={setBox}>
-          <svg
-            className="rt-q-lanes"
-            viewBox={`0 0 ${WIDTH} ${height}`}
-            role="img"
-            aria-labelledby={headingId}
-          >
+          <svg className="rt-q-lanes" viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-labelledby={headingId}>
             <title id={headingId}>
               {`Timeline of ${source.label}: ${lanes.lanes.length} lane${lanes.lanes.length === 1 ? '' : 's'}, ${retries} retr${retries === 1 ? 'y' : 'ies'} so far. The event list below says the same in words.`}
             </title>

@@ -15,7 +15,17 @@ const lane = (over: Partial<Lane> = {}): Lane => ({
   ...over,
 });
 const go = () => undefined;
-const props = (over: Partial<TimelineLaneProps> = {}): TimelineLaneProps => ({ lane: lane(), y: 39, start: 0, end: 100, left: 110, right: 584, current: -1, onGo: go, ...over });
+const props = (over: Partial<TimelineLaneProps> = {}): TimelineLaneProps => ({
+  lane: lane(),
+  y: 39,
+  start: 0,
+  end: 100,
+  left: 110,
+  right: 584,
+  current: -1,
+  onGo: go,
+  ...over,
+});
 
 describe('sameLaneDrawing (when a timeline lane may skip re-rendering)', () => {
   it('a lane rebuilt with the same items draws the same', () => {

@@ -52,7 +52,8 @@ export interface TimelineLaneProps {
   readonly onGo: (event: number) => void;
 }
 
-const sameSpan = (a: Span, b: Span) => a.kind === b.kind && a.from === b.from && a.to === b.to && a.open === b.open && a.event === b.event && a.label === b.label;
+const sameSpan = (a: Span, b: Span) =>
+  a.kind === b.kind && a.from === b.from && a.to === b.to && a.open === b.open && a.event === b.event && a.label === b.label;
 const sameMark = (a: Mark, b: Mark) => a.kind === b.kind && a.at === b.at && a.event === b.event;
 const holds = (lane: Lane, event: number) => event >= 0 && (lane.spans.some((s) => s.event === event) || lane.marks.some((m) => m.event === event));
 

@@ -66,7 +66,10 @@ export default function TimersView({ recording, cursor, live }: ViewProps) {
               <progress max={r.delay} value={r.elapsed} aria-label={`${r.kindLabel}, ${r.subject}`} aria-valuetext={r.text} />
               <span className="rt-q-remaining">
                 {r.remaining > 0 ? `${formatMs(r.remaining)} left` : 'due now'}
-                <span className="rt-q-sr-only"> of {formatMs(r.delay)}; then {r.effect}</span>
+                <span className="rt-q-sr-only">
+                  {' '}
+                  of {formatMs(r.delay)}; then {r.effect}
+                </span>
               </span>
             </li>
           ))}

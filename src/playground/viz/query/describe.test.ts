@@ -31,10 +31,27 @@ const summary = (over: Partial<QuerySummary> = {}): QuerySummary => ({
 
 describe('describeQueryEvent', () => {
   it.each([
-    [inst({ type: 'retry', attempt: 2, delay: 2000, dueAt: 2000, delaySource: 'default-backoff', error: { text: 'Error: x', truncated: false }, notes: { retryLimit: 3 } }), "['todos']: retry 2 of 3 in 2,000 ms"],
-    [inst({ type: 'retry', attempt: 4, delay: 30000, dueAt: 1, delaySource: 'default-backoff', error: { text: 'Error: x', truncated: false } }), "['todos']: retry 4 in 30,000 ms"],
+    [
+      inst({
+        type: 'retry',
+        attempt: 2,
+        delay: 2000,
+        dueAt: 2000,
+        delaySource: 'default-backoff',
+        error: { text: 'Error: x', truncated: false },
+        notes: { retryLimit: 3 },
+      }),
+      "['todos']: retry 2 of 3 in 2,000 ms",
+    ],
+    [
+      inst({ type: 'retry', attempt: 4, delay: 30000, dueAt: 1, delaySource: 'default-backoff', error: { text: 'Error: x', truncated: false } }),
+      "['todos']: retry 4 in 30,000 ms",
+    ],
     [inst({ type: 'fetchStart', fetchStatus: 'fetching', fetchMeta: { text: 'undefined', truncated: false } }), "['todos']: fetch started"],
-    [inst({ type: 'fetchStart', fetchStatus: 'paused', fetchMeta: { text: 'undefined', truncated: false } }), "['todos']: fetch queued, paused before the first attempt"],
+    [
+      inst({ type: 'fetchStart', fetchStatus: 'paused', fetchMeta: { text: 'undefined', truncated: false } }),
+      "['todos']: fetch queued, paused before the first attempt",
+    ],
     [inst({ type: 'timerFired', timer: timer('staleTime') }), "['todos']: became stale"],
     [inst({ type: 'gcFired', removed: true, notes: { gcDelay: 5000 } }), "['todos']: removed by gc after 5,000 ms"],
     [inst({ type: 'gcFired', removed: false }), "['todos']: gc time ran out, kept (still in use)"],
@@ -47,7 +64,22 @@ describe('describeQueryEvent', () => {
     [{ kind: 'query', at: 0, action: 'updated', query: summary({ isStale: true, isInvalidated: true }) }, "['todos']: success, idle, invalidated (stale)"],
     [{ kind: 'environment', at: 0, online: false, focused: true }, 'network offline, window focused'],
     [
-      { kind: 'mutation', at: 0, action: 'updated', mutation: { mutationId: 3, mutationKey: ['add'], status: 'error', isPaused: false, failureCount: 1, submittedAt: 1, variables: null, data: null, error: { text: 'Error: no', truncated: false } } },
+      {
+        kind: 'mutation',
+        at: 0,
+        action: 'updated',
+        mutation: {
+          mutationId: 3,
+          mutationKey: ['add'],
+          status: 'error',
+          isPaused: false,
+          failureCount: 1,
+          submittedAt: 1,
+          variables: null,
+          data: null,
+          error: { text: 'Error: no', truncated: false },
+        },
+      },
       "mutation ['add'] #3: error: Error: no",
     ],
   ] as [QueryVizEvent, string][])('%#: %s', (event, text) => {

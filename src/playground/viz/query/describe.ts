@@ -161,6 +161,7 @@ export function isRoutineQueryEvent(event: QueryVizEvent): boolean {
     if (e.type === 'timerFired') return e.timer.timer === 'gc' || e.timer.timer === 'retry';
     return e.type === 'fetchEnd' && e.outcome === 'success';
   }
-  if (event.kind === 'query') return event.action === 'updated' || event.action === 'observerResultsUpdated' || event.action === 'observerAdded' || event.action === 'observerRemoved';
+  if (event.kind === 'query')
+    return event.action === 'updated' || event.action === 'observerResultsUpdated' || event.action === 'observerAdded' || event.action === 'observerRemoved';
   return false;
 }

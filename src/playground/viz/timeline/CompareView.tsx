@@ -90,10 +90,7 @@ export default function CompareView({ recording, cursor }: ViewProps) {
   const best = fastest(runs.map((r) => r.summary));
   const bestId = best >= 0 ? runs[best]!.source.id : undefined;
   const scale = Math.max(1, ...runs.map((r) => Math.max(r.model.duration, ...r.model.requests.map((q) => q.finished?.event.at ?? 0))));
-  const shown =
-    order === 'time'
-      ? [...runs].sort((a, b) => (a.summary.loadTime ?? Infinity) - (b.summary.loadTime ?? Infinity))
-      : runs;
+  const shown = order === 'time' ? [...runs].sort((a, b) => (a.summary.loadTime ?? Infinity) - (b.summary.loadTime ?? Infinity)) : runs;
 
   return (
     <div className="rt-tl rt-tl-compare">

@@ -127,7 +127,10 @@ describe('SequenceView', () => {
   });
 
   it('follows the simulation of the cursor step', () => {
-    const recording = recordingOf([{ sim: h1, label: 'first' }, { sim: h3, label: 'second' }]);
+    const recording = recordingOf([
+      { sim: h1, label: 'first' },
+      { sim: h3, label: 'second' },
+    ]);
     render(<SequenceView recording={recording} cursor={last(recording)} />);
     expect(screen.getByRole('group', { name: /Sequence diagram of second/ })).toBeTruthy();
     cleanup();

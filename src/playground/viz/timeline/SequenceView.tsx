@@ -129,9 +129,7 @@ const ArrowShape = memo(function ArrowShape(p: ArrowProps) {
           points={`${p.x2},${p.y2} ${p.x2 - ux * head - uy * head * 0.5},${p.y2 - uy * head + ux * head * 0.5} ${p.x2 - ux * head + uy * head * 0.5},${p.y2 - uy * head - ux * head * 0.5}`}
         />
       )}
-      {lostMark && (
-        <path className="rt-tl-lost-mark" d={`M${ex - 5},${ey - 5} L${ex + 5},${ey + 5} M${ex + 5},${ey - 5} L${ex - 5},${ey + 5}`} />
-      )}
+      {lostMark && <path className="rt-tl-lost-mark" d={`M${ex - 5},${ey - 5} L${ex + 5},${ey + 5} M${ex + 5},${ey - 5} L${ex - 5},${ey + 5}`} />}
     </g>
   );
 });
@@ -242,8 +240,7 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
     return items.slice(0, hi);
   }, [items, visible]);
   const currentOwner = currentIndex !== undefined ? model.owner.get(currentIndex) : undefined;
-  const currentItem =
-    currentOwner === undefined ? undefined : currentOwner >= 0 ? model.arrows[currentOwner]!.index : model.marks[-1 - currentOwner]!.index;
+  const currentItem = currentOwner === undefined ? undefined : currentOwner >= 0 ? model.arrows[currentOwner]!.index : model.marks[-1 - currentOwner]!.index;
   const tabStop =
     active !== undefined && active < visible && visibleItems.includes(active)
       ? active
@@ -353,7 +350,18 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
         else group.more++;
         group.current ||= a.index === currentItem;
       } else {
-        const created: LabelGroup = { key: i, text: a.label, category: a.category, second: undefined, x1, y1, x2, y2, more: 0, current: a.index === currentItem };
+        const created: LabelGroup = {
+          key: i,
+          text: a.label,
+          category: a.category,
+          second: undefined,
+          x1,
+          y1,
+          x2,
+          y2,
+          more: 0,
+          current: a.index === currentItem,
+        };
         labelGroups.set(dir, created);
         labels.push(created);
       }
@@ -417,7 +425,12 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
             −
           </button>
           <span aria-live="off">{ZOOMS[zoom]}×</span>
-          <button type="button" onClick={() => setZoom((z) => Math.min(ZOOMS.length - 1, z + 1))} disabled={zoom === ZOOMS.length - 1} aria-label="Zoom in (more room per millisecond)">
+          <button
+            type="button"
+            onClick={() => setZoom((z) => Math.min(ZOOMS.length - 1, z + 1))}
+            disabled={zoom === ZOOMS.length - 1}
+            aria-label="Zoom in (more room per millisecond)"
+          >
             +
           </button>
         </span>

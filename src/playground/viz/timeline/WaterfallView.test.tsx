@@ -39,9 +39,11 @@ describe('WaterfallView', () => {
     });
     // A shared axis with tick labels, and a legend naming every phase.
     expect(container.querySelectorAll('.rt-tl-tick').length).toBeGreaterThan(2);
-    expect(within(screen.getByRole('list', { name: 'Phases' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Queueing / stalled', 'Initial connection', 'TLS', 'Request sent', 'Waiting (TTFB)', 'Content download',
-    ]);
+    expect(
+      within(screen.getByRole('list', { name: 'Phases' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Queueing / stalled', 'Initial connection', 'TLS', 'Request sent', 'Waiting (TTFB)', 'Content download']);
   });
 
   it('sizes each phase bar by the HAR timings of request-finished, on one time scale', () => {

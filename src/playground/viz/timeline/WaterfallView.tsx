@@ -38,7 +38,11 @@ export function PhaseTrack({ row, scale, cursorLine = false }: { row: RequestRow
   const pct = (t: number) => `${(100 * t) / scale}%`;
   const summary = row.spans.map((s) => `${PHASE_LABEL.get(s.phase)} ${formatMs(s.end - s.start)}`).join(', ');
   return (
-    <div className="rt-tl-track" role="img" aria-label={`${pathOf(row.track.url)}: ${summary || 'not started'}${row.state === 'pending' ? ', in progress' : ''}`}>
+    <div
+      className="rt-tl-track"
+      role="img"
+      aria-label={`${pathOf(row.track.url)}: ${summary || 'not started'}${row.state === 'pending' ? ', in progress' : ''}`}
+    >
       {row.spans.map((s, i) => (
         <span
           key={i}
@@ -86,7 +90,8 @@ function Details({ row, id, onGo }: { row: RequestRow; id: string; onGo: ((which
         Started at {formatMs(row.start)}
         {row.connectionId ? ` on ${row.connectionId}` : ''}
         {f ? (f.reused ? ', a reused connection' : ', a new connection') : ''}
-        {f ? `, server ${f.serverIPAddress}` : ''}. {row.state === 'pending' ? 'Still in progress at the cursor.' : row.state === 'failed' ? `Failed: ${row.track.failed?.message ?? ''}` : ''}
+        {f ? `, server ${f.serverIPAddress}` : ''}.{' '}
+        {row.state === 'pending' ? 'Still in progress at the cursor.' : row.state === 'failed' ? `Failed: ${row.track.failed?.message ?? ''}` : ''}
       </p>
       <table className="rt-tl-table">
         <thead>

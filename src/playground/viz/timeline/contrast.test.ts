@@ -53,7 +53,11 @@ function contrast(a: string, b: string): number {
 describe('timeline colours', () => {
   const themes = [
     { name: 'dark', ours: vars(block(css, '.rt-tl')), starlight: vars(block(starlightProps, ':root,\n\t::backdrop')) },
-    { name: 'light', ours: vars(block(css, ":root[data-theme='light'] .rt-tl")), starlight: vars(block(starlightProps, ":root[data-theme='light'],\n\t[data-theme='light'] ::backdrop")) },
+    {
+      name: 'light',
+      ours: vars(block(css, ":root[data-theme='light'] .rt-tl")),
+      starlight: vars(block(starlightProps, ":root[data-theme='light'],\n\t[data-theme='light'] ::backdrop")),
+    },
   ];
 
   it.each(themes)('reach 4.5:1 against the $name page background', ({ ours, starlight }) => {

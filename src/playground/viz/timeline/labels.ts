@@ -43,7 +43,7 @@ function h2Frames(data: string, from: number): string[] {
     const stream = ((data.charCodeAt(at + 5) & 0x7f) << 24) | (data.charCodeAt(at + 6) << 16) | (data.charCodeAt(at + 7) << 8) | data.charCodeAt(at + 8);
     const name = H2_FRAME_TYPES[type] ?? `type ${type}`;
     // SETTINGS and PING with ACK (0x1) are answers, worth telling apart from the originals.
-    const ack = (type === 4 || type === 6) && (flags & 1) ? ' ACK' : '';
+    const ack = (type === 4 || type === 6) && flags & 1 ? ' ACK' : '';
     names.push(stream === 0 ? `${name}${ack}` : `${name} s${stream}`);
     at += 9 + length;
   }

@@ -59,7 +59,9 @@ describe('buildSequence', () => {
     }
     expect(model.arrows.filter((a) => a.retransmission)).toHaveLength(count(events, 'segment-sent', (e: { retransmission: boolean }) => e.retransmission));
     expect(model.marks.filter((m) => m.kind === 'rto')).toHaveLength(count(events, 'retransmit', (e: { reason: string }) => e.reason === 'timeout'));
-    expect(model.marks.filter((m) => m.kind === 'loss-detected')).toHaveLength(count(events, 'retransmit', (e: { reason: string }) => e.reason !== 'timeout') + count(events, 'quic-packets-lost'));
+    expect(model.marks.filter((m) => m.kind === 'loss-detected')).toHaveLength(
+      count(events, 'retransmit', (e: { reason: string }) => e.reason !== 'timeout') + count(events, 'quic-packets-lost'),
+    );
   });
 
   it('puts a proxy in its own lane and maps each hop to its ends', async () => {

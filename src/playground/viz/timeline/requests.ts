@@ -64,7 +64,14 @@ export function buildRequests(events: readonly TraceEvent[]): RequestModel {
   events.forEach((e, index) => {
     switch (e.type) {
       case 'request-started': {
-        const track: Mutable<RequestTrack> = { requestId: e.requestId, method: e.method, url: e.url, httpVersion: e.httpVersion, startedAt: e.at, startIndex: index };
+        const track: Mutable<RequestTrack> = {
+          requestId: e.requestId,
+          method: e.method,
+          url: e.url,
+          httpVersion: e.httpVersion,
+          startedAt: e.at,
+          startIndex: index,
+        };
         byId.set(e.requestId, track);
         requests.push(track);
         return;
@@ -185,8 +192,15 @@ export function rowAt(model: RequestModel, track: RequestTrack, visible: number,
     const spans = harSpans(f.startedAt, f.timings);
     const size = f.response.headersSize + Math.max(0, f.response.bodySize);
     return {
-      track, state: 'finished', status: String(f.response.status), protocol: protocolName(f.response.httpVersion), connectionId: f.connectionId,
-      size, start: f.startedAt, end: spans.length > 0 ? spans[spans.length - 1]!.end : f.startedAt, spans,
+      track,
+      state: 'finished',
+      status: String(f.response.status),
+      protocol: protocolName(f.response.httpVersion),
+      connectionId: f.connectionId,
+      size,
+      start: f.startedAt,
+      end: spans.length > 0 ? spans[spans.length - 1]!.end : f.startedAt,
+      spans,
     };
   }
   const failed = seen(track.failed);
@@ -221,9 +235,15 @@ export function rowAt(model: RequestModel, track: RequestTrack, visible: number,
     if (first) push('receive', first.at, until);
   }
   return {
-    track, state: failed ? 'failed' : 'pending', status: failed ? `(failed: ${failed.reason})` : '(pending)',
-    protocol: protocolName(track.httpVersion), connectionId: dispatched?.connectionId ?? '', size: undefined,
-    start: t0, end: Math.max(t0, until), spans,
+    track,
+    state: failed ? 'failed' : 'pending',
+    status: failed ? `(failed: ${failed.reason})` : '(pending)',
+    protocol: protocolName(track.httpVersion),
+    connectionId: dispatched?.connectionId ?? '',
+    size: undefined,
+    start: t0,
+    end: Math.max(t0, until),
+    spans,
   };
 }
 

@@ -126,10 +126,26 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
     switch (e.type) {
       case 'connection-opening':
         if (e.from === 'proxy' || e.to === 'proxy') usesProxy = true;
-        connections.set(e.connectionId, { id: e.connectionId, from: e.from, to: e.to, address: e.address, rtt: e.rtt, protocol: 'tcp', order: connections.size });
+        connections.set(e.connectionId, {
+          id: e.connectionId,
+          from: e.from,
+          to: e.to,
+          address: e.address,
+          rtt: e.rtt,
+          protocol: 'tcp',
+          order: connections.size,
+        });
         return;
       case 'quic-connection-opening':
-        connections.set(e.connectionId, { id: e.connectionId, from: 'client', to: 'server', address: e.address, rtt: e.rtt, protocol: 'quic', order: connections.size });
+        connections.set(e.connectionId, {
+          id: e.connectionId,
+          from: 'client',
+          to: 'server',
+          address: e.address,
+          rtt: e.rtt,
+          protocol: 'quic',
+          order: connections.size,
+        });
         return;
       case 'handshake': {
         if (e.protocol !== 'tcp') {
@@ -139,8 +155,17 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         const from = peer(e.connectionId, e.from);
         const to = other(e.connectionId, e.from);
         addArrow({
-          index, endIndex: undefined, connectionId: e.connectionId, from, to, sentAt: e.at, arriveAt: e.at + oneWay(e.connectionId),
-          lost: false, retransmission: false, category: 'tcp', label: e.step,
+          index,
+          endIndex: undefined,
+          connectionId: e.connectionId,
+          from,
+          to,
+          sentAt: e.at,
+          arriveAt: e.at + oneWay(e.connectionId),
+          lost: false,
+          retransmission: false,
+          category: 'tcp',
+          label: e.step,
           description: `${e.connectionId} ${from} to ${to}, TCP ${e.step}, sent at ${ms(e.at)}`,
         });
         return;
@@ -169,8 +194,16 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         const what = labeller(e.connectionId, e.from).describe(e.offset, e.length);
         const retrans = e.retransmission ? 'retransmission of ' : '';
         const arrow = addArrow({
-          index, endIndex: undefined, connectionId: e.connectionId, from, to, sentAt: e.at, arriveAt: e.at + oneWay(e.connectionId),
-          lost: false, retransmission: e.retransmission, category: what.category,
+          index,
+          endIndex: undefined,
+          connectionId: e.connectionId,
+          from,
+          to,
+          sentAt: e.at,
+          arriveAt: e.at + oneWay(e.connectionId),
+          lost: false,
+          retransmission: e.retransmission,
+          category: what.category,
           label: e.retransmission ? `↻ ${what.label}` : what.starts ? what.label : '',
           description: `${e.connectionId} ${from} to ${to}, ${retrans}${what.label}, bytes ${e.offset}-${e.offset + e.length - 1} (${e.length} B), sent at ${ms(e.at)}`,
         });
@@ -200,27 +233,71 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         const from = peer(e.connectionId, e.from);
         const to = other(e.connectionId, e.from);
         addArrow({
-          index, endIndex: undefined, connectionId: e.connectionId, from, to, sentAt: e.at, arriveAt: e.at + oneWay(e.connectionId),
-          lost: false, retransmission: false, category: 'ack', label: '',
+          index,
+          endIndex: undefined,
+          connectionId: e.connectionId,
+          from,
+          to,
+          sentAt: e.at,
+          arriveAt: e.at + oneWay(e.connectionId),
+          lost: false,
+          retransmission: false,
+          category: 'ack',
+          label: '',
           description: `${e.connectionId} ${from} to ${to}, ACK ${e.ack} (every byte before ${e.ack} received), sent at ${ms(e.at)}`,
         });
         return;
       }
       case 'retransmit':
         if (e.reason === 'timeout') {
-          addMark({ index, at: e.at, lane: peer(e.connectionId, e.from), connectionId: e.connectionId, kind: 'rto', description: `${e.connectionId}: retransmission timeout (${e.rto} ms) expired at ${ms(e.at)}, resending bytes ${e.offset}-${e.offset + e.length - 1}, attempt ${e.attempt}` });
+          addMark({
+            index,
+            at: e.at,
+            lane: peer(e.connectionId, e.from),
+            connectionId: e.connectionId,
+            kind: 'rto',
+            description: `${e.connectionId}: retransmission timeout (${e.rto} ms) expired at ${ms(e.at)}, resending bytes ${e.offset}-${e.offset + e.length - 1}, attempt ${e.attempt}`,
+          });
         } else {
-          addMark({ index, at: e.at, lane: peer(e.connectionId, e.from), connectionId: e.connectionId, kind: 'loss-detected', description: `${e.connectionId}: bytes ${e.offset}-${e.offset + e.length - 1} declared lost (${e.reason === 'packet-threshold' ? 'three later segments acknowledged: fast retransmit' : 'overdue by 9/8 RTT'}) at ${ms(e.at)}, resending, attempt ${e.attempt}` });
+          addMark({
+            index,
+            at: e.at,
+            lane: peer(e.connectionId, e.from),
+            connectionId: e.connectionId,
+            kind: 'loss-detected',
+            description: `${e.connectionId}: bytes ${e.offset}-${e.offset + e.length - 1} declared lost (${e.reason === 'packet-threshold' ? 'three later segments acknowledged: fast retransmit' : 'overdue by 9/8 RTT'}) at ${ms(e.at)}, resending, attempt ${e.attempt}`,
+          });
         }
         return;
       case 'hol-blocked':
-        addMark({ index, at: e.at, lane: peer(e.connectionId, e.by), connectionId: e.connectionId, kind: 'hol', description: `${e.connectionId}: head-of-line blocked at ${ms(e.at)}: ${e.heldBytes} B held, waiting for byte ${e.waitingFor}` });
+        addMark({
+          index,
+          at: e.at,
+          lane: peer(e.connectionId, e.by),
+          connectionId: e.connectionId,
+          kind: 'hol',
+          description: `${e.connectionId}: head-of-line blocked at ${ms(e.at)}: ${e.heldBytes} B held, waiting for byte ${e.waitingFor}`,
+        });
         return;
       case 'tls-established':
-        addMark({ index, at: e.at, lane: peer(e.connectionId, e.side), connectionId: e.connectionId, kind: 'ready', description: `${e.connectionId}: TLS ${e.protocol.slice(3)} ready on the ${peer(e.connectionId, e.side)} side at ${ms(e.at)}, after ${ms(e.tlsMs)}` });
+        addMark({
+          index,
+          at: e.at,
+          lane: peer(e.connectionId, e.side),
+          connectionId: e.connectionId,
+          kind: 'ready',
+          description: `${e.connectionId}: TLS ${e.protocol.slice(3)} ready on the ${peer(e.connectionId, e.side)} side at ${ms(e.at)}, after ${ms(e.tlsMs)}`,
+        });
         return;
       case 'connection-closed':
-        addMark({ index, at: e.at, lane: peer(e.connectionId, e.by), connectionId: e.connectionId, kind: 'closed', description: `${e.connectionId}: closed by the ${peer(e.connectionId, e.by)} (${e.how === 'fin' ? 'FIN' : 'RST'}) at ${ms(e.at)}: ${e.reason}` });
+        addMark({
+          index,
+          at: e.at,
+          lane: peer(e.connectionId, e.by),
+          connectionId: e.connectionId,
+          kind: 'closed',
+          description: `${e.connectionId}: closed by the ${peer(e.connectionId, e.by)} (${e.how === 'fin' ? 'FIN' : 'RST'}) at ${ms(e.at)}: ${e.reason}`,
+        });
         return;
       case 'http3-frame':
         if (e.frame === 'HEADERS' && e.fields) {
@@ -249,8 +326,16 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         if (e.probe) label = `probe: ${label}`;
         const starts = crypto !== undefined || label.startsWith('HEADERS') || e.probe;
         const arrow = addArrow({
-          index, endIndex: undefined, connectionId: e.connectionId, from, to, sentAt: e.at, arriveAt: e.at + oneWay(e.connectionId),
-          lost: false, retransmission: e.probe, category: ackOnly ? 'ack' : crypto ? 'tls' : 'quic',
+          index,
+          endIndex: undefined,
+          connectionId: e.connectionId,
+          from,
+          to,
+          sentAt: e.at,
+          arriveAt: e.at + oneWay(e.connectionId),
+          lost: false,
+          retransmission: e.probe,
+          category: ackOnly ? 'ack' : crypto ? 'tls' : 'quic',
           label: starts ? label : '',
           description: `${e.connectionId} ${from} to ${to}, QUIC ${e.space} packet ${e.packetNumber} (${e.size} B): ${e.frames.join('; ')}, sent at ${ms(e.at)}`,
         });
@@ -266,19 +351,54 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         }
         return;
       case 'quic-packets-lost':
-        addMark({ index, at: e.at, lane: peer(e.connectionId, e.from), connectionId: e.connectionId, kind: 'loss-detected', description: `${e.connectionId}: packets ${e.packetNumbers.join(', ')} declared lost (${e.reason}) at ${ms(e.at)}; streams ${e.streams.join(', ') || 'none'} wait for the resend` });
+        addMark({
+          index,
+          at: e.at,
+          lane: peer(e.connectionId, e.from),
+          connectionId: e.connectionId,
+          kind: 'loss-detected',
+          description: `${e.connectionId}: packets ${e.packetNumbers.join(', ')} declared lost (${e.reason}) at ${ms(e.at)}; streams ${e.streams.join(', ') || 'none'} wait for the resend`,
+        });
         return;
       case 'quic-pto':
-        addMark({ index, at: e.at, lane: peer(e.connectionId, e.from), connectionId: e.connectionId, kind: 'pto', description: `${e.connectionId}: probe timeout (${ms(e.pto)}, #${e.count}) at ${ms(e.at)}` });
+        addMark({
+          index,
+          at: e.at,
+          lane: peer(e.connectionId, e.from),
+          connectionId: e.connectionId,
+          kind: 'pto',
+          description: `${e.connectionId}: probe timeout (${ms(e.pto)}, #${e.count}) at ${ms(e.at)}`,
+        });
         return;
       case 'quic-ready':
-        addMark({ index, at: e.at, lane: peer(e.connectionId, e.side), connectionId: e.connectionId, kind: 'ready', description: `${e.connectionId}: QUIC ready on the ${e.side} side at ${ms(e.at)}${e.resumed ? ' (resumed)' : ''}` });
+        addMark({
+          index,
+          at: e.at,
+          lane: peer(e.connectionId, e.side),
+          connectionId: e.connectionId,
+          kind: 'ready',
+          description: `${e.connectionId}: QUIC ready on the ${e.side} side at ${ms(e.at)}${e.resumed ? ' (resumed)' : ''}`,
+        });
         return;
       case 'quic-stream-blocked':
-        addMark({ index, at: e.at, lane: peer(e.connectionId, e.by), connectionId: e.connectionId, kind: 'hol', description: `${e.connectionId}: stream ${e.streamId} blocked at ${ms(e.at)}: ${e.heldBytes} B held, waiting for byte ${e.waitingFor}; other streams go on` });
+        addMark({
+          index,
+          at: e.at,
+          lane: peer(e.connectionId, e.by),
+          connectionId: e.connectionId,
+          kind: 'hol',
+          description: `${e.connectionId}: stream ${e.streamId} blocked at ${ms(e.at)}: ${e.heldBytes} B held, waiting for byte ${e.waitingFor}; other streams go on`,
+        });
         return;
       case 'quic-connection-closed':
-        addMark({ index, at: e.at, lane: peer(e.connectionId, e.by), connectionId: e.connectionId, kind: 'closed', description: `${e.connectionId}: QUIC connection closed by the ${e.by} at ${ms(e.at)}: ${e.reason}` });
+        addMark({
+          index,
+          at: e.at,
+          lane: peer(e.connectionId, e.by),
+          connectionId: e.connectionId,
+          kind: 'closed',
+          description: `${e.connectionId}: QUIC connection closed by the ${e.by} at ${ms(e.at)}: ${e.reason}`,
+        });
         return;
       default:
         return;

@@ -27,8 +27,7 @@ export function useSourceAt(recording: Recording, cursor: number): SourceAt {
   const [picked, pick] = useState<string | undefined>(undefined);
   const sources = wireSources(recording);
   const step = cursor >= 0 ? recording.steps[cursor] : undefined;
-  const source =
-    sources.find((s) => s.id === picked) ?? sources.find((s) => s.id === step?.sourceId) ?? sources[0];
+  const source = sources.find((s) => s.id === picked) ?? sources.find((s) => s.id === step?.sourceId) ?? sources[0];
   if (!source) return { source, sources, visible: 0, now: 0, currentIndex: undefined, pick };
   const visible = visibleCount(recording, source.id, cursor);
   const now = visible > 0 ? source.events[visible - 1]!.at : 0;

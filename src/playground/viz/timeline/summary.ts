@@ -78,9 +78,15 @@ export function summarize(events: readonly TraceEvent[], visible = events.length
   rtt ??= fallbackRtt;
   const loadTime = first !== undefined && last !== undefined ? last - first : undefined;
   return {
-    requests, finished, failed, loadTime, connections, rtt,
+    requests,
+    finished,
+    failed,
+    loadTime,
+    connections,
+    rtt,
     roundTrips: loadTime !== undefined && rtt ? loadTime / rtt : undefined,
-    bytes, lost,
+    bytes,
+    lost,
     complete: requests > 0 && finished + failed === requests,
   };
 }

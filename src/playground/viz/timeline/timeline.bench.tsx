@@ -28,7 +28,10 @@ const big = await (async () => {
   return sim;
 })();
 const bigRecording = recordingOf([{ sim: big }]);
-const compareRecording = recordingOf(sims.map((sim) => ({ sim })), true);
+const compareRecording = recordingOf(
+  sims.map((sim) => ({ sim })),
+  true,
+);
 if (bigRecording.steps.length < 1000) throw new Error(`the benchmark trace has only ${bigRecording.steps.length} events`);
 
 function scrubber(View: (p: ViewProps) => unknown, recording: typeof bigRecording) {
