@@ -256,7 +256,7 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
             lane: peer(e.connectionId, e.from),
             connectionId: e.connectionId,
             kind: 'rto',
-            description: `${e.connectionId}: retransmission timeout (${e.rto} ms) expired at ${ms(e.at)}, resending bytes ${e.offset}-${e.offset + e.length - 1}, attempt ${e.attempt}`,
+            description: `${e.connectionId}: retransmission timeout (${ms(e.rto)}) expired at ${ms(e.at)}, resending bytes ${e.offset}-${e.offset + e.length - 1}, attempt ${e.attempt}`,
           });
         } else {
           addMark({
