@@ -7,51 +7,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import * as wire from 'roundtrip/wire';
 import type { TraceEvent } from 'roundtrip/wire';
-import * as query from 'roundtrip/query';
-import * as playground from 'roundtrip/playground';
-import { compileSnippet } from './compile';
-import { executeSnippet } from './execute';
-import { formatArgs } from './format';
-import { createCapture } from './capture';
-import { instrumentWireModule } from './capture-wire';
-import { installOptionsContext } from '../options/context';
 import { extractOptionsSchema } from '../options/extract';
-import type { OptionsSchema } from '../options/schema';
-import { RecordingStore } from '../viz/recording';
+import { recordSnippet, SNIPPETS_DIR } from '../viz/run-snippet';
 import { VIEWS } from '../viz/views';
 
 async function run(name: string, overrides: Record<string, unknown> = {}) {
   const file = `http2-attack-${name}.ts`;
-  const code = readFileSync(`content/snippets/${file}`, 'utf8');
-  const compiled = compileSnippet(code);
-  if (!compiled.ok) throw new Error(compiled.message);
-  const store = new RecordingStore();
-  const capture = createCapture({
-    runId: 1,
-    send: (m) => {
-      if (m.type === 'viz-source') store.addSource(m.source);
-      else if (m.type === 'viz-events') store.append(m.sourceId, m.events);
-    },
-    warn: () => {},
-    schedule: (flush) => queueMicrotask(flush),
-  });
-  const modules = { 'roundtrip/wire': instrumentWireModule(wire, capture), 'roundtrip/query': query, 'roundtrip/playground': playground };
-  const lines: string[] = [];
-  const log = (...args: unknown[]) => lines.push(formatArgs(args));
-  let reported: OptionsSchema | undefined;
-  installOptionsContext({ overrides, onSchema: (s) => (reported = s) });
-  try {
-    await executeSnippet(compiled.js, modules, { log, info: log, warn: log, error: log, debug: log });
-  } finally {
-    installOptionsContext(undefined);
-  }
-  capture.flush();
-  const recording = store.snapshot();
+  const { recording, output, reported } = await recordSnippet(file, { overrides });
   const events = recording.sources.flatMap((s) => (s.kind === 'wire' ? (s.events as readonly TraceEvent[]) : []));
   const views = VIEWS.filter((v) => v.applies(recording)).map((v) => v.id);
-  return { output: lines.join('\n'), events, views, reported, extracted: extractOptionsSchema(code, file) };
+  return { output: output.join('\n'), events, views, reported, extracted: extractOptionsSchema(readFileSync(`${SNIPPETS_DIR}/${file}`, 'utf8'), file) };
 }
 
 /** Error codes of the GOAWAY frames the server sent, as the trace has them. */

@@ -23,6 +23,8 @@ import { createCapture, type Capture } from '../sandbox/capture';
 import { instrumentWireModule } from '../sandbox/capture-wire';
 import { instrumentQueryModule } from '../sandbox/capture-query';
 import type { Recording } from '../recording/model';
+import { installOptionsContext } from '../options/context';
+import type { OptionsSchema } from '../options/schema';
 import { RecordingStore } from './recording';
 
 export const SNIPPETS_DIR = 'content/snippets';
@@ -55,8 +57,15 @@ function modulesFor(capture: Capture): Record<string, unknown> {
   };
 }
 
-/** Runs content/snippets/`file` to its end (a React snippet's app until it settles); what was printed and recorded. */
-export async function recordSnippet(file: string): Promise<{ recording: Recording; output: string[] }> {
+/**
+ * Runs content/snippets/`file` to its end (a React snippet's app until it settles); what was printed and
+ * recorded, and the options schema the snippet reported. `overrides` are the reader's knob values, as the
+ * options panel passes them (defineOptions returns them in place of the defaults).
+ */
+export async function recordSnippet(
+  file: string,
+  { overrides = {} }: { overrides?: Record<string, unknown> } = {},
+): Promise<{ recording: Recording; output: string[]; reported: OptionsSchema | undefined }> {
   const compiled = compileSnippet(readFileSync(`${SNIPPETS_DIR}/${file}`, 'utf8'));
   if (!compiled.ok) throw new Error(`${file}: ${compiled.message}`);
   const store = new RecordingStore();
@@ -74,7 +83,12 @@ export async function recordSnippet(file: string): Promise<{ recording: Recordin
   const log = (...args: unknown[]) => output.push(formatArgs(args));
   const app = file.endsWith('.tsx') ? document.body.appendChild(Object.assign(document.createElement('div'), { id: 'root' })) : undefined;
   let done = false;
-  const run = executeSnippet(compiled.js, modulesFor(capture), { log, info: log, warn: log, error: log, debug: log }).finally(() => (done = true));
+  let reported: OptionsSchema | undefined;
+  installOptionsContext({ overrides, onSchema: (schema) => (reported = schema) });
+  const run = executeSnippet(compiled.js, modulesFor(capture), { log, info: log, warn: log, error: log, debug: log }).finally(() => {
+    done = true;
+    installOptionsContext(undefined);
+  });
   const started = Date.now();
   while (!done && vi.isFakeTimers()) {
     if (Date.now() - started > FAKE_TIME_LIMIT_MS) throw new Error(`${file} did not finish within ${FAKE_TIME_LIMIT_MS} ms of fake time`);
@@ -85,7 +99,7 @@ export async function recordSnippet(file: string): Promise<{ recording: Recordin
   if (app) await playApp(app);
   capture.flush();
   store.finish();
-  return { recording: store.snapshot(), output };
+  return { recording: store.snapshot(), output, reported };
 }
 
 /**

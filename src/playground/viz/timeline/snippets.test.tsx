@@ -3,43 +3,12 @@
  * The comparison snippets, run the way the playground runs them (compiled, executed with the instrumented
  * wire module, captured as sources, recorded by the host's store) and shown in the Compare view.
  */
-import { readFileSync } from 'node:fs';
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import * as wire from 'roundtrip/wire';
-import * as query from 'roundtrip/query';
-import * as playground from 'roundtrip/playground';
-import { compileSnippet } from '../../sandbox/compile';
-import { executeSnippet } from '../../sandbox/execute';
-import { formatArgs } from '../../sandbox/format';
-import { createCapture } from '../../sandbox/capture';
-import { instrumentWireModule } from '../../sandbox/capture-wire';
-import { RecordingStore } from '../recording';
-import type { Recording } from '../../recording/model';
+import { recordSnippet as record } from '../run-snippet';
 import CompareView from './CompareView';
 
 afterEach(cleanup);
-
-async function record(file: string): Promise<{ output: string[]; recording: Recording }> {
-  const compiled = compileSnippet(readFileSync(`content/snippets/${file}`, 'utf8'));
-  if (!compiled.ok) throw new Error(compiled.message);
-  const store = new RecordingStore();
-  const capture = createCapture({
-    runId: 1,
-    send: (m) => {
-      if (m.type === 'viz-source') store.addSource(m.source);
-      else if (m.type === 'viz-events') store.append(m.sourceId, m.events);
-    },
-    warn: () => {},
-    schedule: (flush) => queueMicrotask(flush),
-  });
-  const modules = { 'roundtrip/wire': instrumentWireModule(wire, capture), 'roundtrip/query': query, 'roundtrip/playground': playground };
-  const output: string[] = [];
-  const log = (...args: unknown[]) => output.push(formatArgs(args));
-  await executeSnippet(compiled.js, modules, { log, info: log, warn: log, error: log, debug: log });
-  capture.flush();
-  return { output, recording: store.snapshot() };
-}
 
 const labels = (container: HTMLElement) => [...container.querySelectorAll('tbody th')].map((th) => th.firstChild!.textContent);
 
