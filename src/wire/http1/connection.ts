@@ -9,14 +9,19 @@
 import { WireError } from '../errors';
 import { isIdempotentMethod } from '../data/methods';
 import { localError } from './codes';
-import {
-  type Http1Event, type Http1Version, type RequestEvent, type ResponseEvent, fieldValues,
-} from './events';
+import { type Http1Event, type Http1Version, type RequestEvent, type ResponseEvent, fieldValues } from './events';
 import { isPersistent } from './framing';
 import { Http1Reader, PAUSED, type ReadStep, type ReaderOptions } from './reader';
 import {
-  type FiredTransition, type Http1Guard, type Http1Role, type Http1State, type SettleCondition,
-  SETTLE_RULES, findTransition,
+  type EventTransition,
+  type FiredTransition,
+  type Http1Guard,
+  type Http1Role,
+  type Http1State,
+  type SettleCondition,
+  type SettleRule,
+  settleCandidates,
+  transitionFor,
 } from './state';
 import { Http1Writer } from './writer';
 
@@ -236,8 +241,10 @@ export class Http1Connection {
     const us = this.ourRole;
     if (this.st[us] === 'ERROR') throw localError('connection-error', 'This connection already failed; open a new one.');
     try {
+      // Check the table first: bytes for an event the state forbids must never be produced.
+      const row = this.rowFor(event, us);
       const bytes = this.encode(event);
-      this.apply(event, us);
+      this.apply(event, us, row);
       return bytes;
     } catch (e) {
       if (e instanceof WireError) {
@@ -250,8 +257,6 @@ export class Http1Connection {
   }
 
   private encode(event: Http1Event): Uint8Array {
-    // Check the table first: bytes for an event the state forbids must never be produced.
-    this.rowFor(event, this.ourRole);
     switch (event.type) {
       case 'request':
         return this.writer.head(event);
@@ -268,33 +273,39 @@ export class Http1Connection {
     }
   }
 
-  private guards(event: Http1Event): Set<Http1Guard> {
-    const g = new Set<Http1Guard>();
+  /** The guard that holds for this event, if any: at most one can (they are for different event types). */
+  private guard(event: Http1Event): Http1Guard | undefined {
     const head = this.outstanding[0];
-    if (event.type === 'informational' && event.status === 101 && head?.upgrade) g.add('upgrade-accepted');
-    if (event.type === 'response' && head?.method === 'CONNECT' && event.status < 300) g.add('connect-accepted');
-    return g;
+    if (event.type === 'informational' && event.status === 101 && head?.upgrade) return 'upgrade-accepted';
+    if (event.type === 'response' && head?.method === 'CONNECT' && event.status < 300) return 'connect-accepted';
+    return undefined;
   }
 
-  /** The rows the event fires: the sender's own, plus the server's on a client request. */
-  private rowFor(event: Http1Event, by: Http1Role) {
-    const own = findTransition(by, this.st[by], event.type, by, this.guards(event));
+  /** The row the event fires for its sender (on a client request, apply adds the server's). */
+  private rowFor(event: Http1Event, by: Http1Role): EventTransition {
+    const own = transitionFor(by, this.st[by], event.type, by, this.guard(event));
     if (!own) {
       const msg = `A ${event.type} event is not allowed while the ${by} is in ${this.st[by]} (see the HTTP/1 state table).`;
       if (by === this.ourRole) throw localError('illegal-event', msg);
-      return this.reader.ctx.fail(event.type === 'response' || event.type === 'informational' ? 'unexpected-response' : 'incomplete-message', this.reader.offset, msg);
+      return this.reader.ctx.fail(
+        event.type === 'response' || event.type === 'informational' ? 'unexpected-response' : 'incomplete-message',
+        this.reader.offset,
+        msg,
+      );
     }
     return own;
   }
 
-  private move(role: Http1Role, row: NonNullable<ReturnType<typeof findTransition>>): void {
+  private move(role: Http1Role, row: EventTransition): void {
     this.fired.push({ kind: 'event', role, from: this.st[role], to: row.to, row });
     this.st[role] = row.to;
   }
 
-  /** One event, sent by `by`: bookkeeping, table rows, then the settle rules. */
-  private apply(event: Http1Event, by: Http1Role): void {
-    const row = this.rowFor(event, by);
+  /**
+   * One event, sent by `by`: bookkeeping, table rows, then the settle rules. `row` is the sender's row when
+   * the caller has already looked it up (send checks it before producing bytes), so it is looked up once.
+   */
+  private apply(event: Http1Event, by: Http1Role, row: EventTransition = this.rowFor(event, by)): void {
     switch (event.type) {
       case 'request': {
         const req = requestFacts(event);
@@ -302,7 +313,7 @@ export class Http1Connection {
         this.lastRequest = req;
         if (!req.persistent) this.closeAfterRequest = true;
         if (req.upgrade || req.method === 'CONNECT') this.switchProposal = 'pending';
-        const serverRow = findTransition('server', this.st.server, 'request', 'client');
+        const serverRow = transitionFor('server', this.st.server, 'request', 'client');
         if (!serverRow) throw localError('illegal-event', `The server cannot take a request while in ${this.st.server}.`);
         this.move(by, row);
         this.move('server', serverRow);
@@ -372,7 +383,14 @@ export class Http1Connection {
   private settle(): void {
     // Each rule moves a state forward, and no rule undoes another, so this terminates; the bound is a seatbelt.
     for (let guard = 0; guard < 32; guard++) {
-      const r = SETTLE_RULES.find((x) => x.from.includes(this.st[x.role]) && this.holds(x.role, x.when));
+      // The first rule, in SETTLE_RULES order, whose from-state matches and whose condition holds.
+      let r: SettleRule | undefined;
+      for (const x of settleCandidates(this.st.client, this.st.server)) {
+        if (this.holds(x.role, x.when)) {
+          r = x;
+          break;
+        }
+      }
       if (!r) return;
       this.fired.push({ kind: 'settle', role: r.role, from: this.st[r.role], to: r.to, rule: r });
       this.st[r.role] = r.to;
@@ -387,4 +405,3 @@ const requestFacts = (req: RequestEvent): Outstanding => ({
   persistent: isPersistent(req.version, req.headers),
   upgrade: fieldValues(req.headers, 'upgrade').length > 0,
 });
-

@@ -55,62 +55,80 @@ export interface ConnectionClosedEvent {
   readonly type: 'connection-closed';
 }
 
-export type Http1Event =
-  | RequestEvent
-  | InformationalEvent
-  | ResponseEvent
-  | DataEvent
-  | EndOfMessageEvent
-  | ConnectionClosedEvent;
+export type Http1Event = RequestEvent | InformationalEvent | ResponseEvent | DataEvent | EndOfMessageEvent | ConnectionClosedEvent;
 
 export type Http1EventType = Http1Event['type'];
 
 export const HTTP1_EVENT_TYPES: readonly Http1EventType[] = Object.freeze([
-  'request', 'informational', 'response', 'data', 'end-of-message', 'connection-closed',
+  'request',
+  'informational',
+  'response',
+  'data',
+  'end-of-message',
+  'connection-closed',
 ]);
 
 const checkHeaders = (headers: readonly Header[], what: string): readonly Header[] => {
   for (const h of headers) {
-    if (!isToken(h.name)) throw localError('invalid-field-name', `${what} field name ${JSON.stringify(h.name)} is not a token (RFC 9110 §5.1); use letters, digits and !#$%&'*+-.^_\`|~ only.`);
-    if (!isFieldValue(h.value)) throw localError('invalid-field-value', `${what} field ${h.name} has a value with CR, LF, NUL, control characters, chars above U+00FF or surrounding whitespace (RFC 9110 §5.5); remove them.`);
+    if (!isToken(h.name))
+      throw localError(
+        'invalid-field-name',
+        `${what} field name ${JSON.stringify(h.name)} is not a token (RFC 9110 §5.1); use letters, digits and !#$%&'*+-.^_\`|~ only.`,
+      );
+    if (!isFieldValue(h.value))
+      throw localError(
+        'invalid-field-value',
+        `${what} field ${h.name} has a value with CR, LF, NUL, control characters, chars above U+00FF or surrounding whitespace (RFC 9110 §5.5); remove them.`,
+      );
   }
   return Object.freeze(headers.map((h) => Object.freeze({ name: h.name, value: h.value })));
 };
 
 const checkVersion = (v: string): Http1Version => {
-  if (v !== '0.9' && v !== '1.0' && v !== '1.1') throw localError('invalid-version', `HTTP/1 framing carries versions 0.9, 1.0 and 1.1, not ${JSON.stringify(v)}.`);
+  if (v !== '0.9' && v !== '1.0' && v !== '1.1')
+    throw localError('invalid-version', `HTTP/1 framing carries versions 0.9, 1.0 and 1.1, not ${JSON.stringify(v)}.`);
   return v;
 };
 
 export const requestEvent = (r: { method: string; target: string; version?: string; headers?: readonly Header[] }): RequestEvent => {
   if (!isToken(r.method)) throw localError('invalid-method', `Method ${JSON.stringify(r.method)} is not a token (RFC 9110 §9.1).`);
-  if (r.target.length === 0 || /[^\x21-\x7e]/.test(r.target)) throw localError('invalid-request-target', 'A request-target must be non-empty visible ASCII without spaces (RFC 9112 §3.2); percent-encode the rest.');
+  if (r.target.length === 0 || /[^\x21-\x7e]/.test(r.target))
+    throw localError('invalid-request-target', 'A request-target must be non-empty visible ASCII without spaces (RFC 9112 §3.2); percent-encode the rest.');
   const version = checkVersion(r.version ?? '1.1');
   const headers = checkHeaders(r.headers ?? [], 'Request');
-  if (version === '0.9' && (r.method !== 'GET' || headers.length > 0)) throw localError('invalid-request-line', 'An HTTP/0.9 request is "GET <path>" only, with no header fields.');
+  if (version === '0.9' && (r.method !== 'GET' || headers.length > 0))
+    throw localError('invalid-request-line', 'An HTTP/0.9 request is "GET <path>" only, with no header fields.');
   return Object.freeze({ type: 'request', method: r.method, target: r.target, version, headers });
 };
 
 const checkStatus = (status: number, lo: number, hi: number): number => {
-  if (!Number.isInteger(status) || status < lo || status > hi) throw localError('invalid-status-code', `Status ${status} is outside ${lo}..${hi} for this event (RFC 9110 §15).`);
+  if (!Number.isInteger(status) || status < lo || status > hi)
+    throw localError('invalid-status-code', `Status ${status} is outside ${lo}..${hi} for this event (RFC 9110 §15).`);
   return status;
 };
 
 const checkReason = (reason: string): string => {
-  if (/[^\t\x20-\x7e\x80-\xff]/.test(reason)) throw localError('invalid-reason', 'A reason phrase holds HTAB, SP, visible ASCII and obs-text only (RFC 9112 §4).');
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(reason))
+    throw localError('invalid-reason', 'A reason phrase holds HTAB, SP, visible ASCII and obs-text only (RFC 9112 §4).');
   return reason;
 };
 
 export const informationalEvent = (r: { status: number; reason?: string; version?: string; headers?: readonly Header[] }): InformationalEvent =>
   Object.freeze({
-    type: 'informational', status: checkStatus(r.status, 100, 199), reason: checkReason(r.reason ?? ''),
-    version: checkVersion(r.version ?? '1.1'), headers: checkHeaders(r.headers ?? [], 'Response'),
+    type: 'informational',
+    status: checkStatus(r.status, 100, 199),
+    reason: checkReason(r.reason ?? ''),
+    version: checkVersion(r.version ?? '1.1'),
+    headers: checkHeaders(r.headers ?? [], 'Response'),
   });
 
 export const responseEvent = (r: { status: number; reason?: string; version?: string; headers?: readonly Header[] }): ResponseEvent =>
   Object.freeze({
-    type: 'response', status: checkStatus(r.status, 200, 599), reason: checkReason(r.reason ?? ''),
-    version: checkVersion(r.version ?? '1.1'), headers: checkHeaders(r.headers ?? [], 'Response'),
+    type: 'response',
+    status: checkStatus(r.status, 200, 599),
+    reason: checkReason(r.reason ?? ''),
+    version: checkVersion(r.version ?? '1.1'),
+    headers: checkHeaders(r.headers ?? [], 'Response'),
   });
 
 export const dataEvent = (data: Uint8Array): DataEvent => ({ type: 'data', data });
@@ -130,5 +148,15 @@ export const fieldValues = (headers: readonly Header[], name: string): string[] 
 };
 
 /** The comma-separated list elements of all lines of a field, trimmed and lowercased (RFC 9110 §5.6.1). */
-export const fieldTokens = (headers: readonly Header[], name: string): string[] =>
-  fieldValues(headers, name).flatMap((v) => v.split(',')).map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0);
+export const fieldTokens = (headers: readonly Header[], name: string): string[] => {
+  // A loop rather than flatMap/map/filter: the writer asks this of every head it sends, and the answer is
+  // nearly always the empty list.
+  const out: string[] = [];
+  for (const value of fieldValues(headers, name)) {
+    for (const raw of value.split(',')) {
+      const t = raw.trim().toLowerCase();
+      if (t.length > 0) out.push(t);
+    }
+  }
+  return out;
+};

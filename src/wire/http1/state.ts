@@ -23,16 +23,7 @@ import type { Http1EventType } from './events';
 
 export type Http1Role = 'client' | 'server';
 
-export type Http1State =
-  | 'IDLE'
-  | 'SEND_RESPONSE'
-  | 'SEND_BODY'
-  | 'DONE'
-  | 'MUST_CLOSE'
-  | 'CLOSED'
-  | 'MIGHT_SWITCH_PROTOCOL'
-  | 'SWITCHED_PROTOCOL'
-  | 'ERROR';
+export type Http1State = 'IDLE' | 'SEND_RESPONSE' | 'SEND_BODY' | 'DONE' | 'MUST_CLOSE' | 'CLOSED' | 'MIGHT_SWITCH_PROTOCOL' | 'SWITCHED_PROTOCOL' | 'ERROR';
 
 export const HTTP1_STATES: Readonly<Record<Http1Role, readonly Http1State[]>> = Object.freeze({
   client: ['IDLE', 'SEND_BODY', 'DONE', 'MUST_CLOSE', 'CLOSED', 'MIGHT_SWITCH_PROTOCOL', 'SWITCHED_PROTOCOL', 'ERROR'],
@@ -58,7 +49,16 @@ export interface EventTransition {
 }
 
 const row = (role: Http1Role, from: Http1State, event: Http1EventType, to: Http1State, rfc: string, extra: Partial<EventTransition> = {}): EventTransition =>
-  Object.freeze({ id: `${role}:${from}:${event}${extra.by && extra.by !== role ? `@${extra.by}` : ''}${extra.guard ? `[${extra.guard}]` : ''}`, role, from, event, by: role, to, rfc, ...extra });
+  Object.freeze({
+    id: `${role}:${from}:${event}${extra.by && extra.by !== role ? `@${extra.by}` : ''}${extra.guard ? `[${extra.guard}]` : ''}`,
+    role,
+    from,
+    event,
+    by: role,
+    to,
+    rfc,
+    ...extra,
+  });
 
 const closable: Http1State[] = ['IDLE', 'DONE', 'MUST_CLOSE', 'CLOSED'];
 
@@ -115,31 +115,136 @@ const rule = (id: string, role: Http1Role, from: Http1State[], when: SettleCondi
 
 /** Checked in this order after every event; the first that applies fires, then the list is checked again. */
 export const SETTLE_RULES: readonly SettleRule[] = Object.freeze([
-  rule('client-proposes-switch', 'client', ['DONE'], 'switch-pending', 'MIGHT_SWITCH_PROTOCOL', 'RFC 9110 §7.8', 'After Upgrade or CONNECT the client waits to learn which protocol the connection speaks.'),
-  rule('client-follows-switch', 'client', ['MIGHT_SWITCH_PROTOCOL'], 'server-switched', 'SWITCHED_PROTOCOL', 'RFC 9110 §15.2.2', 'The server accepted: the bytes that follow are the new protocol.'),
-  rule('client-switch-declined', 'client', ['MIGHT_SWITCH_PROTOCOL'], 'switch-declined', 'DONE', 'RFC 9110 §7.8', 'The server answered normally: HTTP/1.1 goes on.'),
-  rule('client-close', 'client', ['IDLE', 'DONE'], 'client-must-close', 'MUST_CLOSE', 'RFC 9112 §9.6', 'A "Connection: close" (or HTTP/1.0 without keep-alive) was sent or received: no further request.'),
-  rule('server-close', 'server', ['DONE'], 'server-must-close', 'MUST_CLOSE', 'RFC 9112 §9.6', 'The exchange just finished was the last one: the server closes.'),
+  rule(
+    'client-proposes-switch',
+    'client',
+    ['DONE'],
+    'switch-pending',
+    'MIGHT_SWITCH_PROTOCOL',
+    'RFC 9110 §7.8',
+    'After Upgrade or CONNECT the client waits to learn which protocol the connection speaks.',
+  ),
+  rule(
+    'client-follows-switch',
+    'client',
+    ['MIGHT_SWITCH_PROTOCOL'],
+    'server-switched',
+    'SWITCHED_PROTOCOL',
+    'RFC 9110 §15.2.2',
+    'The server accepted: the bytes that follow are the new protocol.',
+  ),
+  rule(
+    'client-switch-declined',
+    'client',
+    ['MIGHT_SWITCH_PROTOCOL'],
+    'switch-declined',
+    'DONE',
+    'RFC 9110 §7.8',
+    'The server answered normally: HTTP/1.1 goes on.',
+  ),
+  rule(
+    'client-close',
+    'client',
+    ['IDLE', 'DONE'],
+    'client-must-close',
+    'MUST_CLOSE',
+    'RFC 9112 §9.6',
+    'A "Connection: close" (or HTTP/1.0 without keep-alive) was sent or received: no further request.',
+  ),
+  rule(
+    'server-close',
+    'server',
+    ['DONE'],
+    'server-must-close',
+    'MUST_CLOSE',
+    'RFC 9112 §9.6',
+    'The exchange just finished was the last one: the server closes.',
+  ),
   rule('client-peer-closed', 'client', ['IDLE', 'DONE'], 'peer-closed', 'MUST_CLOSE', 'RFC 9112 §9.6', 'The server closed: nothing more can be exchanged.'),
   rule('server-peer-closed', 'server', ['IDLE', 'DONE'], 'peer-closed', 'MUST_CLOSE', 'RFC 9112 §9.6', 'The client closed and nothing is left to answer.'),
   rule('client-pipelines', 'client', ['DONE'], 'may-pipeline', 'IDLE', 'RFC 9112 §9.3.2', 'The next request may be sent before this response arrives.'),
-  rule('client-next-request', 'client', ['DONE'], 'all-answered', 'IDLE', 'RFC 9112 §9.3', 'Persistent connection: the response arrived, the next request may go.'),
+  rule(
+    'client-next-request',
+    'client',
+    ['DONE'],
+    'all-answered',
+    'IDLE',
+    'RFC 9112 §9.3',
+    'Persistent connection: the response arrived, the next request may go.',
+  ),
   rule('server-next-response', 'server', ['DONE'], 'always', 'IDLE', 'RFC 9112 §9.3', 'Persistent connection: ready for the next request.'),
-  rule('server-answers-queued', 'server', ['IDLE'], 'request-queued', 'SEND_RESPONSE', 'RFC 9112 §9.3.2', 'A pipelined request is waiting: answer it, in order.'),
+  rule(
+    'server-answers-queued',
+    'server',
+    ['IDLE'],
+    'request-queued',
+    'SEND_RESPONSE',
+    'RFC 9112 §9.3.2',
+    'A pipelined request is waiting: answer it, in order.',
+  ),
 ]);
+
+/**
+ * The rows of EVENT_TRANSITIONS grouped by (role, sender, event, state), built once from the table at load:
+ * the engine looks a row up on every event, and a scan of the whole table per lookup was a measurable share
+ * of a request's cost on `npm run serve`. The table stays the one source; this is only its index.
+ */
+interface RowSlot {
+  plain: EventTransition | undefined;
+  readonly guarded: EventTransition[];
+}
+const ROW_INDEX = new Map<string, RowSlot>();
+for (const t of EVENT_TRANSITIONS) {
+  const key = `${t.role} ${t.by} ${t.event} ${t.from}`;
+  let slot = ROW_INDEX.get(key);
+  if (!slot) ROW_INDEX.set(key, (slot = { plain: undefined, guarded: [] }));
+  // As the scan did: the last plain row wins, the first guarded row whose guard holds wins.
+  if (t.guard === undefined) slot.plain = t;
+  else slot.guarded.push(t);
+}
+
+/**
+ * The row for (role, state, event, sender) when at most one guard holds (the engine's case: a 101 that
+ * accepts an Upgrade, a 2xx that accepts a CONNECT), preferring a row with that guard.
+ */
+export const transitionFor = (role: Http1Role, from: Http1State, event: Http1EventType, by: Http1Role, guard?: Http1Guard): EventTransition | undefined => {
+  const slot = ROW_INDEX.get(`${role} ${by} ${event} ${from}`);
+  if (slot === undefined) return undefined;
+  if (guard !== undefined) for (const t of slot.guarded) if (t.guard === guard) return t;
+  return slot.plain;
+};
 
 /** The row for (role, state, event, sender), preferring a row whose guard holds. */
 export const findTransition = (
-  role: Http1Role, from: Http1State, event: Http1EventType, by: Http1Role, guards: ReadonlySet<Http1Guard> = new Set(),
+  role: Http1Role,
+  from: Http1State,
+  event: Http1EventType,
+  by: Http1Role,
+  guards: ReadonlySet<Http1Guard> = new Set(),
 ): EventTransition | undefined => {
-  let plain: EventTransition | undefined;
-  for (const t of EVENT_TRANSITIONS) {
-    if (t.role !== role || t.from !== from || t.event !== event || t.by !== by) continue;
-    if (t.guard === undefined) plain = t;
-    else if (guards.has(t.guard)) return t;
-  }
-  return plain;
+  const slot = ROW_INDEX.get(`${role} ${by} ${event} ${from}`);
+  if (slot === undefined) return undefined;
+  for (const t of slot.guarded) if (guards.has(t.guard!)) return t;
+  return slot.plain;
 };
+
+/**
+ * For each (client state, server state), the settle rules that could fire, in SETTLE_RULES order: the
+ * rules whose `from` holds the state of their role. The engine checks only these conditions after an event.
+ */
+const SETTLE_CANDIDATES = new Map<string, readonly SettleRule[]>();
+for (const c of HTTP1_STATES.client) {
+  for (const s of HTTP1_STATES.server) {
+    SETTLE_CANDIDATES.set(
+      `${c} ${s}`,
+      SETTLE_RULES.filter((r) => r.from.includes(r.role === 'client' ? c : s)),
+    );
+  }
+}
+const NO_RULES: readonly SettleRule[] = [];
+
+/** The settle rules that may apply with the client in `client` and the server in `server`, in table order. */
+export const settleCandidates = (client: Http1State, server: Http1State): readonly SettleRule[] => SETTLE_CANDIDATES.get(`${client} ${server}`) ?? NO_RULES;
 
 /** A transition that fired, for traces: which row, for which role, from what to what. */
 export type FiredTransition =
