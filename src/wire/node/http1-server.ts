@@ -23,8 +23,15 @@
 import { reasonPhrase } from '../data/index';
 import type { WireError } from '../errors';
 import {
-  Http1Connection, type Http1ConnectionOptions, type Http1Event, type Http1Header, type Http1RequestEvent,
-  http1Data, http1EndOfMessage, http1Informational, http1Response,
+  Http1Connection,
+  type Http1ConnectionOptions,
+  type Http1Event,
+  type Http1Header,
+  type Http1RequestEvent,
+  http1Data,
+  http1EndOfMessage,
+  http1Informational,
+  http1Response,
 } from '../http1/index';
 import type { WireRequest } from '../net/index';
 import type { Dispatch, Outcome, Reply } from './dispatch';
@@ -56,6 +63,21 @@ const monotonic = (): number => performance.now();
 const DEFAULT_TIMEOUT_MS = 5000;
 const encoder = new TextEncoder();
 
+/**
+ * The Date field value for wall-clock ms `now` (RFC 9110 §6.6.1). It has one-second resolution, so the text
+ * is made once per second rather than once per response.
+ */
+let dateSecond = Number.NaN;
+let dateText = '';
+const httpDate = (now: number): string => {
+  const second = Math.floor(Math.trunc(now) / 1000);
+  if (second !== dateSecond) {
+    dateText = new Date(now).toUTCString();
+    dateSecond = second;
+  }
+  return dateText;
+};
+
 const concat = (chunks: readonly Uint8Array[]): Uint8Array => {
   if (chunks.length === 1) return chunks[0]!;
   let n = 0;
@@ -69,11 +91,22 @@ const concat = (chunks: readonly Uint8Array[]): Uint8Array => {
   return out;
 };
 
-const tokens = (headers: readonly Http1Header[], name: string): string[] =>
-  headers
-    .filter((h) => h.name.toLowerCase() === name)
-    .flatMap((h) => h.value.split(','))
-    .map((t) => t.trim().toLowerCase());
+/** The comma-separated elements of every field named `name` (lowercase), trimmed and lowercased. */
+const tokens = (headers: readonly Http1Header[], name: string): string[] => {
+  // Loops, not filter/flatMap/map: this runs on every request, and the field is usually absent.
+  const out: string[] = [];
+  for (const h of headers) {
+    if (h.name.length !== name.length || h.name.toLowerCase() !== name) continue;
+    for (const t of h.value.split(',')) out.push(t.trim().toLowerCase());
+  }
+  return out;
+};
+
+/** Whether a field named `name` (lowercase) is present at all. */
+const has = (headers: readonly Http1Header[], name: string): boolean => {
+  for (const h of headers) if (h.name.length === name.length && h.name.toLowerCase() === name) return true;
+  return false;
+};
 
 /**
  * RFC 9110 §10.1.1: a client that sends `Expect: 100-continue` may hold its body back until it sees 100
@@ -82,6 +115,7 @@ const tokens = (headers: readonly Http1Header[], name: string): string[] =>
  */
 const expectsContinue = (req: Http1RequestEvent): boolean =>
   req.version === '1.1' &&
+  has(req.headers, 'expect') &&
   tokens(req.headers, 'expect').includes('100-continue') &&
   (tokens(req.headers, 'transfer-encoding').length > 0 || tokens(req.headers, 'content-length').some((v) => v !== '0'));
 
@@ -97,6 +131,16 @@ export class Http1ServerSession {
   readonly #options: Http1ServerOptions;
   #served = 0;
   #eof = false;
+  /**
+   * One deadline timer per connection, re-armed lazily: each wait for bytes only moves `#waitUntil` (a
+   * monotonic time), and the timer, when it fires early, re-arms itself for what is left. A timer and a
+   * Promise.race per read were a measurable part of a request's cost.
+   */
+  #timer: unknown;
+  /** When the armed timer fires (monotonic ms); Infinity when none is armed. */
+  #timerAt = Infinity;
+  #waitUntil = Infinity;
+  #waiting = false;
 
   constructor(transport: Transport, dispatch: Dispatch, env: ProtocolEnv, options: Http1ServerOptions = {}) {
     // The keep-alive timeout is the engine's idle deadline unless the engine options set one.
@@ -114,6 +158,15 @@ export class Http1ServerSession {
   }
 
   async run(): Promise<void> {
+    try {
+      await this.#serve();
+    } finally {
+      if (this.#timerAt !== Infinity) this.#env.timers.clearTimeout(this.#timer);
+      this.#timerAt = Infinity;
+    }
+  }
+
+  async #serve(): Promise<void> {
     try {
       for (;;) {
         const next = await this.#readRequest();
@@ -172,7 +225,10 @@ export class Http1ServerSession {
           break;
         case 'end-of-message': {
           const h = head!;
-          return { kind: 'request', request: { method: h.method, target: h.target, version: h.version, headers: h.headers, body: body.length === 0 ? EMPTY : concat(body) } };
+          return {
+            kind: 'request',
+            request: { method: h.method, target: h.target, version: h.version, headers: h.headers, body: body.length === 0 ? EMPTY : concat(body) },
+          };
         }
         case 'error':
           return { kind: 'error', error: step.error };
@@ -191,9 +247,42 @@ export class Http1ServerSession {
    * body is read, the keep-alive timeout bounds each wait instead (RFC 9112 §9.5).
    */
   async #receive(): Promise<Uint8Array | null | 'timeout'> {
+    const transport = this.#transport;
+    const now = monotonic();
+    const deadline = this.#conn.deadline(now);
+    const until = deadline ? Math.max(now, deadline.at) : now + (this.#options.keepAlive ? this.#options.keepAlive.timeout : DEFAULT_TIMEOUT_MS);
+    if (transport.readInterruptible === undefined || transport.interrupt === undefined) return this.#raceRead(until - now);
+    this.#waitUntil = until;
+    if (until < this.#timerAt) this.#arm(until, now);
+    this.#waiting = true;
+    try {
+      const bytes = await transport.readInterruptible();
+      return bytes === 'interrupted' ? 'timeout' : bytes;
+    } finally {
+      this.#waiting = false;
+    }
+  }
+
+  /** Arms the connection's timer for monotonic time `at`, replacing one armed for later. */
+  #arm(at: number, now: number): void {
     const { timers } = this.#env;
-    const deadline = this.#conn.deadline(monotonic());
-    const wait = deadline ? Math.max(0, deadline.at - monotonic()) : this.#options.keepAlive ? this.#options.keepAlive.timeout : DEFAULT_TIMEOUT_MS;
+    if (this.#timerAt !== Infinity) timers.clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = timers.setTimeout(() => this.#onTimer(), Math.max(0, at - now));
+  }
+
+  #onTimer(): void {
+    this.#timerAt = Infinity;
+    // Between waits nothing is timed: the next wait arms the timer again.
+    if (!this.#waiting) return;
+    const now = monotonic();
+    if (now < this.#waitUntil) this.#arm(this.#waitUntil, now);
+    else this.#transport.interrupt!();
+  }
+
+  /** #receive for a Transport without readInterruptible: read() raced against a timer of its own. */
+  async #raceRead(wait: number): Promise<Uint8Array | null | 'timeout'> {
+    const { timers } = this.#env;
     let timer: unknown;
     const expired = new Promise<'timeout'>((resolve) => (timer = timers.setTimeout(() => resolve('timeout'), wait)));
     try {
@@ -211,7 +300,13 @@ export class Http1ServerSession {
     const events = this.#responseEvents(request, outcome.reply);
     const slow = outcome.slow;
     if (!slow) {
-      await this.#transport.write(concat(events.map((ev) => this.#conn.send(ev))));
+      // Head, body and end leave in one buffer, so one write (one system call) carries the answer.
+      const bytes: Uint8Array[] = [];
+      for (const ev of events) {
+        const b = this.#conn.send(ev);
+        if (b.length > 0) bytes.push(b);
+      }
+      await this.#transport.write(bytes.length === 0 ? EMPTY : concat(bytes));
       return;
     }
     // A slow body: the head at once, then the body in slices, each one a data event of its own.
@@ -237,12 +332,17 @@ export class Http1ServerSession {
     const keepAlive = this.#options.keepAlive;
     const options = tokens(request.headers, 'connection');
     const remaining = keepAlive ? keepAlive.max - this.#served : 0;
-    const persist = keepAlive !== false && keepAlive !== undefined && remaining > 0 && !options.includes('close') && (request.version === '1.1' || options.includes('keep-alive'));
+    const persist =
+      keepAlive !== false &&
+      keepAlive !== undefined &&
+      remaining > 0 &&
+      !options.includes('close') &&
+      (request.version === '1.1' || options.includes('keep-alive'));
     const headers: Http1Header[] = [
-      { name: 'Date', value: new Date(this.#env.now()).toUTCString() },
+      { name: 'Date', value: httpDate(this.#env.now()) },
       { name: 'Server', value: this.#options.name ?? 'roundtrip-sim' },
-      ...reply.headers.filter((h) => !PROTOCOL_FIELDS.test(h.name)),
     ];
+    for (const h of reply.headers) if (!PROTOCOL_FIELDS.test(h.name)) headers.push(h);
     // RFC 9110 §8.6: a HEAD reply may announce the Content-Length the GET would have; 204 and 304 carry none.
     const bodiless = request.method === 'HEAD' || reply.status === 204 || reply.status === 304;
     if (reply.status !== 204 && reply.status !== 304) headers.push({ name: 'Content-Length', value: String(reply.body.length) });
@@ -252,8 +352,7 @@ export class Http1ServerSession {
       headers.push({ name: 'Keep-Alive', value: `timeout=${Math.ceil(keepAlive!.timeout / 1000)}, max=${remaining}` });
     }
     const head = http1Response({ status: reply.status, reason: reply.reason, version: request.version, headers });
-    const body = bodiless || reply.body.length === 0 ? [] : [http1Data(reply.body)];
-    return [head, ...body, http1EndOfMessage()];
+    return bodiless || reply.body.length === 0 ? [head, http1EndOfMessage()] : [head, http1Data(reply.body), http1EndOfMessage()];
   }
 
   /** A request we could not parse: the WireError's status, its sentence as the body, then close. */
@@ -264,7 +363,7 @@ export class Http1ServerSession {
       status,
       reason: reasonPhrase(status),
       headers: [
-        { name: 'Date', value: new Date(this.#env.now()).toUTCString() },
+        { name: 'Date', value: httpDate(this.#env.now()) },
         { name: 'Server', value: this.#options.name ?? 'roundtrip-sim' },
         { name: 'Content-Type', value: 'text/plain;charset=UTF-8' },
         { name: 'Content-Length', value: String(encoder.encode(text).length) },

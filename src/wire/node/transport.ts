@@ -22,6 +22,14 @@ export const realTimers: Timers = {
 export interface Transport {
   /** The next bytes from the peer, or null once it has closed its side (or the socket is gone). */
   read(): Promise<Uint8Array | null>;
+  /**
+   * Like read(), but a call to `interrupt()` while it waits ends the wait with 'interrupted'. A session that
+   * keeps one deadline timer per connection uses the pair instead of racing every read against a timer of
+   * its own. Optional: without it, a session races read() against a timer.
+   */
+  readInterruptible?(): Promise<Uint8Array | null | 'interrupted'>;
+  /** Ends the readInterruptible() waiting now with 'interrupted'; no effect when none waits. */
+  interrupt?(): void;
   /** Puts bytes back so the next read() returns them first (protocol detection peeks at the preface). */
   unread(bytes: Uint8Array): void;
   /** Writes bytes; resolves once the socket has taken them (so a slow peer slows the writer down). */
@@ -67,6 +75,9 @@ export class SocketTransport implements Transport {
   #closed = false;
   #error: Error | undefined;
   #wake: (() => void) | undefined;
+  /** Set by interrupt() while a readInterruptible() waits; cleared when that read returns. */
+  #interrupted = false;
+  #interruptibleWaiting = false;
   #linger: unknown;
   /** Bytes in #chunks; the socket is paused while this is above READ_HIGH_WATER. */
   #buffered = 0;
@@ -131,20 +142,42 @@ export class SocketTransport implements Transport {
     wake?.();
   }
 
-  async read(): Promise<Uint8Array | null> {
-    for (;;) {
-      const chunk = this.#chunks.shift();
-      if (chunk) {
-        this.#buffered -= chunk.length;
-        if (this.#paused && this.#buffered < READ_LOW_WATER) {
-          this.#paused = false;
-          this.#socket.resume();
+  read(): Promise<Uint8Array | null> {
+    return this.#read(false) as Promise<Uint8Array | null>;
+  }
+
+  readInterruptible(): Promise<Uint8Array | null | 'interrupted'> {
+    return this.#read(true);
+  }
+
+  interrupt(): void {
+    if (!this.#interruptibleWaiting) return;
+    this.#interrupted = true;
+    this.#notify();
+  }
+
+  async #read(interruptible: boolean): Promise<Uint8Array | null | 'interrupted'> {
+    try {
+      for (;;) {
+        const chunk = this.#chunks.shift();
+        if (chunk) {
+          this.#buffered -= chunk.length;
+          if (this.#paused && this.#buffered < READ_LOW_WATER) {
+            this.#paused = false;
+            this.#socket.resume();
+          }
+          return chunk;
         }
-        return chunk;
+        if (this.#error) throw this.#error;
+        if (this.#eof) return null;
+        if (this.#interrupted) return 'interrupted';
+        this.#interruptibleWaiting = interruptible;
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+        this.#interruptibleWaiting = false;
       }
-      if (this.#error) throw this.#error;
-      if (this.#eof) return null;
-      await new Promise<void>((resolve) => (this.#wake = resolve));
+    } finally {
+      // An interrupt ends only the wait it arrived in: bytes that came with it win, and the next read waits.
+      this.#interrupted = false;
     }
   }
 
