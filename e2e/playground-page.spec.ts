@@ -81,7 +81,8 @@ test('"Open in playground" carries the edited code and options to /playground', 
   const state = await decodeShareState(readShareHash(new URL(page.url()).hash)!.encoded);
   expect(state.ok && state.state.options).toEqual({ rtt: 300 });
   const big = playground(page, 'http3-loss');
-  await expect(big.root).toContainText('Opened from a shared link');
+  // It says where the code came from, not that someone shared it.
+  await expect(big.root.getByRole('status').first()).toContainText('Opened from “HTTP/3 and QUIC”. Read the code');
   await expect(big.root.getByLabel('rtt', { exact: true })).toHaveValue('300');
   await big.run.click();
   await expect(big.output).toContainText('carried 300');

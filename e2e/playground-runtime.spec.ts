@@ -392,8 +392,31 @@ test('what libraries log in the sandbox shows in the playground console, as DevT
   const pg = await openWithCode(page, lines.join('\n'));
   await pg.run.click();
   await expect(page.frameLocator('.rt-frame-host iframe').getByText('Caught: render failed')).toBeVisible();
-  // React reports an error a boundary caught with console.error (its default onCaughtError).
-  await expect(pg.output.locator('.rt-error')).toHaveText(/^Error: render failed/);
+  // Caught is handled: said once, not in red (React's default onCaughtError would console.error it).
+  await expect(pg.output.locator('.rt-info')).toHaveText('Caught by the error boundary <Boundary>: Error: render failed');
+  await expect(pg.output.locator('.rt-error')).toHaveCount(0);
+});
+
+test('the error-boundary example shows its final error as caught by the boundary, not as an error', async ({ page }) => {
+  await page.goto('/query/errors/');
+  const pg = playground(page, 'error-boundary');
+  await pg.run.click();
+  await expect(page.frameLocator('[data-playground-id="error-boundary"] .rt-frame-host iframe').getByText('attempt 2: GET /todos answered 500')).toBeVisible();
+  await expect(pg.output.locator('.rt-info')).toHaveText('Caught by the error boundary <ErrorBoundary>: Error: attempt 2: GET /todos answered 500');
+  await expect(pg.output.locator('.rt-error, .rt-failure')).toHaveCount(0);
+});
+
+test('the retry timeline runs on the virtual clock: 11.5 s of simulated retries, stale times and gc, exact times, no waiting', async ({ page }) => {
+  await page.goto('/query/errors/');
+  const pg = playground(page, 'retry-timeline');
+  await pg.run.click();
+  await expect(pg.output).toContainText(/Finished in \d+ ms/);
+  // Only a clock that got past 11 s can have seen gc remove the query 4 s after the unsubscribe at 7 s; the
+  // times are exactly what the options say (real timers print them a few ms late).
+  await expect(pg.output).toContainText('still cached? false');
+  const lines = await pg.output.locator('pre').allInnerTexts();
+  expect(lines.filter((l) => / ms /.test(l)).map((l) => l.slice(0, 8).trim())).toEqual(['0 ms', '300 ms', '1100 ms', '2400 ms', '4401 ms', '5400 ms', '5700 ms']);
+  expect(lines.indexOf('still cached? false')).toBeLessThan(lines.findIndex((l) => l.startsWith('Finished')));
 });
 
 test("the query library's development warnings show in the console, as TanStack Query's do in DevTools", async ({ page }) => {

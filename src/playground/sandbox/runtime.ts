@@ -23,6 +23,8 @@ import { HEARTBEAT_MS, parseHostMessage, SANDBOX_PROTOCOL_VERSION, type SandboxT
 import { createCapture, type Capture, type CaptureController } from './capture';
 import { instrumentWireModule } from './capture-wire';
 import { instrumentQueryModule } from './capture-query';
+import { reportCaughtErrors, type ReactDomClientLike } from './react-errors';
+import { MAX_STEPS, MAX_VIRTUAL_MS, REAL_TIME_PRAGMA, VirtualTime, windowRealTime } from './virtual-time';
 
 /** What the React chunk (chunk-react.ts) defines. */
 interface ReactChunk {
@@ -93,7 +95,7 @@ function chunkGlobal<T>(name: SandboxChunkName): T | undefined {
  * to `capture`. roundtrip/react re-exports the query library's classes (QueryClient...): those re-exports get the
  * instrumented versions too, so `new QueryClient()` is recorded whichever module it came from.
  */
-function modulesFor(capture: Capture): Readonly<Record<string, unknown>> {
+function modulesFor(capture: Capture, sandboxConsole: SandboxConsole): Readonly<Record<string, unknown>> {
   const modules: Record<string, unknown> = { 'roundtrip/playground': playgroundModule };
   const wire = chunkGlobal<typeof Wire>('wire');
   if (wire) modules['roundtrip/wire'] = instrumentWireModule(wire, capture);
@@ -108,7 +110,8 @@ function modulesFor(capture: Capture): Readonly<Record<string, unknown>> {
     }
     modules['roundtrip/react'] = Object.freeze(react);
     modules.react = reactChunk.React;
-    modules['react-dom/client'] = reactChunk.ReactDOMClient;
+    // An error a boundary caught is handled: the console says so at the info level (react-errors.ts).
+    modules['react-dom/client'] = reportCaughtErrors(reactChunk.ReactDOMClient as ReactDomClientLike, (line) => sandboxConsole.info(line));
     modules['react/jsx-runtime'] = reactChunk.jsxRuntime;
   }
   return modules;
@@ -219,8 +222,19 @@ async function run(runId: number, code: string, js: string | undefined, options:
     await libraries;
     await loadChunks(chunksFor(importedModules(js)));
     const snippet = await loadSnippet(js, evaluateAsScript);
+    // The realm's timers and Date go virtual unless the snippet opts out (virtual-time.ts): its waits then take no
+    // wall time. Installed after the libraries loaded (React's scheduler keeps the real timers it took) and
+    // before the guard, which wraps the virtual timers' callbacks like any others.
+    const clock = REAL_TIME_PRAGMA.test(code) ? undefined : new VirtualTime(windowRealTime(window));
+    clock?.install(window);
     reportUncaughtFromNowOn();
-    await snippet(modulesFor(runCapture), sandboxConsole, OFFERED);
+    const running = snippet(modulesFor(runCapture, sandboxConsole), sandboxConsole, OFFERED);
+    const drove = clock ? await clock.drive(running) : undefined;
+    if (drove?.limit) {
+      const why = drove.limit === 'time' ? `${MAX_VIRTUAL_MS / 60_000} minutes of simulated time` : `${MAX_STEPS.toLocaleString('en')} timers`;
+      sandboxConsole.warn(`The snippet was still waiting after ${why}; its timers follow real time from here on.`);
+    }
+    await running;
     // Everything recorded so far reaches the host before 'done'; later events (timers, gc) keep streaming.
     runCapture.flush();
     send({ v: 1, type: 'done', runId });
