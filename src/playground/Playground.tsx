@@ -15,6 +15,7 @@ import { hasOptions as anyOptions, optionsChanged, optionValues } from './store/
 import { parseWakeAction, PlaygroundStore } from './store/store';
 import { browserEnv, sandboxSrcFor } from './store/browser';
 import PlaygroundToolbar from './PlaygroundToolbar';
+import { useHighlighted } from './highlight';
 
 export interface PlaygroundProps {
   /** Unique on the page; names the playground in share links. */
@@ -87,6 +88,8 @@ export default function Playground({ id, title, code: originalCode, children, co
   const hasOptions = anyOptions(options);
   const changed = optionsChanged(options);
   const maxLines = variant === 'full' ? 40 : 28;
+  // Code the build did not highlight (from a link, or edited): coloured on the client, plain until then.
+  const highlighted = useHighlighted(code, !editing && (edited || !children));
 
   return (
     <section
@@ -133,7 +136,10 @@ export default function Playground({ id, title, code: originalCode, children, co
       <div className="rt-panel rt-panel-code" {...panelProps(prefix, 'code', panel, narrow)}>
         {!editing && (
           <div className="rt-code" data-action="edit" onClick={() => void store.startEditing()} aria-busy={editorState === 'loading'}>
-            {edited || !children ? (
+            {highlighted ? (
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: Shiki's output, which escapes the code it colours
+              <div dangerouslySetInnerHTML={{ __html: highlighted }} />
+            ) : edited || !children ? (
               <pre className="rt-plain">
                 <code>{code}</code>
               </pre>

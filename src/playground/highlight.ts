@@ -1,0 +1,54 @@
+/**
+ * Colours code the build did not see (a share link's, or what Open in playground carried) the way the build
+ * colours the page's own snippet: Shiki, the TSX grammar and the same two themes as Playground.astro's <Code>,
+ * with the same classes, so the site's light/dark switch applies. Without it, code opened from a link showed as
+ * plain text beside a page of coloured snippets.
+ *
+ * Shiki is what Astro highlights with (astro depends on it); here it is loaded only when such code is shown,
+ * with its JavaScript regex engine rather than the WebAssembly one, so nothing is added to a page before
+ * interaction and the grammar and themes cost about 50 KB gzip when a link is opened.
+ */
+import { useEffect, useState } from 'react';
+import type { HighlighterCore } from 'shiki/core';
+
+const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark' } as const;
+
+let highlighter: Promise<HighlighterCore> | undefined;
+
+function loadHighlighter(): Promise<HighlighterCore> {
+  highlighter ??= Promise.all([
+    import('shiki/core'),
+    import('shiki/engine/javascript'),
+    import('@shikijs/langs/tsx'),
+    import('@shikijs/themes/github-light-high-contrast'),
+    import('@shikijs/themes/github-dark'),
+  ]).then(([{ createHighlighterCore }, { createJavaScriptRegexEngine }, tsx, light, dark]) =>
+    createHighlighterCore({ langs: [tsx.default], themes: [light.default, dark.default], engine: createJavaScriptRegexEngine() }),
+  );
+  // A failed download is tried again next time; the code shows plain meanwhile.
+  highlighter.catch(() => (highlighter = undefined));
+  return highlighter;
+}
+
+/** `code` as the HTML Astro's <Code> would make of it (its classes, so the site's theme CSS colours it). */
+export async function highlightTsx(code: string): Promise<string> {
+  const html = (await loadHighlighter()).codeToHtml(code, { lang: 'tsx', themes: THEMES, defaultColor: false });
+  return html.replace('class="shiki shiki-themes', 'class="astro-code astro-code-themes');
+}
+
+/** The highlighted HTML for `code` once it is ready, while `enabled`; null before (show it plain meanwhile). */
+export function useHighlighted(code: string, enabled: boolean): string | null {
+  const [done, setDone] = useState<{ code: string; html: string } | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let current = true;
+    highlightTsx(code).then(
+      (html) => current && setDone({ code, html }),
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, [code, enabled]);
+  return enabled && done?.code === code ? done.html : null;
+}
