@@ -135,6 +135,7 @@ export default function Playground({ id, title, code: originalCode, children, co
       <PanelTabs prefix={prefix} title={title} active={panel} narrow={narrow} onSelect={store.selectPanel} />
       <div className="rt-panel rt-panel-code" {...panelProps(prefix, 'code', panel, narrow)}>
         {!editing && (
+          // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: a pointer shortcut; keyboards use the Edit button
           <div className="rt-code" data-action="edit" onClick={() => void store.startEditing()} aria-busy={editorState === 'loading'}>
             {highlighted ? (
               // biome-ignore lint/security/noDangerouslySetInnerHtml: Shiki's output, which escapes the code it colours

@@ -4,7 +4,7 @@
  * with the same classes, so the site's light/dark switch applies. Without it, code opened from a link showed as
  * plain text beside a page of coloured snippets.
  *
- * Shiki is what Astro highlights with (astro depends on it); here it is loaded only when such code is shown,
+ * Shiki (a declared dependency, the version Astro highlights with); here it is loaded only when such code is shown,
  * with its JavaScript regex engine rather than the WebAssembly one, so nothing is added to a page before
  * interaction and the grammar and themes cost about 50 KB gzip when a link is opened.
  */
@@ -19,9 +19,9 @@ function loadHighlighter(): Promise<HighlighterCore> {
   highlighter ??= Promise.all([
     import('shiki/core'),
     import('shiki/engine/javascript'),
-    import('@shikijs/langs/tsx'),
-    import('@shikijs/themes/github-light-high-contrast'),
-    import('@shikijs/themes/github-dark'),
+    import('shiki/langs/tsx.mjs'),
+    import('shiki/themes/github-light-high-contrast.mjs'),
+    import('shiki/themes/github-dark.mjs'),
   ]).then(([{ createHighlighterCore }, { createJavaScriptRegexEngine }, tsx, light, dark]) =>
     createHighlighterCore({ langs: [tsx.default], themes: [light.default, dark.default], engine: createJavaScriptRegexEngine() }),
   );
