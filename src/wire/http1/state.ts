@@ -193,22 +193,31 @@ interface RowSlot {
   plain: EventTransition | undefined;
   readonly guarded: EventTransition[];
 }
-const ROW_INDEX = new Map<string, RowSlot>();
+/** role -> sender -> event -> from-state -> rows. Nested records: no key string is built per lookup. */
+type RowIndex = Record<string, Record<string, Record<string, Record<string, RowSlot>>>>;
+// Null-prototype records, so a lookup for a name that is not a state ('toString') finds nothing.
+const child = <T>(record: Record<string, T>, key: string, make: () => T): T => (record[key] ??= make());
+const empty = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+const ROW_INDEX: RowIndex = empty();
 for (const t of EVENT_TRANSITIONS) {
-  const key = `${t.role} ${t.by} ${t.event} ${t.from}`;
-  let slot = ROW_INDEX.get(key);
-  if (!slot) ROW_INDEX.set(key, (slot = { plain: undefined, guarded: [] }));
-  // As the scan did: the last plain row wins, the first guarded row whose guard holds wins.
+  const byEvent = child(
+    child(child(ROW_INDEX, t.role, empty<Record<string, Record<string, RowSlot>>>), t.by, empty<Record<string, RowSlot>>),
+    t.event,
+    empty<RowSlot>,
+  );
+  const slot = child(byEvent, t.from, () => ({ plain: undefined, guarded: [] as EventTransition[] }));
+  // As a scan of the table does: the last plain row wins, the first guarded row whose guard holds wins.
   if (t.guard === undefined) slot.plain = t;
   else slot.guarded.push(t);
 }
+const slotFor = (role: Http1Role, from: Http1State, event: Http1EventType, by: Http1Role): RowSlot | undefined => ROW_INDEX[role]?.[by]?.[event]?.[from];
 
 /**
  * The row for (role, state, event, sender) when at most one guard holds (the engine's case: a 101 that
  * accepts an Upgrade, a 2xx that accepts a CONNECT), preferring a row with that guard.
  */
 export const transitionFor = (role: Http1Role, from: Http1State, event: Http1EventType, by: Http1Role, guard?: Http1Guard): EventTransition | undefined => {
-  const slot = ROW_INDEX.get(`${role} ${by} ${event} ${from}`);
+  const slot = slotFor(role, from, event, by);
   if (slot === undefined) return undefined;
   if (guard !== undefined) for (const t of slot.guarded) if (t.guard === guard) return t;
   return slot.plain;
@@ -222,7 +231,7 @@ export const findTransition = (
   by: Http1Role,
   guards: ReadonlySet<Http1Guard> = new Set(),
 ): EventTransition | undefined => {
-  const slot = ROW_INDEX.get(`${role} ${by} ${event} ${from}`);
+  const slot = slotFor(role, from, event, by);
   if (slot === undefined) return undefined;
   for (const t of slot.guarded) if (guards.has(t.guard!)) return t;
   return slot.plain;
@@ -232,19 +241,15 @@ export const findTransition = (
  * For each (client state, server state), the settle rules that could fire, in SETTLE_RULES order: the
  * rules whose `from` holds the state of their role. The engine checks only these conditions after an event.
  */
-const SETTLE_CANDIDATES = new Map<string, readonly SettleRule[]>();
+const SETTLE_CANDIDATES = empty<Record<string, readonly SettleRule[]>>();
 for (const c of HTTP1_STATES.client) {
-  for (const s of HTTP1_STATES.server) {
-    SETTLE_CANDIDATES.set(
-      `${c} ${s}`,
-      SETTLE_RULES.filter((r) => r.from.includes(r.role === 'client' ? c : s)),
-    );
-  }
+  const row = (SETTLE_CANDIDATES[c] = empty<readonly SettleRule[]>());
+  for (const s of HTTP1_STATES.server) row[s] = SETTLE_RULES.filter((r) => r.from.includes(r.role === 'client' ? c : s));
 }
 const NO_RULES: readonly SettleRule[] = [];
 
 /** The settle rules that may apply with the client in `client` and the server in `server`, in table order. */
-export const settleCandidates = (client: Http1State, server: Http1State): readonly SettleRule[] => SETTLE_CANDIDATES.get(`${client} ${server}`) ?? NO_RULES;
+export const settleCandidates = (client: Http1State, server: Http1State): readonly SettleRule[] => SETTLE_CANDIDATES[client]?.[server] ?? NO_RULES;
 
 /** A transition that fired, for traces: which row, for which role, from what to what. */
 export type FiredTransition =

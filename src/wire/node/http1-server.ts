@@ -203,7 +203,8 @@ export class Http1ServerSession {
         case 'need-data': {
           if (this.#eof) return { kind: 'closed' };
           const bytes = await this.#receive();
-          if (bytes === 'timeout') {
+          this.#waiting = false;
+          if (bytes === 'timeout' || bytes === 'interrupted') {
             const expired = this.#conn.expire(monotonic());
             if (expired !== null && expired !== 'idle' && expired.type === 'error') return { kind: 'error', error: expired.error };
             // Idle too long, or stalled inside a body: close without an answer (RFC 9112 §9.5).
@@ -246,7 +247,7 @@ export class Http1ServerSession {
    * a byte every few seconds cannot hold the connection), and `idleTimeoutMs` between requests. While a
    * body is read, the keep-alive timeout bounds each wait instead (RFC 9112 §9.5).
    */
-  async #receive(): Promise<Uint8Array | null | 'timeout'> {
+  #receive(): Promise<Uint8Array | null | 'interrupted' | 'timeout'> {
     const transport = this.#transport;
     const now = monotonic();
     const deadline = this.#conn.deadline(now);
@@ -254,13 +255,9 @@ export class Http1ServerSession {
     if (transport.readInterruptible === undefined || transport.interrupt === undefined) return this.#raceRead(until - now);
     this.#waitUntil = until;
     if (until < this.#timerAt) this.#arm(until, now);
+    // The caller clears #waiting when the read returns; the timer interrupts only a read that waits.
     this.#waiting = true;
-    try {
-      const bytes = await transport.readInterruptible();
-      return bytes === 'interrupted' ? 'timeout' : bytes;
-    } finally {
-      this.#waiting = false;
-    }
+    return transport.readInterruptible();
   }
 
   /** Arms the connection's timer for monotonic time `at`, replacing one armed for later. */
@@ -292,23 +289,31 @@ export class Http1ServerSession {
     }
   }
 
-  async #answer(request: WireRequest, outcome: Extract<Outcome, { kind: 'reply' }>): Promise<void> {
+  #answer(request: WireRequest, outcome: Extract<Outcome, { kind: 'reply' }>): Promise<void> {
+    if (outcome.delayMs > 0 || outcome.slow) return this.#answerLater(request, outcome);
+    return this.#answerNow(request, outcome.reply);
+  }
+
+  /** The whole answer at once: head, body and end leave in one buffer, so one write (one system call). */
+  #answerNow(request: WireRequest, reply: Reply): Promise<void> {
+    this.#served++;
+    const bytes: Uint8Array[] = [];
+    for (const ev of this.#responseEvents(request, reply)) {
+      const b = this.#conn.send(ev);
+      if (b.length > 0) bytes.push(b);
+    }
+    return this.#transport.write(bytes.length === 0 ? EMPTY : concat(bytes));
+  }
+
+  /** An answer held back by latency, or trickled out slowly. */
+  async #answerLater(request: WireRequest, outcome: Extract<Outcome, { kind: 'reply' }>): Promise<void> {
     const { timers } = this.#env;
     const sleep = (ms: number) => new Promise<void>((resolve) => timers.setTimeout(resolve, ms));
     if (outcome.delayMs > 0) await sleep(outcome.delayMs);
+    const slow = outcome.slow;
+    if (!slow) return this.#answerNow(request, outcome.reply);
     this.#served++;
     const events = this.#responseEvents(request, outcome.reply);
-    const slow = outcome.slow;
-    if (!slow) {
-      // Head, body and end leave in one buffer, so one write (one system call) carries the answer.
-      const bytes: Uint8Array[] = [];
-      for (const ev of events) {
-        const b = this.#conn.send(ev);
-        if (b.length > 0) bytes.push(b);
-      }
-      await this.#transport.write(bytes.length === 0 ? EMPTY : concat(bytes));
-      return;
-    }
     // A slow body: the head at once, then the body in slices, each one a data event of its own.
     for (const ev of events) {
       if (ev.type !== 'data') {

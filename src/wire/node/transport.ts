@@ -64,6 +64,12 @@ export const LINGER_MS = 2000;
  */
 const READ_HIGH_WATER = 1 << 20;
 const READ_LOW_WATER = 256 << 10;
+interface PendingRead {
+  readonly resolve: (result: Uint8Array | null | 'interrupted') => void;
+  readonly reject: (error: unknown) => void;
+  readonly interruptible: boolean;
+}
+
 /** Coalesced output up to this size is joined into one buffer; larger goes out as a corked writev. */
 const JOIN_LIMIT = 256 << 10;
 
@@ -74,10 +80,10 @@ export class SocketTransport implements Transport {
   #eof = false;
   #closed = false;
   #error: Error | undefined;
-  #wake: (() => void) | undefined;
+  /** The read() waiting for bytes, if any: settled straight from the socket's events. */
+  #pending: PendingRead | undefined;
   /** Set by interrupt() while a readInterruptible() waits; cleared when that read returns. */
   #interrupted = false;
-  #interruptibleWaiting = false;
   #linger: unknown;
   /** Bytes in #chunks; the socket is paused while this is above READ_HIGH_WATER. */
   #buffered = 0;
@@ -136,10 +142,40 @@ export class SocketTransport implements Transport {
     this.#notify();
   }
 
+  /** A waiting read takes what has arrived (bytes, EOF, an error or an interrupt); otherwise it keeps waiting. */
   #notify(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    const pending = this.#pending;
+    if (pending === undefined) return;
+    let result: Uint8Array | null | 'interrupted' | undefined;
+    try {
+      result = this.#poll();
+    } catch (e) {
+      this.#pending = undefined;
+      pending.reject(e);
+      return;
+    }
+    if (result === undefined) return;
+    this.#pending = undefined;
+    pending.resolve(result);
+  }
+
+  /** What a read returns now: bytes, null at EOF, 'interrupted', or undefined when it must wait. Throws a socket error. */
+  #poll(): Uint8Array | null | 'interrupted' | undefined {
+    const chunk = this.#chunks.shift();
+    // An interrupt ends only the wait it arrived in: bytes that came with it win, and the next read waits.
+    const interrupted = this.#interrupted;
+    this.#interrupted = false;
+    if (chunk) {
+      this.#buffered -= chunk.length;
+      if (this.#paused && this.#buffered < READ_LOW_WATER) {
+        this.#paused = false;
+        this.#socket.resume();
+      }
+      return chunk;
+    }
+    if (this.#error) throw this.#error;
+    if (this.#eof) return null;
+    return interrupted ? 'interrupted' : undefined;
   }
 
   read(): Promise<Uint8Array | null> {
@@ -151,34 +187,26 @@ export class SocketTransport implements Transport {
   }
 
   interrupt(): void {
-    if (!this.#interruptibleWaiting) return;
+    if (this.#pending?.interruptible !== true) return;
     this.#interrupted = true;
     this.#notify();
   }
 
-  async #read(interruptible: boolean): Promise<Uint8Array | null | 'interrupted'> {
+  /**
+   * No async function and no wake-up loop: a read that can be answered now is, and one that cannot is
+   * settled by #notify with the bytes themselves (one promise per wait, the cheapest a Promise API allows).
+   */
+  #read(interruptible: boolean): Promise<Uint8Array | null | 'interrupted'> {
+    let result: Uint8Array | null | 'interrupted' | undefined;
     try {
-      for (;;) {
-        const chunk = this.#chunks.shift();
-        if (chunk) {
-          this.#buffered -= chunk.length;
-          if (this.#paused && this.#buffered < READ_LOW_WATER) {
-            this.#paused = false;
-            this.#socket.resume();
-          }
-          return chunk;
-        }
-        if (this.#error) throw this.#error;
-        if (this.#eof) return null;
-        if (this.#interrupted) return 'interrupted';
-        this.#interruptibleWaiting = interruptible;
-        await new Promise<void>((resolve) => (this.#wake = resolve));
-        this.#interruptibleWaiting = false;
-      }
-    } finally {
-      // An interrupt ends only the wait it arrived in: bytes that came with it win, and the next read waits.
-      this.#interrupted = false;
+      result = this.#poll();
+    } catch (e) {
+      return Promise.reject(e);
     }
+    if (result !== undefined) return Promise.resolve(result);
+    const { promise, resolve, reject } = Promise.withResolvers<Uint8Array | null | 'interrupted'>();
+    this.#pending = { resolve, reject, interruptible };
+    return promise;
   }
 
   unread(bytes: Uint8Array): void {
@@ -194,16 +222,19 @@ export class SocketTransport implements Transport {
    */
   write(bytes: Uint8Array): Promise<void> {
     if (this.#closed || this.#socket.writableEnded) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.#out.push(bytes);
-      this.#outBytes += bytes.length;
-      this.#outDone.push(resolve);
-      if (!this.#flushScheduled) {
-        this.#flushScheduled = true;
-        setImmediate(() => this.#flush());
-      }
-    });
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#out.push(bytes);
+    this.#outBytes += bytes.length;
+    this.#outDone.push(resolve);
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(this.#flushLater);
+    }
+    return promise;
   }
+
+  /** #flush as a callback made once, not a closure per turn. */
+  readonly #flushLater = (): void => this.#flush();
 
   #flush(): void {
     this.#flushScheduled = false;
