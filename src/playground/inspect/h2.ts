@@ -13,9 +13,9 @@ import {
   CLIENT_PREFACE,
   FLAGS,
   HpackDecoder,
-  SETTINGS_IDS,
   binaryString,
-  errorCodeName,
+  frameFields,
+  frameFlagNames,
   parseFrame,
   streamTransition,
   type Frame,
@@ -61,58 +61,6 @@ export interface H2Reading {
 const PREFACE = CLIENT_PREFACE;
 const INITIAL_WINDOW = 65_535; // RFC 9113 §6.9.2
 const MAX_FRAME = 0xff_ffff; // read whatever the peers agreed on: the largest frame RFC 9113 §4.2 allows
-
-const FLAG_NAMES: Readonly<Record<string, readonly (readonly [number, string])[]>> = {
-  DATA: [
-    [FLAGS.END_STREAM, 'END_STREAM'],
-    [FLAGS.PADDED, 'PADDED'],
-  ],
-  HEADERS: [
-    [FLAGS.END_STREAM, 'END_STREAM'],
-    [FLAGS.END_HEADERS, 'END_HEADERS'],
-    [FLAGS.PADDED, 'PADDED'],
-    [FLAGS.PRIORITY, 'PRIORITY'],
-  ],
-  SETTINGS: [[FLAGS.ACK, 'ACK']],
-  PING: [[FLAGS.ACK, 'ACK']],
-  PUSH_PROMISE: [
-    [FLAGS.END_HEADERS, 'END_HEADERS'],
-    [FLAGS.PADDED, 'PADDED'],
-  ],
-  CONTINUATION: [[FLAGS.END_HEADERS, 'END_HEADERS']],
-};
-
-const SETTING_NAME = new Map(Object.entries(SETTINGS_IDS).map(([name, id]) => [id as number, name]));
-const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-
-function fieldsOf(frame: Frame): Record<string, string | number | boolean> {
-  switch (frame.type) {
-    case 'DATA':
-      return frame.padding ? { dataLength: frame.data.length, padLength: frame.padding.length } : { dataLength: frame.data.length };
-    case 'HEADERS':
-    case 'CONTINUATION':
-      return { fragmentLength: frame.headerBlockFragment.length };
-    case 'PUSH_PROMISE':
-      return { promisedStreamId: frame.promisedStreamId, fragmentLength: frame.headerBlockFragment.length };
-    case 'PRIORITY':
-      return { dependency: frame.priority.dependency, weight: frame.priority.weight, exclusive: frame.priority.exclusive };
-    case 'RST_STREAM':
-      return { errorCode: frame.errorCode, error: errorCodeName(frame.errorCode) };
-    case 'SETTINGS':
-      return Object.fromEntries(frame.settings.map(({ id, value }) => [SETTING_NAME.get(id) ?? `0x${id.toString(16)}`, value]));
-    case 'PING':
-      return { opaqueData: hex(frame.opaqueData) };
-    case 'GOAWAY':
-      return {
-        lastStreamId: frame.lastStreamId,
-        errorCode: frame.errorCode,
-        error: errorCodeName(frame.errorCode),
-        debugData: new TextDecoder().decode(frame.debugData),
-      };
-    case 'WINDOW_UPDATE':
-      return { windowSizeIncrement: frame.windowSizeIncrement };
-  }
-}
 
 export function startsWithPreface(bytes: Uint8Array): boolean {
   return bytes.length >= 3 && bytes[0] === 0x50 && bytes[1] === 0x52 && bytes[2] === 0x49;
@@ -253,7 +201,6 @@ export function readFrames(bytes: Uint8Array, options: H2Options = {}): H2Readin
   flowOf(0);
   parsed.forEach(({ frame, start, end, ranges, block }, i) => {
     const t = i + 1;
-    const flags = (FLAG_NAMES[frame.type] ?? []).filter(([bit]) => frame.flags & bit).map(([, name]) => name);
     events.push({
       type: 'h2-frame',
       seq: ++seq,
@@ -263,9 +210,9 @@ export function readFrames(bytes: Uint8Array, options: H2Options = {}): H2Readin
       direction: 'sent',
       frameType: frame.type,
       streamId: frame.streamId,
-      flags,
+      flags: frameFlagNames(frame),
       length: end - start - 9,
-      fields: fieldsOf(frame),
+      fields: frameFields(frame),
       data: binaryString(bytes.subarray(start, end)),
       ranges,
       ...(block ? { headers: block.fields, hpack: block.steps } : {}),

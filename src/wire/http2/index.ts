@@ -56,6 +56,7 @@ export type {
 export type { HeadersKind, Http2Event, Http2EventType } from './events';
 // HTTP/2 on the simulated network: the client behind `createSimulation({ httpVersion: '2' })`.
 export { http2Client } from './sim-client';
+export { frameFields, frameFlagNames } from './sim-trace';
 export type { Http2ClientOptions } from './sim-client';
 // A client that sends whatever frames it is given, for lessons about attacks and the server's defences.
 export { RawHttp2Client, connectRawHttp2 } from './raw-client';

@@ -78,12 +78,17 @@ const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
 const NO_NAMES: readonly string[] = Object.freeze([]);
 const NO_RANGES: Ranges = Object.freeze([]);
 
+/** The names of the flags set on `frame` (END_STREAM, ACK, ...), as a trace's h2-frame event lists them. */
+export function frameFlagNames(frame: Frame): readonly string[] {
+  return Object.freeze((FLAG_NAMES[frame.type] ?? []).filter(([bit]) => frame.flags & bit).map(([, name]) => name));
+}
+
 /** Keys of the caches below are numbers built from the frame header's octets: no string per frame. */
 function flagNames(frame: Frame, typeCode: number): readonly string[] {
   const key = typeCode * 256 + frame.flags;
   let names = FLAG_LISTS.get(key);
   if (!names) {
-    names = Object.freeze((FLAG_NAMES[frame.type] ?? []).filter(([bit]) => frame.flags & bit).map(([, name]) => name));
+    names = frameFlagNames(frame);
     FLAG_LISTS.set(key, names);
   }
   return names;
@@ -134,8 +139,11 @@ function oneNumber(name: string, value: number): Fields {
   return fields;
 }
 
-/** The fields a reader wants to see per frame type, flattened to scalars; frozen, as events hold it. */
-function fieldsOf(frame: Frame): Fields {
+/**
+ * The fields a reader wants to see per frame type, flattened to scalars (SETTINGS by name, error codes with
+ * their names, PING's opaque data in hex); frozen, as a trace's h2-frame event holds them.
+ */
+export function frameFields(frame: Frame): Fields {
   switch (frame.type) {
     case 'DATA':
       return frame.padding ? Object.freeze({ dataLength: frame.data.length, padLength: frame.padding.length }) : oneNumber('dataLength', frame.data.length);
@@ -456,7 +464,7 @@ class Flow {
       promisedStreamId: frame.type === 'PUSH_PROMISE' ? frame.promisedStreamId : 0,
       flags: flagNames(frame, buf[start + 3]!),
       length: end - start - 9,
-      fields: fieldsOf(frame),
+      fields: frameFields(frame),
       data: binaryString(buf.subarray(start, end)),
       ranges: layout(buf, frame, start, end),
       blockLength,
