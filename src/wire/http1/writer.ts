@@ -64,6 +64,31 @@ export const encodeHead = (head: RequestEvent | ResponseEvent | InformationalEve
         throw localError('invalid-message', 'An HTTP/0.9 response is only a body: it cannot carry a status other than 200 or header fields.');
       return new Uint8Array(0);
     }
+    const status = head.status;
+    if (Number.isInteger(status) && status >= 100 && status <= 999) {
+      // The common case written straight into the output, without building the start line as a string.
+      // RFC 9112 §4: "HTTP/" version SP 3DIGIT SP reason-phrase CRLF; the SP before the reason phrase is
+      // sent even when the phrase is empty.
+      const out = new Uint8Array(5 + head.version.length + 5 + head.reason.length + 2 + headerBytes(head.headers) + 2);
+      out[0] = 0x48; // H
+      out[1] = 0x54; // T
+      out[2] = 0x54; // T
+      out[3] = 0x50; // P
+      out[4] = 0x2f; // /
+      let at = latin1Bytes(head.version, out, 5);
+      out[at++] = 0x20;
+      out[at++] = 0x30 + Math.floor(status / 100);
+      out[at++] = 0x30 + (Math.floor(status / 10) % 10);
+      out[at++] = 0x30 + (status % 10);
+      out[at++] = 0x20;
+      at = latin1Bytes(head.reason, out, at);
+      out[at++] = 0x0d;
+      out[at++] = 0x0a;
+      at = writeHeaders(out, at, head.headers);
+      out[at++] = 0x0d;
+      out[at] = 0x0a;
+      return out;
+    }
     // RFC 9112 §4: the SP before the reason phrase is sent even when the phrase is empty.
     start = `HTTP/${head.version} ${head.status} ${head.reason}${CRLF}`;
   }

@@ -92,6 +92,35 @@ const concat = (chunks: readonly Uint8Array[]): Uint8Array => {
 };
 
 /** The comma-separated elements of every field named `name` (lowercase), trimmed and lowercased. */
+/**
+ * Small answers are joined into views of a shared slab, as Node's Buffer pool does: a fresh typed array
+ * per response (its own backing store) cost more than the copy. Only for bytes handed to the socket,
+ * which lets go of them once written; a request body, which a handler may keep, gets its own array.
+ */
+const SLAB_BYTES = 64 * 1024;
+const SLAB_MAX_PIECE = 4 * 1024;
+let slab = new Uint8Array(SLAB_BYTES);
+let slabUsed = 0;
+const joinForSocket = (chunks: readonly Uint8Array[]): Uint8Array => {
+  if (chunks.length === 1) return chunks[0]!;
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  if (n > SLAB_MAX_PIECE) return concat(chunks);
+  if (slabUsed + n > SLAB_BYTES) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + n);
+  // Keep pieces 8-byte aligned, as Node's pool does.
+  slabUsed += (n + 7) & ~7;
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+};
+
 const tokens = (headers: readonly Http1Header[], name: string): string[] => {
   // Loops, not filter/flatMap/map: this runs on every request, and the field is usually absent.
   const out: string[] = [];
@@ -302,7 +331,7 @@ export class Http1ServerSession {
       const b = this.#conn.send(ev);
       if (b.length > 0) bytes.push(b);
     }
-    return this.#transport.write(bytes.length === 0 ? EMPTY : concat(bytes));
+    return this.#transport.write(bytes.length === 0 ? EMPTY : joinForSocket(bytes));
   }
 
   /** An answer held back by latency, or trickled out slowly. */
