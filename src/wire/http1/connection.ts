@@ -42,6 +42,12 @@ export interface Http1ConnectionOptions extends ReaderOptions {
    * is closed after this many ms (RFC 9112 §9.5). Default 5 000, the simulator's keep-alive timeout.
    */
   readonly idleTimeoutMs?: number;
+  /**
+   * Where the bytes of each head we send are allocated; default a new Uint8Array each. A server writing to
+   * a real socket passes a pool (node/http1-server.ts), as a fresh backing store per response was a visible
+   * cost there. The bytes returned by `send` must then be handed on, not kept.
+   */
+  readonly allocate?: (size: number) => Uint8Array;
 }
 
 export const DEFAULT_HEADER_TIMEOUT_MS = 10_000;
@@ -69,7 +75,7 @@ export class Http1Connection {
   readonly theirRole: Http1Role;
   private readonly st: Record<Http1Role, Http1State> = { client: 'IDLE', server: 'IDLE' };
   private readonly reader: Http1Reader;
-  private readonly writer = new Http1Writer();
+  private readonly writer: Http1Writer;
   private readonly pipelining: boolean;
   private readonly outstanding: Outstanding[] = [];
   private fired: FiredTransition[] = [];
@@ -88,6 +94,7 @@ export class Http1Connection {
     this.ourRole = opts.role;
     this.theirRole = other(opts.role);
     this.reader = new Http1Reader(opts.role === 'server' ? 'request' : 'response', opts);
+    this.writer = new Http1Writer(opts.allocate);
     this.pipelining = opts.pipelining ?? true;
     this.headerTimeout = opts.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
     this.idleTimeout = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;

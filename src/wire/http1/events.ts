@@ -81,7 +81,9 @@ const checkHeaders = (headers: readonly Header[], what: string): readonly Header
         `${what} field ${h.name} has a value with CR, LF, NUL, control characters, chars above U+00FF or surrounding whitespace (RFC 9110 §5.5); remove them.`,
       );
   }
-  return Object.freeze(headers.map((h) => Object.freeze({ name: h.name, value: h.value })));
+  const copy: Header[] = [];
+  for (const h of headers) copy.push(Object.freeze({ name: h.name, value: h.value }));
+  return Object.freeze(copy);
 };
 
 const checkVersion = (v: string): Http1Version => {

@@ -53,7 +53,11 @@ const writeHeaders = (out: Uint8Array, at: number, headers: readonly Header[]): 
 };
 
 /** Bytes of a start line plus header section. HTTP/0.9 responses have none; 0.9 requests are one line. */
-export const encodeHead = (head: RequestEvent | ResponseEvent | InformationalEvent): Uint8Array => {
+/** Where a head's bytes are allocated: a new array each by default (Http1ConnectionOptions.allocate). */
+export type ByteAllocator = (size: number) => Uint8Array;
+const newBytes: ByteAllocator = (size) => new Uint8Array(size);
+
+export const encodeHead = (head: RequestEvent | ResponseEvent | InformationalEvent, allocate: ByteAllocator = newBytes): Uint8Array => {
   let start: string;
   if (head.type === 'request') {
     start = head.version === '0.9' ? `${head.method} ${head.target}${CRLF}` : `${head.method} ${head.target} HTTP/${head.version}${CRLF}`;
@@ -69,7 +73,7 @@ export const encodeHead = (head: RequestEvent | ResponseEvent | InformationalEve
       // The common case written straight into the output, without building the start line as a string.
       // RFC 9112 §4: "HTTP/" version SP 3DIGIT SP reason-phrase CRLF; the SP before the reason phrase is
       // sent even when the phrase is empty.
-      const out = new Uint8Array(5 + head.version.length + 5 + head.reason.length + 2 + headerBytes(head.headers) + 2);
+      const out = allocate(5 + head.version.length + 5 + head.reason.length + 2 + headerBytes(head.headers) + 2);
       out[0] = 0x48; // H
       out[1] = 0x54; // T
       out[2] = 0x54; // T
@@ -92,7 +96,7 @@ export const encodeHead = (head: RequestEvent | ResponseEvent | InformationalEve
     // RFC 9112 §4: the SP before the reason phrase is sent even when the phrase is empty.
     start = `HTTP/${head.version} ${head.status} ${head.reason}${CRLF}`;
   }
-  const out = new Uint8Array(start.length + headerBytes(head.headers) + 2);
+  const out = allocate(start.length + headerBytes(head.headers) + 2);
   let at = latin1Bytes(start, out, 0);
   at = writeHeaders(out, at, head.headers);
   out[at++] = 0x0d;
@@ -119,6 +123,8 @@ const concat = (parts: Uint8Array[]): Uint8Array => {
 };
 
 export class Http1Writer {
+  constructor(private readonly allocate: ByteAllocator = newBytes) {}
+
   private framing: BodyFraming = { kind: 'none' };
   private remaining = 0;
 
@@ -128,7 +134,7 @@ export class Http1Writer {
   }
 
   head(ev: RequestEvent | ResponseEvent | InformationalEvent, requestMethod?: string): Uint8Array {
-    const bytes = encodeHead(ev);
+    const bytes = encodeHead(ev, this.allocate);
     if (ev.type !== 'informational') {
       this.framing = senderFraming(ev, requestMethod);
       this.remaining = this.framing.kind === 'content-length' ? this.framing.length : 0;

@@ -101,11 +101,9 @@ const SLAB_BYTES = 64 * 1024;
 const SLAB_MAX_PIECE = 4 * 1024;
 let slab = new Uint8Array(SLAB_BYTES);
 let slabUsed = 0;
-const joinForSocket = (chunks: readonly Uint8Array[]): Uint8Array => {
-  if (chunks.length === 1) return chunks[0]!;
-  let n = 0;
-  for (const c of chunks) n += c.length;
-  if (n > SLAB_MAX_PIECE) return concat(chunks);
+/** `n` bytes for the socket: a view of the slab when small, else an array of their own. */
+const fromSlab = (n: number): Uint8Array => {
+  if (n > SLAB_MAX_PIECE) return new Uint8Array(n);
   if (slabUsed + n > SLAB_BYTES) {
     slab = new Uint8Array(SLAB_BYTES);
     slabUsed = 0;
@@ -113,6 +111,13 @@ const joinForSocket = (chunks: readonly Uint8Array[]): Uint8Array => {
   const out = slab.subarray(slabUsed, slabUsed + n);
   // Keep pieces 8-byte aligned, as Node's pool does.
   slabUsed += (n + 7) & ~7;
+  return out;
+};
+const joinForSocket = (chunks: readonly Uint8Array[]): Uint8Array => {
+  if (chunks.length === 1) return chunks[0]!;
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const out = fromSlab(n);
   let at = 0;
   for (const c of chunks) {
     out.set(c, at);
@@ -174,7 +179,7 @@ export class Http1ServerSession {
   constructor(transport: Transport, dispatch: Dispatch, env: ProtocolEnv, options: Http1ServerOptions = {}) {
     // The keep-alive timeout is the engine's idle deadline unless the engine options set one.
     const idle = options.keepAlive ? options.keepAlive.timeout : DEFAULT_TIMEOUT_MS;
-    this.#conn = new Http1Connection({ idleTimeoutMs: idle, ...options.engine, role: 'server' });
+    this.#conn = new Http1Connection({ idleTimeoutMs: idle, ...options.engine, role: 'server', allocate: fromSlab });
     this.#transport = transport;
     this.#dispatch = dispatch;
     this.#env = env;
