@@ -62,7 +62,8 @@ test('the event timeline shows each retry with its delay; timers count down; axe
 test('devtools: Invalidate and Refetch act on the live client and the state follows', async ({ page }) => {
   // The same snippet, observed for a minute instead of 7 s so a slow machine has time for the clicks, and
   // without the refetch interval, so every data update after the first comes from a button.
-  const code = SNIPPET.replace('await sleep(7_000);', 'await sleep(60_000);').replace(/\n\s*refetchInterval: 3_000,[^\n]*/, '');
+  // It opts into real time: on the virtual clock the minute would pass at once, and the clicks need a live client.
+  const code = `// @playground real-time\n${SNIPPET.replace('await sleep(7_000);', 'await sleep(60_000);').replace(/\n\s*refetchInterval: 3_000,[^\n]*/, '')}`;
   expect(code).not.toContain('refetchInterval');
   expect(code).toContain('await sleep(60_000);');
   const { viz, tab } = await open(page, code);
