@@ -75,7 +75,9 @@ test('"Open in playground" carries the edited code and options to /playground', 
   await pg.root.getByRole('button', { name: /^Options/ }).click();
   await pg.root.getByLabel('rtt', { exact: true }).fill('300');
   await pg.root.getByLabel('rtt', { exact: true }).press('Enter');
-  await pg.replaceCode("import { defineOptions } from 'roundtrip/playground';\nconst { rtt } = defineOptions({ rtt: { type: 'number', default: 100, min: 1, max: 1000, doc: 'Round-trip time' } });\nconsole.log('carried', rtt);\n");
+  await pg.replaceCode(
+    "import { defineOptions } from 'roundtrip/playground';\nconst { rtt } = defineOptions({ rtt: { type: 'number', default: 100, min: 1, max: 1000, doc: 'Round-trip time' } });\nconsole.log('carried', rtt);\n",
+  );
   await pg.root.getByRole('link', { name: 'Open in playground' }).click();
   await expect(page).toHaveURL(/\/playground\/http3-loss\/#pg=http3-loss&s=1\./);
   const state = await decodeShareState(readShareHash(new URL(page.url()).hash)!.encoded);

@@ -50,10 +50,7 @@ test('a React snippet renders a live preview with roundtrip/react', async ({ pag
 });
 
 test('every run starts in a fresh realm, so runs replay identically', async ({ page }) => {
-  const pg = await openWithCode(
-    page,
-    'const g = globalThis as { runs?: number };\ng.runs = (g.runs ?? 0) + 1;\nconsole.log(`run number ${g.runs}`);\n',
-  );
+  const pg = await openWithCode(page, 'const g = globalThis as { runs?: number };\ng.runs = (g.runs ?? 0) + 1;\nconsole.log(`run number ${g.runs}`);\n');
   for (let i = 0; i < 2; i++) {
     await pg.run.click();
     await expect(pg.output).toContainText(/Finished in/);
@@ -84,12 +81,17 @@ test('errors thrown in callbacks (a timer, a microtask) show in the console with
   const browserErrors = collectPageErrors(page);
   await pg.run.click();
   await expect(pg.output).toContainText('body done');
-  await expect(pg.output.locator('.rt-error')).toHaveText(['Uncaught Error: in a microtask (line 1, column 30)', 'Uncaught TypeError: late boom (line 2, column 26)']);
+  await expect(pg.output.locator('.rt-error')).toHaveText([
+    'Uncaught Error: in a microtask (line 1, column 30)',
+    'Uncaught TypeError: late boom (line 2, column 26)',
+  ]);
   // Reported once, where the reader looks, not a second time in the browser's own console.
   expect(browserErrors).toEqual([]);
 });
 
-test('a promise the snippet rejects and nobody handles shows as "Uncaught (in promise)", as DevTools shows it, at the column it was written', async ({ page }) => {
+test('a promise the snippet rejects and nobody handles shows as "Uncaught (in promise)", as DevTools shows it, at the column it was written', async ({
+  page,
+}) => {
   const lines = [
     "const why: string = 'nobody awaited me'; Promise.reject(new Error(why));",
     'async function load(): Promise<void> {',
@@ -165,7 +167,9 @@ test('a rejection reported as unhandled that gets a handler later says so, as No
   await expect(pg.output).toContainText('caught it');
   const where = `line 1, column ${(lines[0] ?? '').indexOf('new Error') + 1}`;
   await expect(pg.output.locator('.rt-error')).toHaveText(`Uncaught (in promise) Error: handled after a while (${where})`);
-  await expect(pg.output.locator('.rt-warn')).toHaveText(`Handled later: the rejection above (Error: handled after a while (${where})) got a handler after all.`);
+  await expect(pg.output.locator('.rt-warn')).toHaveText(
+    `Handled later: the rejection above (Error: handled after a while (${where})) got a handler after all.`,
+  );
 });
 
 test('code the compiler lets through but the engine cannot parse is one error, at its line and column', async ({ page }) => {
@@ -184,7 +188,13 @@ test('code the compiler lets through but the engine cannot parse is one error, a
 test('a sim.fetch nobody awaited that fails shows as "Uncaught (in promise)": the library\'s errors are not muted', async ({ page }) => {
   const pg = await openWithCode(
     page,
-    ["import { createSimulation } from 'roundtrip/wire';", 'const sim = createSimulation({ seed: 1 });', "sim.fetch('https://example.test/nope');", "console.log('body done');", ''].join('\n'),
+    [
+      "import { createSimulation } from 'roundtrip/wire';",
+      'const sim = createSimulation({ seed: 1 });',
+      "sim.fetch('https://example.test/nope');",
+      "console.log('body done');",
+      '',
+    ].join('\n'),
   );
   await pg.run.click();
   await expect(pg.output).toContainText('body done');
@@ -201,7 +211,10 @@ test('on a host that does not allow CORS for the sandbox scripts, snippets still
     if (route.request().headers().origin !== undefined) refused.push(new URL(route.request().url()).pathname);
     await route.fulfill({ response, headers });
   });
-  const pg = await openWithCode(page, "import { createSimulation } from 'roundtrip/wire';\nconst sim = createSimulation({ seed: 1 });\nconsole.log('status', (await sim.fetch('/todos')).status);\n");
+  const pg = await openWithCode(
+    page,
+    "import { createSimulation } from 'roundtrip/wire';\nconst sim = createSimulation({ seed: 1 });\nconsole.log('status', (await sim.fetch('/todos')).status);\n",
+  );
   await pg.run.click();
   await expect(pg.output).toContainText(/status \d{3}/);
   // The CORS loads were tried (and refused) before the plain ones.
@@ -209,7 +222,7 @@ test('on a host that does not allow CORS for the sandbox scripts, snippets still
 });
 
 test('unbounded recursion is named, with its line, and the next run works', async ({ page }) => {
-  const pg = await openWithCode(page, "const x = 1;\nfunction down(n: number): number {\n  return down(n + 1) + x;\n}\ndown(0);\n");
+  const pg = await openWithCode(page, 'const x = 1;\nfunction down(n: number): number {\n  return down(n + 1) + x;\n}\ndown(0);\n');
   await pg.run.click();
   await expect(pg.output).toContainText(/Error \(line [2-3], column \d+\): RangeError: Maximum call stack size exceeded at line [2-3]: runaway recursion\./);
   await pg.replaceCode("console.log('after recursion')");
@@ -262,7 +275,10 @@ test('the page snippet runs precompiled with only the chunks it imports; edited 
   expect([...new Set(scripts)].sort()).toEqual(['/sandbox/runtime.js', '/sandbox/wire.js']);
 
   // Edited code is compiled in the sandbox, and a syntax error still points at its line and column.
-  const hash = formatShareHash({ id: 'hello-wire', encoded: await encodeShareState({ code: "import { createSimulation } from 'roundtrip/wire';\nconst x: number = (1;\n" }) });
+  const hash = formatShareHash({
+    id: 'hello-wire',
+    encoded: await encodeShareState({ code: "import { createSimulation } from 'roundtrip/wire';\nconst x: number = (1;\n" }),
+  });
   await page.goto('about:blank');
   await page.goto(`/http/overview/${hash}`);
   const edited = playground(page, 'hello-wire');
@@ -283,7 +299,9 @@ test('Run pressed before the island hydrated runs the snippet exactly once, in t
   // Whether the island had hydrated when the press landed (Astro drops `ssr` from the island once it has).
   await page.evaluate(() => {
     const island = document.querySelector('[data-playground-id="hello-wire"]')!.closest('astro-island')!;
-    document.addEventListener('pointerdown', () => ((window as { hydratedAtPress?: boolean }).hydratedAtPress ??= !island.hasAttribute('ssr')), { capture: true });
+    document.addEventListener('pointerdown', () => ((window as { hydratedAtPress?: boolean }).hydratedAtPress ??= !island.hasAttribute('ssr')), {
+      capture: true,
+    });
   });
   // The pointer jumps onto Run and presses at once: the directive starts the run, the island takes it over.
   await pg.run.click();
@@ -303,7 +321,7 @@ test('Run pressed before the island hydrated runs the snippet exactly once, in t
   expect((await pg.output.innerText()).match(/reused the connection/g)).toHaveLength(1);
 });
 
-test('the island\'s modules are requested all at once on intent, and not before', async ({ page }) => {
+test("the island's modules are requested all at once on intent, and not before", async ({ page }) => {
   const requested: string[] = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
@@ -328,7 +346,9 @@ test('the island\'s modules are requested all at once on intent, and not before'
   await pg.run.hover();
   // The directive's links, in the build's order (the bundler's own preloads for later imports may follow).
   await expect
-    .poll(async () => (await page.locator('link[rel="modulepreload"]').evaluateAll((links) => links.map((l) => l.getAttribute('href')))).slice(0, listed.length))
+    .poll(async () =>
+      (await page.locator('link[rel="modulepreload"]').evaluateAll((links) => links.map((l) => l.getAttribute('href')))).slice(0, listed.length),
+    )
     .toEqual(listed);
   await expect.poll(() => listed.every((path) => requested.includes(path))).toBe(true);
   await pg.run.click();
@@ -368,7 +388,13 @@ test('an error made inside library code (a failed sim.fetch) points at the snipp
   expect(await squiggleLine(pg)).toBe(5);
 
   // Not awaited: the "Uncaught (in promise)" line has the position, and the editor marks it the same way.
-  const unawaited = ["import { createSimulation } from 'roundtrip/wire';", 'const sim = createSimulation({ seed: 1 });', '', "sim.fetch('https://example.test/nope');", ''];
+  const unawaited = [
+    "import { createSimulation } from 'roundtrip/wire';",
+    'const sim = createSimulation({ seed: 1 });',
+    '',
+    "sim.fetch('https://example.test/nope');",
+    '',
+  ];
   await pg.typeInEditor(unawaited.join('\n'));
   await pg.run.click();
   await expect(pg.output.locator('.rt-error')).toContainText(`(line 4, column ${(unawaited[3] ?? '').indexOf('fetch(') + 1})`);
@@ -415,7 +441,15 @@ test('the retry timeline runs on the virtual clock: 11.5 s of simulated retries,
   // times are exactly what the options say (real timers print them a few ms late).
   await expect(pg.output).toContainText('still cached? false');
   const lines = await pg.output.locator('pre').allInnerTexts();
-  expect(lines.filter((l) => / ms /.test(l)).map((l) => l.slice(0, 8).trim())).toEqual(['0 ms', '300 ms', '1100 ms', '2400 ms', '4401 ms', '5400 ms', '5700 ms']);
+  expect(lines.filter((l) => / ms /.test(l)).map((l) => l.slice(0, 8).trim())).toEqual([
+    '0 ms',
+    '300 ms',
+    '1100 ms',
+    '2400 ms',
+    '4401 ms',
+    '5400 ms',
+    '5700 ms',
+  ]);
   expect(lines.indexOf('still cached? false')).toBeLessThan(lines.findIndex((l) => l.startsWith('Finished')));
 });
 

@@ -77,4 +77,3 @@ export function roundTimings<const T extends Readonly<Record<string, number>>>(t
   for (const [name, value] of Object.entries(timings)) out[name] = value < 0 ? value : roundTime(value);
   return out as T;
 }
-
