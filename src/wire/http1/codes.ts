@@ -22,7 +22,7 @@ export const HTTP1_ERROR_CODES = Object.freeze({
   'invalid-method': { status: 400, tolerable: false, rfc: 'RFC 9110 §9.1' },
   'invalid-request-target': { status: 400, tolerable: true, rfc: 'RFC 9112 §3.2' },
   'invalid-version': { status: 400, tolerable: false, rfc: 'RFC 9112 §2.3' },
-  'unsupported-version': { status: 505, tolerable: true, rfc: 'RFC 9110 §15.6.6' },
+  'unsupported-version': { status: 505, tolerable: false, rfc: 'RFC 9110 §15.6.6' },
   'invalid-status-line': { status: 502, tolerable: false, rfc: 'RFC 9112 §4' },
   'invalid-status-code': { status: 502, tolerable: false, rfc: 'RFC 9110 §15' },
   'whitespace-after-start-line': { status: 400, tolerable: true, rfc: 'RFC 9112 §2.2' },

@@ -140,7 +140,7 @@ export const INVALID_CASES: readonly InvalidCase[] = [
   { name: 'Host with a path', input: 'GET / HTTP/1.1\r\nHost: a.example/evil\r\n\r\n', code: 'invalid-host' },
   { name: 'two spaces in the request line', input: `GET  / HTTP/1.1\r\n${H}\r\n`, code: 'request-line-whitespace' },
   { name: 'tab in the request line', input: `GET\t/ HTTP/1.1\r\n${H}\r\n`, code: 'request-line-whitespace' },
-  { name: 'HTTP/1.2 in a request line', input: `GET / HTTP/1.2\r\n${H}\r\n`, code: 'unsupported-version' },
+  { name: 'HTTP/3.0 in a request line', input: `GET / HTTP/3.0\r\n${H}\r\n`, code: 'unsupported-version' },
   { name: 'lowercase version', input: `GET / http/1.1\r\n${H}\r\n`, code: 'invalid-version' },
   { name: 'request line with four parts', input: `GET / HTTP/1.1 extra\r\n${H}\r\n`, code: 'invalid-request-line' },
   { name: '0.9 request with POST', input: 'POST /form\r\n', code: 'invalid-request-line' },

@@ -64,8 +64,9 @@ const transferCodings = (facts: FieldFacts, isRequest: boolean, ctx: ParseContex
   if (chunkedCount > 1)
     ctx.fail('te-chunked-repeated', offset, 'chunked appears more than once in Transfer-Encoding (RFC 9112 §6.1 forbids applying it twice).');
   const final = codings[codings.length - 1] === 'chunked';
-  if (chunkedCount === 1 && !final) ctx.fail('te-chunked-repeated', offset, 'chunked must be the last transfer coding when present (RFC 9112 §6.1).');
   if (isRequest) {
+    // RFC 9112 §6.1: a sender applies chunked last. A response that does not is read until close (§6.3 step 4).
+    if (chunkedCount === 1 && !final) ctx.fail('te-chunked-repeated', offset, 'chunked must be the last transfer coding when present (RFC 9112 §6.1).');
     for (const c of codings) {
       if (!KNOWN_CODINGS.has(c))
         ctx.violation('te-unknown-coding', offset, `The transfer coding "${c}" is not implemented; a server answers 501 (RFC 9112 §6.1).`);

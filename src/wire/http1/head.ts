@@ -115,11 +115,9 @@ const parseVersion = (b: Uint8Array, i: number, end: number, ctx: ParseContext, 
   if (!ok) ctx.fail('invalid-version', i + toStream, 'Expected an HTTP version written exactly as HTTP/1.1 or HTTP/1.0 (case-sensitive, RFC 9112 §2.3).');
   const major = b[i + 5]! - 0x30;
   const minor = b[i + 7]! - 0x30;
-  if (major === 1 && minor <= 1) return minor === 0 ? '1.0' : '1.1';
-  if (major === 1) {
-    ctx.violation('unsupported-version', i + toStream, `HTTP/1.${minor} is not a version this parser knows; a 1.x peer should send HTTP/1.1 (RFC 9110 §2.5).`);
-    return '1.1';
-  }
+  // RFC 9110 §2.5: a recipient treats a message with a higher minor version of its major version as if it
+  // had the highest minor version it implements, so HTTP/1.2 to HTTP/1.9 are read as HTTP/1.1.
+  if (major === 1) return minor === 0 ? '1.0' : '1.1';
   return ctx.fail(
     'unsupported-version',
     i + toStream,

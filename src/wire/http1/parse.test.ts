@@ -164,12 +164,18 @@ describe('parseHttp1: strict mode rejects, lenient mode reports', () => {
     expect(client('HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n').error?.statusHint).toBe(502);
   });
 
-  it('rejects a non-1.x major version even in lenient mode, and treats HTTP/1.2 as 1.1 there', () => {
-    for (const strict of [true, false])
+  it('rejects a non-1.x major version even in lenient mode, and reads HTTP/1.2 to 1.9 as 1.1 (RFC 9110 §2.5)', () => {
+    for (const strict of [true, false]) {
       expect(parseHttp1('GET / HTTP/2.0\r\nHost: x\r\n\r\n', { role: 'server', strict }).error?.code).toBe('unsupported-version');
-    const r = parseHttp1('GET / HTTP/1.2\r\nHost: x\r\n\r\n', { role: 'server', strict: false });
-    expect(r.messages[0]!.version).toBe('1.1');
-    expect(r.tolerated.map((t) => t.code)).toEqual(['unsupported-version']);
+      for (const minor of [2, 9]) {
+        const r = parseHttp1(`GET / HTTP/1.${minor}\r\nHost: x\r\n\r\n`, { role: 'server', strict });
+        expect(r.error).toBeUndefined();
+        expect(r.messages[0]!.version).toBe('1.1');
+        expect(r.tolerated).toEqual([]);
+        const s = parseHttp1(`HTTP/1.${minor} 200 OK\r\nContent-Length: 1\r\n\r\na`, { role: 'client', strict });
+        expect(s.messages[0]).toMatchObject({ version: '1.1', status: 200 });
+      }
+    }
   });
 
   it('keeps the messages parsed before the error', () => {

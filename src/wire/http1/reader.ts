@@ -207,7 +207,7 @@ export class Http1Reader {
   private readHead(response: ResponseContext): ReadStep {
     const buf = this.buffer;
     if (this.reads === 'response' && response.version === '0.9') return this.http09Response();
-    if (this.reads === 'request' && this.pendingStart === undefined && !this.skipEmptyLines()) return this.waitOrEof('a request');
+    if (this.pendingStart === undefined && !this.skipEmptyLines()) return this.waitOrEof(this.reads === 'request' ? 'a request' : 'a response');
     if (buf.length === 0) {
       if (!this.eof) return NEED_DATA;
       this.phase = 'closed';
@@ -294,14 +294,16 @@ export class Http1Reader {
 
   /**
    * RFC 9112 §2.2: a server SHOULD ignore at least one empty line received before the request-line (some old
-   * clients send a CRLF after a POST body). Returns false when it cannot tell yet.
+   * clients send a CRLF after a POST body). The same robustness applies to a client before a status line:
+   * servers send a stray CRLF after a body (or after a 304, which has none). Returns false when it cannot
+   * tell yet.
    */
   private skipEmptyLines(): boolean {
     const buf = this.buffer;
     while (buf.length > 0) {
       const first = buf.at(buf.offset);
       if (first === LF) {
-        this.ctx.violation('bare-lf', buf.offset, 'Found a bare LF before the request line (RFC 9112 §2.2); send CRLF.');
+        this.ctx.violation('bare-lf', buf.offset, 'Found a bare LF before the start line (RFC 9112 §2.2); send CRLF.');
         buf.consume(1);
       } else if (first === CR) {
         if (buf.length < 2) return this.eof;
