@@ -78,8 +78,67 @@ export function decodePercent(segment: string): string | undefined {
 /** Matches a path against a pattern; returns captured params, or undefined when it does not match. */
 export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
   if (pattern === '*') return { '*': path };
-  const want = pattern.split('/');
-  const have = path.split('/');
+  // A malformed escape in a captured segment cannot name any resource; respond() turns it into 400 first.
+  return matchSegments(pattern.split('/'), path, path.split('/'));
+}
+
+export interface RouteMatch {
+  readonly route: Route;
+  readonly params: Record<string, string>;
+}
+
+/**
+ * A route table prepared once for matching: routes whose pattern is all literal segments sit in a map by
+ * their exact path, the others (with `:name` or `*`) keep their pattern split into segments. Matching a
+ * path is then one map lookup plus a walk over the patterned routes only, instead of splitting every
+ * pattern and the path again for every route on every request.
+ */
+interface CompiledRoutes {
+  /** The table's length and last route when compiled: `MockServer.use()` appends to the same array. */
+  readonly length: number;
+  readonly last: Route | undefined;
+  /** Literal paths -> [definition index, route] for each route with that exact path. */
+  readonly exact: Map<string, [number, Route][]>;
+  /** Routes with captures, in definition order, with their pattern's segments. */
+  readonly patterned: readonly { readonly index: number; readonly route: Route; readonly segments: readonly string[] | undefined }[];
+}
+
+const compiled = new WeakMap<readonly Route[], CompiledRoutes>();
+const NO_MATCHES: readonly RouteMatch[] = Object.freeze([]);
+
+const isLiteral = (pattern: string): boolean => {
+  if (pattern === '*') return false;
+  for (const segment of pattern.split('/')) if (segment === '*' || segment.startsWith(':')) return false;
+  return true;
+};
+
+function compile(routes: readonly Route[]): CompiledRoutes {
+  const exact = new Map<string, [number, Route][]>();
+  const patterned: { index: number; route: Route; segments: readonly string[] | undefined }[] = [];
+  routes.forEach((route, index) => {
+    if (isLiteral(route.path)) {
+      const list = exact.get(route.path);
+      if (list) list.push([index, route]);
+      else exact.set(route.path, [[index, route]]);
+    } else {
+      // '*' alone matches every path; undefined marks it so the walk needs no split.
+      patterned.push({ index, route, segments: route.path === '*' ? undefined : route.path.split('/') });
+    }
+  });
+  return { length: routes.length, last: routes[routes.length - 1], exact, patterned };
+}
+
+function compiledFor(routes: readonly Route[]): CompiledRoutes {
+  const known = compiled.get(routes);
+  if (known && known.length === routes.length && known.last === routes[routes.length - 1]) return known;
+  const fresh = compile(routes);
+  compiled.set(routes, fresh);
+  return fresh;
+}
+
+/** matchPath for a pattern already split into segments (undefined: the pattern '*'). */
+function matchSegments(want: readonly string[] | undefined, path: string, have: readonly string[]): Record<string, string> | undefined {
+  if (want === undefined) return { '*': path };
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
     const w = want[i]!;
@@ -89,10 +148,9 @@ export function matchPath(pattern: string, path: string): Record<string, string>
     }
     const h = have[i];
     if (h === undefined) return undefined;
-    if (w.startsWith(':')) {
+    if (w.charCodeAt(0) === 0x3a) {
       if (h === '') return undefined;
       const value = decodePercent(h);
-      // A malformed escape cannot name any resource; respond() turns it into 400 before routing.
       if (value === undefined) return undefined;
       params[w.slice(1)] = value;
     } else if (w !== h) {
@@ -102,17 +160,27 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   return have.length === want.length ? params : undefined;
 }
 
-export interface RouteMatch {
-  readonly route: Route;
-  readonly params: Record<string, string>;
-}
-
-/** All routes whose path matches, in definition order (used for 405's Allow and for OPTIONS). */
-export function routesForPath(routes: readonly Route[], path: string): RouteMatch[] {
-  const out: RouteMatch[] = [];
-  for (const route of routes) {
-    const params = matchPath(route.path, path);
-    if (params) out.push({ route, params });
+/**
+ * All routes whose path matches, in definition order (used for 405's Allow and for OPTIONS). The same
+ * answer as trying `matchPath` on every route, from a table compiled once per route list.
+ */
+export function routesForPath(routes: readonly Route[], path: string): readonly RouteMatch[] {
+  const table = compiledFor(routes);
+  const literal = table.exact.get(path);
+  if (table.patterned.length === 0) {
+    if (literal === undefined) return NO_MATCHES;
+    return literal.length === 1 ? [{ route: literal[0]![1], params: {} }] : literal.map(([, route]) => ({ route, params: {} }));
   }
-  return out;
+  const found: [number, RouteMatch][] = [];
+  if (literal) for (const [index, route] of literal) found.push([index, { route, params: {} }]);
+  let have: string[] | undefined;
+  for (const { index, route, segments } of table.patterned) {
+    if (segments !== undefined) have ??= path.split('/');
+    const params = matchSegments(segments, path, have ?? []);
+    if (params) found.push([index, { route, params }]);
+  }
+  if (found.length === 0) return NO_MATCHES;
+  // Literal and patterned matches interleave by where the route was defined.
+  if (literal && found.length > literal.length) found.sort((a, b) => a[0] - b[0]);
+  return found.map(([, match]) => match);
 }

@@ -238,7 +238,8 @@ export async function respond(request: WireRequest, config: SemanticsConfig): Pr
   if (own) return runHandler(own.route, own.params, request, config);
 
   if (method === 'TRACE') return traceEcho(request);
-  if (!implemented(config).has(method) && methodInfo(method) === undefined) {
+  // A standard method is known whatever the routes say: look that up first, and build the route set only for the rest.
+  if (methodInfo(method) === undefined && !implemented(config).has(method)) {
     return plain(501, `${method} is not implemented by this server.`, 'builtin:501');
   }
   if (method === 'HEAD') {
