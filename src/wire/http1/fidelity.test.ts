@@ -69,3 +69,54 @@ describe('a response whose Transfer-Encoding does not end in chunked is read unt
     expect(t.error).toMatchObject({ code: 'te-chunked-repeated', statusHint: 400 });
   });
 });
+
+describe('fail fast: an error already visible is reported when its line is complete, at its offset', () => {
+  const H = 'Host: a\r\n';
+  // [name, role, the input up to the moment the error is visible, what may follow, code, offset]
+  const cases: [string, 'request' | 'response', string, string, string, number][] = [
+    ['overflowing Content-Length', 'request', `POST / HTTP/1.1\r\n${H}Content-Length: 99999999999999999999\r\n`, `${H}\r\n`, 'invalid-content-length', 26],
+    [
+      'a second, different Content-Length',
+      'request',
+      `POST / HTTP/1.1\r\n${H}Content-Length: 3\r\nContent-Length: 4\r\n`,
+      'X: y\r\n\r\nabcd',
+      'conflicting-content-length',
+      45,
+    ],
+    [
+      'a second, equal Content-Length',
+      'request',
+      `POST / HTTP/1.1\r\n${H}Content-Length: 3\r\nContent-Length: 3\r\n`,
+      '\r\nabc',
+      'duplicate-content-length',
+      45,
+    ],
+    ['a Content-Length list that disagrees', 'request', `POST / HTTP/1.1\r\n${H}Content-Length: 3, 4\r\n`, '\r\nabcd', 'conflicting-content-length', 26],
+    ['a space after the request line', 'request', 'GET / HTTP/1.1\r\n Host: evil\r\n', `${H}\r\n`, 'whitespace-after-start-line', 16],
+    ['a space after the status line', 'response', 'HTTP/1.1 200 OK\r\n X: y\r\n', 'Content-Length: 0\r\n\r\n', 'whitespace-after-start-line', 17],
+    ['obs-fold', 'request', `GET / HTTP/1.1\r\n${H}X: a\r\n b\r\n`, '\r\n', 'obs-fold', 31],
+    ['a field line ending in CR without LF', 'request', `GET / HTTP/1.1\r\n${H}X: a\rb`, 'c\r\n\r\n', 'bare-cr', 29],
+    ['CR without LF where the section should end', 'request', `GET / HTTP/1.1\r\n${H}\rX`, 'Y: z\r\n\r\n', 'invalid-field-name', 25],
+    ['a bad field name before a bare CR', 'request', `GET / HTTP/1.1\r\n${H}X@: a\rb`, '\r\n\r\n', 'invalid-field-name', 26],
+    ['a request line ending in CR without LF', 'request', 'GET / HTTP/1.1\rX', `\r\n${H}\r\n`, 'request-line-whitespace', 14],
+    ['a CR inside the version', 'request', 'GET / HTTP/1\rX', `Y\r\n${H}\r\n`, 'request-line-whitespace', 12],
+    ['a status line ending in CR without LF', 'response', 'HTTP/1.1 200 OK\rX', '\r\n\r\n', 'bare-cr', 15],
+    ['a response field with a bare CR', 'response', 'HTTP/1.1 200 OK\r\nX: a\rb', '\r\nContent-Length: 0\r\n\r\n', 'bare-cr', 21],
+    ['a bad line before the header size limit', 'request', `GET / HTTP/1.1\r\n${H}X@: y\r\n`, `Big: ${'a'.repeat(20000)}\r\n\r\n`, 'invalid-field-name', 26],
+  ];
+
+  it.each(cases)('%s', (_, reads, visible, rest, code, offset) => {
+    const truncated = both(reads, visible);
+    expect(truncated.error).toMatchObject({ code, offset });
+    // With the rest of the message it is still the same error: whole, byte at a time, and in parseHttp1.
+    const full = both(reads, visible + rest);
+    expect(full.error).toEqual(truncated.error);
+    const r = parseHttp1(visible + rest, { role: reads === 'request' ? 'server' : 'client' });
+    expect(r.error).toMatchObject({ code, offset });
+  });
+
+  it('waits, rather than guessing, while a line could still become valid', () => {
+    for (const prefix of ['GET / HTTP/1.1\r\nHost: a\r\nX: a\r', 'GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1', 'HTTP/1.1 2\r'])
+      expect(both(prefix.startsWith('HTTP') ? 'response' : 'request', prefix).error?.code).toBe('incomplete-message');
+  });
+});

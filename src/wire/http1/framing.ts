@@ -125,6 +125,42 @@ const contentLength = (facts: FieldFacts, ctx: ParseContext): number => {
   return Number(value);
 };
 
+/**
+ * Strict mode's judgement of one Content-Length line as soon as it is read (RFC 9112 §6.3 step 5): its
+ * value must be a decimal length, or a list of equal ones, and no earlier line may have given a length.
+ * `earlier` holds the lines before it.
+ */
+export const checkContentLengthLine = (earlier: readonly { value: string; offset: number }[], value: string, offset: number, ctx: ParseContext): void => {
+  if (earlier.length === 0 && value.length > 0 && value.length <= MAX_CL_DIGITS) {
+    let i = 0;
+    while (i < value.length && value.charCodeAt(i) >= 0x30 && value.charCodeAt(i) <= 0x39) i++;
+    if (i === value.length) return; // one plain length: the common case
+  }
+  let members = 0;
+  let first: string | undefined;
+  for (const raw of value.split(',')) {
+    const v = raw.trim();
+    members++;
+    if (!/^[0-9]+$/.test(v) || v.length > MAX_CL_DIGITS) {
+      ctx.fail(
+        'invalid-content-length',
+        offset,
+        `Content-Length ${JSON.stringify(value)} is not a decimal number of octets (RFC 9110 §8.6); no sign, spaces or hex.`,
+      );
+    }
+    const before = first ?? (earlier.length > 0 ? earlier[0]!.value.split(',')[0]!.trim() : undefined);
+    if (before !== undefined && Number(v) !== Number(before))
+      ctx.fail('conflicting-content-length', offset, `Content-Length says both ${before} and ${v} (RFC 9112 §6.3 step 5); a message has one length.`);
+    first ??= v;
+  }
+  if (members > 1 || earlier.length > 0)
+    ctx.violation(
+      'duplicate-content-length',
+      offset,
+      'Content-Length is repeated; even equal copies are a smuggling hint (RFC 9112 §6.3 step 5). Send it once.',
+    );
+};
+
 /** Framing of a request (RFC 9112 §6.3 steps 3-6), after the Host checks of §3.2. */
 export const requestFraming = (head: FramingInput, ctx: ParseContext): BodyFraming => {
   const { facts, version } = head;

@@ -7,6 +7,7 @@
  * RFC says may be repaired (bare CR to SP, obs-fold to SP, ...) and records each repair in `ctx.tolerated`.
  */
 import { FIELD_CHAR, REASON_CHAR, TARGET_CHAR, TCHAR, latin1 } from './abnf';
+import { checkContentLengthLine } from './framing';
 import { scanLF } from './receive-buffer';
 import type { ParseContext } from './codes';
 import type { Header, Http1Version } from './events';
@@ -34,7 +35,7 @@ export interface FieldFacts {
 }
 
 /** FieldFacts while the fields are read: each list is the shared empty one until its first field. */
-interface MutableFacts {
+export interface MutableFacts {
   contentLength: { value: string; offset: number }[];
   transferEncoding: { value: string; offset: number }[];
   host: { value: string; offset: number }[];
@@ -43,7 +44,7 @@ interface MutableFacts {
 }
 
 const NONE: never[] = Object.freeze([]) as unknown as never[];
-const noFacts = (): MutableFacts => ({ contentLength: NONE, transferEncoding: NONE, host: NONE, connection: NONE, upgrade: false });
+export const noFacts = (): MutableFacts => ({ contentLength: NONE, transferEncoding: NONE, host: NONE, connection: NONE, upgrade: false });
 
 export interface RequestLine {
   method: string;
@@ -133,7 +134,14 @@ export const parseRequestLine = (b: Uint8Array, ls: number, le: number, ctx: Par
   if (sp1 > ls && sp1 < le) {
     let sp2 = sp1 + 1;
     while (sp2 < le && b[sp2] !== SP) sp2++;
-    if (sp2 < le && sp2 > sp1 + 1 && le - sp2 === 9 && plainRange(b, ls, sp1, TCHAR) && plainRange(b, sp1 + 1, sp2, TARGET_CHAR)) {
+    if (
+      sp2 < le &&
+      sp2 > sp1 + 1 &&
+      le - sp2 === 9 &&
+      plainRange(b, ls, sp1, TCHAR) &&
+      plainRange(b, sp1 + 1, sp2, TARGET_CHAR) &&
+      plainRange(b, sp2 + 1, le, TARGET_CHAR)
+    ) {
       // The common case, a token, a target of visible ASCII and a version, needs none of the part lists
       // below: the same checks, without allocating them.
       const method = cut(src, b, ls, sp1, false);
@@ -158,7 +166,9 @@ export const parseRequestLine = (b: Uint8Array, ls: number, le: number, ctx: Par
       ];
   }
   const plain = fast !== undefined && plainRequestLine(b, fast);
-  const parts = fast !== undefined && (plain || !hasLooseSpace(b, ls, le)) ? fast : splitStartLine(b, ls, le, ctx, toStream);
+  // Whitespace other than the two SPs, a bare CR included, always takes the split, wherever it is: the error
+  // then names the first odd byte whatever follows it (strict mode reports it before the line's LF).
+  const parts = fast !== undefined && !hasLooseSpace(b, plain ? fast[fast.length - 1]![0] : ls, le) ? fast : splitStartLine(b, ls, le, ctx, toStream);
   if (parts.length !== 2 && parts.length !== 3) {
     ctx.fail('invalid-request-line', ls + toStream, 'A request line is "METHOD SP target SP HTTP/1.1" (RFC 9112 §3); this one has the wrong number of parts.');
   }
@@ -277,6 +287,10 @@ export const parseFields = (
   lineEnds: readonly number[] = [],
   lineCount = 0,
   skip = 0,
+  /** Facts of the field lines before `from`, when a section is checked a few lines at a time (strict only). */
+  facts: MutableFacts = noFacts(),
+  /** Whether the line at `from` is the first after the start line (whitespace there is not obs-fold). */
+  firstLine = true,
 ): { headers: Header[]; facts: FieldFacts } => {
   // lineEnds: stream offsets of the LFs the section search already found (ReceiveBuffer.lineEnds).
   let k = skip;
@@ -284,15 +298,15 @@ export const parseFields = (
   // Line offsets are only needed to re-note the facts after obs-fold, which only lenient mode repairs.
   const offsets: number[] | null = ctx.strict ? null : [];
   const headers: Header[] = [];
-  const facts = noFacts();
   let ls = from;
   while (ls < end) {
     const lf = k < lineCount ? lineEnds[k++]! - toStream : scanLF(b, ls, end);
-    const le = contentEnd(b, ls, lf, ctx, toStream);
+    // No LF: a line cut short at a bare CR and the byte after it, which strict mode checks before the LF.
+    const le = lf < 0 ? end : contentEnd(b, ls, lf, ctx, toStream);
     if (le === ls) break; // the blank line that ends the section
     const first = b[ls]!;
     if (first === SP || first === HTAB) {
-      if (headers.length === 0) {
+      if (headers.length === 0 && firstLine) {
         // RFC 9112 §2.2: reject, or consume each whitespace-preceded line without processing it.
         ctx.violation(
           'whitespace-after-start-line',
@@ -305,12 +319,13 @@ export const parseFields = (
           ls + toStream,
           'A field value is folded onto a continuation line (obs-fold, RFC 9112 §5.2); put the whole value on one line.',
         );
+        // Only lenient mode gets here, and it reads a section whole, so the folded line is in `headers`.
         const prev = headers[headers.length - 1]!;
         const more = fieldValue(b, ls, le, ctx, toStream, src);
         headers[headers.length - 1] = { name: prev.name, value: more.length > 0 ? `${prev.value} ${more}` : prev.value };
         folded = true;
       }
-      ls = lf + 1;
+      ls = lf < 0 ? end : lf + 1;
       continue;
     }
     let i = ls;
@@ -338,24 +353,29 @@ export const parseFields = (
     const value = fieldValue(b, i + 1, le, ctx, toStream, src);
     headers.push({ name, value });
     offsets?.push(ls + toStream);
-    noteSpecial(facts, name, value, ls + toStream);
-    ls = lf + 1;
+    noteSpecial(facts, name, value, ls + toStream, ctx);
+    ls = lf < 0 ? end : lf + 1;
   }
   if (folded) {
     // Lenient obs-fold changed values after they were noted: framing must see the joined values.
     const refolded = noFacts();
-    headers.forEach((h, i) => noteSpecial(refolded, h.name, h.value, offsets![i]!));
+    headers.forEach((h, i) => noteSpecial(refolded, h.name, h.value, offsets![i]!, ctx));
     return { headers, facts: refolded };
   }
   return { headers, facts };
 };
 
 /** Records the fields framing and routing need; most names are never lowercased (see SPECIAL_BY_LENGTH). */
-const noteSpecial = (facts: MutableFacts, name: string, value: string, offset: number): void => {
+const noteSpecial = (facts: MutableFacts, name: string, value: string, offset: number, ctx: ParseContext): void => {
   const special = SPECIAL_BY_LENGTH[name.length];
   if (special === undefined || name.toLowerCase() !== special) return;
-  if (special === 'content-length') (facts.contentLength === NONE ? (facts.contentLength = []) : facts.contentLength).push({ value, offset });
-  else if (special === 'transfer-encoding') (facts.transferEncoding === NONE ? (facts.transferEncoding = []) : facts.transferEncoding).push({ value, offset });
+  if (special === 'content-length') {
+    // Strict mode judges each Content-Length line as it arrives, so a bad or second length fails at its own
+    // line, however the bytes were split (lenient mode reads whole sections and may still repair obs-fold).
+    if (ctx.strict) checkContentLengthLine(facts.contentLength, value, offset, ctx);
+    (facts.contentLength === NONE ? (facts.contentLength = []) : facts.contentLength).push({ value, offset });
+  } else if (special === 'transfer-encoding')
+    (facts.transferEncoding === NONE ? (facts.transferEncoding = []) : facts.transferEncoding).push({ value, offset });
   else if (special === 'host') (facts.host === NONE ? (facts.host = []) : facts.host).push({ value, offset });
   else if (special === 'connection') (facts.connection === NONE ? (facts.connection = []) : facts.connection).push(value);
   else facts.upgrade = true;

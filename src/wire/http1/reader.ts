@@ -15,7 +15,7 @@ import { type Http1Event, type Http1Version, type Header, type EndOfMessageEvent
 
 const END: EndOfMessageEvent = Object.freeze({ type: 'end-of-message', trailers: Object.freeze([]) });
 import { type BodyFraming, persistentBy, requestFraming, responseFraming } from './framing';
-import { type RequestLine, type StatusLine, parseFields, parseRequestLine, parseStatusLine, contentEnd } from './head';
+import { type MutableFacts, type RequestLine, type StatusLine, contentEnd, noFacts, parseFields, parseRequestLine, parseStatusLine } from './head';
 import { ReceiveBuffer } from './receive-buffer';
 
 const Chunked = ChunkedDecoder;
@@ -80,6 +80,25 @@ export interface HeadMeta {
 
 type Phase = 'head' | 'body' | 'switched' | 'closed' | 'error';
 
+/**
+ * A head whose start line is parsed and whose field lines are still arriving. Strict mode checks each field
+ * line as soon as it is complete (failFast), so an error already visible is reported at once, at the same
+ * offset however the bytes were split.
+ */
+interface PendingHead {
+  readonly line: RequestLine | StatusLine;
+  /** Stream offset of the start line's LF. */
+  readonly end: number;
+  /** Stream offset of the first field line not yet checked. */
+  next: number;
+  /** Stream offset up to which the unfinished line after `next` holds no LF and no bare CR. */
+  scanned: number;
+  /** Facts of the lines checked so far (Content-Length lines are judged against the earlier ones). */
+  readonly facts: MutableFacts;
+}
+
+const CR_AT_STATUS_REASON = 10;
+
 export class Http1Reader {
   readonly buffer = new ReceiveBuffer();
   readonly ctx: ParseContext;
@@ -94,7 +113,7 @@ export class Http1Reader {
   private remaining = 0;
   private chunked: ChunkedDecoder | undefined;
   /** A start line parsed before the rest of its head arrived (so lenient reports are not repeated). */
-  private pendingStart: { line: RequestLine | StatusLine; end: number } | undefined;
+  private pendingStart: PendingHead | undefined;
   meta: HeadMeta | undefined;
 
   constructor(
@@ -218,6 +237,8 @@ export class Http1Reader {
     if (this.pendingStart === undefined) {
       const lf = buf.indexOfLF(start);
       const lineLength = lf < 0 ? buf.length : lf - start;
+      const cap = Math.min(this.maxHead, this.reads === 'request' ? this.maxTarget + REQUEST_LINE_SLACK : Infinity);
+      if (this.ctx.strict && (lf < 0 || lineLength > cap)) this.startLineFailFast(start, Math.min(lf < 0 ? buf.offset + buf.length : lf, start + cap));
       // A request line this long can only carry an over-long target: 414, not 431, even before it ends.
       if (this.reads === 'request' && lineLength > this.maxTarget + REQUEST_LINE_SLACK) this.targetTooLong(start);
       if (lineLength > this.maxHead) this.tooLarge(start);
@@ -235,12 +256,19 @@ export class Http1Reader {
         this.beginBody({ kind: 'none' }, { framing: { kind: 'none' }, persistent: false, proposesSwitch: false, offset: start });
         return { type: 'request', method: req.method, target: req.target, version: '0.9', headers: [] };
       }
-      this.pendingStart = { line, end: lf };
+      this.pendingStart = { line, end: lf, next: lf + 1, scanned: lf + 1, facts: noFacts() };
     }
     // 2. The rest of the header section, up to the blank line.
     const end = buf.findSectionEnd(this.pendingStart.end);
-    if ((end < 0 ? buf.length : end - start) > this.maxHead) this.tooLarge(start);
-    if (end < 0) return this.waitOrEof('a header section');
+    if ((end < 0 ? buf.length : end - start) > this.maxHead) {
+      // What byte-at-a-time feeding would have found in the bytes before the limit comes first.
+      if (this.ctx.strict) this.failFast(this.pendingStart, start + this.maxHead);
+      this.tooLarge(start);
+    }
+    if (end < 0) {
+      if (this.ctx.strict) this.failFast(this.pendingStart, buf.offset + buf.length);
+      return this.waitOrEof('a header section');
+    }
     const toStream = start - buf.rawStart;
     const { line, end: startLineLF } = this.pendingStart;
     this.pendingStart = undefined;
@@ -279,6 +307,50 @@ export class Http1Reader {
     }
     this.beginBody(framing, meta);
     return { type: 'response', version, status: line.status, reason: line.reason, headers: frozen };
+  }
+
+  /**
+   * Strict mode, before a header section is complete: check every field line that is (the ones whose LF is
+   * before `limit`, and a line cut by a CR whose next byte is not LF, which no later byte can repair). A line
+   * is checked once; its facts carry over, so a second Content-Length fails at its own line. The whole-section
+   * parse applies the same checks in the same order, so it reports the same first error.
+   */
+  private failFast(p: PendingHead, limit: number): void {
+    const buf = this.buffer;
+    const toStream = buf.offset - buf.rawStart;
+    for (;;) {
+      const lf = buf.indexOfLF(Math.max(p.next, p.scanned));
+      if (lf < 0 || lf >= limit) break;
+      parseFields(buf.raw, p.next - toStream, lf + 1 - toStream, this.ctx, toStream, buf, [], 0, 0, p.facts, p.next === p.end + 1);
+      p.next = lf + 1;
+      p.scanned = p.next;
+    }
+    const cr = this.bareCr(Math.max(p.next, p.scanned - 1), limit);
+    if (cr >= 0) parseFields(buf.raw, p.next - toStream, cr + 2 - toStream, this.ctx, toStream, buf, [], 0, 0, p.facts, p.next === p.end + 1);
+    p.scanned = Math.max(p.scanned, limit);
+  }
+
+  /**
+   * Strict mode, before a start line has its LF (or when it is over a limit): a CR followed by another byte
+   * already makes it invalid. The line is judged as if it ended after that byte, which gives the error the
+   * whole line would give: a request line splits on the first odd whitespace, and a status line whose CR is
+   * in the reason phrase has its version, code and SP in place. A status line with an earlier CR waits.
+   */
+  private startLineFailFast(start: number, limit: number): void {
+    const cr = this.bareCr(start, limit);
+    if (cr < 0) return;
+    const buf = this.buffer;
+    const toStream = start - buf.rawStart;
+    if (this.reads === 'request') parseRequestLine(buf.raw, buf.rawStart, cr + 2 - toStream, this.ctx, toStream, buf);
+    else if (cr - start >= CR_AT_STATUS_REASON) parseStatusLine(buf.raw, buf.rawStart, cr + 2 - toStream, this.ctx, toStream, buf);
+  }
+
+  /** Stream offset of the first CR in [from, limit) followed, before `limit`, by a byte other than LF; or -1. */
+  private bareCr(from: number, limit: number): number {
+    const buf = this.buffer;
+    const stop = Math.min(limit, buf.offset + buf.length) - 1;
+    for (let i = from; i < stop; i++) if (buf.at(i) === CR && buf.at(i + 1) !== LF) return i;
+    return -1;
   }
 
   private waitOrEof(what: string): ReadStep {
