@@ -26,7 +26,10 @@ describe('Inspector', () => {
     render(<Inspector />);
     box().value = 'GET / HTTP/1.1\nHost: a\nBad Header: x\n\n';
     fireEvent.click(screen.getByRole('button', { name: 'Inspect' }));
-    expect((await screen.findByTestId('inspect-problem')).textContent).toContain("At line 3, column 4 (byte 28 of the client's bytes)");
+    // The first reading loads the views' code: on a busy machine that takes longer than findBy's default second.
+    expect((await screen.findByTestId('inspect-problem', {}, { timeout: 15_000 })).textContent).toContain(
+      "At line 3, column 4 (byte 28 of the client's bytes)",
+    );
     expect(screen.getByTestId('inspect-result').dataset.format).toBe('http1');
     const rows = screen.getByTestId('inspect-verdicts').querySelectorAll('tbody tr');
     expect([...rows].map((r) => r.getAttribute('data-verdict'))).toEqual(['client-strict', 'client-lenient']);

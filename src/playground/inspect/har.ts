@@ -8,7 +8,8 @@
  * `pageref` naming a page, timestamps in ISO 8601. Fields a tool adds with a leading underscore are custom
  * fields, allowed by the spec, and ignored.
  */
-import type { TraceEvent } from 'roundtrip/wire';
+import { binaryString, type TraceEvent } from 'roundtrip/wire';
+import { MessageWriter } from './to-recording';
 
 export interface HarCheck {
   readonly level: 'error' | 'warning';
@@ -112,6 +113,9 @@ export function readHar(text: string): HarReading {
   if (!need(log, 'entries', 'array', 'log')) return { ok: false, message: 'The HAR has no "entries" array, so there are no requests to show.', checks };
   const entries: HarEntrySummary[] = [];
   const raw = log.entries as unknown[];
+  // nghttp writes each request's HTTP/2 stream id where HAR 1.2 puts the connection's id (its entries are
+  // streams of one connection per host): read as connection ids, every request would get a connection of its own.
+  const streamIds = isObject(log.creator) && log.creator.name === 'nghttp';
   const starts = raw.map((e) => (isObject(e) && typeof e.startedDateTime === 'string' ? Date.parse(e.startedDateTime) : Number.NaN));
   const t0 = Math.min(...starts.filter((t) => !Number.isNaN(t)));
   let previousStart = -Infinity;
@@ -201,7 +205,7 @@ export function readHar(text: string): HarReading {
       host = new URL(url).host;
     } catch {}
     const connection =
-      typeof e.connection === 'string' && e.connection !== ''
+      typeof e.connection === 'string' && e.connection !== '' && !streamIds
         ? `connection ${e.connection}`
         : typeof e.serverIPAddress === 'string'
           ? `${e.serverIPAddress}${typeof e._serverPort === 'number' ? `:${e._serverPort}` : ''}`
@@ -260,14 +264,41 @@ export function versionLabel(httpVersion: string): string {
 }
 
 /**
+ * The head a HAR entry describes, as HTTP/1 text: what the Sequence view labels an arrow with. A HAR keeps
+ * fields, not bytes, so these are rebuilt (the recording says so, and the Messages view, which reads exact
+ * bytes, is not offered). HTTP/2 and HTTP/3 have no request line: their request reads "GET /path", their
+ * response "HTTP/2 200", and their pseudo-header fields (RFC 9113 §8.3) are left out of the head.
+ */
+function headText(e: HarEntrySummary, side: 'request' | 'response', path: string): string {
+  const version = versionLabel(e.httpVersion);
+  const http1 = version.startsWith('HTTP/1');
+  const start =
+    side === 'request'
+      ? `${e.method} ${path}${http1 ? ` ${version}` : ''}`
+      : `${http1 || version.startsWith('HTTP/') ? version : 'HTTP/1.1'} ${e.status} ${e.statusText}`.trimEnd();
+  const fields = (side === 'request' ? e.requestHeaders : e.responseHeaders).filter((h) => !h.name.startsWith(':'));
+  const text = `${start}\r\n${fields.map((h) => `${h.name}: ${h.value}\r\n`).join('')}\r\n`;
+  // One byte per character, as trace events carry bytes (trace/events.ts): UTF-8 first.
+  return binaryString(utf8.encode(text));
+}
+
+const utf8 = new TextEncoder();
+
+/**
  * The entries as trace events: each request started, dispatched on its connection (a new connection opens
  * where the HAR gives connect time), sent, answered and finished with the HAR's own timings. Times are ms
  * after the first entry started.
+ *
+ * Each entry is also a request arrow and a response arrow on its connection (to-recording.ts). A HAR is
+ * measured at the client, so both are drawn in the client's time: the request's arrow spans `send`, the
+ * response's spans `receive`, from its first byte to its last; the gap between them is `wait`, the server's
+ * time and a round trip, which a HAR does not split.
  */
 export function harEvents(entries: readonly HarEntrySummary[]): TraceEvent[] {
   type Timed = { at: number; order: number; event: Omit<TraceEvent, 'seq' | 'at'> };
   const timed: Timed[] = [];
   const connections = new Map<string, string>();
+  const writes: { connectionId: string; from: 'client' | 'server'; data: string; at: number; arrives: number }[] = [];
   let order = 0;
   const push = (at: number, event: Record<string, unknown>) => timed.push({ at, order: order++, event: event as unknown as Timed['event'] });
   for (const e of entries) {
@@ -296,6 +327,8 @@ export function harEvents(entries: readonly HarEntrySummary[]): TraceEvent[] {
     } catch {}
     push(sentAt, { type: 'request-sent', requestId, connectionId, startLine: `${e.method} ${path} ${e.httpVersion}`, headers: e.requestHeaders });
     push(sentAt + t.wait, { type: 'response-started', requestId, connectionId });
+    writes.push({ connectionId, from: 'client', data: headText(e, 'request', path), at: sentAt - t.send, arrives: sentAt });
+    writes.push({ connectionId, from: 'server', data: headText(e, 'response', path), at: sentAt + t.wait, arrives: sentAt + t.wait + t.receive });
     push(e.startedAt + e.time, {
       type: 'request-finished',
       requestId,
@@ -324,6 +357,12 @@ export function harEvents(entries: readonly HarEntrySummary[]): TraceEvent[] {
       },
     });
   }
+  // Offsets follow the order the bytes went out on each connection, which is not the entries' order when
+  // requests overlap on one HTTP/2 connection.
+  const writer = new MessageWriter();
+  writes.sort((a, b) => a.at - b.at);
+  for (const w of writes)
+    for (const event of writer.write(w.connectionId, w.from, w.data, w.at, w.arrives)) push(event.at, event as unknown as Record<string, unknown>);
   timed.sort((a, b) => a.at - b.at || a.order - b.order);
   return timed.map(({ at, event }, i) => ({ ...event, seq: i + 1, at }) as TraceEvent);
 }

@@ -14,6 +14,8 @@ export type Direction = 'client' | 'server';
 export interface Segment {
   readonly from: Direction;
   readonly bytes: Uint8Array;
+  /** Lengths of the messages the segment holds, in order (pipelined requests are one write); absent: one. */
+  readonly messages?: readonly number[];
 }
 
 export interface Located {
@@ -162,11 +164,18 @@ export function splitConversation(input: Uint8Array, restore: boolean): Segment[
     }
   }
   // Consecutive messages from one side are one write (pipelining): merge them, as the connection sees them.
+  return mergeWrites(segments);
+}
+
+/** Consecutive segments from one side as one write, keeping where each message ends. */
+export function mergeWrites(segments: readonly Segment[]): Segment[] {
   const merged: Segment[] = [];
   for (const s of segments) {
     const last = merged.at(-1);
-    if (last && last.from === s.from) merged[merged.length - 1] = { from: s.from, bytes: concat([last.bytes, s.bytes]) };
-    else merged.push(s);
+    const lengths = s.messages ?? [s.bytes.length];
+    if (last && last.from === s.from)
+      merged[merged.length - 1] = { from: s.from, bytes: concat([last.bytes, s.bytes]), messages: [...(last.messages ?? []), ...lengths] };
+    else merged.push({ from: s.from, bytes: s.bytes, messages: lengths });
   }
   return merged;
 }

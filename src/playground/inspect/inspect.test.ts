@@ -67,8 +67,14 @@ describe('HTTP/1', () => {
     const r = inspect({ text: pasted(fixture('http1-conversation.txt')) });
     expect(r.format).toBe('http1');
     expect(r.problems).toEqual([]);
+    // One write per message, as the Sequence view draws them: the two pipelined requests, then both answers.
     const sent = events(r).filter((e) => e.type === 'bytes-sent');
-    expect(sent.map((e) => e.type === 'bytes-sent' && e.from)).toEqual(['client', 'server']);
+    expect(sent.map((e) => e.type === 'bytes-sent' && `${e.from}: ${e.data.slice(0, e.data.indexOf('\r'))}`)).toEqual([
+      'client: GET /todos/1 HTTP/1.1',
+      'client: GET /notes/1 HTTP/1.1',
+      'server: HTTP/1.1 200 OK',
+      'server: HTTP/1.1 404 Not Found',
+    ]);
     const strict = r.verdicts!.filter((v) => v.strict);
     expect(strict.map((v) => [v.from, v.messages, v.error?.code])).toEqual([
       ['client', 2, undefined],

@@ -8,9 +8,9 @@ import { detect, HEX_FORM_LABELS, type Format } from './detect';
 import { readBlock, readFrames, type FlowRow, type Sender } from './h2';
 import { readHar, harEvents, versionLabel, type HarCheck } from './har';
 import { hexForm, parseHex } from './hex';
-import { directions, machineSteps, splitConversation, verdicts, type Segment, type Verdict } from './http1';
+import { directions, machineSteps, mergeWrites, splitConversation, verdicts, type Segment, type Verdict } from './http1';
 import type { ReplayExchange } from './replay';
-import { http1Events, recordingOf } from './to-recording';
+import { h2Events, http1Events, recordingOf, STEP_MS } from './to-recording';
 import { Http1Reader } from 'roundtrip/wire';
 
 export interface InspectInput {
@@ -113,18 +113,16 @@ function curl(input: InspectInput): Body {
   const segments: Segment[] = transcript.segments.map((s) => ({ from: s.from, bytes: utf8.encode(s.text) }));
   if (segments.length === 0)
     return { format: 'curl', problems: [{ message: 'No "> " or "< " lines: curl printed no request or response head here.' }], notes: [] };
-  const merged: Segment[] = [];
-  for (const s of segments) {
-    const last = merged.at(-1);
-    if (last && last.from === s.from) merged[merged.length - 1] = { from: s.from, bytes: Uint8Array.from([...last.bytes, ...s.bytes]) };
-    else merged.push(s);
-  }
-  const result = conversation(merged, [
+  const result = conversation(mergeWrites(segments), [
     ...transcript.notes,
     ...(transcript.info.length ? [`curl's remarks: ${transcript.info.slice(0, 6).join(' / ')}${transcript.info.length > 6 ? ' …' : ''}`] : []),
   ]);
   return { ...result, format: 'curl' };
 }
+
+/** Said wherever to-recording.ts spaces pasted input by steps. */
+const untimed = (what: string) =>
+  `Pasted bytes hold no times: the views put each ${what} ${STEP_MS} ms after the one before, so the times there give the order, not a measurement.`;
 
 function conversation(segments: Segment[], notes: string[]): Body {
   if (segments.length === 0) return { format: 'http1', problems: [{ message: 'There are no bytes to read.' }], notes };
@@ -140,7 +138,7 @@ function conversation(segments: Segment[], notes: string[]): Body {
     format: 'http1',
     recording: recordingOf('Inspected HTTP/1 conversation', events, { httpVersion: '1.1' }),
     problems,
-    notes,
+    notes: [...notes, untimed('message')],
     verdicts: all,
     replay: { from: 'an HTTP/1 conversation', exchanges: http1Exchanges(segments) },
   };
@@ -217,7 +215,10 @@ function hexBytes(input: InspectInput): { bytes: Uint8Array; note: string } | Pr
 function h2(input: InspectInput): Body {
   const got = hexBytes(input);
   if ('message' in got) return { format: 'h2', problems: [got], notes: [] };
-  const reading = readFrames(got.bytes, { ...(input.sender ? { sender: input.sender } : {}), ...(input.tableSize ? { tableSize: input.tableSize } : {}) });
+  const reading = readFrames(got.bytes, {
+    ...(input.sender ? { sender: input.sender } : {}),
+    ...(input.tableSize !== undefined ? { tableSize: input.tableSize } : {}),
+  });
   const problems: Problem[] = reading.problem
     ? [{ message: reading.problem.message, where: `byte ${reading.problem.offset}${reading.problem.frame ? ` (frame ${reading.problem.frame})` : ''}` }]
     : [];
@@ -227,10 +228,18 @@ function h2(input: InspectInput): Body {
     reading.preface
       ? "It starts with the client connection preface, so these are the client's frames."
       : `No connection preface: taken as the ${reading.sender}'s frames${input.sender ? ' (chosen)' : ''}.`,
+    untimed('frame'),
   ];
   return {
     format: 'h2',
-    ...(reading.events.length > 0 ? { recording: recordingOf(`Inspected HTTP/2 frames (${reading.sender})`, reading.events, { httpVersion: '2' }) } : {}),
+    ...(reading.events.length > 0
+      ? {
+          recording: recordingOf(`Inspected HTTP/2 frames (${reading.sender})`, h2Events(reading.events, reading.sender), {
+            httpVersion: '2',
+            headerTableSize: input.tableSize ?? 4096,
+          }),
+        }
+      : {}),
     problems,
     notes,
     h2: { sender: reading.sender, preface: reading.preface, frames: reading.frames, blocks: reading.blocks, flow: reading.flow },
@@ -243,7 +252,9 @@ function hpack(input: InspectInput): Body {
   const { reading, fields } = readBlock(got.bytes, input.tableSize ?? 4096);
   return {
     format: 'hpack',
-    ...(reading.events.length > 0 && !reading.problem ? { recording: recordingOf('Inspected HPACK block', reading.events) } : {}),
+    ...(reading.events.length > 0 && !reading.problem
+      ? { recording: recordingOf('Inspected HPACK block', h2Events(reading.events, 'client'), { headerTableSize: input.tableSize ?? 4096 }) }
+      : {}),
     problems: reading.problem ? [{ message: reading.problem.message, where: `byte ${reading.problem.offset} of the block` }] : [],
     notes: [
       got.note,
@@ -276,7 +287,7 @@ function har(input: InspectInput): Body {
   }));
   return {
     format: 'har',
-    ...(events.length > 0 ? { recording: recordingOf(`HAR from ${reading.creator}`, events) } : {}),
+    ...(events.length > 0 ? { recording: recordingOf(`HAR from ${reading.creator}`, events, { bytes: 'rebuilt' }) } : {}),
     problems: reading.entries.length === 0 ? [{ message: 'The HAR has no entries: the tool recorded no requests.' }] : [],
     notes: [
       `${reading.entries.length} ${reading.entries.length === 1 ? 'entry' : 'entries'} recorded by ${reading.creator}; times are the HAR's own, in ms after the first request started.`,

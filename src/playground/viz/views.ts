@@ -37,8 +37,11 @@ const hasWireEvent = (r: Recording, types: readonly string[]) => r.sources.some(
 
 /** HTTP/2 frames that carry a field block (the HPACK stepper has something to step through). */
 const hasFieldBlocks = (r: Recording) => r.sources.some((s) => s.kind === 'wire' && s.events.some((e) => e.type === 'h2-frame' && e.hpack !== undefined));
-/** Bytes on a connection that carried HTTP/1 (the message inspector reads them; message/streams.ts). */
-const hasHttp1Bytes = (r: Recording) => r.sources.some((s) => s.kind === 'wire' && http1ConnectionIds(s.events).length > 0);
+/**
+ * Bytes on a connection that carried HTTP/1 (the message inspector reads them; message/streams.ts). Not bytes
+ * rebuilt from fields (`options.bytes: 'rebuilt'`: a HAR's heads, written only to label the Sequence view).
+ */
+const hasHttp1Bytes = (r: Recording) => r.sources.some((s) => s.kind === 'wire' && s.options?.bytes !== 'rebuilt' && http1ConnectionIds(s.events).length > 0);
 
 export const VIEWS: readonly ViewEntry[] = [
   { id: 'sequence', label: 'Sequence', applies: hasWire, load: () => import('./timeline/SequenceView') },

@@ -61,7 +61,10 @@ export default function HpackStepper({ recording, cursor, onCursor }: ViewProps)
   // cursor are a prefix of these (a replay only depends on the blocks before), so a scrub step is a binary
   // search instead of a re-read of every frame and a replay of every block so far.
   const all = useMemo(() => (ctx ? blocksAt(recording, ctx, recording.steps.length - 1) : []), [recording, ctx]);
-  const tables = useMemo(() => replayTables(all), [all]);
+  // The table starts at SETTINGS_HEADER_TABLE_SIZE when the recording gives one (the inspector's form does), else
+  // at 4,096 octets (RFC 9113 §6.5.2): a smaller start makes the same block evict sooner.
+  const startSize = ctx?.source.options?.headerTableSize;
+  const tables = useMemo(() => replayTables(all, typeof startSize === 'number' ? startSize : undefined), [all, startSize]);
   const shown = ctx ? blocksBefore(all, visibleCount(recording, ctx.source.id, cursor)) : 0;
   const blocks = useMemo(() => all.slice(0, shown), [all, shown]);
 

@@ -1,0 +1,138 @@
+// @vitest-environment jsdom
+/**
+ * What the playground's views draw from an inspected input: the Sequence view's arrows for every format, and
+ * the HPACK stepper's table at the starting size the form gave.
+ */
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import HpackStepper from '../viz/frames/HpackStepper';
+import SequenceView from '../viz/timeline/SequenceView';
+import { VIEWS } from '../viz/views';
+import { inspect, type InspectInput } from './inspect';
+
+afterEach(cleanup);
+
+const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
+const pasted = (text: string) => text.replace(/\r\n/g, '\n');
+
+function read(input: InspectInput) {
+  const r = inspect(input);
+  expect(r.problems).toEqual([]);
+  return r.recording!;
+}
+
+/** The Sequence view's arrows at the last step, as "from > to: label" in the order drawn. */
+function arrows(input: InspectInput): string[] {
+  const recording = read(input);
+  const { container } = render(<SequenceView recording={recording} cursor={recording.steps.length - 1} />);
+  const drawn = [...container.querySelectorAll('.rt-tl-arrow')].map((g) => {
+    const label = g.getAttribute('aria-label')!;
+    // "c1 client to server, GET /todos/1 HTTP/1.1, bytes 0-77 (78 B), sent at ..."
+    const m = /^(c\d+) (\w+) to (\w+), (.*?), bytes \d+-\d+ \(\d+ B\)/.exec(label);
+    expect(m, label).not.toBeNull();
+    return `${m![1]} ${m![2]} > ${m![3]}: ${m![4]}`;
+  });
+  cleanup();
+  return drawn;
+}
+
+const views = (input: InspectInput) => VIEWS.filter((v) => v.applies(read(input))).map((v) => v.id);
+
+describe('Sequence view of an inspected input', () => {
+  it('raw HTTP/1: one arrow per message, in the order captured', () => {
+    expect(arrows({ text: pasted(fixture('http1-conversation.txt')) })).toEqual([
+      'c1 client > server: GET /todos/1 HTTP/1.1',
+      'c1 client > server: GET /notes/1 HTTP/1.1',
+      'c1 server > client: HTTP/1.1 200 OK',
+      'c1 server > client: HTTP/1.1 404 Not Found',
+    ]);
+  });
+
+  it('curl -v: the request and the response it printed', () => {
+    expect(arrows({ text: fixture('curl-v.txt') })).toEqual(['c1 client > server: GET /todos/1 HTTP/1.1', 'c1 server > client: HTTP/1.1 200 OK']);
+  });
+
+  it("HTTP/2 frames: one arrow per frame, from the side that sent them, the client's preface first", () => {
+    const client = arrows({ text: fixture('h2-client.xxd.txt') });
+    const source = inspect({ text: fixture('h2-client.xxd.txt') }).recording!.sources[0]!;
+    const frames = source.kind === 'wire' ? source.events.filter((e) => e.type === 'h2-frame') : [];
+    expect(client).toHaveLength(frames.length + 1);
+    expect(client.slice(0, 3)).toEqual(['c1 client > server: preface', 'c1 client > server: SETTINGS', 'c1 client > server: PRIORITY s3']);
+    expect(client).toContain('c1 client > server: HEADERS s13');
+
+    const server = arrows({ text: fixture('h2-server.od.txt') });
+    expect(server.every((a) => a.startsWith('c1 server > client: '))).toBe(true);
+    expect(server.slice(0, 2)).toEqual(['c1 server > client: SETTINGS', 'c1 server > client: SETTINGS ACK']);
+    expect(server).toContain('c1 server > client: HEADERS s13');
+    expect(server).toContain('c1 server > client: DATA s13');
+    // Frames without a preface are HTTP/2 all the same: the Messages view (HTTP/1 bytes) is not offered.
+    expect(views({ text: fixture('h2-server.od.txt') })).not.toContain('messages');
+  });
+
+  it('a HAR: a request and a response arrow per entry, on its connection, at its own times', () => {
+    expect(arrows({ text: fixture('chromium.har') })).toEqual([
+      'c1 client > server: GET / HTTP/1.1',
+      'c1 server > client: HTTP/1.1 200 OK',
+      'c1 client > server: GET /style.css HTTP/1.1',
+      'c1 server > client: HTTP/1.1 200 OK',
+      'c1 client > server: GET /todos/1 HTTP/1.1',
+      'c1 server > client: HTTP/1.1 200 OK',
+      'c1 client > server: POST /todos HTTP/1.1',
+      'c1 server > client: HTTP/1.1 201 Created',
+    ]);
+    // Two requests multiplexed on one HTTP/2 connection: the second goes out before the first is answered.
+    // HTTP/2 has no request line, so a request reads "GET /path".
+    expect(arrows({ text: fixture('nghttp.har') })).toEqual([
+      'c1 client > server: GET /todos/1',
+      'c1 client > server: GET /todos',
+      'c1 server > client: HTTP/2 200',
+      'c1 server > client: HTTP/2 200',
+    ]);
+    // The heads are rebuilt from the HAR's fields, not captured bytes: no Messages view.
+    expect(views({ text: fixture('chromium.har') })).not.toContain('messages');
+  });
+
+  it("a HAR's arrows span its send and receive timings", () => {
+    const recording = read({ text: fixture('chromium.har') });
+    render(<SequenceView recording={recording} cursor={recording.steps.length - 1} />);
+    // Entry 1: send 0, wait 36.617, receive 11.284 (ms after the first entry started).
+    const response = screen.getAllByRole('button', { name: /^c1 server to client, HTTP\/1\.1 200 OK/ })[0]!;
+    expect(response.getAttribute('aria-label')).toMatch(/sent at 36\.6 ms, arrived at 47\.9 ms/);
+  });
+});
+
+describe('HPACK stepper of an inspected block', () => {
+  // "custom-key: custom-header" twice, literal with incremental indexing (RFC 7541 C.2.1): an entry of
+  // 10 + 13 + 32 = 55 octets. Two fit in 4,096 octets; in 64 the second evicts the first (RFC 7541 §4.4).
+  const literal = '400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572';
+  const block = `${literal} ${literal}`;
+
+  function table(tableSize: number) {
+    const recording = read({ text: block, format: 'hpack', tableSize });
+    render(<HpackStepper recording={recording} cursor={recording.steps.length - 1} />);
+    const dynamic = screen.getByTestId('hpack-dynamic-table');
+    const out = {
+      caption: dynamic.querySelector('caption')!.textContent,
+      live: dynamic.querySelectorAll('[data-entry="live"]').length,
+      evicted: dynamic.querySelectorAll('[data-entry="evicted"]').length,
+    };
+    cleanup();
+    return out;
+  }
+
+  it('starts the table at the size the form gave, so a small table evicts', () => {
+    expect(table(64)).toEqual({ caption: expect.stringContaining('55 of 64 octets, 1 entries'), live: 1, evicted: 1 });
+    expect(table(4096)).toEqual({ caption: expect.stringContaining('110 of 4096 octets, 2 entries'), live: 2, evicted: 0 });
+  });
+
+  it('agrees with the decoder that read the block', () => {
+    const r = inspect({ text: block, format: 'hpack', tableSize: 64 });
+    expect(r.hpack?.table).toMatchObject({ size: 55, maxSize: 64 });
+    const recording = r.recording!;
+    render(<HpackStepper recording={recording} cursor={recording.steps.length - 1} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Show the table after representation 2' }));
+    expect(screen.getByTestId('hpack-step-bytes').textContent).toContain('evicted 1 entry');
+  });
+});
