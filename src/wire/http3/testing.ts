@@ -1,8 +1,11 @@
 /**
- * A connected pair of QUIC engines on a fake path with a fixed one-way delay, driven by its own
- * virtual time: the engine tests' harness (CONTRIBUTING.md, 'Tests'). Not exported from index.ts.
+ * Connected pairs of engines on a fake path with a fixed one-way delay, driven by their own virtual
+ * time: the engine tests' harnesses (CONTRIBUTING.md, 'Tests'), `QuicPair` for the QUIC engine and
+ * `Http3Pair` for HTTP/3. Not exported from index.ts.
  */
+import type { WireRole } from '../engine';
 import { QuicConnection, type QuicEvent, type QuicOutput, type QuicRole } from './connection';
+import { Http3Connection, type Http3Event } from './http3-connection';
 import type { QuicDatagram } from './packets';
 
 export interface PairOptions {
@@ -83,5 +86,79 @@ export class QuicPair {
 
   events<T extends QuicEvent['type']>(side: QuicRole, type: T): (Logged & { event: Extract<QuicEvent, { type: T }> })[] {
     return this.log.filter((l): l is Logged & { event: Extract<QuicEvent, { type: T }> } => l.side === side && l.event.type === type);
+  }
+}
+
+export interface Http3Logged {
+  readonly at: number;
+  readonly side: WireRole;
+  readonly event: Http3Event;
+}
+
+/**
+ * Two Http3Connection engines back to back on a fake path with a fixed one-way delay, moved only through
+ * the common verbs (engine.ts): `receive`, `dataToSend`, `nextTimeout`, `timeout`. `react` plays the
+ * application on each side (a server answering a request) and returns the events its actions caused.
+ */
+export class Http3Pair {
+  readonly client: Http3Connection;
+  readonly server = new Http3Connection({ role: 'server' });
+  readonly log: Http3Logged[] = [];
+  now = 0;
+  readonly #oneWay: number;
+  readonly #react: ((pair: Http3Pair, side: WireRole, event: Http3Event) => readonly Http3Event[] | undefined) | undefined;
+  readonly #queue: { at: number; seq: number; to: WireRole; datagram: QuicDatagram }[] = [];
+  #seq = 0;
+
+  constructor(
+    options: { oneWay?: number; resume?: boolean; react?: (pair: Http3Pair, side: WireRole, event: Http3Event) => readonly Http3Event[] | undefined } = {},
+  ) {
+    this.#oneWay = options.oneWay ?? 25;
+    this.#react = options.react;
+    this.client = new Http3Connection({ role: 'client', resume: options.resume === true });
+  }
+
+  engine(side: WireRole): Http3Connection {
+    return side === 'client' ? this.client : this.server;
+  }
+
+  /** Logs what `side` did, queues its datagrams for the other side, and lets `react` answer each event. */
+  record(side: WireRole, events: readonly Http3Event[]): void {
+    for (const event of events) this.log.push({ at: this.now, side, event });
+    const to: WireRole = side === 'client' ? 'server' : 'client';
+    for (const datagram of this.engine(side).dataToSend()) this.#queue.push({ at: this.now + this.#oneWay, seq: this.#seq++, to, datagram });
+    for (const event of events) {
+      const more = this.#react?.(this, side, event);
+      if (more) this.record(side, more);
+    }
+  }
+
+  /** Delivers datagrams and fires timers in time order until nothing is left or `until` is reached. */
+  run(until = 10_000): void {
+    for (let steps = 0; steps < 100_000; steps++) {
+      this.#queue.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      const next = this.#queue[0];
+      const timers = (['client', 'server'] as const)
+        .map((side) => ({ side, at: this.engine(side).nextTimeout(this.now) }))
+        .filter((t): t is { side: WireRole; at: number } => t.at !== undefined)
+        .sort((a, b) => a.at - b.at);
+      const timer = timers[0];
+      if (!next && !timer) return;
+      if (timer && (!next || timer.at < next.at)) {
+        if (timer.at > until) return;
+        this.now = Math.max(this.now, timer.at);
+        this.record(timer.side, this.engine(timer.side).timeout(this.now));
+        continue;
+      }
+      if (next!.at > until) return;
+      this.#queue.shift();
+      this.now = Math.max(this.now, next!.at);
+      this.record(next!.to, this.engine(next!.to).receive(next!.datagram, this.now));
+    }
+    throw new Error('Http3Pair.run: no quiescence after 100 000 steps');
+  }
+
+  events<T extends Http3Event['type']>(side: WireRole, type: T): Extract<Http3Event, { type: T }>[] {
+    return this.log.filter((l) => l.side === side && l.event.type === type).map((l) => l.event as Extract<Http3Event, { type: T }>);
   }
 }
