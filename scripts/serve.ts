@@ -11,10 +11,19 @@ import { createDemoServer, demoCommands, demoH2Commands, h2cProtocol, serveTcp }
 
 const USAGE =
   'usage: npm run serve -- [--port 8080] [--host 127.0.0.1] [--max-body 1048576] [--header-timeout 10000] [--idle-timeout 5000]\n' +
-  '       [--preface-timeout 10000] [--max-connections 1024] [--max-streams 100] [--max-header-list 65536]';
+  '       [--preface-timeout 10000] [--max-connections 1024] [--max-requests N] [--max-streams 100] [--max-header-list 65536]';
 
 /** The defences' flags: name -> what it sets (all integers; see README "Serve the mock server"). */
-const LIMIT_FLAGS = ['max-body', 'header-timeout', 'idle-timeout', 'preface-timeout', 'max-connections', 'max-streams', 'max-header-list'] as const;
+const LIMIT_FLAGS = [
+  'max-body',
+  'header-timeout',
+  'idle-timeout',
+  'preface-timeout',
+  'max-connections',
+  'max-requests',
+  'max-streams',
+  'max-header-list',
+] as const;
 type LimitFlag = (typeof LIMIT_FLAGS)[number];
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
@@ -85,6 +94,8 @@ try {
     },
     ...(limits['preface-timeout'] ? { prefaceTimeoutMs: limits['preface-timeout'] } : {}),
     ...(limits['max-connections'] ? { maxConnections: limits['max-connections'] } : {}),
+    // HTTP/1 requests per keep-alive connection; without the flag, no limit (as node:http).
+    ...(limits['max-requests'] ? { maxRequestsPerConnection: limits['max-requests'] } : {}),
   });
 } catch (e) {
   const err = e as NodeJS.ErrnoException;

@@ -45,7 +45,10 @@ export interface Http1ServerOptions {
    * the idle timeout (default: the keep-alive timeout).
    */
   readonly engine?: Omit<Http1ConnectionOptions, 'role'>;
-  /** Persistent connections: idle timeout in real ms and max requests; false closes after each response. */
+  /**
+   * Persistent connections: idle timeout in real ms and the requests one connection carries (`Infinity`:
+   * no limit, as node:http's default); false closes after each response.
+   */
   readonly keepAlive?: false | { readonly timeout: number; readonly max: number };
   /** Value of the Server header. */
   readonly name?: string;
@@ -388,7 +391,8 @@ export class Http1ServerSession {
     if (!persist) headers.push({ name: 'Connection', value: 'close' });
     else if (request.version === '1.0') {
       headers.push({ name: 'Connection', value: 'keep-alive' });
-      headers.push({ name: 'Keep-Alive', value: `timeout=${Math.ceil(keepAlive!.timeout / 1000)}, max=${remaining}` });
+      const timeout = `timeout=${Math.ceil(keepAlive!.timeout / 1000)}`;
+      headers.push({ name: 'Keep-Alive', value: remaining === Infinity ? timeout : `${timeout}, max=${remaining}` });
     }
     const head = http1Response({ status: reply.status, reason: reply.reason, version: request.version, headers });
     return bodiless || reply.body.length === 0 ? [head, http1EndOfMessage()] : [head, http1Data(reply.body), http1EndOfMessage()];

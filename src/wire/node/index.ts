@@ -3,7 +3,7 @@
  * Deliberately not re-exported by src/wire/index.ts: the browser bundle must stay free of node: imports.
  * Import this file by path (scripts/serve.ts does).
  */
-export { serveTcp, DEFAULT_MAX_CONNECTIONS, DEFAULT_PREFACE_TIMEOUT_MS } from './tcp-server';
+export { serveTcp, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUESTS_PER_CONNECTION, DEFAULT_PREFACE_TIMEOUT_MS } from './tcp-server';
 export type { ServeTcpOptions, TcpServer } from './tcp-server';
 export { Http1Client } from './http1-client';
 export type { Http1ClientOptions, Http1ClientRequest, Http1ClientResponse } from './http1-client';

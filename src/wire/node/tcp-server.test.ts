@@ -70,6 +70,7 @@ describe('serveTcp against node:http (Agent keepAlive)', () => {
     expect(b.body).toBe('text/plain: hi');
     expect(b.reusedSocket).toBe(true);
     expect(server.accepted).toBe(1);
+    expect(server.requests).toBe(2);
   });
 
   it('reads a chunked request body (Node sends one when it does not know the length)', async () => {
@@ -165,8 +166,25 @@ describe('serveTcp on raw sockets', () => {
     expect(plain.text).toMatch(/^HTTP\/1\.0 200 OK\r\n[\s\S]*Connection: close\r\n/);
     expect(plain.serverClosed).toBe(true);
     const kept = await rawExchange(server.port, ['GET /todos/1 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n'], (t) => t.endsWith('}'));
-    expect(kept.text).toMatch(/Connection: keep-alive\r\nKeep-Alive: timeout=5, max=99\r\n/);
+    // No request limit by default (as node:http): Keep-Alive announces the timeout alone.
+    expect(kept.text).toMatch(/Connection: keep-alive\r\nKeep-Alive: timeout=5\r\n/);
     expect(kept.serverClosed).toBe(false);
+    const limited = await serve(api(), { maxRequestsPerConnection: 100 });
+    const counted = await rawExchange(limited.port, ['GET /todos/1 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n'], (t) => t.endsWith('}'));
+    expect(counted.text).toMatch(/Connection: keep-alive\r\nKeep-Alive: timeout=5, max=99\r\n/);
+  });
+
+  it('closes a keep-alive connection after maxRequestsPerConnection requests', async () => {
+    const server = await serve(api(), { maxRequestsPerConnection: 2 });
+    const get = (n: number) => `GET /todos/${n} HTTP/1.1\r\nHost: test\r\n\r\n`;
+    // Three pipelined requests: the second reply says close, and the third is never answered.
+    const { text, serverClosed } = await rawExchange(server.port, [get(1) + get(2) + get(3)]);
+    const heads = text.split('HTTP/1.1 ').slice(1);
+    expect(heads).toHaveLength(2);
+    expect(heads[0]).not.toMatch(/Connection: close/);
+    expect(heads[1]).toMatch(/Connection: close\r\n[\s\S]*\{"id":"2"\}$/);
+    expect(serverClosed).toBe(true);
+    await expect(serveTcp(api(), { maxRequestsPerConnection: 0 })).rejects.toThrow(/at least 1/);
   });
 
   it('answers Expect: 100-continue with 100 before the body is sent', async () => {

@@ -36,10 +36,18 @@ export interface ServeTcpOptions {
   readonly prefaceTimeoutMs?: number;
   /** Open connections at most; the listener drops new ones beyond (node:net's maxConnections). Default 1024. */
   readonly maxConnections?: number;
+  /**
+   * Requests one HTTP/1 keep-alive connection carries; the last one's reply says `Connection: close`.
+   * Default `Infinity` (no limit, as node:http's `maxRequestsPerSocket`). The mock server's own
+   * `keepAlive.max` (100 by default) is the simulator's figure and is not used on a real port, where a
+   * reconnect every hundred requests costs a handshake and a lingering close for nothing.
+   */
+  readonly maxRequestsPerConnection?: number;
 }
 
 export const DEFAULT_PREFACE_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_CONNECTIONS = 1024;
+export const DEFAULT_MAX_REQUESTS_PER_CONNECTION = Infinity;
 
 export interface TcpServer {
   readonly host: string;
@@ -48,6 +56,8 @@ export interface TcpServer {
   readonly url: string;
   /** Connections accepted so far (a keep-alive client reuses one). */
   readonly accepted: number;
+  /** Requests handed to the mock server so far, over either protocol (pushed GETs included). */
+  readonly requests: number;
   /** Stops listening, destroys open connections, resolves when all is closed. */
   close(): Promise<void>;
 }
@@ -57,12 +67,15 @@ export async function serveTcp(mock: MockServer, options: ServeTcpOptions = {}):
   const timers = options.timers ?? realTimers;
   const env: ProtocolEnv = { timers, now: options.now ?? (() => Date.now()), ...(mock.name ? { name: mock.name } : {}) };
   const onError = options.onError ?? ((e: unknown) => console.error('roundtrip serve:', e));
-  const keepAlive = mock.keepAlive;
-  const http1 = http1Protocol({ keepAlive: keepAlive ?? false, name: mock.name, ...(options.engine ? { engine: options.engine } : {}) });
+  const maxRequests = options.maxRequestsPerConnection ?? DEFAULT_MAX_REQUESTS_PER_CONNECTION;
+  if (!(maxRequests >= 1)) throw new RangeError(`maxRequestsPerConnection is a count of at least 1 (or Infinity), got ${maxRequests}.`);
+  const keepAlive = mock.keepAlive ? { timeout: mock.keepAlive.timeout, max: maxRequests } : false;
+  const http1 = http1Protocol({ keepAlive, name: mock.name, ...(options.engine ? { engine: options.engine } : {}) });
   const claimants = options.protocols ?? [];
   const sockets = new Set<Socket>();
   const prefaceTimeout = options.prefaceTimeoutMs ?? DEFAULT_PREFACE_TIMEOUT_MS;
   let accepted = 0;
+  let requests = 0;
   let dispatch: Dispatch | undefined;
 
   // allowHalfOpen: a client may send its request and shut down its side, and still get the answer.
@@ -99,7 +112,11 @@ export async function serveTcp(mock: MockServer, options: ServeTcpOptions = {}):
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('serveTcp: the server has no TCP address.');
   const authority = address.family === 'IPv6' ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
-  dispatch = mockDispatch(mock, `http://${authority}`);
+  const mockAnswer = mockDispatch(mock, `http://${authority}`);
+  dispatch = (request) => {
+    requests++;
+    return mockAnswer(request);
+  };
 
   return {
     host: address.address,
@@ -107,6 +124,9 @@ export async function serveTcp(mock: MockServer, options: ServeTcpOptions = {}):
     url: `http://${authority}`,
     get accepted() {
       return accepted;
+    },
+    get requests() {
+      return requests;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -92,6 +92,8 @@ export class SocketTransport implements Transport {
   #out: Uint8Array[] = [];
   #outBytes = 0;
   #outDone: (() => void)[] = [];
+  /** The writers of each socket write still in progress, oldest first: the socket calls back in order. */
+  readonly #writing: (() => void)[][] = [];
   #flushScheduled = false;
 
   constructor(socket: Socket, timers: Timers = realTimers) {
@@ -250,18 +252,22 @@ export class SocketTransport implements Transport {
       return;
     }
     // Errors surface through the 'error' event and the next read(); the writers just move on.
-    const settle = () => {
-      for (const resolve of done) resolve();
-    };
+    this.#writing.push(done);
     if (chunks.length === 1 || total <= JOIN_LIMIT) {
-      this.#socket.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), settle);
+      this.#socket.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), this.#written);
       return;
     }
     this.#socket.cork();
     for (let i = 0; i < chunks.length - 1; i++) this.#socket.write(chunks[i]!);
-    this.#socket.write(chunks[chunks.length - 1]!, settle);
+    this.#socket.write(chunks[chunks.length - 1]!, this.#written);
     this.#socket.uncork();
   }
+
+  /** The socket took the oldest write in progress (or failed it): its writers resume. Made once, not per write. */
+  readonly #written = (): void => {
+    const done = this.#writing.shift();
+    if (done) for (const resolve of done) resolve();
+  };
 
   end(): void {
     if (this.#closed || this.#socket.writableEnded) return;
