@@ -191,6 +191,39 @@ describe('HAR', () => {
     expect(r.replay!.exchanges[3]).toMatchObject({ method: 'POST', path: '/todos', requestBody: '{"title":"From the HAR"}', status: 201 });
   });
 
+  // firefox.har is a real export: Firefox ESR 153 under xvfb-run with -devtools, a profile setting
+  // devtools.netmonitor.har.enableAutoExportToFile and defaultLogDir, loading a page of `npm run serve` on
+  // loopback that fetches /todos/1, POSTs /todos and fetches /missing (Firefox exports when a page it watched
+  // from its start has loaded, so a first page navigated to it after DevTools opened).
+  it('reads a HAR Firefox exported, with its own conventions', () => {
+    const text = fixture('firefox.har');
+    const raw = JSON.parse(text);
+    // What sets Firefox's export apart from Chromium's, as recorded: an empty cache object, page timings of
+    // -1, no connection id or server address, and a favicon served from its cache with no head size and no time.
+    expect(raw.log.entries.every((e: { cache: object }) => Object.keys(e.cache).length === 0)).toBe(true);
+    expect(raw.log.pages[0].pageTimings).toEqual({ onContentLoad: -1, onLoad: -1 });
+    expect(raw.log.entries.some((e: { connection?: string; serverIPAddress?: string }) => e.connection ?? e.serverIPAddress)).toBe(false);
+    const r = inspect({ text });
+    expect(r.problems).toEqual([]);
+    expect(r.har).toMatchObject({ creator: 'Firefox 153.7.0', entries: 6, versions: ['HTTP/1.1'], checks: [] });
+    const finished = events(r).filter((e) => e.type === 'request-finished');
+    expect(finished.map((e) => e.type === 'request-finished' && `${e.request.method} ${new URL(e.request.url).pathname} ${e.response.status}`)).toEqual([
+      'GET /page.html 200',
+      'GET /style.css 200',
+      'GET /todos/1 200',
+      'GET /favicon.ico 404',
+      'POST /todos 201',
+      'GET /missing 404',
+    ]);
+    // Without a connection id every entry is on one connection per host.
+    expect(
+      events(r)
+        .filter((e) => e.type === 'connection-opening')
+        .map((e) => e.type === 'connection-opening' && e.address),
+    ).toEqual(['127.0.0.1:4471']);
+    expect(r.replay!.exchanges[4]).toMatchObject({ method: 'POST', path: '/todos', requestBody: '{"title":"From Firefox"}', status: 201 });
+  });
+
   it('reads nghttp --har, HTTP/2 entries included', () => {
     const r = inspect({ text: fixture('nghttp.har') });
     expect(r.har?.versions).toEqual(['HTTP/2']);

@@ -90,6 +90,15 @@ describe('Sequence view of an inspected input', () => {
       'c1 server > client: HTTP/2 200',
       'c1 server > client: HTTP/2 200',
     ]);
+    // A Firefox export names no connection: one per host.
+    expect(arrows({ text: fixture('firefox.har') }).filter((a) => a.includes('client > server'))).toEqual([
+      'c1 client > server: GET /page.html HTTP/1.1',
+      'c1 client > server: GET /style.css HTTP/1.1',
+      'c1 client > server: GET /todos/1 HTTP/1.1',
+      'c1 client > server: GET /favicon.ico HTTP/1.1',
+      'c1 client > server: POST /todos HTTP/1.1',
+      'c1 client > server: GET /missing HTTP/1.1',
+    ]);
     // The heads are rebuilt from the HAR's fields, not captured bytes: no Messages view.
     expect(views({ text: fixture('chromium.har') })).not.toContain('messages');
   });
