@@ -119,6 +119,34 @@ describe('h2c server against node:http2', () => {
     expect((await fetchH2(s, '/notes/1')).body).toBe('v2');
   });
 
+  it('answers 413 to an upload over maxBodyBytes, before the handler sees it, and to a declared content-length over it at once', async () => {
+    let handled = 0;
+    const mock = api();
+    mock.use(http.post('/count', async (r) => (handled++, new Response(String((await r.arrayBuffer()).byteLength)))));
+    const server = await serve(mock, { maxBodyBytes: 1000 });
+    const s = session(server);
+    /** The status a POST gets, read even when the server resets the stream after answering. */
+    const post = (headers: Record<string, string>, body: Uint8Array | undefined) =>
+      new Promise<number | undefined>((resolve) => {
+        // Without a body the stream stays open for sending, as when a client waits before uploading.
+        const stream = s.request({ ':method': 'POST', ':path': '/count', ...headers }, { endStream: false });
+        let status: number | undefined;
+        stream.on('response', (h) => (status = Number(h[':status'])));
+        stream.on('error', () => undefined);
+        stream.on('close', () => resolve(status));
+        stream.resume();
+        if (body) stream.end(body);
+      });
+    expect(await post({}, new Uint8Array(1000))).toBe(200);
+    expect(handled).toBe(1);
+    expect(await post({}, new Uint8Array(5000))).toBe(413);
+    // Declared too large: the 413 comes from the HEADERS alone; the client never sends its body.
+    expect(await post({ 'content-length': '2000000' }, undefined)).toBe(413);
+    expect(handled).toBe(1);
+    // The connection carries on.
+    expect((await fetchH2(s, '/todos/3')).body).toBe('{"id":"3"}');
+  });
+
   it("sends a body larger than the flow-control windows, waiting for the client's WINDOW_UPDATEs", async () => {
     const server = await serve(api());
     // A small stream window makes the client's WINDOW_UPDATEs the only way the body can finish.

@@ -54,11 +54,19 @@ export interface H2cServerOptions {
    * request ends and ask the client to stop sending that way.
    */
   readonly maxBodyBytes?: number;
+  /**
+   * Streams refused over SETTINGS_MAX_CONCURRENT_STREAMS (RST_STREAM REFUSED_STREAM) that one connection
+   * may open before it is ended with GOAWAY ENHANCE_YOUR_CALM. A client that keeps opening streams after
+   * being refused makes the server write a reset for each one (the reset flood, CVE-2019-9514). Default
+   * 100, Node's `maxSessionRejectedStreams`.
+   */
+  readonly maxRefusedStreams?: number;
 }
 
 /** The simulator's server default (src/wire/server/server.ts), as for HTTP/1. */
 const DEFAULT_IDLE_MS = 5000;
 const DEFAULT_MAX_BODY = 1024 * 1024;
+const DEFAULT_MAX_REFUSED = 100;
 /** The engine's clock for its rate limits: monotonic ms. */
 const monotonic = (): number => performance.now();
 const EMPTY = new Uint8Array(0);
@@ -88,6 +96,8 @@ export class H2cServerSession {
   #peerLeaving = false;
   /** Requests completed by the bytes being processed; dispatched once all of those bytes are read. */
   readonly #ready: number[] = [];
+  /** Streams the engine refused over the concurrent limit so far (see `maxRefusedStreams`). */
+  #refused = 0;
 
   constructor(transport: Transport, dispatch: Dispatch, env: ProtocolEnv, options: H2cServerOptions = {}) {
     this.#transport = transport;
@@ -148,10 +158,10 @@ export class H2cServerSession {
     }
   }
 
-  #goAway(): void {
+  #goAway(code: 'NO_ERROR' | 'ENHANCE_YOUR_CALM' = 'NO_ERROR', debug = ''): void {
     if (this.#done) return;
     this.#done = true;
-    if (!this.#link.conn.isClosed) this.#link.send(this.#link.conn.goAway('NO_ERROR'));
+    if (!this.#link.conn.isClosed) this.#link.send(this.#link.conn.goAway(code, debug));
     this.#transport.end();
   }
 
@@ -159,6 +169,9 @@ export class H2cServerSession {
     switch (e.type) {
       case 'headers': {
         if (e.kind === 'request') {
+          // RFC 9110 §8.6: a declared length over the limit is refused before any of the body is read.
+          const declared = e.endStream ? undefined : field(e.headers, 'content-length');
+          if (declared !== undefined && Number(declared) > (this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY)) return this.#tooLarge(e.streamId);
           this.#incoming.set(e.streamId, { headers: e.headers, body: [], size: 0 });
           // RFC 9110 §10.1.1, as over HTTP/1: every request is accepted on its head, so 100 goes out at once.
           if (!e.endStream && field(e.headers, 'expect')?.toLowerCase() === '100-continue') {
@@ -179,9 +192,16 @@ export class H2cServerSession {
         return;
       }
       case 'stream-reset':
-      case 'stream-error':
         this.#incoming.delete(e.streamId);
         return;
+      case 'stream-error': {
+        this.#incoming.delete(e.streamId);
+        const budget = this.#options.maxRefusedStreams ?? DEFAULT_MAX_REFUSED;
+        if (e.error.code === 'REFUSED_STREAM' && ++this.#refused > budget) {
+          this.#goAway('ENHANCE_YOUR_CALM', `More than ${budget} streams opened over SETTINGS_MAX_CONCURRENT_STREAMS after REFUSED_STREAM.`);
+        }
+        return;
+      }
       case 'goaway':
         this.#peerLeaving = true;
         this.#closeIfLeaving();

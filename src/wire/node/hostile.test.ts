@@ -19,6 +19,7 @@ beforeAll(async () => {
         limits: { maxConcurrentStreams: 20, maxEmptyFrames: 200, resetBurst: 100, resetRatePerSecond: 10, maxQueuedAcks: 200 },
         maxBodyBytes: 64 * 1024,
         idleTimeoutMs: 1500,
+        maxRefusedStreams: 50,
       }),
     ],
     engine: { headerTimeoutMs: 800, idleTimeoutMs: 1500, maxBodyBytes: 64 * 1024 },
@@ -27,6 +28,47 @@ beforeAll(async () => {
   });
 });
 afterAll(() => server.close());
+
+/** One row per attack: what the server answered and how much this process grew while it ran. */
+interface MemoryRow {
+  readonly name: string;
+  readonly answer: string;
+  readonly rss: number;
+  readonly heap: number;
+}
+const rows: MemoryRow[] = [];
+afterAll(() => {
+  const mib = (n: number) => `${(n / 1048576).toFixed(1)}`.padStart(7);
+  const width = Math.max(...rows.map((r) => r.name.length), 4);
+  const lines = rows.map((r) => `${r.name.padEnd(width)}  ${mib(r.rss)}  ${mib(r.heap)}  ${r.answer}`);
+  console.log(
+    [`Hostile peers: memory growth per attack (MiB; RSS bound ${MEMORY_BOUND / 1048576})`, `${'case'.padEnd(width)}      RSS     heap  answer`, ...lines].join(
+      '\n',
+    ),
+  );
+});
+
+const CODE_NAMES = new Map(Object.entries(ERROR_CODES).map(([name, code]) => [code, name]));
+
+/** What the server sent, in a few words: an HTTP/1 status line, or the HTTP/2 resets and GOAWAY. */
+function describeAnswer(out: Outcome): string {
+  const closed = out.closed ? ', closed' : '';
+  if (out.bytes.length === 0) return `nothing${closed}`;
+  const text = new TextDecoder().decode(out.bytes.subarray(0, 64));
+  if (text.startsWith('HTTP/')) return `${text.slice(0, text.indexOf('\r\n'))}${closed}`;
+  const frames = decodeFrames(out.bytes).frames;
+  const parts: string[] = [];
+  const resets = new Map<string, number>();
+  for (const f of frames) {
+    if (f.type === 'RST_STREAM') resets.set(CODE_NAMES.get(f.errorCode) ?? String(f.errorCode), (resets.get(CODE_NAMES.get(f.errorCode) ?? '') ?? 0) + 1);
+  }
+  for (const [name, n] of resets) parts.push(`${n} RST_STREAM ${name}`);
+  const status = frames.filter((f) => f.type === 'HEADERS').length;
+  if (status > 0) parts.push(`${status} HEADERS`);
+  const code = goawayCode(out.bytes);
+  if (code !== undefined) parts.push(`GOAWAY ${CODE_NAMES.get(code) ?? code}`);
+  return `${parts.join(', ') || `${frames.length} frames`}${closed}`;
+}
 
 interface Outcome {
   readonly bytes: Uint8Array;
@@ -117,11 +159,17 @@ async function flood(socket: Socket, count: number, frame: (i: number) => Frame,
   }
 }
 
-/** Runs an attack and asserts the memory bound and that the server still answers both protocols. */
-async function survive(attack: () => Promise<Outcome>): Promise<Outcome> {
-  const before = process.memoryUsage().rss;
+/**
+ * Runs an attack, records its row for the table, and asserts the memory bound and that the server still
+ * answers both protocols. `label` tells apart two attacks in one test.
+ */
+async function survive(attack: () => Promise<Outcome>, label = ''): Promise<Outcome> {
+  const before = process.memoryUsage();
   const outcome = await attack();
-  const grown = process.memoryUsage().rss - before;
+  const after = process.memoryUsage();
+  const grown = after.rss - before.rss;
+  const name = (expect.getState().currentTestName ?? '?').split(' > ').pop()!.split(':')[0]!;
+  rows.push({ name: label ? `${name} (${label})` : name, answer: describeAnswer(outcome), rss: grown, heap: after.heapUsed - before.heapUsed });
   expect(grown, `RSS grew by ${(grown / 1048576).toFixed(1)} MiB`).toBeLessThan(MEMORY_BOUND);
   const http1 = await fetch(`${server.url}/hello`);
   expect(http1.status).toBe(200);
@@ -196,6 +244,35 @@ describe('HTTP/2 floods', () => {
     const frames = decodeFrames(out.bytes).frames;
     expect(frames.filter((f) => f.type === 'RST_STREAM' && f.errorCode === ERROR_CODES.REFUSED_STREAM)).toHaveLength(20);
     expect(goawayCode(out.bytes)).toBe(ERROR_CODES.NO_ERROR);
+    expect(out.closed).toBe(true);
+  });
+
+  it('refused streams opened again and again: GOAWAY ENHANCE_YOUR_CALM after the budget (reset flood, CVE-2019-9514)', async () => {
+    const hpack = new HpackEncoder();
+    let sent = 0;
+    const out = await survive(() =>
+      exchange(async (s) => {
+        s.write(H2_START());
+        // 20 streams held open (the limit), then more in rounds, each round after the last one's refusals.
+        let id = 1;
+        for (let round = 0; round < 40 && !s.destroyed; round++) {
+          const frames: Frame[] = [];
+          for (let i = 0; i < (round === 0 ? 30 : 10); i++, id += 2)
+            frames.push({ type: 'HEADERS', streamId: id, flags: FLAGS.END_HEADERS, headerBlockFragment: hpack.encode(REQUEST) });
+          sent += frames.length;
+          s.write(encodeFrames(frames));
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      }),
+    );
+    const frames = decodeFrames(out.bytes).frames;
+    const refused = frames.filter((f) => f.type === 'RST_STREAM' && f.errorCode === ERROR_CODES.REFUSED_STREAM).length;
+    // The 51st refusal (budget 50) ends the connection; the rest of that round, read with it, is refused too.
+    expect(refused).toBeGreaterThan(50);
+    expect(refused).toBeLessThanOrEqual(60);
+    // The server ended it: the peer stopped long before its 40 rounds.
+    expect(sent).toBeLessThan(30 + 39 * 10);
+    expect(goawayCode(out.bytes)).toBe(ERROR_CODES.ENHANCE_YOUR_CALM);
     expect(out.closed).toBe(true);
   });
 
@@ -283,9 +360,9 @@ describe('slow and silent peers', () => {
   });
 
   it('HTTP/1: 414 for a 100 KiB request-target, 413 for a body over the limit', async () => {
-    const long = await survive(() => exchange((s) => void s.write(`GET /${'a'.repeat(100 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`)));
+    const long = await survive(() => exchange((s) => void s.write(`GET /${'a'.repeat(100 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`)), 'target');
     expect(new TextDecoder().decode(long.bytes)).toMatch(/^HTTP\/1\.1 414 /);
-    const big = await survive(() => exchange((s) => void s.write(`POST /todos HTTP/1.1\r\nHost: x\r\nContent-Length: 200000000\r\n\r\n`)));
+    const big = await survive(() => exchange((s) => void s.write(`POST /todos HTTP/1.1\r\nHost: x\r\nContent-Length: 200000000\r\n\r\n`)), 'body');
     expect(new TextDecoder().decode(big.bytes)).toMatch(/^HTTP\/1\.1 413 /);
   });
 });
