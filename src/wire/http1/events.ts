@@ -43,6 +43,12 @@ export interface ResponseEvent {
 export interface DataEvent {
   readonly type: 'data';
   readonly data: Uint8Array;
+  /**
+   * Set when the message used transfer codings other than chunked (`Transfer-Encoding: gzip, chunked`): the
+   * codings still applied to these bytes, in the order applied. The bytes are then not the content: join the
+   * body's data and undo them with decodeTransferCodings (RFC 9112 §6.1).
+   */
+  readonly codings?: readonly string[];
 }
 
 export interface EndOfMessageEvent {

@@ -2,9 +2,11 @@
  * The RFC 9112 behaviours of issue #17 part 2, each fed whole and one byte at a time: both feedings must give
  * the same transcript (events, error code, offset, line and column), and the whole-buffer API must agree.
  */
+import { deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { decodeTransferCodings } from './codings';
 import { latin1Encode } from './corpus';
-import { parseHttp1 } from './parse';
+import { parseHttp1, parseHttp1Async } from './parse';
 import { bytewise, type Transcript, transcript } from './testing';
 
 const both = (reads: 'request' | 'response', input: string, ctx: { method?: string } = {}): Transcript => {
@@ -58,7 +60,8 @@ describe('a response whose Transfer-Encoding does not end in chunked is read unt
     expect(t.error).toBeUndefined();
     expect(t.events).toEqual([
       expect.objectContaining({ type: 'response', status: 200 }),
-      { type: 'data', data: '3\r\nabc\r\n0\r\n\r\n' },
+      // The bytes still carry every coding, chunked included: they are not the content (RFC 9112 §6.1).
+      { type: 'data', data: '3\r\nabc\r\n0\r\n\r\n', codings: te.split(', ') },
       { type: 'end-of-message', trailers: [] },
       { type: 'connection-closed' },
     ]);
@@ -118,5 +121,65 @@ describe('fail fast: an error already visible is reported when its line is compl
   it('waits, rather than guessing, while a line could still become valid', () => {
     for (const prefix of ['GET / HTTP/1.1\r\nHost: a\r\nX: a\r', 'GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1', 'HTTP/1.1 2\r'])
       expect(both(prefix.startsWith('HTTP') ? 'response' : 'request', prefix).error?.code).toBe('incomplete-message');
+  });
+});
+
+describe('transfer codings other than chunked are decoded, or refused (RFC 9112 §6.1)', () => {
+  const gz = String.fromCharCode(...gzipSync(Buffer.from('hello, gzip')));
+  const chunk = (data: string) => `${data.length.toString(16)}\r\n${data}\r\n0\r\n\r\n`;
+  const request = (te: string, body: string) => `POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: ${te}\r\n\r\n${body}`;
+
+  it('marks the data events with the codings left, whole and byte at a time', () => {
+    const t = both('request', request('gzip, chunked', chunk(gz)));
+    expect(t.error).toBeUndefined();
+    expect(t.events[1]).toEqual({ type: 'data', data: gz, codings: ['gzip'] });
+    const res = both('response', `HTTP/1.1 200 OK\r\nTransfer-Encoding: deflate\r\n\r\nxyz`);
+    expect(res.events[1]).toEqual({ type: 'data', data: 'xyz', codings: ['deflate'] });
+  });
+
+  it.each([
+    ['gzip, chunked', 'request'],
+    ['x-gzip, chunked', 'request'],
+    ['gzip, chunked', 'response'],
+    ['gzip', 'response'],
+  ])('parseHttp1Async decodes Transfer-Encoding: %s in a %s; parseHttp1 refuses it in words', async (te, kind) => {
+    const body = te.endsWith('chunked') ? chunk(gz) : gz;
+    const input = kind === 'request' ? request(te, body) : `HTTP/1.1 200 OK\r\nTransfer-Encoding: ${te}\r\n\r\n${body}`;
+    const role = kind === 'request' ? 'server' : 'client';
+    const r = await parseHttp1Async(input, { role });
+    expect(r.error).toBeUndefined();
+    expect(text(r.messages[0]!.body)).toBe('hello, gzip');
+    const sync = parseHttp1(input, { role });
+    expect(sync.messages).toEqual([]);
+    expect(sync.error).toMatchObject({ code: 'transfer-coding-not-decoded' });
+  });
+
+  it('decodes deflate (the zlib format) and undoes stacked codings in reverse order', async () => {
+    const once = deflateSync(Buffer.from('twice coded'));
+    const twice = String.fromCharCode(...gzipSync(once));
+    expect(text(await decodeTransferCodings(latin1Encode(twice), ['deflate', 'gzip']))).toBe('twice coded');
+  });
+
+  it('answers 501 to a request coding it cannot decode, in both feedings', () => {
+    for (const te of ['compress, chunked', 'br, chunked', 'foo, chunked'])
+      expect(both('request', request(te, '0\r\n\r\n')).error).toMatchObject({ code: 'te-unknown-coding', statusHint: 501 });
+  });
+
+  it('says why a body cannot be decoded', async () => {
+    const bad = await parseHttp1Async(`HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n${chunk('plain')}`, { role: 'client' });
+    expect(bad.messages).toEqual([]);
+    expect(bad.error).toMatchObject({ code: 'transfer-coding-failed', side: 'remote' });
+    expect(bad.error?.message).toMatch(/not valid gzip/);
+    const unknown = await parseHttp1Async('HTTP/1.1 200 OK\r\nTransfer-Encoding: foo\r\n\r\nabc', { role: 'client' });
+    expect(unknown.error?.message).toMatch(/"foo" cannot be decoded/);
+    const sync = parseHttp1('HTTP/1.1 200 OK\r\nTransfer-Encoding: foo\r\n\r\nabc', { role: 'client' });
+    expect(sync.error?.message).toMatch(/cannot be decoded here/);
+  });
+
+  it('keeps the messages before an undecodable one', async () => {
+    const ok = 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na';
+    const r = await parseHttp1Async(`${ok}HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n${chunk('plain')}`, { role: 'client' });
+    expect(r.messages).toHaveLength(1);
+    expect(r.error?.code).toBe('transfer-coding-failed');
   });
 });

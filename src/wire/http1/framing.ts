@@ -7,13 +7,19 @@ import type { ParseContext } from './codes';
 import type { FieldFacts } from './head';
 import type { Header, Http1Version } from './events';
 import { fieldTokens, fieldValues } from './events';
+import { DECODABLE_TRANSFER_CODINGS } from './codings';
 
+/**
+ * `codings`: transfer codings other than chunked still applied to the body, in the order they were applied
+ * (RFC 9112 §6.1), when there are any: the reader marks the body's data events with them, and
+ * decodeTransferCodings (codings.ts) undoes them.
+ */
 export type BodyFraming =
   | { readonly kind: 'none' }
   | { readonly kind: 'content-length'; readonly length: number }
-  | { readonly kind: 'chunked' }
+  | { readonly kind: 'chunked'; readonly codings?: readonly string[] }
   /** Read until the connection closes (responses only). */
-  | { readonly kind: 'close' }
+  | { readonly kind: 'close'; readonly codings?: readonly string[] }
   /** No HTTP body: after this head the connection carries another protocol (2xx to CONNECT, 101). */
   | { readonly kind: 'tunnel' };
 
@@ -22,8 +28,12 @@ const CHUNKED: BodyFraming = Object.freeze({ kind: 'chunked' });
 const CLOSE: BodyFraming = Object.freeze({ kind: 'close' });
 const TUNNEL: BodyFraming = Object.freeze({ kind: 'tunnel' });
 
-/** Transfer codings this engine recognizes (IANA registry; x-gzip/x-compress are the registered aliases). */
-const KNOWN_CODINGS = new Set(['chunked', 'gzip', 'x-gzip', 'deflate', 'compress', 'x-compress']);
+/**
+ * Transfer codings a request may use here: chunked, and those decodeTransferCodings can undo with the
+ * platform's DecompressionStream (RFC 9110 §8.4.1; x-gzip is gzip's registered alias). compress (LZW) has no
+ * decoder on the web platform, so a request using it is answered 501 like any other unknown coding.
+ */
+const REQUEST_CODINGS = new Set(['chunked', ...DECODABLE_TRANSFER_CODINGS]);
 
 /** Largest Content-Length we accept: Number.MAX_SAFE_INTEGER has 16 digits; anything longer cannot be exact. */
 const MAX_CL_DIGITS = 15;
@@ -35,11 +45,14 @@ export interface FramingInput {
   readonly offset: number;
 }
 
-/** Step 3 and 4: a Transfer-Encoding list. Returns whether chunked is the final coding. */
-const transferCodings = (facts: FieldFacts, isRequest: boolean, ctx: ParseContext): boolean => {
+/**
+ * Step 3 and 4: a Transfer-Encoding list. Returns the framing: chunked when chunked is the final coding, else
+ * (responses only) read until close; either with the other codings, which the body still carries.
+ */
+const transferCodings = (facts: FieldFacts, isRequest: boolean, ctx: ParseContext): BodyFraming => {
   const offset = facts.transferEncoding[0]!.offset;
   // The common case, one line saying exactly "chunked", needs none of the list handling below.
-  if (facts.transferEncoding.length === 1 && facts.transferEncoding[0]!.value.toLowerCase() === 'chunked') return true;
+  if (facts.transferEncoding.length === 1 && facts.transferEncoding[0]!.value.toLowerCase() === 'chunked') return CHUNKED;
   const codings: string[] = [];
   for (const line of facts.transferEncoding) {
     for (const raw of line.value.split(',')) {
@@ -68,7 +81,7 @@ const transferCodings = (facts: FieldFacts, isRequest: boolean, ctx: ParseContex
     // RFC 9112 §6.1: a sender applies chunked last. A response that does not is read until close (§6.3 step 4).
     if (chunkedCount === 1 && !final) ctx.fail('te-chunked-repeated', offset, 'chunked must be the last transfer coding when present (RFC 9112 §6.1).');
     for (const c of codings) {
-      if (!KNOWN_CODINGS.has(c))
+      if (!REQUEST_CODINGS.has(c))
         ctx.violation('te-unknown-coding', offset, `The transfer coding "${c}" is not implemented; a server answers 501 (RFC 9112 §6.1).`);
     }
     // RFC 9112 §6.3 step 4: a request whose final coding is not chunked has no determinable length: 400, close.
@@ -79,7 +92,8 @@ const transferCodings = (facts: FieldFacts, isRequest: boolean, ctx: ParseContex
         'A request with Transfer-Encoding must end it with chunked (RFC 9112 §6.3); otherwise its length cannot be known.',
       );
   }
-  return final;
+  if (final) return codings.length === 1 ? CHUNKED : { kind: 'chunked', codings: Object.freeze(codings.slice(0, -1)) };
+  return { kind: 'close', codings: Object.freeze(codings) };
 };
 
 /** Step 5: one valid Content-Length out of possibly many lines and list members. */
@@ -176,8 +190,7 @@ export const requestFraming = (head: FramingInput, ctx: ParseContext): BodyFrami
       );
     if (version === '1.0')
       ctx.violation('te-in-http10', facts.transferEncoding[0]!.offset, 'An HTTP/1.0 message cannot use Transfer-Encoding (RFC 9112 §6.1); use Content-Length.');
-    transferCodings(facts, true, ctx);
-    return CHUNKED;
+    return transferCodings(facts, true, ctx);
   }
   if (hasCL) {
     const length = contentLength(facts, ctx);
@@ -208,7 +221,7 @@ export const responseFraming = (head: FramingInput & { status: number }, request
     if (version === '1.0')
       ctx.violation('te-in-http10', facts.transferEncoding[0]!.offset, 'An HTTP/1.0 message cannot use Transfer-Encoding (RFC 9112 §6.1); use Content-Length.');
     // Step 4: chunked last means chunked; any other final coding is read until close.
-    return transferCodings(facts, false, ctx) ? CHUNKED : CLOSE;
+    return transferCodings(facts, false, ctx);
   }
   if (hasCL) return { kind: 'content-length', length: contentLength(facts, ctx) };
   return CLOSE; // step 7

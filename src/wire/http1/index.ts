@@ -1,6 +1,10 @@
 // Public surface of src/wire/http1, re-exported by src/wire/index.ts. Names carry an Http1/HTTP1 prefix so
 // they cannot collide with the other engines' exports through `export *`.
-export { parseHttp1, serializeHttp1 } from './parse';
+export { parseHttp1, parseHttp1Async, serializeHttp1 } from './parse';
+export {
+  decodeTransferCodings as decodeHttp1TransferCodings,
+  DECODABLE_TRANSFER_CODINGS as HTTP1_DECODABLE_TRANSFER_CODINGS,
+} from './codings';
 export type { Http1Message, Http1Request, Http1Response, ParseHttp1Options, ParseHttp1Result } from './parse';
 
 export {
@@ -8,7 +12,7 @@ export {
   DEFAULT_HEADER_TIMEOUT_MS as HTTP1_DEFAULT_HEADER_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS as HTTP1_DEFAULT_IDLE_TIMEOUT_MS,
 } from './connection';
-export type { Http1ConnectionOptions, Http1Deadline } from './connection';
+export type { Http1ConnectionOptions, Http1Deadline, Http1EngineEvent } from './connection';
 export {
   Http1Reader,
   DEFAULT_MAX_HEADER_BYTES as HTTP1_DEFAULT_MAX_HEADER_BYTES,

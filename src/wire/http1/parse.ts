@@ -4,7 +4,8 @@
  * error (returned, never thrown) or where the bytes stop being HTTP/1 (after 101, a 2xx to CONNECT, or a
  * request that proposes a protocol switch), returning the unparsed rest as `remaining`.
  */
-import type { WireError } from '../errors';
+import { WireError } from '../errors';
+import { DECODABLE_TRANSFER_CODINGS, canDecodeTransferCodings, decodeTransferCodings } from './codings';
 import { localError, type Tolerated } from './codes';
 import { type Header, type Http1Version, endOfMessageEvent, requestEvent, responseEvent, informationalEvent } from './events';
 import { Http1Reader, type ReaderOptions } from './reader';
@@ -61,7 +62,50 @@ const toBytes = (input: string): Uint8Array => {
   return Uint8Array.from(input, (c) => c.charCodeAt(0));
 };
 
-export const parseHttp1 = (input: Uint8Array | string, opts: ParseHttp1Options): ParseHttp1Result => {
+/**
+ * All messages in `input`. A body under transfer codings other than chunked (`Transfer-Encoding: gzip,
+ * chunked`) cannot be decoded synchronously: parsing stops at that message with a 'transfer-coding-not-decoded'
+ * error, and parseHttp1Async is the call that decodes it. The coded bytes are never returned as a body.
+ */
+export const parseHttp1 = (input: Uint8Array | string, opts: ParseHttp1Options): ParseHttp1Result => parseMessages(input, opts, undefined);
+
+/**
+ * parseHttp1, with bodies under transfer codings decoded (gzip, x-gzip, deflate; RFC 9112 §6.1) through the
+ * platform's DecompressionStream. A body that cannot be decoded ends the result there with the reason.
+ */
+export const parseHttp1Async = async (input: Uint8Array | string, opts: ParseHttp1Options): Promise<ParseHttp1Result> => {
+  const coded: Coded[] = [];
+  const result = parseMessages(input, opts, coded);
+  for (const { message, codings } of coded) {
+    try {
+      message.body = await decodeTransferCodings(message.body, codings);
+    } catch (e) {
+      if (!(e instanceof WireError)) throw e;
+      result.messages.length = result.messages.indexOf(message);
+      result.error = e;
+      delete result.remaining;
+      break;
+    }
+  }
+  return result;
+};
+
+interface Coded {
+  readonly message: Http1Message;
+  readonly codings: readonly string[];
+}
+
+const notDecoded = (codings: readonly string[], offset: number): WireError =>
+  new WireError({
+    code: 'transfer-coding-not-decoded',
+    side: 'local',
+    offset,
+    message: canDecodeTransferCodings(codings)
+      ? `The body is transfer-coded with ${codings.join(', ')} (RFC 9112 §6.1); parseHttp1 is synchronous and cannot decode it: use parseHttp1Async.`
+      : `The body is transfer-coded with ${codings.join(', ')} (RFC 9112 §6.1), which cannot be decoded here (only ${DECODABLE_TRANSFER_CODINGS.join(', ')} can).`,
+  });
+
+const parseMessages = (input: Uint8Array | string, opts: ParseHttp1Options, coded: Coded[] | undefined): ParseHttp1Result => {
   const bytes = typeof input === 'string' ? toBytes(input) : input;
   const reader = new Http1Reader(opts.role === 'server' ? 'request' : 'response', opts);
   reader.feed(bytes);
@@ -70,17 +114,25 @@ export const parseHttp1 = (input: Uint8Array | string, opts: ParseHttp1Options):
   const result: ParseHttp1Result = { messages, tolerated: reader.ctx.tolerated };
   const context = { method: opts.requestMethod, version: opts.requestVersion };
   let current: Http1Message | undefined;
+  let codings: readonly string[] | undefined;
   let chunks: Uint8Array[] = [];
   // The reader's head events carry fresh, unshared header arrays, so messages adopt them without a copy.
   for (;;) {
     const ev = reader.next(context);
     switch (ev.type) {
       case 'request':
-        current = { kind: 'request', method: ev.method, target: ev.target, version: ev.version, headers: ev.headers as Header[], body: EMPTY, trailers: [] };
+      case 'response': {
+        current =
+          ev.type === 'request'
+            ? { kind: 'request', method: ev.method, target: ev.target, version: ev.version, headers: ev.headers as Header[], body: EMPTY, trailers: [] }
+            : { kind: 'response', version: ev.version, status: ev.status, reason: ev.reason, headers: ev.headers as Header[], body: EMPTY, trailers: [] };
+        codings = (reader.meta!.framing as { codings?: readonly string[] }).codings;
+        if (codings !== undefined && coded === undefined) {
+          result.error = notDecoded(codings, reader.meta!.offset);
+          return result;
+        }
         break;
-      case 'response':
-        current = { kind: 'response', version: ev.version, status: ev.status, reason: ev.reason, headers: ev.headers as Header[], body: EMPTY, trailers: [] };
-        break;
+      }
       case 'informational':
         messages.push({ kind: 'response', version: ev.version, status: ev.status, reason: ev.reason, headers: [...ev.headers], body: EMPTY, trailers: [] });
         if (ev.status === 101) return withRest(result, reader);
@@ -93,6 +145,7 @@ export const parseHttp1 = (input: Uint8Array | string, opts: ParseHttp1Options):
         msg.body = chunks.length === 1 ? chunks[0]! : chunks.length === 0 ? EMPTY : concatBytes(chunks);
         msg.trailers = ev.trailers.length === 0 ? [] : [...ev.trailers];
         messages.push(msg);
+        if (codings !== undefined) coded?.push({ message: msg, codings });
         chunks = [];
         current = undefined;
         const meta = reader.meta!;

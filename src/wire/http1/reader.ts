@@ -409,6 +409,13 @@ export class Http1Reader {
   }
 
   private readBody(): ReadStep {
+    const step = this.readFramed();
+    const codings = (this.framing as { codings?: readonly string[] }).codings;
+    // RFC 9112 §6.1: bytes under codings other than chunked are not the content yet; say so on each event.
+    return codings === undefined || step.type !== 'data' ? step : { type: 'data', data: step.data, codings };
+  }
+
+  private readFramed(): ReadStep {
     const buf = this.buffer;
     switch (this.framing.kind) {
       case 'none':

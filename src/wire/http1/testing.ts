@@ -37,8 +37,9 @@ export const transcript = (
   const reader = new Http1Reader(reads, opts);
   const events: unknown[] = [];
   let pending: number[] = [];
+  let codings: readonly string[] | undefined;
   const flush = () => {
-    if (pending.length > 0) events.push({ type: 'data', data: String.fromCharCode(...pending) });
+    if (pending.length > 0) events.push({ type: 'data', data: String.fromCharCode(...pending), ...(codings ? { codings } : {}) });
     pending = [];
   };
   const drain = (): boolean => {
@@ -46,6 +47,7 @@ export const transcript = (
       const ev = reader.next(ctx);
       if (ev.type === 'need-data') return true;
       if (ev.type === 'data') {
+        codings = ev.codings;
         for (const b of ev.data) pending.push(b);
         continue;
       }

@@ -1,0 +1,69 @@
+/**
+ * Transfer codings other than chunked (RFC 9112 §6.1, RFC 9110 §8.4.1): `Transfer-Encoding: gzip, chunked`
+ * means the body was gzipped, then chunked. The engine is synchronous and undoes only chunked; it marks the
+ * body's data events with the codings left (DataEvent.codings), and whoever collects the body undoes them
+ * with decodeTransferCodings, which uses the platform's DecompressionStream and so is asynchronous.
+ */
+import { WireError } from '../errors';
+
+/**
+ * The codings DecompressionStream can undo, by their registered names (IANA HTTP Transfer Coding Registry):
+ * gzip and its alias x-gzip (RFC 1952), and deflate, which in HTTP means the zlib format (RFC 1950), the
+ * format DecompressionStream calls 'deflate'.
+ */
+export const DECODABLE_TRANSFER_CODINGS: readonly string[] = Object.freeze(['gzip', 'x-gzip', 'deflate']);
+
+const FORMAT: Record<string, 'gzip' | 'deflate'> = { gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate' };
+
+const decodingError = (message: string): WireError => new WireError({ code: 'transfer-coding-failed', side: 'remote', message, statusHint: 400 });
+
+/** Whether every coding of the list can be undone here. */
+export const canDecodeTransferCodings = (codings: readonly string[]): boolean => codings.every((c) => FORMAT[c] !== undefined);
+
+const decompress = async (body: Uint8Array, coding: string): Promise<Uint8Array> => {
+  const stream = new DecompressionStream(FORMAT[coding]!);
+  const writer = stream.writable.getWriter();
+  // The writes settle as the reader drains; their failure is the reader's failure, reported below.
+  writer.write(body as Uint8Array<ArrayBuffer>).catch(() => {});
+  writer.close().catch(() => {});
+  const reader = stream.readable.getReader();
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      length += value.length;
+    }
+  } catch {
+    throw decodingError(`The body is not valid ${coding} data, though Transfer-Encoding says it is (RFC 9110 §8.4.1); it cannot be decoded.`);
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+
+/**
+ * Undoes `codings` (in the order they were applied, as Transfer-Encoding lists them, chunked excluded) on a
+ * whole body. Rejects with a WireError that says which coding could not be undone and why.
+ */
+export const decodeTransferCodings = async (body: Uint8Array, codings: readonly string[]): Promise<Uint8Array> => {
+  let out = body;
+  for (let i = codings.length - 1; i >= 0; i--) {
+    const coding = codings[i]!;
+    if (FORMAT[coding] === undefined) {
+      throw decodingError(
+        coding === 'chunked'
+          ? 'chunked was applied before another transfer coding, so the body was read until close (RFC 9112 §6.3 rule 4) and cannot be de-chunked here.'
+          : `The transfer coding "${coding}" cannot be decoded here; only ${DECODABLE_TRANSFER_CODINGS.join(', ')} can (RFC 9112 §6.1).`,
+      );
+    }
+    out = await decompress(out, coding);
+  }
+  return out;
+};
