@@ -344,7 +344,10 @@ export default function Inspector() {
           idPrefix="rt-inspect"
           playgroundId="inspect"
           title="Inspected traffic"
-          initial={{ step: Math.max(0, store.snapshot().steps.length - 1), ...(result.format ? { view: FIRST_VIEW[result.format] } : {}) }}
+          initial={{
+            step: Math.max(0, store.snapshot().steps.length - 1),
+            ...(result.format ? { view: result.curl ? 'sequence' : FIRST_VIEW[result.format] } : {}),
+          }}
         />
       )}
     </div>
@@ -377,6 +380,41 @@ function Result({ result, fileName }: { result: InspectResult; fileName: string 
         </ul>
       )}
       {result.verdicts && <Verdicts verdicts={result.verdicts} />}
+      {result.curl && (
+        <details open data-testid="inspect-curl-fields">
+          <summary>
+            {result.curl.version}: {result.curl.messages.length} messages, as fields
+          </summary>
+          {result.curl.messages.map((m, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: messages are in capture order and never reordered
+            <table key={i}>
+              <caption>
+                {m.from === 'client' ? 'Request' : 'Response'}
+                {m.streamId !== undefined ? ` on stream ${m.streamId}` : ''}: <code>{m.startLine}</code>
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Value</th>
+                </tr>
+              </thead>
+              <tbody>
+                {m.fields.map((f, j) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a message may repeat a field; its position is its identity
+                  <tr key={j}>
+                    <td>
+                      <code>{f.name}</code>
+                    </td>
+                    <td>
+                      <code>{f.value}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ))}
+        </details>
+      )}
       {result.h2 && (
         <details open>
           <summary>

@@ -16,13 +16,32 @@ export interface CurlSegment {
   readonly text: string;
 }
 
+/** One request's fields as curl listed them before sending its HEADERS frame (HTTP/2 only). */
+export interface ListedFields {
+  readonly streamId?: number;
+  readonly fields: readonly { readonly name: string; readonly value: string }[];
+}
+
 export interface CurlTranscript {
   readonly segments: readonly CurlSegment[];
+  /** HTTP/2 requests' field lists, in order (see LISTED). */
+  readonly listed: readonly ListedFields[];
   /** curl's "* " remarks, in order. */
   readonly info: readonly string[];
   /** What curl did not print, in words. */
   readonly notes: readonly string[];
 }
+
+/**
+ * Over HTTP/2 curl lists each request's fields, pseudo-header fields first, as it hands them to nghttp2:
+ * "* [HTTP/2] [1] [:method: GET]" after "* [HTTP/2] [1] OPENED stream for <url>" (curl 8, lib/http2.c), or
+ * "* h2h3 [:method: GET]" then "* Using Stream ID: 1" (curl 7.88). Its "> " lines are an HTTP/1-like rendering
+ * of the same request ("GET /todos/1 HTTP/2", "Host:" for :authority), and "< " lines of the response
+ * ("HTTP/2 200", then the fields as received).
+ */
+const LISTED = /^(?:\[HTTP\/2\] \[(\d+)\] |h2h3 )\[(:?[^:\]]+): (.*)\]$/;
+const OPENED = /^\[HTTP\/2\] \[(\d+)\] OPENED stream/;
+const STREAM_ID = /^Using Stream ID: (\d+)/;
 
 /** Lines that are curl's: a prefix, a data marker, or TLS progress ("* TLSv1.3 (OUT)..."). */
 const MARKER = /^[{}] \[(\d+) bytes data\]$/;
@@ -38,6 +57,7 @@ export function parseCurl(text: string): CurlTranscript {
   const segments: { from: 'client' | 'server'; text: string }[] = [];
   const info: string[] = [];
   const notes: string[] = [];
+  const listed: { streamId?: number; fields: { name: string; value: string }[] }[] = [];
   let current: { from: 'client' | 'server'; text: string; headDone: boolean; body: string[] } | undefined;
   const close = () => {
     if (!current) return;
@@ -60,7 +80,19 @@ export function parseCurl(text: string): CurlTranscript {
       continue;
     }
     if (line.startsWith('* ') || line === '*') {
-      info.push(line.slice(2));
+      const remark = line.slice(2);
+      const opened = OPENED.exec(remark);
+      const field = LISTED.exec(remark);
+      const id = STREAM_ID.exec(remark);
+      if (opened) listed.push({ streamId: Number(opened[1]), fields: [] });
+      else if (field) {
+        const last = listed.at(-1);
+        // curl 7.88 says nothing before the list: a request's list starts with its :method.
+        if (!last || (field[1] === undefined && field[2] === ':method') || (field[1] !== undefined && last.streamId !== Number(field[1])))
+          listed.push({ ...(field[1] !== undefined ? { streamId: Number(field[1]) } : {}), fields: [] });
+        listed.at(-1)!.fields.push({ name: field[2]!, value: field[3]! });
+      } else if (id && listed.length > 0 && listed.at(-1)!.streamId === undefined) listed.at(-1)!.streamId = Number(id[1]);
+      info.push(remark);
       continue;
     }
     const marker = MARKER.exec(line.trim());
@@ -81,5 +113,79 @@ export function parseCurl(text: string): CurlTranscript {
   close();
   // The body lines were split at LF: a body that ended without one (JSON from an API usually does) gains nothing,
   // and a trailing empty line from the paste is not part of it.
-  return { segments: segments.map((s) => (s.from === 'server' ? { ...s, text: s.text.replace(/\n$/, '') } : s)), info, notes };
+  return { segments: segments.map((s) => (s.from === 'server' ? { ...s, text: s.text.replace(/\n$/, '') } : s)), listed, info, notes };
+}
+
+export interface CurlMessage {
+  readonly from: 'client' | 'server';
+  /** As curl printed it: "GET /todos/1 HTTP/2", "HTTP/2 200". */
+  readonly startLine: string;
+  /** "HTTP/1.1", "HTTP/2". */
+  readonly version: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly status?: number;
+  readonly streamId?: number;
+  /**
+   * The fields: over HTTP/2 what went in the HEADERS frame, pseudo-header fields (RFC 9113 §8.3) first; a
+   * request's come from curl's list when it printed one, else from its "> " lines.
+   */
+  readonly fields: readonly { readonly name: string; readonly value: string }[];
+  readonly body: string;
+}
+
+const REQUEST = /^(\S+) (\S+) (HTTP\/[\d.]+)$/;
+const STATUS = /^(HTTP\/[\d.]+) (\d{3})/;
+
+/** The transcript's messages, read from curl's lines (not from bytes: over HTTP/2 there are none to read). */
+export function curlMessages(t: CurlTranscript): CurlMessage[] {
+  let requests = 0;
+  return t.segments.map((s) => {
+    const split = s.text.indexOf('\r\n\r\n');
+    const head = split < 0 ? s.text : s.text.slice(0, split);
+    const body = split < 0 ? '' : s.text.slice(split + 4);
+    const [startLine = '', ...lines] = head.split('\r\n');
+    const headers = lines.flatMap((l) => {
+      const colon = l.indexOf(':');
+      return colon > 0 ? [{ name: l.slice(0, colon), value: l.slice(colon + 1).trim() }] : [];
+    });
+    const start = startLine.trimEnd();
+    if (s.from === 'client') {
+      const m = REQUEST.exec(start);
+      const version = m?.[3] ?? 'HTTP/1.1';
+      const list = version === 'HTTP/2' ? t.listed[requests] : undefined;
+      requests++;
+      const derived = () => {
+        // RFC 9113 §8.3.1: Host becomes :authority; the other names go lowercase (§8.2.1).
+        const host = headers.find((h) => h.name.toLowerCase() === 'host')?.value;
+        return [
+          { name: ':method', value: m?.[1] ?? '' },
+          { name: ':path', value: m?.[2] ?? '' },
+          ...(host ? [{ name: ':authority', value: host }] : []),
+          ...headers.filter((h) => h.name.toLowerCase() !== 'host').map((h) => ({ name: h.name.toLowerCase(), value: h.value })),
+        ];
+      };
+      const fields = version !== 'HTTP/2' ? headers : list ? list.fields : derived();
+      return {
+        from: s.from,
+        startLine: start,
+        version,
+        ...(m ? { method: m[1]!, path: m[2]! } : {}),
+        ...(list?.streamId !== undefined ? { streamId: list.streamId } : {}),
+        fields,
+        body,
+      };
+    }
+    const m = STATUS.exec(start);
+    const version = m?.[1] ?? 'HTTP/1.1';
+    const status = m ? Number(m[2]) : undefined;
+    return {
+      from: s.from,
+      startLine: start,
+      version,
+      ...(status !== undefined ? { status } : {}),
+      fields: version === 'HTTP/2' ? [{ name: ':status', value: String(status ?? '') }, ...headers] : headers,
+      body,
+    };
+  });
 }

@@ -109,6 +109,60 @@ describe('curl -v', () => {
     ]);
   });
 
+  // Both captured here against npm run serve on loopback with curl 7.88.1: `curl -sv --http2-prior-knowledge
+  // http://127.0.0.1:4471/todos/1` and `curl -sv --http2 http://127.0.0.1:4471/todos/1`.
+  it('reads curl -v over HTTP/2 (prior knowledge) as fields, pseudo-header fields first', () => {
+    const text = fixture('curl-h2-prior-knowledge.txt');
+    expect(detect(text).format).toBe('curl');
+    const r = inspect({ text });
+    expect(r.problems).toEqual([]);
+    // The HTTP/1 reader would reject "GET /todos/1 HTTP/2": it is not run on curl's rendering of frames.
+    expect(r.verdicts).toBeUndefined();
+    expect(r.curl?.version).toBe('HTTP/2');
+    const [request, response] = r.curl!.messages;
+    expect(request).toMatchObject({ from: 'client', version: 'HTTP/2', method: 'GET', path: '/todos/1', streamId: 1 });
+    expect(request!.fields.map((f) => `${f.name}: ${f.value}`)).toEqual([
+      ':method: GET',
+      ':path: /todos/1',
+      ':scheme: http',
+      ':authority: 127.0.0.1:4471',
+      'user-agent: curl/7.88.1',
+      'accept: */*',
+    ]);
+    expect(response).toMatchObject({ from: 'server', version: 'HTTP/2', status: 200 });
+    expect(response!.fields.slice(0, 1)).toEqual([{ name: ':status', value: '200' }]);
+    expect(response!.fields.map((f) => f.name)).toContain('content-type');
+    expect(r.notes.join(' ')).toMatch(/not bytes on the wire/);
+    expect(r.replay!.exchanges[0]).toMatchObject({ method: 'GET', path: '/todos/1', status: 200, responseBody: expect.stringContaining('"id":"1"') });
+  });
+
+  it("reads curl 8's [HTTP/2] field lists, and works the fields out when curl listed none", () => {
+    // curl 8 prints the list as lib/http2.c formats it; rewritten from the 7.88 capture, as no curl 8 is
+    // installed here.
+    const v788 = fixture('curl-h2-prior-knowledge.txt');
+    const v8 = v788
+      .replace(/^\* h2h3 \[:method: GET\]$/m, '* [HTTP/2] [1] OPENED stream for http://127.0.0.1:4471/todos/1\n* [HTTP/2] [1] [:method: GET]')
+      .replace(/^\* h2h3 /gm, '* [HTTP/2] [1] ')
+      .replace(/^\* Using Stream ID.*\n/m, '');
+    expect(v8).toContain('* [HTTP/2] [1] [:authority: 127.0.0.1:4471]');
+    const t = parseCurl(v8);
+    expect(t.listed).toEqual([{ streamId: 1, fields: parseCurl(v788).listed[0]!.fields }]);
+    const bare = inspect({ text: v788.replace(/^\* (h2h3|Using).*\n/gm, '') });
+    expect(bare.curl!.messages[0]!.fields.map((f) => f.name)).toEqual([':method', ':path', ':authority', 'user-agent', 'accept']);
+    expect(bare.notes.join(' ')).toMatch(/worked out from its "> " lines/);
+  });
+
+  it('says when the server did not take curl --http2 up on its offer to switch', () => {
+    const r = inspect({ text: fixture('curl-http2-upgrade.txt') });
+    expect(r.format).toBe('curl');
+    expect(r.curl).toBeUndefined();
+    expect(r.verdicts!.filter((v) => v.strict).map((v) => [v.from, v.messages, v.error])).toEqual([
+      ['client', 1, undefined],
+      ['server', 1, undefined],
+    ]);
+    expect(r.notes.join(' ')).toMatch(/Upgrade: h2c.*answered in HTTP\/1\.1/);
+  });
+
   it('says when curl left a request body out', () => {
     const r = inspect({ text: fixture('curl-v-put.txt') });
     expect(r.notes.join(' ')).toMatch(/request body of 19 bytes/);

@@ -3,7 +3,7 @@
  * worker to the page by structured clone). Nothing here touches the DOM or the network.
  */
 import type { Recording } from '../recording/model';
-import { parseCurl } from './curl';
+import { curlMessages, parseCurl, type CurlMessage, type CurlTranscript } from './curl';
 import { detect, HEX_FORM_LABELS, type Format } from './detect';
 import { readBlock, readFrames, type FlowRow, type Sender } from './h2';
 import { readHar, harEvents, versionLabel, type HarCheck } from './har';
@@ -50,6 +50,8 @@ export interface InspectResult {
   };
   readonly har?: { readonly creator: string; readonly entries: number; readonly versions: readonly string[]; readonly checks: readonly HarCheck[] };
   readonly replay?: { readonly from: string; readonly exchanges: readonly ReplayExchange[] };
+  /** curl -v over HTTP/2: each message's fields, as curl listed or printed them. */
+  readonly curl?: { readonly version: string; readonly messages: readonly CurlMessage[] };
 }
 
 const utf8 = new TextEncoder();
@@ -113,11 +115,65 @@ function curl(input: InspectInput): Body {
   const segments: Segment[] = transcript.segments.map((s) => ({ from: s.from, bytes: utf8.encode(s.text) }));
   if (segments.length === 0)
     return { format: 'curl', problems: [{ message: 'No "> " or "< " lines: curl printed no request or response head here.' }], notes: [] };
-  const result = conversation(mergeWrites(segments), [
-    ...transcript.notes,
-    ...(transcript.info.length ? [`curl's remarks: ${transcript.info.slice(0, 6).join(' / ')}${transcript.info.length > 6 ? ' …' : ''}`] : []),
-  ]);
+  const messages = curlMessages(transcript);
+  const remarks = transcript.info.length ? [`curl's remarks: ${transcript.info.slice(0, 6).join(' / ')}${transcript.info.length > 6 ? ' …' : ''}`] : [];
+  if (messages.some((m) => m.version === 'HTTP/2')) return curlHttp2(messages, transcript, remarks);
+  // RFC 7540 §3.2's Upgrade to h2c (curl --http2 on http:), which RFC 9113 §3.1 no longer defines: a server
+  // that switches answers 101 first.
+  const offered = messages.some((m) => m.from === 'client' && m.fields.some((f) => f.name.toLowerCase() === 'upgrade' && /\bh2c\b/i.test(f.value)));
+  const declined =
+    offered && !messages.some((m) => m.status === 101)
+      ? [
+          'curl offered to switch to HTTP/2 (Upgrade: h2c, which RFC 9113 §3.1 deprecated), and the server answered in HTTP/1.1 instead of 101 Switching Protocols: the connection stayed HTTP/1.1. curl --http2-prior-knowledge starts in HTTP/2 instead.',
+        ]
+      : [];
+  const result = conversation(mergeWrites(segments), [...declined, ...transcript.notes, ...remarks]);
   return { ...result, format: 'curl' };
+}
+
+/**
+ * `curl -v` over HTTP/2 printed no bytes, only the fields of each HEADERS frame (curl.ts): they are shown as
+ * fields, and each message is an arrow in the Sequence view, labelled from a head rebuilt from them.
+ */
+function curlHttp2(messages: readonly CurlMessage[], transcript: CurlTranscript, remarks: string[]): Body {
+  const head = (m: CurlMessage) =>
+    `${m.from === 'client' ? `${m.method ?? '?'} ${m.path ?? '/'}` : m.startLine}\r\n${m.fields.map((f) => `${f.name}: ${f.value}\r\n`).join('')}\r\n`;
+  const segments: Segment[] = messages.map((m) => ({ from: m.from, bytes: utf8.encode(head(m)) }));
+  const requests = messages.filter((m) => m.from === 'client');
+  const responses = messages.filter((m) => m.from === 'server' && m.status !== undefined && m.status >= 200);
+  const regular = (m: CurlMessage) => m.fields.filter((f) => !f.name.startsWith(':'));
+  return {
+    format: 'curl',
+    recording: recordingOf('curl -v over HTTP/2', http1Events(segments, []), { httpVersion: '2', bytes: 'rebuilt' }),
+    problems: [],
+    notes: [
+      'curl spoke HTTP/2, so its "> " and "< " lines are its own HTTP/1-like rendering of HEADERS frames, not bytes on the wire: the HTTP/1 checks do not apply. The fields each frame carried are below, pseudo-header fields first (RFC 9113 §8.3).',
+      ...(requests.length > transcript.listed.length
+        ? [
+            'curl listed no fields for a request (curl -v does from 7.88 on): they are worked out from its "> " lines, Host as :authority and names in lowercase.',
+          ]
+        : []),
+      untimed('message'),
+      ...transcript.notes,
+      ...remarks,
+    ],
+    curl: { version: 'HTTP/2', messages },
+    replay: {
+      from: 'curl -v over HTTP/2',
+      exchanges: requests.map((req, i) => {
+        const res = responses[i];
+        return {
+          method: req.method ?? 'GET',
+          path: req.path ?? '/',
+          requestHeaders: regular(req),
+          requestBody: '',
+          status: res?.status ?? 502,
+          responseHeaders: res ? regular(res) : [],
+          responseBody: res ? res.body : 'The capture holds no response to this request.',
+        };
+      }),
+    },
+  };
 }
 
 /** Said wherever to-recording.ts spaces pasted input by steps. */

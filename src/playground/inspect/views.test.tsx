@@ -54,6 +54,11 @@ describe('Sequence view of an inspected input', () => {
     expect(arrows({ text: fixture('curl-v.txt') })).toEqual(['c1 client > server: GET /todos/1 HTTP/1.1', 'c1 server > client: HTTP/1.1 200 OK']);
   });
 
+  it('curl -v over HTTP/2: an arrow per message, labelled from its fields', () => {
+    expect(arrows({ text: fixture('curl-h2-prior-knowledge.txt') })).toEqual(['c1 client > server: GET /todos/1', 'c1 server > client: HTTP/2 200']);
+    expect(views({ text: fixture('curl-h2-prior-knowledge.txt') })).not.toContain('messages');
+  });
+
   it("HTTP/2 frames: one arrow per frame, from the side that sent them, the client's preface first", () => {
     const client = arrows({ text: fixture('h2-client.xxd.txt') });
     const source = inspect({ text: fixture('h2-client.xxd.txt') }).recording!.sources[0]!;
