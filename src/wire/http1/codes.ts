@@ -60,6 +60,7 @@ export const HTTP1_ERROR_CODES = Object.freeze({
   'te-not-chunked-final': { status: 400, tolerable: false, rfc: 'RFC 9112 §6.3' },
   'te-chunked-repeated': { status: 400, tolerable: false, rfc: 'RFC 9112 §6.1' },
   'te-unknown-coding': { status: 501, tolerable: true, rfc: 'RFC 9112 §6.1' },
+  'transfer-coding-failed': { status: 400, tolerable: false, rfc: 'RFC 9110 §8.4.1' },
   'invalid-transfer-encoding': { status: 400, tolerable: false, rfc: 'RFC 9112 §6.1' },
   'invalid-content-length': { status: 400, tolerable: false, rfc: 'RFC 9112 §6.3' },
   'conflicting-content-length': { status: 400, tolerable: false, rfc: 'RFC 9112 §6.3' },

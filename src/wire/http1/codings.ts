@@ -5,6 +5,7 @@
  * with decodeTransferCodings, which uses the platform's DecompressionStream and so is asynchronous.
  */
 import { WireError } from '../errors';
+import { HTTP1_ERROR_CODES } from './codes';
 
 /**
  * The codings DecompressionStream can undo, by their registered names (IANA HTTP Transfer Coding Registry):
@@ -15,7 +16,8 @@ export const DECODABLE_TRANSFER_CODINGS: readonly string[] = Object.freeze(['gzi
 
 const FORMAT: Record<string, 'gzip' | 'deflate'> = { gzip: 'gzip', 'x-gzip': 'gzip', deflate: 'deflate' };
 
-const decodingError = (message: string): WireError => new WireError({ code: 'transfer-coding-failed', side: 'remote', message, statusHint: 400 });
+const decodingError = (message: string): WireError =>
+  new WireError({ code: 'transfer-coding-failed', side: 'remote', message, statusHint: HTTP1_ERROR_CODES['transfer-coding-failed'].status });
 
 /** Whether every coding of the list can be undone here. */
 export const canDecodeTransferCodings = (codings: readonly string[]): boolean => codings.every((c) => FORMAT[c] !== undefined);
