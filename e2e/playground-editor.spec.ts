@@ -106,3 +106,20 @@ test("the editor knows React's types: the docs' React snippets show no problem, 
   await page.keyboard.press('F8');
   await expect(pg.root.locator('.marker-widget')).toContainText(/Type 'number' is not assignable to type 'string'/);
 });
+
+test('clicking into the code gives an editor at once, at the click; what is typed before Monaco arrives is kept, and so is the cursor', async ({ page }) => {
+  await page.goto('/http/overview/');
+  const pg = playground(page, 'hello-wire');
+  const line = pg.root.locator('.rt-code .line', { hasText: 'const sim = createSimulation' });
+  await line.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  // Click past the end of that line: the editor's cursor lands at its end.
+  const box = (await line.boundingBox())!;
+  await page.mouse.click(box.x + box.width + 30, box.y + box.height / 2);
+  // Typing goes in at once, wherever the editor is in its loading.
+  await page.keyboard.type('typed');
+  await expect(pg.editor).toBeVisible({ timeout: 30_000 });
+  await expect(pg.root.locator('.rt-lite')).toHaveCount(0);
+  // Monaco took the text and the cursor: more typing continues where the first stopped.
+  await page.keyboard.type('More');
+  await expect(pg.root.locator('.rt-editor .view-lines')).toContainText('seed:\u00a01\u00a0});typedMore');
+});

@@ -85,6 +85,11 @@ test('"Open in playground" carries the edited code and options to /playground', 
   const big = playground(page, 'http3-loss');
   // It says where the code came from, not that someone shared it.
   await expect(big.root.getByRole('status').first()).toContainText('Opened from “HTTP/3 and QUIC”. Read the code');
+  // The page's name has done its job and leaves the address; the code stays in it.
+  await expect.poll(() => new URL(page.url()).hash).not.toContain('from=');
+  expect(new URL(page.url()).hash).toMatch(/^#pg=http3-loss&s=1\./);
+  // The carried code is coloured as the page's own snippets are, without being edited first.
+  await expect(big.staticCode.locator('.astro-code span[style*="--shiki-light"]', { hasText: 'defineOptions' }).first()).toBeVisible();
   await expect(big.root.getByLabel('rtt', { exact: true })).toHaveValue('300');
   await big.run.click();
   await expect(big.output).toContainText('carried 300');

@@ -16,6 +16,16 @@ import { parseWakeAction, PlaygroundStore } from './store/store';
 import { browserEnv, sandboxSrcFor } from './store/browser';
 import PlaygroundToolbar from './PlaygroundToolbar';
 import { useHighlighted } from './highlight';
+import { caretAtPoint, selectionIn } from './editor/caret';
+import type { TextSelection } from './editor/monaco';
+
+/** Where a click in the static code puts the editor's cursor: the reader's selection there, else the point clicked. */
+function clickedSelection(code: HTMLElement, x: number, y: number): TextSelection | undefined {
+  const selected = selectionIn(code);
+  if (selected && selected.end > selected.start) return selected;
+  const at = caretAtPoint(code, x, y);
+  return at === undefined ? undefined : { start: at, end: at };
+}
 
 export interface PlaygroundProps {
   /** Unique on the page; names the playground in share links. */
@@ -136,7 +146,14 @@ export default function Playground({ id, title, code: originalCode, children, co
       <div className="rt-panel rt-panel-code" {...panelProps(prefix, 'code', panel, narrow)}>
         {!editing && (
           // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: a pointer shortcut; keyboards use the Edit button
-          <div className="rt-code" data-action="edit" onClick={() => void store.startEditing()} aria-busy={editorState === 'loading'}>
+          <div
+            className="rt-code"
+            data-action="edit"
+            // The editor opens with the cursor where the reader clicked (or the text they selected).
+            onClick={(e) => void store.startEditing(clickedSelection(e.currentTarget, e.clientX, e.clientY))}
+            onPointerEnter={(e) => e.pointerType === 'mouse' && store.prepareEditor()}
+            aria-busy={editorState === 'loading'}
+          >
             {highlighted ? (
               // biome-ignore lint/security/noDangerouslySetInnerHtml: Shiki's output, which escapes the code it colours
               <div dangerouslySetInnerHTML={{ __html: highlighted }} />

@@ -6,7 +6,7 @@
  *
  * Same handle as the Monaco editor (editor/monaco.ts), so the playground does not care which one it has.
  */
-import type { CreateEditorOptions, EditorHandle, EditorProblem } from './monaco';
+import type { CreateEditorOptions, EditorHandle, EditorProblem, TextSelection } from './monaco';
 
 const INDENT = '  ';
 
@@ -52,7 +52,17 @@ export function newlineWithIndent(text: string, pos: number): string {
   return `\n${indent}${/[{([]$/.test(before) ? INDENT : ''}`;
 }
 
-export function createLiteEditor(container: HTMLElement, options: CreateEditorOptions): EditorHandle {
+/** What the stand-in editor also tells the one that replaces it (editor/upgrade.ts). */
+export interface LiteEditorHandle extends EditorHandle {
+  selection(): TextSelection;
+  hasFocus(): boolean;
+  /** An input method is composing text: replacing the editor now would lose it. */
+  composing(): boolean;
+  /** Calls `callback` once, when the current composition ends. */
+  afterComposition(callback: () => void): void;
+}
+
+export function createLiteEditor(container: HTMLElement, options: CreateEditorOptions): LiteEditorHandle {
   const root = document.createElement('div');
   root.className = 'rt-lite';
   const gutter = document.createElement('pre');
@@ -135,13 +145,23 @@ export function createLiteEditor(container: HTMLElement, options: CreateEditorOp
   const onFocus = () => {
     tabMovesFocus = false;
   };
+  let composing = false;
+  const onCompositionStart = () => void (composing = true);
+  const onCompositionEnd = () => void (composing = false);
   area.addEventListener('keydown', onKeyDown);
   area.addEventListener('input', onInput);
   area.addEventListener('scroll', onScroll);
   area.addEventListener('focus', onFocus);
+  area.addEventListener('compositionstart', onCompositionStart);
+  area.addEventListener('compositionend', onCompositionEnd);
   renderGutter();
+  if (options.selection) area.setSelectionRange(options.selection.start, options.selection.end);
 
   return {
+    selection: () => ({ start: area.selectionStart, end: area.selectionEnd }),
+    hasFocus: () => area.ownerDocument.activeElement === area,
+    composing: () => composing,
+    afterComposition: (callback) => area.addEventListener('compositionend', () => queueMicrotask(callback), { once: true }),
     getValue: () => area.value,
     showRunProblem: (problem: EditorProblem | null) => {
       problemLine = problem?.line ?? 0;
@@ -159,6 +179,8 @@ export function createLiteEditor(container: HTMLElement, options: CreateEditorOp
       area.removeEventListener('input', onInput);
       area.removeEventListener('scroll', onScroll);
       area.removeEventListener('focus', onFocus);
+      area.removeEventListener('compositionstart', onCompositionStart);
+      area.removeEventListener('compositionend', onCompositionEnd);
       root.remove();
       problemText.remove();
     },

@@ -27,7 +27,14 @@ import 'monaco-editor/features/multicursor/register';
 import 'monaco-editor/features/format/register';
 import 'monaco-editor/features/contextmenu/register';
 import 'monaco-editor/languages/definitions/typescript/register';
-import { typescriptDefaults, ModuleKind, ModuleResolutionKind, ScriptTarget, JsxEmit } from 'monaco-editor/languages/features/typescript/register';
+import {
+  getTypeScriptWorker,
+  typescriptDefaults,
+  ModuleKind,
+  ModuleResolutionKind,
+  ScriptTarget,
+  JsxEmit,
+} from 'monaco-editor/languages/features/typescript/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
 import roundtripTypes from 'virtual:roundtrip-types';
@@ -67,19 +74,55 @@ export interface EditorHandle {
 
 export interface CreateEditorOptions {
   code: string;
-  /** 1-based snippet line to reveal, e.g. after an error. */
   onChange(code: string): void;
   onRun(): void;
   onEscape(): void;
   label: string;
+  /** Where the text cursor starts, as offsets into `code` (the reader's click); the start when absent. */
+  selection?: TextSelection | undefined;
+  /** Called just before Monaco replaces the stand-in editor (editor/upgrade.ts), so the page can make room for it. */
+  beforeUpgrade?: () => void;
+}
+
+/** A selection as offsets into the text, `start` <= `end`. */
+export interface TextSelection {
+  readonly start: number;
+  readonly end: number;
 }
 
 const siteTheme = () => (document.documentElement.dataset.theme === 'light' ? 'vs' : 'vs-dark');
 
 let modelCount = 0;
 
-export function createEditor(container: HTMLElement, options: CreateEditorOptions): EditorHandle {
-  const model = monaco.editor.createModel(options.code, 'typescript', monaco.Uri.parse(`file:///snippet-${++modelCount}.tsx`));
+/** A snippet's model, made before its editor, and a promise that settles once the TypeScript worker has checked it. */
+export interface PreparedModel {
+  readonly model: monaco.editor.ITextModel;
+  readonly warm: Promise<void>;
+}
+
+/**
+ * Makes the model for `code` and has the TypeScript worker start on it now: the worker's first answer costs its
+ * start-up, reading the libraries' declarations and checking the file (about a second on a cold page), which
+ * the reader would otherwise wait for at their first `.`. A completion list and the file's problems are
+ * requested and thrown away; what they leave behind (parsed and bound declarations) makes the next ones fast.
+ * Never rejects: a worker that fails here fails again, visibly, when the editor asks.
+ */
+export function prepareModel(code: string): PreparedModel {
+  const model = monaco.editor.createModel(code, 'typescript', monaco.Uri.parse(`file:///snippet-${++modelCount}.tsx`));
+  const name = model.uri.toString();
+  const warm = getTypeScriptWorker()
+    .then((forUris) => forUris(model.uri))
+    .then((worker) => Promise.all([worker.getSemanticDiagnostics(name), worker.getCompletionsAtPosition(name, code.length)]))
+    .then(
+      () => {},
+      () => {},
+    );
+  return { model, warm };
+}
+
+export function createEditor(container: HTMLElement, options: CreateEditorOptions, prepared?: PreparedModel): EditorHandle {
+  const model = prepared?.model ?? prepareModel(options.code).model;
+  if (model.getValue() !== options.code) model.setValue(options.code);
   const editor = monaco.editor.create(container, {
     model,
     theme: siteTheme(),
@@ -93,6 +136,12 @@ export function createEditor(container: HTMLElement, options: CreateEditorOption
     // Tab inserts indentation; Ctrl+M (Monaco's toggle) or Esc lets Tab move focus instead.
     tabFocusMode: false,
   });
+  if (options.selection) {
+    const start = model.getPositionAt(options.selection.start);
+    const end = model.getPositionAt(options.selection.end);
+    editor.setSelection(new monaco.Selection(start.lineNumber, start.column, end.lineNumber, end.column));
+    editor.revealPositionInCenterIfOutsideViewport(end);
+  }
   const themeObserver = new MutationObserver(() => monaco.editor.setTheme(siteTheme()));
   themeObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
   const changes = model.onDidChangeContent(() => options.onChange(model.getValue()));

@@ -5,6 +5,8 @@
 import { SandboxHost } from '../sandbox/host';
 import { takeHandedOver } from '../sandbox/spare';
 import { chunksFor, importedModules, sandboxSrc, withNeeds } from '../sandbox/chunks.mjs';
+import { createLiteEditor, prefersLiteEditor } from '../editor/lite';
+import { createUpgradingEditor } from '../editor/upgrade';
 import type { PlaygroundConfig, PlaygroundEnv, VizModules } from './store';
 
 const SANDBOX_DIR = '/sandbox/';
@@ -40,6 +42,16 @@ function loadVizCode(code?: string): Promise<VizModules> {
 }
 if (typeof document !== 'undefined') void loadVizCode();
 
+/** Monaco's module, requested once (a failed download is tried again by the next caller). */
+let monacoCode: Promise<typeof import('../editor/monaco')> | undefined;
+function loadMonaco(): Promise<typeof import('../editor/monaco')> {
+  if (!monacoCode) {
+    monacoCode = import('../editor/monaco');
+    monacoCode.catch(() => (monacoCode = undefined));
+  }
+  return monacoCode;
+}
+
 export interface PageParts {
   /** Holds the sandbox's iframe. */
   readonly frameHost: () => HTMLElement | null;
@@ -69,11 +81,13 @@ export function browserEnv(config: PlaygroundConfig, code: () => string, parts: 
     async openEditor(options) {
       const box = parts.editorBox();
       if (!box) return undefined;
-      // Monaco does not work with touch keyboards; phones and narrow screens get a textarea-based editor.
-      const lite = await import('../editor/lite');
-      if (lite.prefersLiteEditor()) return { editor: lite.createLiteEditor(box, options), mode: 'lite' };
-      const { createEditor } = await import('../editor/monaco');
-      return { editor: createEditor(box, options), mode: 'monaco' };
+      // Monaco does not work with touch keyboards; phones and narrow screens keep the textarea-based editor.
+      if (prefersLiteEditor()) return { editor: createLiteEditor(box, options), mode: 'lite' };
+      // Elsewhere the textarea editor stands in, in this same task, until Monaco is ready (editor/upgrade.ts).
+      return { editor: createUpgradingEditor(box, options, createLiteEditor, loadMonaco), mode: 'lite' };
+    },
+    preloadEditor: () => {
+      if (!prefersLiteEditor()) void loadMonaco().catch(() => {});
     },
     renderNow: parts.renderNow,
     focusRun: () => parts.runButton()?.focus(),

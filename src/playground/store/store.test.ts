@@ -89,6 +89,8 @@ function setup(config: Partial<PlaygroundConfig> = {}, script: (runIndex: number
     questions: [] as string[],
     editors: [] as FakeEditor[],
     rendersNow: 0,
+    editorPreloads: 0,
+    editorMode: 'monaco' as 'monaco' | 'lite',
     hostsMade: 0,
     downloads: [] as unknown[],
     clock: 0,
@@ -109,8 +111,9 @@ function setup(config: Partial<PlaygroundConfig> = {}, script: (runIndex: number
     openEditor: async (options) => {
       const editor = new FakeEditor(options);
       page.editors.push(editor);
-      return { editor, mode: 'monaco' };
+      return { editor, mode: page.editorMode };
     },
+    preloadEditor: () => void page.editorPreloads++,
     renderNow: (update) => {
       page.rendersNow++;
       update();
@@ -276,8 +279,38 @@ describe('PlaygroundStore: share state', () => {
     const hash = target.slice(target.indexOf('#'));
     expect(await decodeShareState(readShareHash(hash)!.encoded)).toMatchObject({ ok: true, state: { code: ORIGINAL } });
     const there = setup({ id: 'big' });
+    there.page.hash = hash;
     await there.store.hydrate(hash, { kind: 'none' }).settled;
     expect(there.store.getState().notice).toBe('Opened from “HTTP at a glance”. Read the code, then press Run to run it.');
+    // The page's name leaves the address once read; the share state stays.
+    expect(there.page.urls).toEqual([`/http/?x=1${formatShareHash({ id: 'big', encoded: readShareHash(hash)!.encoded })}`]);
+    expect(there.page.urls[0]).not.toContain('from=');
+  });
+
+  it('a shared link without a page name stays in the address as it is', async () => {
+    const { store, page } = setup();
+    page.hash = formatShareHash({ id: 'demo', encoded: await encodeShareState({ code: 'x' }) });
+    await store.hydrate(page.hash, { kind: 'none' }).settled;
+    expect(store.getState().code).toBe('x');
+    expect(page.urls).toEqual([]);
+  });
+
+  it('the editor opens with the cursor where the reader clicked, and the page makes room as Monaco replaces the stand-in', async () => {
+    const { store, page } = setup();
+    page.editorMode = 'lite';
+    store.prepareEditor();
+    expect(page.editorPreloads).toBe(1);
+    await store.startEditing({ start: 4, end: 4 });
+    const editor = page.editors[0]!;
+    expect(editor.options.selection).toEqual({ start: 4, end: 4 });
+    expect(store.getState().editor).toBe('lite');
+    store.prepareEditor();
+    expect(page.editorPreloads).toBe(1);
+    // The stand-in's upgrade: the mode changes, rendered at once, before Monaco measures its box.
+    page.rendersNow = 0;
+    editor.options.beforeUpgrade?.();
+    expect(page.rendersNow).toBe(1);
+    expect(store.getState().editor).toBe('monaco');
   });
 
   it('Reset asks before discarding edits, and drops a link to this playground from the address', async () => {

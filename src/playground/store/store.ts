@@ -12,7 +12,7 @@ import type { ConsoleLevel, SourcePosition } from '../sandbox/protocol';
 import type { DevtoolsAction } from '../recording/model';
 import type { RecordingStore } from '../viz/recording';
 import type { VizPosition } from '../viz/VizPanel';
-import type { CreateEditorOptions, EditorHandle } from '../editor/monaco';
+import type { CreateEditorOptions, EditorHandle, TextSelection } from '../editor/monaco';
 import type { OptionsSchema, OptionValue } from '../options/schema';
 import type { ProjectInput } from '../download/project';
 import { isPanelId, FIRST_PANEL, type PanelId } from '../layout/tabs';
@@ -101,8 +101,13 @@ export interface PlaygroundEnv {
   navigate(url: string): void;
   copy(text: string): Promise<void>;
   confirm(question: string): boolean;
-  /** Creates the editor in its box: Monaco, or the textarea editor on touch and narrow screens. */
+  /**
+   * Creates the editor in its box: the textarea editor at once, which Monaco replaces when ready (calling
+   * `beforeUpgrade` first), or only the textarea editor on touch and narrow screens.
+   */
   openEditor(options: CreateEditorOptions): Promise<{ editor: EditorHandle; mode: 'monaco' | 'lite' } | undefined>;
+  /** Starts downloading the editor's code (the pointer is over the code: a click to edit may follow). */
+  preloadEditor(): void;
   /** Applies `update` and renders it before returning (the editor box must be visible before it takes focus). */
   renderNow(update: () => void): void;
   /** Moves focus to the Run button (Escape in the editor). */
@@ -243,6 +248,10 @@ export class PlaygroundStore {
   }
 
   setCode = (code: string): void => this.#set({ code });
+  /** The pointer is over the static code: a click to edit may follow. */
+  prepareEditor = (): void => {
+    if (!this.#editor && !this.#editorLoading) this.#env.preloadEditor();
+  };
   selectPanel = (panel: PanelId): void => this.#set({ panel });
   toggleOptions = (): void => this.#set({ optionsOpen: !this.#state.optionsOpen });
   clearOutput = (): void => this.#set({ output: [] });
@@ -349,7 +358,11 @@ export class PlaygroundStore {
     this.#set({ run: failed ? { status: 'failed' } : { status: 'finished', ms: Math.round(this.#env.now() - started) } });
   };
 
-  startEditing = async (): Promise<void> => {
+  /**
+   * Opens the editor on the code, with the cursor at `selection` (where the reader clicked in the static code),
+   * or focuses it when it is open.
+   */
+  startEditing = async (selection?: TextSelection): Promise<void> => {
     if (this.#editor) return this.#editor.focus();
     if (this.#editorLoading) return;
     this.#editorLoading = true;
@@ -360,6 +373,9 @@ export class PlaygroundStore {
       onChange: this.setCode,
       onRun: () => void this.run(),
       onEscape: () => this.#env.focusRun(),
+      ...(selection ? { selection } : {}),
+      // Monaco takes the stand-in's place: the box gets Monaco's height before Monaco measures it.
+      beforeUpgrade: () => this.#env.renderNow(() => this.#set({ editor: 'monaco' })),
     });
     if (!opened) {
       this.#editorLoading = false;
@@ -428,6 +444,7 @@ export class PlaygroundStore {
     let cancelled = false;
     const proceed = (link: LinkOutcome) => {
       if (cancelled) return;
+      if (link.kind === 'opened' && link.from !== undefined) this.#dropFrom();
       const { state, linked } = applyLink(this.#state, link);
       if (state !== this.#state) this.#set(state);
       if (linked) this.#linked = linked;
@@ -439,6 +456,18 @@ export class PlaygroundStore {
   }
 
   /**
+   * Open in playground names the page the code came from (`&from=`) for the notice only: once read, it leaves
+   * the address, so a reload or a copied address does not claim the code still comes from that page (the share
+   * state stays, and a reload still shows the code).
+   */
+  #dropFrom(): void {
+    const { pathname, search, hash } = this.#env.location();
+    const shared = readShareHash(hash);
+    if (shared?.id !== this.config.id || shared.from === undefined) return;
+    this.#env.replaceUrl(`${pathname}${search}${formatShareHash({ id: shared.id, encoded: shared.encoded })}`);
+  }
+
+  /**
    * A link that arrives once the island is awake (only the fragment changed, so the page did not reload): its
    * state replaces the code and options, as on hydration, and the notice says so. It never runs: Run does that.
    * A fragment for another playground, or none, changes nothing.
@@ -446,6 +475,7 @@ export class PlaygroundStore {
   openLink = async (hash: string): Promise<void> => {
     const link = await readLink(hash, this.config.id);
     if (!link) return;
+    if (link.kind === 'opened' && link.from !== undefined) this.#dropFrom();
     if (link.kind === 'damaged' && this.edited) return this.#set({ notice: `${link.message} The code here is unchanged.` });
     const { state, linked } = applyLink(this.#state, link);
     this.#set(state);

@@ -1,0 +1,138 @@
+// @ts-check
+/**
+ * How soon a reader who clicks into a playground's code can type, and how soon the editor completes after a `.`
+ * (issue #22, item 11). A script, not a test: it prints numbers.
+ *
+ * Each run is a cold page in a fresh browser context (empty HTTP cache, nothing hydrated): the reader clicks on
+ * a line of the "Hello, wire" snippet, and the script notes, in the page's own clock from the click's timestamp,
+ * the first frame in which
+ * - editable: focus is in something that takes typing inside the code panel (a textarea, or a contenteditable
+ *   element), so a key pressed now is not lost;
+ * - Monaco: the Monaco editor's lines are on screen.
+ * Once Monaco shows, the script types `sim` on a new last line and then `.`, and notes
+ * - completion: ms from the `.` key's own timestamp to the first frame showing the suggestion list with rows
+ *   (goal: at most 500 ms), measured from the moment Monaco appeared, as a reader who starts typing there would.
+ *
+ * Prints median and p95 (with few runs, p95 is the slowest) per series, and the load average before and after.
+ *
+ * Usage: start a preview, then E2E_PORT=<port> npx node scripts/editor-latency.mjs [runs, default 9]
+ */
+import { loadavg } from 'node:os';
+import { BASE, launch, PAGE, percentile, PLAYGROUND_ID } from './viz-shared.mjs';
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log('Usage: E2E_PORT=<port of a running preview> npx node scripts/editor-latency.mjs [runs, default 9]');
+  process.exit(0);
+}
+const RUNS = Number(process.argv[2] ?? 9);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`editor-latency: runs must be a positive integer, got "${process.argv[2]}"`);
+const COMPLETION_GOAL_MS = 500;
+/** Longer than anything here should take on a loaded machine; a run past it counts as this long. */
+const TIMEOUT_MS = 20_000;
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+/** In the page: a rAF loop that stamps the first frame at which each condition holds, from the click on the code. */
+const CLICK_PROBE = (/** @type {string} */ id) => {
+  const root = /** @type {HTMLElement} */ (document.querySelector(`[data-playground-id="${id}"]`));
+  const w = /** @type {any} */ (window);
+  w.__rtEditor = { clickedAt: 0, editable: NaN, monaco: NaN };
+  root.addEventListener(
+    'click',
+    (event) => {
+      if (w.__rtEditor.clickedAt || !(/** @type {Element} */ (event.target).closest('.rt-code'))) return;
+      w.__rtEditor.clickedAt = event.timeStamp;
+    },
+    { capture: true },
+  );
+  const frame = () => {
+    const r = w.__rtEditor;
+    if (r.clickedAt) {
+      const active = document.activeElement;
+      const takesTyping = active instanceof HTMLTextAreaElement || (active instanceof HTMLElement && active.isContentEditable);
+      if (Number.isNaN(r.editable) && takesTyping && root.contains(active) && active.getClientRects().length > 0) r.editable = performance.now() - r.clickedAt;
+      const lines = root.querySelector('.rt-editor .monaco-editor .view-lines');
+      if (Number.isNaN(r.monaco) && lines && lines.getClientRects().length > 0 && lines.textContent) r.monaco = performance.now() - r.clickedAt;
+      if (!Number.isNaN(r.editable) && !Number.isNaN(r.monaco)) return;
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+};
+
+/** In the page: ms from the `.` keydown to the first frame showing the suggestion list with rows. */
+const DOT_PROBE = (/** @type {[string, number]} */ [id, timeoutMs]) => {
+  const root = /** @type {HTMLElement} */ (document.querySelector(`[data-playground-id="${id}"]`));
+  /** @type {any} */ (window).__rtSuggest = new Promise((resolve) => {
+    setTimeout(() => resolve(timeoutMs), timeoutMs);
+    let typedAt = 0;
+    document.addEventListener('keydown', (event) => void (event.key === '.' && !typedAt && (typedAt = event.timeStamp)), { capture: true });
+    const frame = () => {
+      if (typedAt && root.querySelector('.suggest-widget.visible .monaco-list-row')) return resolve(performance.now() - typedAt);
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+};
+
+console.log(`load average before: ${load()}`);
+const browser = await launch();
+/** @type {{ editable: number, monaco: number, completion: number }[]} */
+const runs = [];
+try {
+  for (let i = 0; i < RUNS; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${BASE}${PAGE}`);
+    await page.evaluate(CLICK_PROBE, PLAYGROUND_ID);
+    const root = page.locator(`[data-playground-id="${PLAYGROUND_ID}"]`);
+    // A click on a line of the code, as a reader who wants to change it would.
+    await root.locator('.rt-code .line', { hasText: 'const sim = createSimulation' }).click();
+    const ready = await page
+      .waitForFunction(
+        () => {
+          const r = /** @type {any} */ (window).__rtEditor;
+          return !Number.isNaN(r.monaco) && r;
+        },
+        undefined,
+        { timeout: TIMEOUT_MS, polling: 50 },
+      )
+      .then((handle) => handle.jsonValue())
+      .catch(() => ({ editable: TIMEOUT_MS, monaco: TIMEOUT_MS }));
+    await page.evaluate(DOT_PROBE, /** @type {[string, number]} */ ([PLAYGROUND_ID, TIMEOUT_MS]));
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.type('\nsim');
+    await page.keyboard.press('.');
+    const completion = await page.evaluate(() => /** @type {any} */ (window).__rtSuggest);
+    const editable = Number.isNaN(ready.editable) ? ready.monaco : ready.editable;
+    runs.push({ editable, monaco: ready.monaco, completion });
+    await context.close();
+  }
+  const show = (/** @type {string} */ name, /** @type {number[]} */ xs) =>
+    console.log(
+      `${name.padEnd(34)} median ${percentile(xs, 50).toFixed(0).padStart(5)} ms   p95 ${percentile(xs, 95).toFixed(0).padStart(5)}   (${xs.map((x) => x.toFixed(0)).join(', ')})`,
+    );
+  console.log(`${BASE}${PAGE} ${PLAYGROUND_ID}: cold page, fresh browser context each run, ${RUNS} runs`);
+  show(
+    'click into code -> editable',
+    runs.map((r) => r.editable),
+  );
+  show(
+    'click into code -> Monaco visible',
+    runs.map((r) => r.monaco),
+  );
+  show(
+    "'.' typed in Monaco -> suggestions",
+    runs.map((r) => r.completion),
+  );
+  const median = percentile(
+    runs.map((r) => r.completion),
+    50,
+  );
+  console.log(`goal: first completion within ${COMPLETION_GOAL_MS} ms of Monaco appearing -> ${median <= COMPLETION_GOAL_MS ? 'met' : 'NOT met'} (median)`);
+} finally {
+  await browser.close();
+  console.log(`load average after: ${load()}`);
+}

@@ -1,0 +1,119 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest';
+import { createLiteEditor } from './lite';
+import type { CreateEditorOptions, EditorHandle, PreparedModel } from './monaco';
+import { createUpgradingEditor, type MonacoModule } from './upgrade';
+
+/** Monaco's module as the upgrade sees it: an editor that records how it was made; warm-up settles when told. */
+function fakeMonaco() {
+  const calls: string[] = [];
+  const made: { options: CreateEditorOptions; focused: number; value: string }[] = [];
+  let warmUp: () => void = () => {};
+  const warm = new Promise<void>((resolve) => (warmUp = resolve));
+  const modelsDisposed: string[] = [];
+  const module: MonacoModule = {
+    prepareModel: (code) => {
+      calls.push('prepare');
+      return { model: { dispose: () => modelsDisposed.push(code) }, warm } as unknown as PreparedModel;
+    },
+    createEditor: (_container, options) => {
+      calls.push('create');
+      const record = { options, focused: 0, value: options.code };
+      made.push(record);
+      return {
+        getValue: () => record.value,
+        showRunProblem: () => {},
+        setValue: (code) => void (record.value = code),
+        focus: () => void record.focused++,
+        dispose: () => {},
+      } satisfies EditorHandle;
+    },
+  };
+  return { module, calls, made, warmUp: () => warmUp(), modelsDisposed };
+}
+
+function open(monaco: ReturnType<typeof fakeMonaco>, selection?: { start: number; end: number }) {
+  document.body.innerHTML = '<div class="box"></div>';
+  const box = document.querySelector<HTMLElement>('.box')!;
+  const changes: string[] = [];
+  const options: CreateEditorOptions = {
+    code: 'const a = 1;\n',
+    label: 'code',
+    onChange: (code) => void changes.push(code),
+    onRun: () => {},
+    onEscape: () => {},
+    beforeUpgrade: () => void monaco.calls.push('beforeUpgrade'),
+    ...(selection ? { selection } : {}),
+  };
+  const editor = createUpgradingEditor(box, options, createLiteEditor, async () => monaco.module);
+  return { box, editor, changes, area: () => box.querySelector('textarea') };
+}
+
+/** Types `text` at the textarea's cursor, as a key press would. */
+function type(area: HTMLTextAreaElement, text: string) {
+  area.setRangeText(text, area.selectionStart, area.selectionEnd, 'end');
+  area.dispatchEvent(new Event('input'));
+}
+
+describe('the editor that opens at once and becomes Monaco', () => {
+  it('is editable at once with the cursor where the reader clicked; Monaco takes over the text, the cursor and focus once its worker is warm', async () => {
+    const monaco = fakeMonaco();
+    const { editor, changes, area } = open(monaco, { start: 6, end: 6 });
+    const textarea = area()!;
+    expect(textarea.value).toBe('const a = 1;\n');
+    textarea.focus();
+    expect([textarea.selectionStart, textarea.selectionEnd]).toEqual([6, 6]);
+    type(textarea, 'b');
+    expect(changes).toEqual(['const ba = 1;\n']);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Monaco's code is in, but its TypeScript worker is still starting: the stand-in stays.
+    expect(monaco.calls).toEqual(['prepare']);
+    expect(area()).not.toBeNull();
+    type(textarea, 'c');
+    monaco.warmUp();
+    expect(await editor.upgraded).toBe(true);
+    expect(monaco.calls).toEqual(['prepare', 'beforeUpgrade', 'create']);
+    expect(area()).toBeNull();
+    const made = monaco.made[0]!;
+    expect(made.options.code).toBe('const bca = 1;\n');
+    expect(made.options.selection).toEqual({ start: 8, end: 8 });
+    expect(made.focused).toBe(1);
+    expect(editor.getValue()).toBe('const bca = 1;\n');
+  });
+
+  it('lets an input method finish composing before Monaco takes over', async () => {
+    const monaco = fakeMonaco();
+    const { editor, area } = open(monaco);
+    const textarea = area()!;
+    textarea.dispatchEvent(new CompositionEvent('compositionstart'));
+    monaco.warmUp();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(monaco.calls).toEqual(['prepare']);
+    type(textarea, 'é');
+    textarea.dispatchEvent(new CompositionEvent('compositionend'));
+    expect(await editor.upgraded).toBe(true);
+    expect(monaco.made[0]!.options.code).toBe('const a = 1;\né');
+  });
+
+  it('an editor closed before Monaco was ready never becomes Monaco', async () => {
+    const monaco = fakeMonaco();
+    const { editor } = open(monaco);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    editor.dispose();
+    monaco.warmUp();
+    expect(await editor.upgraded).toBe(false);
+    expect(monaco.calls).toEqual(['prepare']);
+    expect(monaco.modelsDisposed).toHaveLength(1);
+  });
+
+  it('keeps the light editor, working, when Monaco fails to download', async () => {
+    document.body.innerHTML = '<div class="box"></div>';
+    const box = document.querySelector<HTMLElement>('.box')!;
+    const editor = createUpgradingEditor(box, { code: 'x', label: 'code', onChange: () => {}, onRun: () => {}, onEscape: () => {} }, createLiteEditor, () =>
+      Promise.reject(new Error('offline')),
+    );
+    expect(await editor.upgraded).toBe(false);
+    editor.setValue('y');
+    expect(box.querySelector('textarea')?.value).toBe('y');
+  });
+});
