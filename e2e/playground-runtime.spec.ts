@@ -467,3 +467,30 @@ test("the query library's development warnings show in the console, as TanStack 
   await expect(pg.output).toContainText('rejected:');
   await expect(pg.output.locator('.rt-error')).toContainText('Query data cannot be undefined');
 });
+
+test('a playground the reader scrolled to warms up once the page is idle: hydrated, with its sandbox open, before any pointer comes near; nothing before the scroll', async ({
+  page,
+}) => {
+  const requested: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if ((path.startsWith('/_astro/') && path.endsWith('.js')) || path.startsWith('/sandbox/')) requested.push(path);
+  });
+  await page.goto('/http/overview/');
+  const pg = playground(page, 'hello-wire');
+  const island = pg.root.locator('xpath=ancestor::astro-island');
+  const component = (await island.getAttribute('component-url'))!;
+  // Reading the top of the page: nothing of the playground loads, however long the reader stays.
+  await page.waitForTimeout(1000);
+  expect(requested.filter((path) => path === component || path.startsWith('/sandbox/'))).toEqual([]);
+  await expect(island).toHaveAttribute('ssr', '');
+
+  // Scrolled to (by the page, so no pointer event reaches the playground), and left there.
+  await pg.root.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await expect(island).not.toHaveAttribute('ssr', { timeout: 15_000 });
+  await expect.poll(() => requested.some((path) => path.startsWith('/sandbox/with-wire'))).toBe(true);
+  expect(requested).toContain(component);
+  await pg.run.click();
+  await expect(pg.output).toContainText(/Finished in \d+ ms/);
+  expect((await pg.output.innerText()).match(/Finished in/g)).toHaveLength(1);
+});

@@ -18,6 +18,10 @@
  * than after the island's code has downloaded and hydrated: a sandbox takes longer to start than the island,
  * and the reader's Run needs both. The island's host adopts it (sandbox/spare.ts).
  *
+ * Scrolling the playground into view and leaving it there until the main thread is idle wakes it too, as intent
+ * does (build/warm-on-view.ts): a reader who scrolled to a playground finds Run ready. Nothing wakes before the
+ * reader scrolls or touches the page.
+ *
  * A press on Run before the island has hydrated also starts the run itself in that sandbox, when the page's
  * snippet was compiled at build time (`data-compiled`) and no share link changes what would run: the realm
  * starts and the snippet runs while the island hydrates, and the island's Run takes over that run (its output
@@ -26,6 +30,7 @@
 import type { ClientDirective } from 'astro';
 import { canMoveIframes, handOver, openSandbox, parkingLot, peekHandedOver, startEarlyRun } from '../sandbox/spare';
 import { missingTargetNotice, readShareHash } from '../share/hash';
+import { warmWhenScrolledIntoView } from './warm-on-view';
 
 /** Signs that the reader is about to use the playground: hydrate and warm up, but perform nothing. */
 const INTENT_EVENTS = ['pointerenter', 'touchstart', 'focusin'] as const;
@@ -84,9 +89,11 @@ export function revealPlayground(island: HTMLElement): void {
 const interaction: ClientDirective = (load, _options, el) => {
   /** Listening for presses until the island's code is in; after that the island handles them itself. */
   let phase: 'asleep' | 'loading' | 'hydrating' = 'asleep';
+  let stopWatchingView = () => {};
   const wake = async () => {
     if (phase !== 'asleep') return;
     phase = 'loading';
+    stopWatchingView();
     for (const type of INTENT_EVENTS) el.removeEventListener(type, wake);
     const sandboxSrc = island?.dataset.sandboxSrc;
     if (id !== undefined && sandboxSrc && canMoveIframes) handOver(id, openSandbox(sandboxSrc, parkingLot()));
@@ -145,6 +152,9 @@ const interaction: ClientDirective = (load, _options, el) => {
   }
   for (const type of INTENT_EVENTS) el.addEventListener(type, wake, { passive: true });
   for (const type of PRESS_EVENTS) el.addEventListener(type, onPress, { passive: true });
+  // A reader who scrolled to the playground and stopped there gets the same warm-up, without the pointer.
+  // (The section, not `el`: an astro-island is display: contents and has no box to intersect.)
+  if (island) stopWatchingView = warmWhenScrolledIntoView(island, () => void wake());
 };
 
 export default interaction;
