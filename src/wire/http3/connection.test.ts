@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QuicPair } from './testing';
 import { QuicConnection, type QuicEvent, type QuicRole } from './connection';
 import { QUIC_HANDSHAKE } from './packets';
+import { QUIC_INITIAL_WINDOW } from './recovery';
 
 const RESPONSE = 3000;
 const body = (streamId: number, n = RESPONSE): Uint8Array => new Uint8Array(n).fill(65 + streamId / 4);
@@ -152,11 +153,11 @@ describe('congestion control seen on a connection', () => {
     pair.run();
     const sent = pair.events('server', 'packet-sent').filter((l) => l.event.packet.frames.some((f) => f.type === 'STREAM' && f.streamId === 0));
     const windows = sent.map((l) => l.event.cwnd);
-    expect(windows[0]).toBe(12000);
+    expect(windows[0]).toBe(QUIC_INITIAL_WINDOW);
     const loss = pair.events('server', 'congestion').find((l) => l.event.reason === 'loss')!;
     const before = sent.filter((l) => l.at < loss.at).map((l) => l.event.cwnd);
     const peak = Math.max(...before);
-    expect(peak).toBeGreaterThan(3 * 12000); // 12000 -> ~24000 -> ~45000: doubling per round trip
+    expect(peak).toBeGreaterThan(3 * QUIC_INITIAL_WINDOW); // 14520 -> ~29000 -> ~55000: doubling per round trip
     expect(loss.event.phase).toBe('recovery');
     // ssthresh is half the window at the time of the loss (which had grown a little more from acks).
     expect(loss.event.cwnd).toBe(loss.event.ssthresh);

@@ -12,8 +12,8 @@
  *   §12.3), ACK frames listing every packet number received, loss detection and NewReno (recovery.ts).
  * - Independent streams (streams.ts): each STREAM frame is delivered to its own stream; a gap in one
  *   stream never holds back another.
- * - Data is packed stream by stream, round-robin, into packets of at most 1200 bytes, as many as the
- *   congestion window allows; lost data is re-sent in NEW packets with new numbers (QUIC never
+ * - Data is packed stream by stream, round-robin, into packets of at most 1452 bytes (recovery.ts), as
+ *   many as the congestion window allows; lost data is re-sent in NEW packets with new numbers (QUIC never
  *   retransmits a packet, only its frames, RFC 9000 §13.3).
  * - Stream states: each stream's sending and receiving parts follow the tables in stream-states.ts
  *   (driven from streams.ts); the sending part reaches "Data Recvd" / "Reset Recvd" when an ACK covers
@@ -48,7 +48,7 @@ import {
   type QuicPacket,
   type QuicSpace,
 } from './packets';
-import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
+import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, QUIC_MIN_INITIAL_DATAGRAM, type CongestionChange } from './recovery';
 import { roundTime } from '../net/clock';
 import type { QuicStreamTransition } from './stream-states';
 import { ReceiveStream, SendStream, type StreamChunk } from './streams';
@@ -98,6 +98,8 @@ export interface QuicConnectionOptions {
   readonly role: QuicRole;
   /** Client only: a session ticket from an earlier connection to this server, enabling 0-RTT. */
   readonly resume?: boolean;
+  /** Shrink the congestion window after an idle period longer than the PTO (recovery.ts). Default true. */
+  readonly restartAfterIdle?: boolean;
 }
 
 type AppChunks = readonly StreamChunk[];
@@ -108,7 +110,7 @@ const numberSpace = (space: QuicSpace): NumberSpace => (space === '0rtt' || spac
 export class QuicConnection {
   readonly role: QuicRole;
   readonly resumed: boolean;
-  readonly recovery = new QuicRecovery<AppChunks>();
+  readonly recovery: QuicRecovery<AppChunks>;
   #state: 'idle' | 'handshaking' | 'open' | 'closed' = 'idle';
   #oneRtt = false;
   #startedAt: number | undefined;
@@ -142,10 +144,13 @@ export class QuicConnection {
     this.#events.push({ type: 'stream-transition', ...t });
   };
   #datagrams: QuicDatagram[] = [];
+  /** Stream bytes sent for the first time so far, on all streams: the offset of our next new application byte. */
+  #appSent = 0;
 
   constructor(options: QuicConnectionOptions) {
     this.role = options.role;
     this.resumed = options.role === 'client' && options.resume === true;
+    this.recovery = new QuicRecovery({ restartAfterIdle: options.restartAfterIdle });
     if (options.role === 'server') this.#state = 'handshaking';
     this.#handshakeState = options.role === 'client' ? 'start' : 'wait-client-hello';
   }
@@ -510,7 +515,7 @@ export class QuicConnection {
     const first = planned[0];
     if (this.role === 'client' && first?.space === 'initial') {
       const size = planned.reduce((n, p) => n + packetSize(p), 0);
-      if (size < QUIC_MAX_DATAGRAM_SIZE) first.frames.push({ type: 'PADDING', length: QUIC_MAX_DATAGRAM_SIZE - size });
+      if (size < QUIC_MIN_INITIAL_DATAGRAM) first.frames.push({ type: 'PADDING', length: QUIC_MIN_INITIAL_DATAGRAM - size });
     }
     this.#datagrams.push(this.#datagram(planned.map((p) => this.#packet(p.space, p.frames, now, p.space === '1rtt'))));
   }
@@ -534,10 +539,13 @@ export class QuicConnection {
       const order = [...ready.slice(this.#rotation % ready.length), ...ready.slice(0, this.#rotation % ready.length)];
       this.#rotation++;
       const chunks: StreamChunk[] = [];
+      let fresh = 0;
       for (const stream of order) {
         while (room > 16 && stream.hasData) {
+          const again = stream.retransmit.length > 0; // take() sends lost chunks first
           const chunk = stream.take(room - 16);
           if (!chunk) break;
+          if (!again) fresh += chunk.data.length;
           chunks.push(chunk);
           frames.push({ type: 'STREAM', ...chunk });
           room = QUIC_MAX_DATAGRAM_SIZE - packetSize({ space, frames });
@@ -545,7 +553,8 @@ export class QuicConnection {
         if (room <= 16) break;
       }
       const packet = this.#packet(space, frames, now, true, chunks, probe);
-      this.#datagrams.push(this.#datagram([packet]));
+      const datagram = this.#datagram([packet]);
+      this.#datagrams.push(fresh > 0 ? { ...datagram, firstSent: [this.#appSent, (this.#appSent += fresh)] } : datagram);
       if (probe) return;
     }
   }

@@ -38,6 +38,11 @@ export interface QuicPacket {
 export interface QuicDatagram {
   readonly packets: readonly QuicPacket[];
   readonly size: number;
+  /**
+   * The stream bytes this datagram sends for the first time, as [start, end) of everything the sender has
+   * sent on all its streams: its application data, which a loss schedule addresses (net/link.ts).
+   */
+  readonly firstSent?: readonly [number, number];
 }
 
 const LONG_HEADER = 30;

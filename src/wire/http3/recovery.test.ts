@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QuicRecovery, QUIC_INITIAL_WINDOW, QUIC_MAX_DATAGRAM_SIZE, QUIC_MINIMUM_WINDOW } from './recovery';
+import { LossRecovery } from '../net/congestion';
+import { tcpRules } from '../net/tcp';
 
 const MDS = QUIC_MAX_DATAGRAM_SIZE;
 
@@ -11,7 +13,8 @@ const range = (from: number, to: number): Set<number> => new Set(Array.from({ le
 describe('NewReno (RFC 9002 §7)', () => {
   it('starts at 10 x max_datagram_size and doubles per round trip in slow start', () => {
     const r = new QuicRecovery<null>();
-    expect(QUIC_INITIAL_WINDOW).toBe(12000);
+    // RFC 9002 §7.2: min(10 x 1452, max(14720, 2 x 1452)).
+    expect(QUIC_INITIAL_WINDOW).toBe(14520);
     expect(r.cwnd).toBe(10 * MDS);
     sendMany(r, 0, 10, 0);
     expect(r.canSend(MDS)).toBe(false); // the window is full
@@ -28,7 +31,7 @@ describe('NewReno (RFC 9002 §7)', () => {
     const r = new QuicRecovery<null>();
     sendMany(r, 0, 10, 0);
     r.onAck(range(0, 9), 100);
-    expect(r.cwnd).toBe(24000);
+    expect(r.cwnd).toBe(20 * MDS);
     sendMany(r, 10, 20, 100);
     // Packets 10 and 11 are missing; 12-29 arrive: 3+ later packets acknowledged -> lost (§6.1.1).
     const out = r.onAck(range(12, 29), 200);
@@ -36,15 +39,15 @@ describe('NewReno (RFC 9002 §7)', () => {
     expect(out.lostBy).toBe('packet-threshold');
     expect(out.congestion).toMatchObject({ reason: 'loss', phase: 'recovery' });
     // Acks of packets sent before the loss do not grow the window during recovery (§7.3.2) -- the 18
-    // acknowledged packets first grew it to 45600 (still slow start), then the loss halved that.
-    expect(r.ssthresh).toBe(22800);
-    expect(r.cwnd).toBe(22800);
+    // acknowledged packets first grew it to 38 datagrams (still slow start), then the loss halved that.
+    expect(r.ssthresh).toBe(19 * MDS);
+    expect(r.cwnd).toBe(19 * MDS);
     expect(r.cwnd).toBeGreaterThanOrEqual(QUIC_MINIMUM_WINDOW);
     // A packet sent after recovery began ends it; from now on congestion avoidance.
     sendMany(r, 30, 1, 250);
     r.onAck(new Set([30]), 350);
     expect(r.phase).toBe('congestion-avoidance');
-    expect(r.cwnd).toBe(22800 + Math.floor((MDS * MDS) / 22800));
+    expect(r.cwnd).toBe(19 * MDS + Math.floor((MDS * MDS) / (19 * MDS)));
   });
 
   it('measures RTT and arms a probe timeout of srtt + 4 x rttvar', () => {
@@ -88,4 +91,35 @@ describe('NewReno (RFC 9002 §7)', () => {
     expect(r.detectLost(timer.at).lost.map((p) => p.number)).toEqual([0]);
     expect(r.nextTimer()).toBeUndefined();
   });
+});
+
+describe('restart after idle (RFC 5681 §4.1), the same rule for QUIC and TCP', () => {
+  for (const [name, make, mss] of [
+    ['QUIC', (restart: boolean) => new QuicRecovery<null>({ restartAfterIdle: restart }), MDS],
+    ['TCP', (restart: boolean) => new LossRecovery<null>(tcpRules(200, restart)), 1460],
+  ] as const) {
+    it(`${name}: back to the initial window after more than a timeout without sending, unless turned off`, () => {
+      const r = make(true);
+      const initial = r.cwnd;
+      for (let n = 0; n < 10; n++) r.onSent({ number: n, sentAt: 0, size: mss, ackEliciting: true, payload: null });
+      r.onAck(range(0, 9), 100);
+      expect(r.cwnd).toBe(2 * initial);
+      // A pause shorter than the timeout (300 ms after one 100 ms sample) keeps the window...
+      expect(r.timeout).toBe(300);
+      r.onSent({ number: 10, sentAt: 299, size: mss, ackEliciting: true, payload: null });
+      expect(r.cwnd).toBe(2 * initial);
+      r.onAck(new Set([10]), 399);
+      const grown = r.cwnd;
+      // ...a longer one does not: min(IW, cwnd).
+      r.onSent({ number: 11, sentAt: 1_399, size: mss, ackEliciting: true, payload: null });
+      expect(r.cwnd).toBe(initial);
+      expect(r.idleRestarts).toBe(1);
+      const kept = make(false);
+      for (let n = 0; n < 10; n++) kept.onSent({ number: n, sentAt: 0, size: mss, ackEliciting: true, payload: null });
+      kept.onAck(range(0, 9), 100);
+      kept.onSent({ number: 10, sentAt: 5_000, size: mss, ackEliciting: true, payload: null });
+      expect(kept.cwnd).toBe(2 * initial);
+      expect(grown).toBeGreaterThan(initial);
+    });
+  }
 });

@@ -1,37 +1,91 @@
 /**
- * The link: the path between two hosts, described by round-trip time, bandwidth and loss.
+ * The link: the path between two hosts, described by round-trip time, bandwidth, a bottleneck queue and loss.
  *
  * Simplifications, on purpose:
  * - Propagation delay is RTT/2 each way, fixed (no jitter), so a replay matches exactly.
- * - Bandwidth is one transmitter per direction shared by every connection on the link: a segment must
- *   wait until the previous one has left (serialization delay = bits / bandwidth). Each segment costs
- *   its payload plus 40 bytes of TCP/IPv4 headers (RFC 9293 §3.1, RFC 791 §3.1 minimum headers).
- * - Only data segments can be lost, each independently with probability `loss`, drawn from the link's
- *   seeded generator. Handshakes, ACKs and FINs always arrive: losing them teaches little here and would
- *   need the full RFC 9293 retransmission rules for control segments.
+ * - Bandwidth is one transmitter per direction shared by every connection on the link: a packet must
+ *   wait until the previous one has left (serialization delay = bits / bandwidth). Each packet costs
+ *   its payload plus its headers: 40 bytes of TCP/IPv4 (RFC 9293 §3.1, RFC 791 §3.1 minimum headers), or
+ *   28 of UDP/IPv4 for a QUIC datagram (RFC 768).
+ * - The packets waiting for the transmitter form the bottleneck queue, drop-tail: a data packet that
+ *   finds it full is dropped. Its size is `queue` (LinkOptions): by default one bandwidth-delay product,
+ *   the classic router buffer, and never less than ten full packets (an initial window's burst). A
+ *   sender whose window outgrows the path plus the queue (slow start's overshoot) loses packets here,
+ *   as on a real bottleneck. Control packets (handshakes, ACKs) are never dropped, nor held by a full
+ *   queue: they are small and losing them would need rules this model leaves out.
+ * - Random loss: each data packet is lost independently with probability `loss`. The k-th packet of new
+ *   application data in a direction gets the k-th draw of that direction's generator, and retransmissions
+ *   draw from generators of their own, so two runs with one seed (HTTP/2 and HTTP/3, say) lose packets at
+ *   the same positions of their data for as long as their packets line up.
+ * - A loss schedule (`lossSchedule`) loses exactly the packets that first carry given bytes of the
+ *   application data, per connection: the same bytes in every protocol, whatever its packet sizes.
+ *   Application data is what the HTTP layer hands the transport after the handshakes (TLS records of
+ *   HTTP/1.1 or HTTP/2 over TCP, STREAM bytes over QUIC); handshakes are never lost, in either stack.
  */
 import type { Random } from './random';
 
 export type Direction = 'up' | 'down';
+
+/**
+ * The bottleneck queue: 'bdp' (one bandwidth-delay product, at least ten full packets), a size in packets
+ * of 1,500 bytes or in bytes, or 'unlimited' (a packet only ever waits, as before queues were modelled).
+ */
+export type QueueSize = 'bdp' | 'unlimited' | { readonly packets: number } | { readonly bytes: number };
+
+/** Application-data byte offsets whose first transmission is lost, per sending side, per connection. */
+export interface LossSchedule {
+  /** Offsets in the server's application data (responses): the packet that first carries each is lost. */
+  readonly server?: readonly number[];
+  /** Offsets in the client's application data (requests). */
+  readonly client?: readonly number[];
+}
 
 export interface LinkOptions {
   /** Round-trip time in virtual ms. */
   readonly rtt: number;
   /** Bits per second in each direction; Infinity means "no serialization delay". */
   readonly bandwidth: number;
-  /** Probability in [0, 1] that a data segment is lost. */
+  /** Probability in [0, 1] that a data packet is lost. */
   readonly loss: number;
+  /** The bottleneck queue in each direction. Default 'bdp'. */
+  readonly queue?: QueueSize;
+  /** Bytes of application data to lose on their first transmission. Default: none. */
+  readonly lossSchedule?: LossSchedule;
+}
+
+/** A data packet the link may lose (`drops`). */
+export interface DataPacket {
+  readonly direction: Direction;
+  /**
+   * The application bytes this packet sends for the first time, [start, end) on its connection; absent or
+   * empty for a packet that only carries data sent before (a retransmission, a QUIC probe).
+   */
+  readonly firstSent?: readonly [number, number] | undefined;
 }
 
 /** TCP (20) + IPv4 (20) header bytes without options. */
 export const HEADER_OVERHEAD = 40;
+/** UDP (8) + IPv4 (20) header bytes: what a QUIC datagram costs on top of its size. */
+export const UDP_HEADER_OVERHEAD = 28;
+/** A full Ethernet-sized packet, the unit of `{ packets }` queue sizes. */
+export const FULL_PACKET = 1500;
+const MIN_BDP_QUEUE = 10 * FULL_PACKET;
 
 export class Link {
   readonly rtt: number;
   readonly bandwidth: number;
   readonly loss: number;
-  readonly #random: Random;
+  /** The bottleneck queue's capacity in bytes per direction (Infinity: unlimited). */
+  readonly queueBytes: number;
+  readonly lossSchedule: LossSchedule;
+  /** Data packets dropped because the queue was full, per direction. */
+  readonly queueDrops: Record<Direction, number> = { up: 0, down: 0 };
   readonly #busyUntil: Record<Direction, number> = { up: 0, down: 0 };
+  readonly #firstDraws: Record<Direction, Random>;
+  readonly #retransmitDraws: Record<Direction, Random>;
+  readonly #unknownDraws: Random;
+  /** Whether the packet `transmit` was last given found the queue full (the caller asks `drops` next). */
+  #overflowed = false;
 
   constructor(options: LinkOptions, random: Random) {
     if (!(options.rtt >= 0) || !Number.isFinite(options.rtt)) {
@@ -46,7 +100,11 @@ export class Link {
     this.rtt = options.rtt;
     this.bandwidth = options.bandwidth;
     this.loss = options.loss;
-    this.#random = random;
+    this.queueBytes = queueCapacity(options.queue ?? 'bdp', options.rtt, options.bandwidth);
+    this.lossSchedule = options.lossSchedule ?? {};
+    this.#firstDraws = { up: random.fork('up'), down: random.fork('down') };
+    this.#retransmitDraws = { up: random.fork('up/again'), down: random.fork('down/again') };
+    this.#unknownDraws = random.fork('unknown');
   }
 
   get oneWay(): number {
@@ -55,17 +113,53 @@ export class Link {
 
   /**
    * Puts `payload` bytes on the wire in `direction` at `now` (or when the transmitter frees up) and
-   * returns the time the segment arrives at the other end.
+   * returns the time the packet arrives at the other end. A packet that finds the queue full takes no
+   * transmitter time; `drops` then says it is lost (a data packet) or it goes through unqueued (control).
    */
-  transmit(direction: Direction, payload: number, now: number): number {
+  transmit(direction: Direction, payload: number, now: number, headers = HEADER_OVERHEAD): number {
+    const size = payload + headers;
+    if (this.bandwidth === Infinity) {
+      this.#overflowed = false;
+      return now + this.oneWay;
+    }
     const start = Math.max(now, this.#busyUntil[direction]);
-    const serialization = this.bandwidth === Infinity ? 0 : ((payload + HEADER_OVERHEAD) * 8 * 1000) / this.bandwidth;
+    // Bytes still waiting for (or on) the transmitter when this packet arrives at the queue.
+    const backlog = ((start - now) * this.bandwidth) / 8000;
+    this.#overflowed = backlog + size > this.queueBytes;
+    if (this.#overflowed) return now + this.oneWay;
+    const serialization = (size * 8 * 1000) / this.bandwidth;
     this.#busyUntil[direction] = start + serialization;
     return start + serialization + this.oneWay;
   }
 
-  /** Draws whether the next data segment is lost. Consumes randomness only when loss > 0. */
-  drops(): boolean {
-    return this.loss > 0 && this.#random.next() < this.loss;
+  /**
+   * Whether the data packet just given to `transmit` is lost: dropped by a full queue, scheduled, or by
+   * the random draw. Every packet of new data takes one draw, lost or not, so the draws stay in step.
+   */
+  drops(packet?: DataPacket): boolean {
+    // A caller that says nothing about the packet draws from a generator of its own and follows no schedule.
+    const fresh = packet?.firstSent !== undefined && packet.firstSent[1] > packet.firstSent[0];
+    const draws = packet === undefined ? this.#unknownDraws : fresh ? this.#firstDraws[packet.direction] : this.#retransmitDraws[packet.direction];
+    const random = this.loss > 0 && draws.next() < this.loss;
+    if (this.#overflowed) {
+      this.#overflowed = false;
+      if (packet) this.queueDrops[packet.direction]++;
+      return true;
+    }
+    return random || (packet !== undefined && this.#scheduled(packet));
   }
+
+  #scheduled(packet: DataPacket): boolean {
+    const range = packet.firstSent;
+    if (!range || range[1] <= range[0]) return false;
+    const offsets = packet.direction === 'down' ? this.lossSchedule.server : this.lossSchedule.client;
+    return offsets?.some((at) => at >= range[0] && at < range[1]) ?? false;
+  }
+}
+
+/** The queue's capacity in bytes for a QueueSize on a path of `rtt` ms and `bandwidth` bits/s. */
+export function queueCapacity(queue: QueueSize, rtt: number, bandwidth: number): number {
+  if (queue === 'unlimited' || bandwidth === Infinity) return Infinity;
+  if (queue === 'bdp') return Math.max((bandwidth * rtt) / 8000, MIN_BDP_QUEUE);
+  return 'packets' in queue ? queue.packets * FULL_PACKET : queue.bytes;
 }

@@ -19,8 +19,12 @@ export interface ByteStream {
   readonly connectionId: string;
   readonly side: Side;
   readonly state: StreamState;
-  /** Queues bytes for sending; bytes written while connecting go out once the stream is open. */
-  write(bytes: Uint8Array): void;
+  /**
+   * Queues bytes for sending; bytes written while connecting go out once the stream is open. `kind`
+   * 'handshake' marks a TLS handshake flight: TCP carries it in segments of its own that are never lost
+   * (link.ts: handshakes are lossless in every stack) and counts it out of the application data.
+   */
+  write(bytes: Uint8Array, kind?: 'handshake'): void;
   /** Orderly close: queued bytes are still delivered, then the peer sees the close. */
   close(reason?: string): void;
   /** Abortive close (RST): the peer sees the stream end one one-way delay later. */

@@ -12,7 +12,8 @@
  *   slow start (+1 segment per ACK), congestion avoidance (+1 segment per RTT), fast retransmit of
  *   every hole that three later segments have passed (RFC 5681 §3.2 generalised by SACK, RFC 6675), a
  *   time threshold for lost retransmissions and tail losses (RACK, RFC 8985), one window cut per
- *   recovery period (ssthresh = max(FlightSize/2, 2 x SMSS), RFC 5681 §3.1; RFC 6582), and the
+ *   recovery period (ssthresh = cwnd/2, at least 2 x SMSS, as Linux halves it; RFC 5681 §3.1 eq. 4 says
+ *   FlightSize/2, see congestion.ts for why both transports halve cwnd; RFC 6582), and the
  *   retransmission timeout of RFC 6298 (SRTT and RTTVAR, doubling backoff, Karn's rule), floored at
  *   `minRto` (TcpOptions; 200 ms like Linux's TCP_RTO_MIN by default, where RFC 6298 §2.4 says 1 s).
  *   On a timeout the window falls to one segment and the oldest unacknowledged data goes first.
@@ -25,9 +26,13 @@
  * - Close: FIN is delivered after all data (in stream order) and ends the connection for both sides (no
  *   half-close). `abort` sends RST, which discards what has not yet arrived.
  *
- * Not modelled: the receive window (the receiver always has room), delayed ACKs, Nagle, the restart
- * after idle (RFC 5681 §4.1), tail loss probes. Control segments (SYN, ACK, FIN, RST) are never lost and
- * take no bandwidth (see link.ts).
+ * - Restart after idle (RFC 5681 §4.1, congestion.ts): after more than an RTO without sending, a sender
+ *   starts again from min(IW, cwnd); `restartAfterIdle: false` keeps the window.
+ * - TLS handshake bytes (written with kind 'handshake') go in segments of their own that are never lost,
+ *   like QUIC's handshake packets; loss and the loss schedule count only application data (link.ts).
+ *
+ * Not modelled: the receive window (the receiver always has room), delayed ACKs, Nagle, tail loss
+ * probes. Control segments (SYN, ACK, FIN, RST) are never lost and take no bandwidth (see link.ts).
  */
 import { roundTime, type Clock, type TimerId } from './clock';
 import type { Direction, Link } from './link';
@@ -50,14 +55,18 @@ export interface TcpOptions {
    * stall for a second per timeout; RFC 6298 §2.4 asks for 1000.
    */
   readonly minRto?: number;
+  /** Restart from min(IW, cwnd) after an idle period longer than the RTO (RFC 5681 §4.1). Default true. */
+  readonly restartAfterIdle?: boolean;
 }
 
 /** TCP's rule set for the shared loss recovery (congestion.ts). */
-export const tcpRules = (minRto = MIN_RTO): TransportRules => ({
+export const tcpRules = (minRto = MIN_RTO, restartAfterIdle = true): TransportRules => ({
+  restartAfterIdle,
   maxSegmentSize: MSS,
   initialWindow: Math.min(INITIAL_CWND * MSS, Math.max(2 * MSS, 14600)),
   minimumWindow: 2 * MSS,
-  reductionBasis: 'flight-size',
+  // Linux's tcp_reno_ssthresh halves cwnd; so does QUIC (RFC 9002 §7.3.2). See congestion.ts.
+  reductionBasis: 'cwnd',
   // RFC 6298 §2.1: RTO = 1 s before any sample, i.e. SRTT + 4 x SRTT/2 = 1000. The handshake's sample
   // replaces it before the first data segment leaves.
   initialRtt: 1000 / 3,
@@ -120,6 +129,8 @@ export class TcpSocket implements ByteStream {
   #timerAt: number | undefined;
   #finRequested = false;
   #finSent = false;
+  /** Stream offset where the TLS handshake's bytes end and application data begins (0 without TLS). */
+  #handshakeEnd = 0;
   // Receiving.
   #expected = 0;
   readonly #held = new Map<number, Uint8Array>();
@@ -164,9 +175,11 @@ export class TcpSocket implements ByteStream {
     return this.#closed.subscribe(listener);
   }
 
-  write(bytes: Uint8Array): void {
+  write(bytes: Uint8Array, kind?: 'handshake'): void {
     if (this.#state === 'closing' || this.#state === 'closed' || this.#finRequested) return;
     if (bytes.length === 0) return;
+    // TLS writes its whole handshake before any application data, so one boundary separates the two.
+    if (kind === 'handshake') this.#handshakeEnd = this.#nextOffset + this.#queuedBytes + bytes.length;
     const copy = bytes.slice();
     this.#conn.ctx.trace.emit({
       type: 'bytes-sent',
@@ -254,7 +267,8 @@ export class TcpSocket implements ByteStream {
         continue;
       }
       if (this.#queuedBytes === 0 || !recovery.canSend(Math.min(MSS, this.#queuedBytes))) break;
-      const data = this.#take(MSS);
+      // Handshake bytes travel in segments of their own, so a segment is all handshake or all application.
+      const data = this.#take(this.#nextOffset < this.#handshakeEnd ? Math.min(MSS, this.#handshakeEnd - this.#nextOffset) : MSS);
       const segment: Segment = { offset: this.#nextOffset, data, tx: -1, retransmits: 0, delivered: false, lostBy: undefined };
       this.#nextOffset += data.length;
       this.#outstanding.set(segment.offset, segment);
@@ -317,7 +331,10 @@ export class TcpSocket implements ByteStream {
       retransmission,
     });
     const peer = this.#peer!;
-    if (link.drops()) {
+    const start = segment.offset - this.#handshakeEnd;
+    const handshake = start < 0;
+    const firstSent = retransmission ? undefined : ([start, start + segment.data.length] as const);
+    if (!handshake && link.drops({ direction: this.#direction, firstSent })) {
       ctx.clock.setTimeout(() => {
         if (this.#conn.closed) return;
         ctx.trace.emit({ type: 'packet-lost', connectionId: id, from: this.side, offset: segment.offset, length: segment.data.length });
@@ -497,7 +514,7 @@ export class TcpNetwork {
 
   constructor(ctx: NetContext, options: TcpOptions = {}) {
     this.ctx = ctx;
-    this.rules = tcpRules(options.minRto);
+    this.rules = tcpRules(options.minRto, options.restartAfterIdle);
   }
 
   /** Accepts connections to `address` ("host:port"). Returns a function that stops listening. */

@@ -8,9 +8,12 @@
  *   sends its Finished and its first request together, after 1 RTT.
  *
  * The flights travel as real record framing (RFC 8446 §5.1: type, legacy version 0x0303, 16-bit length,
- * at most 2^14 bytes of payload), so they take bandwidth and suffer loss like any data. Their payloads
- * are just the message names in ASCII, and application data is NOT encrypted: readers can see in the
- * trace what TLS would hide. Session resumption and 0-RTT are not modelled.
+ * at most 2^14 bytes of payload), so they take bandwidth like any data. Their payloads are the message
+ * names in ASCII, padded with zero bytes to the size such messages have on the wire (`bytes` in the
+ * table): the sizes QUIC's handshake uses too (http3/packets.ts QUIC_HANDSHAKE), so the two stacks carry the
+ * same handshake. The flights are written as 'handshake' (stream.ts): TCP never loses them, as QUIC never
+ * loses its handshake packets, so loss falls on application data alone in both. Application data is NOT
+ * encrypted: readers can see in the trace what TLS would hide. Session resumption and 0-RTT are not modelled.
  *
  * The handshake is a table (ARCHITECTURE.md, 'State machines are data'): each row says what a side sends
  * when it receives a given flight, and whether it is then ready for application data. A flight not in the
@@ -34,24 +37,65 @@ interface FlightRow {
   /** The flight received; '' is the start (the client speaks first). */
   readonly received: string;
   readonly send?: string;
+  /** Size of the flight's messages on the wire, bytes (record headers aside). */
+  readonly bytes?: number;
   readonly ready: boolean;
 }
 
+// Sizes shared with QUIC's handshake (http3/packets.ts): a ClientHello with one key share and SNI, the
+// ServerHello, and a short ECDSA certificate chain with its CertificateVerify and Finished.
+const CLIENT_HELLO = 280;
+const SERVER_HELLO = 90;
+const SERVER_AUTH = 900;
+const FINISHED = 36;
+// TLS 1.2: RSA key exchange (a 2048-bit encrypted premaster secret, RFC 5246 §7.4.7.1), ChangeCipherSpec and Finished.
+const CLIENT_KEY_EXCHANGE = 262 + 6 + 16;
+const CHANGE_CIPHER_SPEC_FINISHED = 6 + 16;
+
 export const TLS_FLIGHTS: readonly FlightRow[] = [
-  { version: '1.2', side: 'client', received: '', send: 'ClientHello', ready: false },
-  { version: '1.2', side: 'server', received: 'ClientHello', send: 'ServerHello, Certificate, ServerHelloDone', ready: false },
+  { version: '1.2', side: 'client', received: '', send: 'ClientHello', bytes: CLIENT_HELLO, ready: false },
+  {
+    version: '1.2',
+    side: 'server',
+    received: 'ClientHello',
+    send: 'ServerHello, Certificate, ServerHelloDone',
+    bytes: SERVER_HELLO + SERVER_AUTH,
+    ready: false,
+  },
   {
     version: '1.2',
     side: 'client',
     received: 'ServerHello, Certificate, ServerHelloDone',
     send: 'ClientKeyExchange, ChangeCipherSpec, Finished',
+    bytes: CLIENT_KEY_EXCHANGE,
     ready: false,
   },
-  { version: '1.2', side: 'server', received: 'ClientKeyExchange, ChangeCipherSpec, Finished', send: 'ChangeCipherSpec, Finished', ready: true },
+  {
+    version: '1.2',
+    side: 'server',
+    received: 'ClientKeyExchange, ChangeCipherSpec, Finished',
+    send: 'ChangeCipherSpec, Finished',
+    bytes: CHANGE_CIPHER_SPEC_FINISHED,
+    ready: true,
+  },
   { version: '1.2', side: 'client', received: 'ChangeCipherSpec, Finished', ready: true },
-  { version: '1.3', side: 'client', received: '', send: 'ClientHello', ready: false },
-  { version: '1.3', side: 'server', received: 'ClientHello', send: 'ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished', ready: false },
-  { version: '1.3', side: 'client', received: 'ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished', send: 'Finished', ready: true },
+  { version: '1.3', side: 'client', received: '', send: 'ClientHello', bytes: CLIENT_HELLO, ready: false },
+  {
+    version: '1.3',
+    side: 'server',
+    received: 'ClientHello',
+    send: 'ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished',
+    bytes: SERVER_HELLO + SERVER_AUTH,
+    ready: false,
+  },
+  {
+    version: '1.3',
+    side: 'client',
+    received: 'ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished',
+    send: 'Finished',
+    bytes: FINISHED,
+    ready: true,
+  },
   { version: '1.3', side: 'server', received: 'Finished', ready: true },
 ];
 
@@ -63,6 +107,15 @@ function record(type: number, payload: Uint8Array): Uint8Array {
   out[3] = payload.length >> 8;
   out[4] = payload.length & 0xff;
   out.set(payload, 5);
+  return out;
+}
+
+/** A flight's record payload: the message names, then zero bytes up to `bytes`. */
+function flightBytes(messages: string, bytes: number): Uint8Array {
+  const name = asciiBytes(messages);
+  if (name.length >= bytes) return name;
+  const out = new Uint8Array(bytes);
+  out.set(name);
   return out;
 }
 
@@ -146,7 +199,7 @@ export class TlsStream implements ByteStream {
     this.#started ??= this.#ctx.clock.now();
     if (row.send !== undefined) {
       this.#ctx.trace.emit({ type: 'handshake', connectionId: this.connectionId, protocol: this.#protocol(), step: row.send, from: this.side });
-      this.#inner.write(record(HANDSHAKE, asciiBytes(row.send)));
+      this.#inner.write(record(HANDSHAKE, flightBytes(row.send, row.bytes ?? 0)), 'handshake');
     }
     if (row.ready) this.#ready();
   }
@@ -175,7 +228,8 @@ export class TlsStream implements ByteStream {
       const payload = this.#buffer.subarray(5, 5 + length);
       this.#buffer = this.#buffer.subarray(5 + length);
       if (type === HANDSHAKE && this.#state !== 'open') {
-        this.#step(String.fromCharCode(...payload));
+        const end = payload.indexOf(0);
+        this.#step(String.fromCharCode(...(end < 0 ? payload : payload.subarray(0, end))));
       } else if (type === APPLICATION_DATA && this.#state === 'open') {
         out.push(payload);
       } else {
