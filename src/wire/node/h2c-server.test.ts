@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeFrames } from '../http2/index';
+import { HpackEncoder } from '../hpack/index';
+import { ERROR_CODES, FLAGS, decodeFrames, encodeFrames } from '../http2/index';
 import { createServer, http, type MockServer } from '../server/index';
 import { createDemoServer, demoH2Commands } from './demo-server';
 import { h2cProtocol, type H2cServerOptions } from './h2c-server';
@@ -483,6 +484,36 @@ describe('h2c on a raw socket', () => {
     expect(serverClosed).toBe(true);
     expect(frames(text).map((f) => f.type)).toEqual(['SETTINGS', 'SETTINGS', 'GOAWAY']);
     expect(frames(text).at(-1)).toMatchObject({ type: 'GOAWAY', lastStreamId: 0, errorCode: 0 });
+  });
+
+  it('refuses the upload that would take a connection over maxBufferedBodyBytes; the client may retry it', async () => {
+    const server = await serve(api(), { maxBodyBytes: 2000, maxBufferedBodyBytes: 3000 });
+    const peer = closers.add(await RawPeer.open(server.port), (p) => p.destroy());
+    const hpack = new HpackEncoder();
+    const post = (streamId: number, flags = 0) => ({
+      type: 'HEADERS' as const,
+      streamId,
+      flags: FLAGS.END_HEADERS | flags,
+      headerBlockFragment: hpack.encode([
+        { name: ':method', value: 'POST' },
+        { name: ':scheme', value: 'http' },
+        { name: ':authority', value: 'test' },
+        { name: ':path', value: '/bytes' },
+      ]),
+    });
+    const data = (streamId: number, n: number, flags = 0) => ({ type: 'DATA' as const, streamId, flags, data: new Uint8Array(n) });
+    const send = (f: Parameters<typeof encodeFrames>[0]) => peer.send(Buffer.from(encodeFrames(f)).toString('latin1'));
+    peer.send(PREFACE + EMPTY_SETTINGS);
+    // Stream 1 holds 2000 bytes, unfinished; stream 3's 2000 would make 4000; then stream 1 ends.
+    send([post(1), data(1, 2000), post(3), data(3, 2000, FLAGS.END_STREAM), data(1, 0, FLAGS.END_STREAM)]);
+    const answered = (id: number) => (t: string) => frames(t).some((f) => f.type === 'DATA' && f.streamId === id && (f.flags & FLAGS.END_STREAM) !== 0);
+    expect(await peer.waitFor(answered(1))).toBe(true);
+    const first = frames(peer.text);
+    expect(first.find((f) => f.type === 'RST_STREAM' && f.streamId === 3)).toMatchObject({ errorCode: ERROR_CODES.REFUSED_STREAM });
+    expect(first.some((f) => f.type === 'HEADERS' && f.streamId === 3)).toBe(false);
+    // With stream 1 answered its bytes are let go: the same upload again is taken.
+    send([post(5), data(5, 2000, FLAGS.END_STREAM)]);
+    expect(await peer.waitFor(answered(5))).toBe(true);
   });
 
   it('leaves a connection whose preface goes wrong partway to HTTP/1', async () => {

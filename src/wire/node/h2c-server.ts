@@ -61,12 +61,21 @@ export interface H2cServerOptions {
    * 100, Node's `maxSessionRejectedStreams`.
    */
   readonly maxRefusedStreams?: number;
+  /**
+   * Request body bytes one connection holds at a time, over all its unfinished streams (default 16 MiB).
+   * Bodies are collected whole before the handler runs and the engine keeps the receive windows open, so
+   * without this a client could park `maxBodyBytes` on each of its concurrent streams (100 MiB by default).
+   * The stream whose DATA would cross it is reset with REFUSED_STREAM: no handler saw it, so the client
+   * may retry it once other uploads are done (RFC 9113 §8.7).
+   */
+  readonly maxBufferedBodyBytes?: number;
 }
 
 /** The simulator's server default (src/wire/server/server.ts), as for HTTP/1. */
 const DEFAULT_IDLE_MS = 5000;
 const DEFAULT_MAX_BODY = 1024 * 1024;
 const DEFAULT_MAX_REFUSED = 100;
+const DEFAULT_MAX_BUFFERED = 16 * 1024 * 1024;
 /** The engine's clock for its rate limits: monotonic ms. */
 const monotonic = (): number => performance.now();
 const EMPTY = new Uint8Array(0);
@@ -98,6 +107,8 @@ export class H2cServerSession {
   readonly #ready: number[] = [];
   /** Streams the engine refused over the concurrent limit so far (see `maxRefusedStreams`). */
   #refused = 0;
+  /** Body bytes held in #incoming (see `maxBufferedBodyBytes`). */
+  #buffered = 0;
 
   constructor(transport: Transport, dispatch: Dispatch, env: ProtocolEnv, options: H2cServerOptions = {}) {
     this.#transport = transport;
@@ -185,17 +196,23 @@ export class H2cServerSession {
       case 'data': {
         const incoming = this.#incoming.get(e.streamId);
         if (!incoming) return;
+        if (incoming.size + e.data.length > (this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY)) return this.#tooLarge(e.streamId);
+        if (this.#buffered + e.data.length > (this.#options.maxBufferedBodyBytes ?? DEFAULT_MAX_BUFFERED)) {
+          this.#forget(e.streamId);
+          this.#link.send(this.#link.conn.resetStream(e.streamId, 'REFUSED_STREAM'));
+          return;
+        }
         incoming.size += e.data.length;
-        if (incoming.size > (this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY)) return this.#tooLarge(e.streamId);
+        this.#buffered += e.data.length;
         incoming.body.push(e.data);
         if (e.endStream) this.#complete(e.streamId);
         return;
       }
       case 'stream-reset':
-        this.#incoming.delete(e.streamId);
+        this.#forget(e.streamId);
         return;
       case 'stream-error': {
-        this.#incoming.delete(e.streamId);
+        this.#forget(e.streamId);
         const budget = this.#options.maxRefusedStreams ?? DEFAULT_MAX_REFUSED;
         if (e.error.code === 'REFUSED_STREAM' && ++this.#refused > budget) {
           this.#goAway('ENHANCE_YOUR_CALM', `More than ${budget} streams opened over SETTINGS_MAX_CONCURRENT_STREAMS after REFUSED_STREAM.`);
@@ -211,9 +228,18 @@ export class H2cServerSession {
     }
   }
 
+  /** Drops a stream's collected request, and its bytes from the connection's count. */
+  #forget(streamId: number): Incoming | undefined {
+    const incoming = this.#incoming.get(streamId);
+    if (incoming === undefined) return undefined;
+    this.#incoming.delete(streamId);
+    this.#buffered -= incoming.size;
+    return incoming;
+  }
+
   /** RFC 9113 §8.1: a complete 413 before the request ends, then RST_STREAM NO_ERROR to stop the upload. */
   #tooLarge(streamId: number): void {
-    this.#incoming.delete(streamId);
+    this.#forget(streamId);
     const conn = this.#link.conn;
     const limit = this.#options.maxBodyBytes ?? DEFAULT_MAX_BODY;
     const text = new TextEncoder().encode(`The request body is larger than the ${limit} bytes this server accepts (RFC 9110 §15.5.14).\n`);
@@ -246,9 +272,8 @@ export class H2cServerSession {
   }
 
   #dispatchOne(streamId: number): void {
-    const incoming = this.#incoming.get(streamId);
+    const incoming = this.#forget(streamId);
     if (!incoming) return;
-    this.#incoming.delete(streamId);
     const request = toWireRequest(incoming);
     // Faults are taken in arrival order: dispatch now, synchronously with the arrival.
     const outcome = this.#dispatch(request);

@@ -48,7 +48,7 @@ afterAll(() => {
   );
 });
 
-const CODE_NAMES = new Map(Object.entries(ERROR_CODES).map(([name, code]) => [code, name]));
+const CODE_NAMES = new Map<number, string>(Object.entries(ERROR_CODES).map(([name, code]) => [code, name]));
 
 /** What the server sent, in a few words: an HTTP/1 status line, or the HTTP/2 resets and GOAWAY. */
 function describeAnswer(out: Outcome): string {
@@ -60,7 +60,9 @@ function describeAnswer(out: Outcome): string {
   const parts: string[] = [];
   const resets = new Map<string, number>();
   for (const f of frames) {
-    if (f.type === 'RST_STREAM') resets.set(CODE_NAMES.get(f.errorCode) ?? String(f.errorCode), (resets.get(CODE_NAMES.get(f.errorCode) ?? '') ?? 0) + 1);
+    if (f.type !== 'RST_STREAM') continue;
+    const name = CODE_NAMES.get(f.errorCode) ?? String(f.errorCode);
+    resets.set(name, (resets.get(name) ?? 0) + 1);
   }
   for (const [name, n] of resets) parts.push(`${n} RST_STREAM ${name}`);
   const status = frames.filter((f) => f.type === 'HEADERS').length;
