@@ -126,7 +126,7 @@ const parseMessages = (input: Uint8Array | string, opts: ParseHttp1Options, code
           ev.type === 'request'
             ? { kind: 'request', method: ev.method, target: ev.target, version: ev.version, headers: ev.headers as Header[], body: EMPTY, trailers: [] }
             : { kind: 'response', version: ev.version, status: ev.status, reason: ev.reason, headers: ev.headers as Header[], body: EMPTY, trailers: [] };
-        codings = (reader.meta!.framing as { codings?: readonly string[] }).codings;
+        codings = reader.codings;
         if (codings !== undefined && coded === undefined) {
           result.error = notDecoded(codings, reader.meta!.offset);
           return result;

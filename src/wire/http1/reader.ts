@@ -110,6 +110,11 @@ export class Http1Reader {
   private eof = false;
   private error: WireError | undefined;
   private framing: BodyFraming = { kind: 'none' };
+  /**
+   * Transfer codings other than chunked on the current body (BodyFraming.codings), kept in a field of its own:
+   * reading it from the framing, whose shape differs by kind, would cost a polymorphic lookup per event.
+   */
+  codings: readonly string[] | undefined;
   private remaining = 0;
   private chunked: ChunkedDecoder | undefined;
   /** A start line parsed before the rest of its head arrived (so lenient reports are not repeated). */
@@ -396,6 +401,7 @@ export class Http1Reader {
   private beginBody(framing: BodyFraming, meta: HeadMeta): void {
     this.meta = meta;
     this.framing = framing;
+    this.codings = framing.kind === 'chunked' || framing.kind === 'close' ? framing.codings : undefined;
     this.phase = 'body';
     if (framing.kind === 'content-length' && framing.length > this.maxBody) this.bodyTooLarge(this.buffer.offset, `Content-Length: ${framing.length}`);
     if (framing.kind === 'content-length') this.remaining = framing.length;
@@ -410,7 +416,7 @@ export class Http1Reader {
 
   private readBody(): ReadStep {
     const step = this.readFramed();
-    const codings = (this.framing as { codings?: readonly string[] }).codings;
+    const codings = this.codings;
     // RFC 9112 §6.1: bytes under codings other than chunked are not the content yet; say so on each event.
     return codings === undefined || step.type !== 'data' ? step : { type: 'data', data: step.data, codings };
   }
