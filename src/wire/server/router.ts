@@ -100,7 +100,16 @@ interface CompiledRoutes {
   /** Literal paths -> [definition index, route] for each route with that exact path. */
   readonly exact: Map<string, [number, Route][]>;
   /** Routes with captures, in definition order, with their pattern's segments. */
-  readonly patterned: readonly { readonly index: number; readonly route: Route; readonly segments: readonly string[] | undefined }[];
+  readonly patterned: readonly Patterned[];
+}
+
+interface Patterned {
+  readonly index: number;
+  readonly route: Route;
+  /** The pattern's segments; undefined for the pattern '*'. */
+  readonly segments: readonly string[] | undefined;
+  /** The literal start every matching path has ('/todos/' for '/todos/:id'): a cheap test before the split. */
+  readonly prefix: string;
 }
 
 const compiled = new WeakMap<readonly Route[], CompiledRoutes>();
@@ -114,7 +123,7 @@ const isLiteral = (pattern: string): boolean => {
 
 function compile(routes: readonly Route[]): CompiledRoutes {
   const exact = new Map<string, [number, Route][]>();
-  const patterned: { index: number; route: Route; segments: readonly string[] | undefined }[] = [];
+  const patterned: Patterned[] = [];
   routes.forEach((route, index) => {
     if (isLiteral(route.path)) {
       const list = exact.get(route.path);
@@ -122,7 +131,15 @@ function compile(routes: readonly Route[]): CompiledRoutes {
       else exact.set(route.path, [[index, route]]);
     } else {
       // '*' alone matches every path; undefined marks it so the walk needs no split.
-      patterned.push({ index, route, segments: route.path === '*' ? undefined : route.path.split('/') });
+      if (route.path === '*') {
+        patterned.push({ index, route, segments: undefined, prefix: '' });
+        return;
+      }
+      const segments = route.path.split('/');
+      const literal = segments.findIndex((w) => w === '*' || w.startsWith(':'));
+      // A ':name' needs a segment after the literal start; a '*' also matches nothing ('/files/*' takes '/files').
+      const start = segments.slice(0, literal).join('/');
+      patterned.push({ index, route, segments, prefix: segments[literal] === '*' ? start : `${start}/` });
     }
   });
   return { length: routes.length, last: routes[routes.length - 1], exact, patterned };
@@ -174,7 +191,8 @@ export function routesForPath(routes: readonly Route[], path: string): readonly 
   const found: [number, RouteMatch][] = [];
   if (literal) for (const [index, route] of literal) found.push([index, { route, params: {} }]);
   let have: string[] | undefined;
-  for (const { index, route, segments } of table.patterned) {
+  for (const { index, route, segments, prefix } of table.patterned) {
+    if (!path.startsWith(prefix)) continue;
     if (segments !== undefined) have ??= path.split('/');
     const params = matchSegments(segments, path, have ?? []);
     if (params) found.push([index, { route, params }]);
