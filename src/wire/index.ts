@@ -6,6 +6,7 @@
 export const WIRE_VERSION = '0.1.0';
 export { WireError, isWireError } from './errors';
 export type { ErrorSide, WireErrorInit } from './errors';
+export type { WireEngine, WireRole } from './engine';
 export * from './data/index';
 export * from './http1/index';
 export * from './hpack/index';
@@ -13,4 +14,5 @@ export * from './http2/index';
 export * from './http3/index';
 export * from './net/index';
 export * from './server/index';
+export * from './sim/index';
 export * from './trace/index';

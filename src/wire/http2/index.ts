@@ -54,10 +54,5 @@ export type {
   SendResult as Http2SendResult,
 } from './connection';
 export type { HeadersKind, Http2Event, Http2EventType } from './events';
-// HTTP/2 on the simulated network: the client behind `createSimulation({ httpVersion: '2' })`.
-export { http2Client } from './sim-client';
-export { frameFields, frameFlagNames } from './sim-trace';
-export type { Http2ClientOptions } from './sim-client';
-// A client that sends whatever frames it is given, for lessons about attacks and the server's defences.
-export { RawHttp2Client, connectRawHttp2 } from './raw-client';
-export type { RawHttp2Host, RawHttp2Options } from './raw-client';
+// What each field and flag of a frame means, as the simulator's trace and the inspector show them.
+export { frameFields, frameFlagNames } from './describe';

@@ -2,8 +2,8 @@
  * Connection management scenarios, each checked through the trace (spec "States and transitions").
  */
 import { describe, expect, it } from 'vitest';
-import { createSimulation, type Simulation } from './simulation';
-import type { SimulationOptions } from './options';
+import { createSimulation, type Simulation } from '../sim/simulation';
+import type { SimulationOptions } from '../sim/options';
 import { http } from '../server/router';
 import { createServer } from '../server/server';
 

@@ -25,10 +25,8 @@ export type {
   ResponseContext as WireResponseContext,
   Http1Version as WireHttp1Version,
 } from './codec';
-export { http1Codec } from './http1-codec';
 export { SIMULATION_OPTIONS, resolveOptions } from './options';
 export type {
-  SimulationOptions,
   ResolvedSimulationOptions,
   ProxyOptions,
   SimHttpVersion,
@@ -36,6 +34,3 @@ export type {
   Http2FlowControl,
   Http2SimulationOptions,
 } from './options';
-export { createSimulation } from './simulation';
-export type { Simulation, ClientProtocol, ClientProtocolFactory, ProtocolEnv } from './simulation';
-export type { Exchange } from './exchange';

@@ -6,7 +6,8 @@
  * so the timer re-armed at the same virtual time forever (recovery.ts now uses one sum for both).
  */
 import { describe, expect, it } from 'vitest';
-import { createSimulation, type SimHttpVersion } from './index';
+import { createSimulation } from '../sim/index';
+import type { SimHttpVersion } from './index';
 import { createServer, http } from '../server/index';
 
 const body = (id: number, size: number): string => `${id}:`.padEnd(size, String.fromCharCode(97 + (id % 26)));

@@ -6,7 +6,6 @@
  */
 import { WireError } from '../errors';
 import type { MessageCodec } from './codec';
-import type { MockServer, ServerOptions } from '../server/server';
 
 export type SimHttpVersion = '0.9' | '1.0' | '1.1' | '2' | '3';
 export type TlsOption = 'none' | '1.2' | '1.3';
@@ -68,8 +67,11 @@ export interface SimulationOptions {
   readonly pipelining?: boolean | number;
   /** Put a proxy between client and server. */
   readonly proxy?: false | ProxyOptions;
-  /** The origin server: a MockServer, or options to build one. */
-  readonly server?: MockServer | ServerOptions;
+  /**
+   * The origin server: a MockServer, or options to build one. Typed in sim/options.ts, which narrows this to
+   * `MockServer | ServerOptions`: net/ does not import the mock server.
+   */
+  readonly server?: unknown;
   /** Base for relative URLs given to sim.fetch; its host is where the server listens. */
   readonly baseUrl?: string;
   /** More host names the same server answers for (e.g. to show domain sharding). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulation } from './simulation';
-import type { SimulationOptions } from './options';
+import { createSimulation } from '../sim/simulation';
+import type { SimulationOptions } from '../sim/options';
 import { createServer } from '../server/index';
 import { VirtualClock } from './clock';
 

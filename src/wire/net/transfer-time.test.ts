@@ -4,7 +4,7 @@
  * window doubling per round trip, serialization at the link's rate, and loss recovery in one RTT.
  */
 import { describe, expect, it } from 'vitest';
-import { createSimulation, type Simulation } from './simulation';
+import { createSimulation, type Simulation } from '../sim/simulation';
 import { createServer } from '../server/index';
 import type { Direction } from './link';
 

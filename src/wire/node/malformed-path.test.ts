@@ -4,7 +4,7 @@
  * the router, which left simulated fetches hanging and the TCP adapter answering 500.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSimulation } from '../net/index';
+import { createSimulation } from '../sim/index';
 import { createServer, http, serverRespond } from '../server/index';
 import { serveTcp } from './tcp-server';
 import { Closers, rawExchange } from './testing';

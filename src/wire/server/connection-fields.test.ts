@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulation, type SimulationOptions } from '../net/index';
+import { createSimulation, type SimulationOptions } from '../sim/index';
 import { createServer, http } from './index';
 
 /** A handler that declares one of its fields hop-by-hop by naming it in Connection (RFC 9110 §7.6.1). */

@@ -1,7 +1,6 @@
 // Public surface of src/wire/server, re-exported by src/wire/index.ts.
 export { createServer, MockServer } from './server';
-export type { ServerOptions, AttachOptions } from './server';
-export type { Http2ConnectionInfo } from '../http2/sim-server';
+export type { ServerOptions, Http2ConnectionInfo, ServedConnection } from './server';
 export { http, matchPath } from './router';
 export type { Handler as RouteHandler, HandlerInfo as RouteHandlerInfo, Route, RouteOptions } from './router';
 export { Faults } from './faults';

@@ -3,7 +3,7 @@
  * check also shows what went over the wire.
  */
 import { describe, expect, it } from 'vitest';
-import { createSimulation } from '../net/simulation';
+import { createSimulation } from '../sim/simulation';
 import { http, matchPath } from './router';
 import { createServer, type MockServer } from './server';
 

@@ -1,43 +1,14 @@
 /**
- * The mock origin server on the simulated network: accepts connections, parses requests with the
- * HTTP/1 engine, answers them through `respond` (semantics.ts) and manages persistence.
- *
- * Connection rules (RFC 9112 §9.3, and RFC 2068 §19.7.1 for HTTP/1.0 Keep-Alive):
- * - HTTP/0.9: the response is the body alone and the connection closes after it; an error becomes an
- *   HTML page, since 0.9 has no status line.
- * - HTTP/1.0: one request per connection unless the request says `Connection: keep-alive` (case-
- *   insensitive) and keep-alive is enabled; then the reply says `Connection: keep-alive` and
- *   `Keep-Alive: timeout=<s>, max=<remaining>`.
- * - HTTP/1.1: persistent unless either side says `Connection: close`.
- * - `Proxy-Connection` means nothing to an origin server and is ignored (that is the whole point of it).
- * - A handler may name its own fields in Connection (RFC 9110 §7.6.1): they are sent, and the reply's one
- *   Connection field lists them before the server's own persistence option, so a proxy removes them; a
- *   handler's `Connection: close` closes the connection. (HTTP/2 and HTTP/3 drop such fields instead,
- *   since those versions carry no connection-specific fields.)
- * - An idle persistent connection is closed after the keep-alive timeout; after `max` requests the last
- *   reply says `Connection: close`.
- * - Pipelined requests are answered one at a time in arrival order (RFC 9112 §9.3.2), so a slow first
- *   response holds back the ones behind it.
- *
- * The server replies with the request's own version (1.0 to 1.0). RFC 9110 §6.2 would have it announce
- * 1.1; mirroring keeps each lesson about one version, and the persistence headers are explicit anyway.
+ * The mock origin server: its routes, resource store, faults, defences and persistence settings. It
+ * speaks no protocol itself: the simulation's server side (src/wire/sim/, `listen` in sim/listen.ts) accepts
+ * connections on the simulated network and hands each complete request to `respond` (semantics.ts); the Node
+ * adapters (src/wire/node/) do the same on real sockets. The HTTP/1 connection rules are described in
+ * sim/http1/server.ts, the HTTP/2 ones in sim/http2/server.ts.
  */
-import { reasonPhrase } from '../data/index';
-import type { MessageCodec, HeaderField, WireRequest, WireResponse } from '../net/codec';
-import { headerTokens, startLine } from '../net/codec';
-import type { ByteStream } from '../net/stream';
-import { concatBytes, utf8 } from '../net/stream';
-import type { NetContext, TcpNetwork } from '../net/tcp';
-import type { TlsVersion } from '../net/tls';
-import { TlsStream } from '../net/tls';
-import { Http1Observer } from '../net/http1-observer';
 import { DEFAULT_HEADER_TIMEOUT_MS } from '../http1/connection';
 import type { Http2Limits } from '../http2/connection';
-import { CLIENT_PREFACE } from '../http2/constants';
-import { Http2ServerConnection, type Http2ConnectionInfo } from '../http2/sim-server';
 import { Faults } from './faults';
 import type { Route } from './router';
-import { internalError, respond, type Reply } from './semantics';
 import { ResourceStore, type ResourceInit } from './store';
 
 export interface ServerOptions {
@@ -75,26 +46,29 @@ export interface ServerOptions {
   readonly halfOpenStreamsKeepAlive?: boolean;
 }
 
-export interface AttachOptions {
-  readonly network: TcpNetwork;
-  readonly address: string;
-  readonly codec: MessageCodec;
-  /** 'http://host' or 'https://host': the origin handlers see in request.url. */
-  readonly origin: string;
-  readonly tls?: TlsVersion;
-  /** Registers host-side async work (handlers) so the simulation waits for it before moving time. */
-  readonly track: (work: Promise<unknown>) => void;
-  /** Unix ms at virtual time 0, for the Date header. */
-  readonly epoch: number;
-  /**
-   * Also speak HTTP/2: a connection whose first bytes are the client preface (RFC 9113 §3.4) is
-   * answered by http2/sim-server.ts; anything else stays HTTP/1. This stands in for ALPN "h2" over TLS
-   * (§3.2) and is exactly prior knowledge for cleartext (§3.3).
-   */
-  readonly http2?: boolean;
+/** What the mock server reports about one HTTP/2 connection (`MockServer.http2Connections()`). */
+export interface Http2ConnectionInfo {
+  readonly connectionId: string;
+  /** A field block started and not ended: a CONTINUATION flood grows it (RFC 9113 §10.5.1). */
+  readonly heldFieldBlock: { readonly streamId: number; readonly frames: number; readonly bytes: number } | null;
+  /** Streams whose request has not finished arriving. */
+  readonly requestsArriving: number;
+  /** Streams whose request is in and whose response is not finished. */
+  readonly answering: number;
+  /** The code of the connection error that ended it, if one did. */
+  readonly error: string | null;
 }
 
-const DEFAULT_TIMEOUT = 5000;
+/** A connection the simulation's server side holds open for this server and reports to it (HTTP/2 today). */
+export interface ServedConnection {
+  /** What the connection holds for its peer right now. */
+  info(): Http2ConnectionInfo;
+  /** Graceful shutdown: refuse new requests, finish the ones accepted, close. */
+  shutdown(): void;
+}
+
+/** Idle timeout of a persistent connection when `keepAlive` does not say (virtual ms). */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT = 5000;
 const DEFAULT_MAX = 100;
 /** The real-port listener's default (src/wire/node/tcp-server.ts). */
 const DEFAULT_PREFACE_TIMEOUT = 10_000;
@@ -104,7 +78,7 @@ export class MockServer {
   readonly store: ResourceStore | undefined;
   readonly #routes: Route[];
   readonly #options: ServerOptions;
-  readonly #http2 = new Set<Http2ServerConnection>();
+  readonly #open = new Set<ServedConnection>();
 
   constructor(options: ServerOptions = {}) {
     this.#options = options;
@@ -138,23 +112,22 @@ export class MockServer {
    * attack costs (a field block held without end, requests still arriving).
    */
   http2Connections(): Http2ConnectionInfo[] {
-    return [...this.#http2].map((c) => c.info());
+    return [...this.#open].map((c) => c.info());
   }
 
   get keepAlive(): { timeout: number; max: number } | undefined {
     const k = this.#options.keepAlive;
     if (k === false) return undefined;
-    return { timeout: k?.timeout ?? DEFAULT_TIMEOUT, max: k?.max ?? DEFAULT_MAX };
+    return { timeout: k?.timeout ?? DEFAULT_KEEP_ALIVE_TIMEOUT, max: k?.max ?? DEFAULT_MAX };
   }
 
-  /** Listens on the simulated network. Returns a function that stops listening. */
-  attach(options: AttachOptions): () => void {
-    const ctx = options.network.ctx;
-    return options.network.listen(options.address, 'server', (socket) => {
-      const stream: ByteStream = options.tls ? new TlsStream(socket, options.tls, ctx) : socket;
-      if (options.http2) this.#sniff(stream, options, ctx);
-      else new ServerConnection(this, stream, options, ctx);
-    });
+  /**
+   * Called by the simulation's server side (sim/) for each connection it opens that the server reports on;
+   * returns the function to call when the connection closes.
+   */
+  opened(connection: ServedConnection): () => void {
+    this.#open.add(connection);
+    return () => this.#open.delete(connection);
   }
 
   /**
@@ -162,40 +135,7 @@ export class MockServer {
    * the streams it accepted, then closes. HTTP/1 connections are left to their keep-alive timeout.
    */
   shutdown(): void {
-    for (const connection of [...this.#http2]) connection.shutdown();
-  }
-
-  /** Decides from the first bytes whether a connection speaks HTTP/2 (the preface) or HTTP/1. */
-  #sniff(stream: ByteStream, options: AttachOptions, ctx: NetContext): void {
-    let buffered: Uint8Array = new Uint8Array(0);
-    const wait = this.defences.prefaceTimeout;
-    // A connection that sends nothing, or a preface byte now and then, would otherwise be held forever.
-    const timer =
-      wait === false
-        ? undefined
-        : ctx.clock.setTimeout(() => {
-            stop();
-            stream.close('no HTTP/2 preface or HTTP/1 request in time');
-          }, wait);
-    stream.onClose(() => ctx.clock.clearTimeout(timer));
-    const stop = stream.onData((bytes) => {
-      buffered = concatBytes([buffered, bytes]);
-      const n = Math.min(buffered.length, CLIENT_PREFACE.length);
-      let isPreface = true;
-      for (let i = 0; i < n && isPreface; i++) isPreface = buffered[i] === CLIENT_PREFACE[i];
-      if (isPreface && n < CLIENT_PREFACE.length) return;
-      stop();
-      ctx.clock.clearTimeout(timer);
-      if (isPreface) {
-        const h2 = new Http2ServerConnection(this, stream, options, ctx);
-        this.#http2.add(h2);
-        stream.onData((more) => h2.receive(more));
-        stream.onClose(() => this.#http2.delete(h2));
-        h2.receive(buffered);
-      } else {
-        new ServerConnection(this, stream, options, ctx, buffered);
-      }
-    });
+    for (const connection of [...this.#open]) connection.shutdown();
   }
 
   get name(): string {
@@ -205,308 +145,4 @@ export class MockServer {
 
 export function createServer(options: ServerOptions = {}): MockServer {
   return new MockServer(options);
-}
-
-/** Whether the bytes hold a blank line (CRLF CRLF, or a bare LF LF, RFC 9112 §2.2): the header section is in. */
-function headerSectionEnds(bytes: Uint8Array): boolean {
-  for (let i = 1; i < bytes.length; i++) {
-    if (bytes[i] !== 0x0a) continue;
-    if (bytes[i - 1] === 0x0a || (bytes[i - 1] === 0x0d && i >= 3 && bytes[i - 2] === 0x0a && bytes[i - 3] === 0x0d)) return true;
-  }
-  return false;
-}
-
-function html09Error(status: number, detail: string): Uint8Array {
-  const title = `${status} ${reasonPhrase(status)}`;
-  return utf8(`<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${detail}</p></body></html>\n`);
-}
-
-/** One accepted connection: a queue of parsed requests answered strictly in order. */
-class ServerConnection {
-  readonly #server: MockServer;
-  readonly #stream: ByteStream;
-  readonly #env: AttachOptions;
-  readonly #ctx: NetContext;
-  #buffer: Uint8Array = new Uint8Array(0);
-  readonly #queue: WireRequest[] = [];
-  #busy = false;
-  #served = 0;
-  #closing = false;
-  #idleTimer: number | undefined;
-  /** The header-read deadline of the request whose first bytes have arrived (slowloris, `headerTimeout`). */
-  #headerTimer: number | undefined;
-  readonly #engine: Http1Observer;
-
-  constructor(server: MockServer, stream: ByteStream, env: AttachOptions, ctx: NetContext, initial?: Uint8Array) {
-    this.#server = server;
-    this.#stream = stream;
-    this.#env = env;
-    this.#ctx = ctx;
-    this.#engine = new Http1Observer('server', stream.connectionId, ctx);
-    stream.onData((bytes) => this.#receive(bytes));
-    stream.onClose((info) => {
-      if (info.by !== 'server') this.#engine.received('eof');
-      this.#closing = true;
-      ctx.clock.clearTimeout(this.#idleTimer);
-      ctx.clock.clearTimeout(this.#headerTimer);
-    });
-    this.#armIdle();
-    if (initial) this.#receive(initial);
-  }
-
-  #receive(bytes: Uint8Array): void {
-    if (this.#closing) return;
-    this.#engine.received(bytes);
-    this.#buffer = this.#buffer.length === 0 ? bytes : concatBytes([this.#buffer, bytes]);
-    for (;;) {
-      const decoded = this.#env.codec.decodeRequest(this.#buffer);
-      if (decoded.kind === 'need-more') break;
-      if (decoded.kind === 'error') {
-        // A request we cannot parse gets the engine's suggested status and the connection ends
-        // (RFC 9112 §2.2: the server cannot know where the next request would start).
-        this.#buffer = new Uint8Array(0);
-        const status = decoded.error.statusHint ?? 400;
-        this.#write(
-          {
-            version: '1.1',
-            status,
-            reason: reasonPhrase(status),
-            headers: [
-              { name: 'Connection', value: 'close' },
-              { name: 'Content-Type', value: 'text/plain;charset=UTF-8' },
-            ],
-            body: utf8(decoded.error.message),
-          },
-          'GET',
-          () => this.#stream.close('bad request'),
-        );
-        this.#closing = true;
-        return;
-      }
-      this.#buffer = this.#buffer.subarray(decoded.consumed);
-      const request = decoded.message;
-      this.#ctx.trace.emit({
-        type: 'message-parsed',
-        connectionId: this.#stream.connectionId,
-        by: 'server',
-        kind: 'request',
-        startLine: startLine(request),
-        headers: request.headers,
-        bodyLength: request.body.length,
-      });
-      this.#queue.push(request);
-    }
-    this.#watchHeaders();
-    this.#next();
-  }
-
-  /**
-   * Slowloris (a header section sent a byte at a time): a request's header section must be complete within
-   * `headerTimeout` of its first byte, however steadily the bytes come; then 408 (RFC 9110 §15.5.9) and
-   * close. Without the deadline only the idle timer is left, and every read restarts it.
-   */
-  #watchHeaders(): void {
-    const { clock } = this.#ctx;
-    const partial = this.#buffer.length > 0 && !headerSectionEnds(this.#buffer);
-    if (!partial) {
-      if (this.#headerTimer === undefined) return;
-      clock.clearTimeout(this.#headerTimer);
-      this.#headerTimer = undefined;
-      // The head is in: a body still arriving is watched by the idle timer again, as before the request.
-      this.#armIdle();
-      return;
-    }
-    const deadline = this.#server.defences.headerTimeout;
-    if (deadline === false) {
-      this.#armIdle();
-      return;
-    }
-    clock.clearTimeout(this.#idleTimer);
-    this.#headerTimer ??= clock.setTimeout(() => this.#requestTimeout(deadline), deadline);
-  }
-
-  #requestTimeout(deadline: number): void {
-    this.#headerTimer = undefined;
-    if (this.#closing) return;
-    this.#closing = true;
-    this.#buffer = new Uint8Array(0);
-    const body = utf8(`The request's header section did not arrive within ${deadline} ms of its first byte.`);
-    const response: WireResponse = {
-      version: '1.1',
-      status: 408,
-      reason: reasonPhrase(408),
-      headers: [
-        { name: 'Connection', value: 'close' },
-        { name: 'Content-Type', value: 'text/plain;charset=UTF-8' },
-      ],
-      body,
-    };
-    this.#engine.sent(response);
-    this.#engine.closed();
-    this.#stream.write(this.#env.codec.encodeResponse(response, 'GET'));
-    this.#stream.close('header timeout: 408');
-  }
-
-  #armIdle(): void {
-    const { clock } = this.#ctx;
-    clock.clearTimeout(this.#idleTimer);
-    const keepAlive = this.#server.keepAlive;
-    const timeout = keepAlive?.timeout ?? DEFAULT_TIMEOUT;
-    this.#idleTimer = clock.setTimeout(() => {
-      if (!this.#busy && this.#queue.length === 0) {
-        this.#closing = true;
-        this.#stream.close('idle: keep-alive timeout');
-      }
-    }, timeout);
-  }
-
-  #next(): void {
-    if (this.#busy || this.#closing) return;
-    const request = this.#queue.shift();
-    if (!request) return;
-    this.#busy = true;
-    this.#ctx.clock.clearTimeout(this.#idleTimer);
-    const id = this.#stream.connectionId;
-    const fault = this.#server.faults.take();
-    if (fault?.kind === 'drop') {
-      this.#ctx.trace.emit({
-        type: 'fault-injected',
-        connectionId: id,
-        fault: 'drop',
-        detail: `${fault.how} instead of answering ${request.method} ${request.target}`,
-      });
-      this.#closing = true;
-      if (fault.how === 'reset') this.#stream.abort('fault: dropped connection');
-      else this.#stream.close('fault: dropped connection');
-      return;
-    }
-    const config = { routes: this.#server.routes, store: this.#server.store, origin: this.#env.origin };
-    const work = (async (): Promise<Reply> => {
-      if (fault?.kind === 'status') {
-        this.#ctx.trace.emit({
-          type: 'fault-injected',
-          connectionId: id,
-          fault: 'status',
-          detail: `answer ${fault.status} to ${request.method} ${request.target}`,
-        });
-        return {
-          status: fault.status,
-          reason: reasonPhrase(fault.status),
-          headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
-          body: utf8(fault.body ?? `Injected failure: ${fault.status}`),
-          route: 'fault',
-          options: {},
-        };
-      }
-      return respond(request, config);
-    })();
-    this.#env.track(work);
-    // A failure inside the server still gets an answer (500), never an unhandled rejection and a stalled fetch.
-    void work.then(
-      (reply) => this.#answer(request, reply),
-      (error: unknown) => this.#answer(request, internalError(error)),
-    );
-  }
-
-  #answer(request: WireRequest, reply: Reply): void {
-    if (this.#closing) return;
-    const { clock, trace } = this.#ctx;
-    const id = this.#stream.connectionId;
-    trace.emit({ type: 'server-handled', connectionId: id, method: request.method, target: request.target, route: reply.route, status: reply.status });
-    const extra = this.#server.faults.extraLatency;
-    if (extra > 0) trace.emit({ type: 'fault-injected', connectionId: id, fault: 'latency', detail: `+${extra} ms` });
-    const delay = (reply.options.latency ?? 0) + extra;
-    const send = (): void => {
-      if (this.#closing) return;
-      const { response, close } = this.#finalize(request, reply);
-      this.#engine.sent(response);
-      this.#write(
-        response,
-        request.method,
-        () => {
-          this.#served++;
-          this.#busy = false;
-          if (close) {
-            this.#closing = true;
-            this.#engine.closed();
-            this.#stream.close(request.version === '0.9' ? 'HTTP/0.9: response ends at close' : 'Connection: close');
-          } else {
-            this.#armIdle();
-            this.#next();
-          }
-        },
-        reply.options,
-      );
-    };
-    if (delay > 0) clock.setTimeout(send, delay);
-    else send();
-  }
-
-  /** Adds framing and persistence headers and decides whether the connection ends after this reply. */
-  #finalize(request: WireRequest, reply: Reply): { response: WireResponse; close: boolean } {
-    if (request.version === '0.9') {
-      const body = reply.status >= 400 ? html09Error(reply.status, `${request.method} ${request.target}`) : reply.body;
-      return { response: { version: '0.9', status: 200, reason: 'OK', headers: [], body }, close: true };
-    }
-    const keepAlive = this.#server.keepAlive;
-    const options = headerTokens(request.headers, 'connection');
-    // The handler's own Connection options. Persistence tokens are the server's to decide (a handler's
-    // `close` is honoured); the field names it lists stay, because the fields they name are hop-by-hop
-    // only if the next hop is told so: RFC 9110 §7.6.1 has a proxy remove exactly the fields Connection
-    // names, so dropping Connection here while keeping those fields would let them leak past a proxy.
-    const replyOptions = headerTokens(reply.headers, 'connection');
-    const named = reply.headers
-      .filter((h) => h.name.toLowerCase() === 'connection')
-      .flatMap((h) => h.value.split(','))
-      .map((t) => t.trim())
-      .filter((t) => t !== '' && !/^(close|keep-alive)$/i.test(t));
-    const remaining = (keepAlive?.max ?? 1) - this.#served - 1;
-    let persist: boolean;
-    if (!keepAlive || options.includes('close') || replyOptions.includes('close') || remaining <= 0) persist = false;
-    else if (request.version === '1.1') persist = true;
-    else persist = options.includes('keep-alive');
-    const headers: HeaderField[] = [
-      { name: 'Date', value: new Date(this.#env.epoch + this.#ctx.clock.now()).toUTCString() },
-      { name: 'Server', value: this.#server.name },
-      ...reply.headers.filter((h) => !/^(content-length|connection|keep-alive|transfer-encoding|date|server)$/i.test(h.name)),
-    ];
-    // RFC 9110 §8.6: a HEAD reply may carry the Content-Length the GET would have; 204 and 304 carry none.
-    if (reply.status !== 204 && reply.status !== 304) headers.push({ name: 'Content-Length', value: String(reply.body.length) });
-    // One Connection field: the names the handler listed, then this hop's persistence option.
-    if (!persist) {
-      headers.push({ name: 'Connection', value: [...named, 'close'].join(', ') });
-    } else if (request.version === '1.0' && keepAlive) {
-      headers.push({ name: 'Connection', value: [...named, 'keep-alive'].join(', ') });
-      headers.push({ name: 'Keep-Alive', value: `timeout=${Math.ceil(keepAlive.timeout / 1000)}, max=${remaining}` });
-    } else if (named.length > 0) {
-      headers.push({ name: 'Connection', value: named.join(', ') });
-    }
-    const body = request.method === 'HEAD' || reply.status === 204 || reply.status === 304 ? new Uint8Array(0) : reply.body;
-    return { response: { version: request.version, status: reply.status, reason: reply.reason, headers, body }, close: !persist };
-  }
-
-  /** Writes a response, trickling the body when a slow-body option applies; calls `done` afterwards. */
-  #write(response: WireResponse, method: string, done: () => void, options: { bytesPerTick?: number; tickMs?: number } = {}): void {
-    const slow = options.bytesPerTick ? options : this.#server.faults.slow;
-    const bytes = this.#env.codec.encodeResponse(response, method);
-    if (!slow || response.body.length === 0 || method === 'HEAD') {
-      this.#stream.write(bytes);
-      done();
-      return;
-    }
-    const headLength = bytes.length - response.body.length;
-    const step = slow.bytesPerTick!;
-    const tick = slow.tickMs ?? 10;
-    this.#ctx.trace.emit({ type: 'fault-injected', connectionId: this.#stream.connectionId, fault: 'slow-body', detail: `${step} bytes every ${tick} ms` });
-    this.#stream.write(bytes.subarray(0, headLength));
-    let at = headLength;
-    const pump = (): void => {
-      if (this.#closing && this.#stream.state === 'closed') return;
-      this.#stream.write(bytes.subarray(at, at + step));
-      at += step;
-      if (at >= bytes.length) done();
-      else this.#ctx.clock.setTimeout(pump, tick);
-    };
-    this.#ctx.clock.setTimeout(pump, tick);
-  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { har as validateHar } from 'har-validator';
-import { createSimulation } from '../net/simulation';
+import { createSimulation } from '../sim/simulation';
 import { http } from '../server/router';
 import { createServer } from '../server/server';
 import { toHar } from './har';

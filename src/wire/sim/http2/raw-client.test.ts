@@ -4,12 +4,12 @@
  * the GOAWAY written before the close and traced on both sides; each defence can be switched off.
  */
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, FLAGS } from './constants';
+import { ERROR_CODES, FLAGS } from '../../http2/constants';
 import { connectRawHttp2 } from './raw-client';
-import { createSimulation } from '../net/simulation';
-import { createServer, type ServerOptions } from '../server/server';
-import { http } from '../server/router';
-import type { TraceEvent } from '../trace/events';
+import { createSimulation } from '../simulation';
+import { createServer, type ServerOptions } from '../../server/server';
+import { http } from '../../server/router';
+import type { TraceEvent } from '../../trace/events';
 
 const SETTLE = 300; // TCP handshake, then the prefaces and SETTINGS cross (default 100 ms round trips)
 

@@ -17,9 +17,9 @@ import {
   http1Response,
   http1ConnectionClosed,
   type Http1FiredTransition,
-} from '../http1/index';
-import type { WireRequest, WireResponse } from './codec';
-import type { NetContext } from './tcp';
+} from '../../http1/index';
+import type { WireRequest, WireResponse } from '../../net/codec';
+import type { NetContext } from '../../net/tcp';
 
 export class Http1Observer {
   readonly #engine: Http1Connection;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FifoQueue, frozenFields, h2Fields, regularFields } from './sim-common';
+import { FifoQueue, frozenFields, h2Fields, regularFields } from './common';
 
 describe('FifoQueue', () => {
   it('hands items out in arrival order, with positions counted from the front', () => {

@@ -10,14 +10,14 @@
  * - HTTP/1.1 persists otherwise; HTTP/0.9 responses end at close, so never.
  * A `Keep-Alive: timeout=<s>` from the server shortens our idle timer to match.
  */
-import type { MessageCodec, WireRequest, WireResponse } from './codec';
-import { headerTokens, keepAliveParams, startLine } from './codec';
-import { nextState, type ClientConnectionInput, type ClientConnectionState } from './connection-table';
-import type { Exchange } from './exchange';
-import type { ByteStream, CloseInfo } from './stream';
-import { concatBytes } from './stream';
-import type { NetContext } from './tcp';
-import { Http1Observer } from './http1-observer';
+import type { MessageCodec, WireRequest, WireResponse } from '../../net/codec';
+import { headerTokens, keepAliveParams, startLine } from '../../net/codec';
+import { nextState, type ClientConnectionInput, type ClientConnectionState } from '../../net/connection-table';
+import type { Exchange } from '../exchange';
+import type { ByteStream, CloseInfo } from '../../net/stream';
+import { concatBytes } from '../../net/stream';
+import type { NetContext } from '../../net/tcp';
+import { Http1Observer } from './observer';
 
 export interface ConnectionHooks {
   /** Builds the request for this exchange as it will go on this connection. */

@@ -6,9 +6,9 @@
  * start of the buffer on every arrival is quadratic in the worst case, which is fine for lesson-sized
  * messages and keeps this adapter stateless.
  */
-import { Http1Reader, serializeHttp1 } from '../http1/index';
-import type { Decoded, MessageCodec, ResponseContext, WireRequest, WireResponse } from './codec';
-import { concatBytes } from './stream';
+import { Http1Reader, serializeHttp1 } from '../../http1/index';
+import type { Decoded, MessageCodec, ResponseContext, WireRequest, WireResponse } from '../../net/codec';
+import { concatBytes } from '../../net/stream';
 
 function decode(reads: 'request' | 'response', buffer: Uint8Array, context: ResponseContext | undefined): Decoded<WireRequest | WireResponse> {
   const reader = new Http1Reader(reads);

@@ -14,17 +14,17 @@
  * of idempotent requests; browsers do it for reused connections). If requests behind a pipeline were
  * lost, pipelining is switched off for that pool key, as browsers did when a proxy broke it.
  */
-import { isIdempotentMethod } from '../data/index';
-import type { Http1Version, MessageCodec, HeaderField, WireRequest, WireResponse } from './codec';
-import { header, headerTokens } from './codec';
+import { isIdempotentMethod } from '../../data/index';
+import type { Http1Version, MessageCodec, HeaderField, WireRequest, WireResponse } from '../../net/codec';
+import { header, headerTokens } from '../../net/codec';
 import { Http1ClientConnection } from './client-connection';
-import { abortReason, roundTimings, toFetchResponse, type Exchange } from './exchange';
-import type { Link } from './link';
-import type { ByteStream } from './stream';
-import { binaryString } from '../trace/events';
-import type { NetContext, TcpNetwork } from './tcp';
-import { TlsStream, type TlsVersion } from './tls';
-import { ConnectTunnel } from './tunnel';
+import { abortReason, roundTimings, toFetchResponse, type Exchange } from '../exchange';
+import type { Link } from '../../net/link';
+import type { ByteStream } from '../../net/stream';
+import { binaryString } from '../../trace/events';
+import type { NetContext, TcpNetwork } from '../../net/tcp';
+import { TlsStream, type TlsVersion } from '../../net/tls';
+import { ConnectTunnel } from '../../net/tunnel';
 
 export interface AgentProxy {
   /** "host:port" the proxy listens on. */

@@ -2,8 +2,8 @@
  * Pieces the simulated HTTP/2 client and server share: the queue of DATA waiting for flow-control
  * credit, and the conversion between HTTP/1-style header lists and HTTP/2 field blocks.
  */
-import type { HeaderField } from '../net/codec';
-import type { Http2Connection } from './connection';
+import type { HeaderField } from '../../net/codec';
+import type { Http2Connection } from '../../http2/connection';
 
 /**
  * RFC 9113 §8.2.2: connection-specific fields must not appear in HTTP/2; Host becomes :authority

@@ -20,65 +20,38 @@
  * Handlers must not wait on the virtual clock themselves (see server/router.ts); use route latency.
  *
  * Extension point for HTTP/2 and HTTP/3: the `protocols` option maps a version to a factory. A factory
- * receives the network, link, clock and trace and returns a `ClientProtocol` that takes exchanges;
- * HTTP/1.x is the built-in `Agent`. It is an option, not a global registry, so simulations sharing a page
- * cannot affect each other. The server side of those versions will plug into server/ the same way.
- * HTTP/2 is built in the same way: `protocols['2']` defaults to `http2Client()` (http2/sim-client.ts), and
- * with httpVersion '2' the mock server also accepts HTTP/2 connections (server.ts `http2`). HTTP/3 likewise:
- * `protocols['3']` defaults to `http3Protocol()` (http3/client.ts), QUIC over simulated UDP.
+ * receives the network, link, clock and trace and returns a `ClientProtocol` (protocol.ts) that takes
+ * exchanges; HTTP/1.x is the built-in `Agent` (http1/agent.ts). It is an option, not a global registry, so
+ * simulations sharing a page cannot affect each other. `protocols['2']` defaults to `http2Client()`
+ * (http2/client.ts), and with httpVersion '2' the server side also accepts HTTP/2 connections (listen.ts,
+ * `ServerProtocol`). HTTP/3 likewise: `protocols['3']` defaults to `http3Protocol()`, QUIC over simulated UDP.
  */
 import { WireError } from '../errors';
 import { Trace, emitPrebuilt } from '../trace/trace';
 import type { TraceListener } from '../trace/trace';
 import type { Unsubscribe } from '../trace/subscribable';
 import { toHar, type Har } from '../trace/har';
-import { VirtualClock } from './clock';
-import { createRandom } from './random';
-import { Link } from './link';
+import { VirtualClock } from '../net/clock';
+import { createRandom } from '../net/random';
+import { Link } from '../net/link';
 import { StallGuard } from './stall-guard';
-import { TcpNetwork, type NetContext } from './tcp';
-import { Agent, defaultPort } from './agent';
-import { ForwardProxy } from './proxy';
-import { MockServer } from '../server/server';
-import type { HeaderField, Http1Version, MessageCodec } from './codec';
-import { header } from './codec';
+import { TcpNetwork, type NetContext } from '../net/tcp';
+import { Agent, defaultPort } from './http1/agent';
+import { ForwardProxy } from '../net/proxy';
+import { MockServer, type ServerOptions } from '../server/server';
+import type { HeaderField, Http1Version } from '../net/codec';
+import { header } from '../net/codec';
 import type { Exchange } from './exchange';
 import { abortReason } from './exchange';
-import { resolveOptions, type ResolvedSimulationOptions, type SimulationOptions, type SimHttpVersion } from './options';
-import { utf8, type ByteStream } from './stream';
-import { TlsStream, type TlsVersion } from './tls';
-import { http1Codec } from './http1-codec';
-import { http2Client } from '../http2/sim-client';
-import { http3Protocol } from '../http3/client';
-
-/** What a client protocol implementation must offer the simulation. */
-export interface ClientProtocol {
-  /** Which pool a URL's requests share (an origin, or a proxy). */
-  keyFor(url: URL): string;
-  submit(exchange: Exchange): void;
-  abort(exchange: Exchange): void;
-}
-
-export interface ProtocolEnv {
-  readonly options: ResolvedSimulationOptions;
-  readonly ctx: NetContext;
-  readonly network: TcpNetwork;
-  /** The client's first hop. */
-  readonly link: Link;
-  readonly codec: MessageCodec;
-  readonly ipFor: (host: string) => string;
-  readonly proxyAddress: string | undefined;
-  /** The proxy's address on the network, for HAR's serverIPAddress (what browsers report through a proxy). */
-  readonly proxyIP: string | undefined;
-  /**
-   * Registers host-side async work (a route handler's promise, its body stream) so the driver does not
-   * move virtual time past it: what server.attach gets for HTTP/1 and HTTP/2, for servers that protocol
-   * factories run themselves (HTTP/3).
-   */
-  readonly track: (work: Promise<unknown>) => void;
-}
-
-export type ClientProtocolFactory = (env: ProtocolEnv) => ClientProtocol;
+import { resolveOptions, type ResolvedSimulationOptions, type SimHttpVersion } from '../net/options';
+import type { SimulationOptions } from './options';
+import { utf8, type ByteStream } from '../net/stream';
+import { TlsStream, type TlsVersion } from '../net/tls';
+import { http1Codec } from './http1/codec';
+import { http2Client } from './http2/client';
+import { http3Protocol } from './http3/client';
+import { listen } from './listen';
+import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from './protocol';
 
 const PROXY_ADDRESS = 'proxy.example:3128';
 const PROXY_IP = '198.51.100.1'; // RFC 5737 documentation range (TEST-NET-2)
@@ -207,7 +180,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
   };
   const hostIdle = (): Promise<void> => (idle ??= new Promise<void>((resolve) => (wakeWhenIdle = resolve)));
 
-  const server = resolved.server instanceof MockServer ? resolved.server : new MockServer(resolved.server ?? {});
+  const server = resolved.server instanceof MockServer ? resolved.server : new MockServer((resolved.server ?? {}) as ServerOptions);
   const base = new URL(resolved.baseUrl);
   const stops: (() => void)[] = [];
   const tlsVersion = resolved.tls === 'none' ? '1.3' : resolved.tls;
@@ -216,9 +189,9 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     ipFor(host);
     const httpPort = base.protocol === 'http:' && base.hostname === host ? defaultPort(base) : '80';
     const httpsPort = base.protocol === 'https:' && base.hostname === host ? defaultPort(base) : '443';
-    stops.push(server.attach({ network, address: `${host}:${httpPort}`, codec, origin: `http://${host}`, track, epoch: resolved.epoch, http2 }));
+    stops.push(listen(server, { network, address: `${host}:${httpPort}`, codec, origin: `http://${host}`, track, epoch: resolved.epoch, http2 }));
     stops.push(
-      server.attach({ network, address: `${host}:${httpsPort}`, codec, origin: `https://${host}`, tls: tlsVersion, track, epoch: resolved.epoch, http2 }),
+      listen(server, { network, address: `${host}:${httpsPort}`, codec, origin: `https://${host}`, tls: tlsVersion, track, epoch: resolved.epoch, http2 }),
     );
   }
   let proxyAddress: string | undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulation, type Simulation } from '../net/simulation';
-import type { SimulationOptions } from '../net/options';
-import { createServer } from '../server/index';
+import { createSimulation, type Simulation } from '../simulation';
+import type { SimulationOptions } from '../options';
+import { createServer } from '../../server/index';
 
 const MiB = 1024 * 1024;
 

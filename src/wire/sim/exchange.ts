@@ -2,8 +2,8 @@
  * One fetch in flight: the request as the caller gave it, its progress through the agent, and how to
  * settle the caller's promise. Internal to the simulator.
  */
-import { roundTime } from './clock';
-import type { HeaderField, WireRequest, WireResponse } from './codec';
+import { roundTime } from '../net/clock';
+import type { HeaderField, WireRequest, WireResponse } from '../net/codec';
 
 export interface Exchange {
   readonly id: string;

@@ -13,14 +13,14 @@
  * Field blocks come from one HPACK encoder whose dynamic table the server's decoder mirrors, as long as every
  * block encoded is sent, in the order encoded (RFC 7541 §2.1).
  */
-import { type EncodableField, HpackEncoder } from '../hpack/index';
-import type { ByteStream, CloseInfo } from '../net/stream';
-import type { NetContext } from '../net/tcp';
-import type { TlsVersion } from '../net/tls';
-import { CLIENT_PREFACE, FLAGS, errorCodeName } from './constants';
-import { encodeFrames, parseFrame } from './frame-codec';
-import type { Frame, GoawayFrame } from './frames';
-import { Http2Tracer } from './sim-trace';
+import { type EncodableField, HpackEncoder } from '../../hpack/index';
+import type { ByteStream, CloseInfo } from '../../net/stream';
+import type { NetContext } from '../../net/tcp';
+import type { TlsVersion } from '../../net/tls';
+import { CLIENT_PREFACE, FLAGS, errorCodeName } from '../../http2/constants';
+import { encodeFrames, parseFrame } from '../../http2/frame-codec';
+import type { Frame, GoawayFrame } from '../../http2/frames';
+import { Http2Tracer } from './trace';
 
 /** The part of a simulation the raw client needs (`createSimulation`'s result has it). */
 export interface RawHttp2Host {

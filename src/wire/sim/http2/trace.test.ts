@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../net/clock';
-import { createSimulation } from '../net/simulation';
-import { http } from '../server/router';
-import { createServer } from '../server/server';
-import { bytesOf } from '../trace/events';
-import type { NetContext } from '../net/tcp';
-import type { TraceEvent } from '../trace/events';
-import { Trace } from '../trace/trace';
-import { Http2Connection } from './connection';
-import { decodeFrames } from './frame-codec';
-import { Http2Tracer } from './sim-trace';
+import { VirtualClock } from '../../net/clock';
+import { createSimulation } from '../simulation';
+import { http } from '../../server/router';
+import { createServer } from '../../server/server';
+import { bytesOf } from '../../trace/events';
+import type { NetContext } from '../../net/tcp';
+import type { TraceEvent } from '../../trace/events';
+import { Trace } from '../../trace/trace';
+import { Http2Connection } from '../../http2/connection';
+import { decodeFrames } from '../../http2/frame-codec';
+import { Http2Tracer } from './trace';
 
 function context(): NetContext {
   const clock = new VirtualClock();
@@ -146,7 +146,7 @@ describe("Http2Tracer with the encoder's HPACK steps handed over", () => {
   const frameContents = (ctx: NetContext) => ctx.trace.events.map(content);
 
   /** The same requests traced twice: the tracer decoding every block, and the tracer handed the encoder's steps. */
-  function traceBoth(handOver: (tracer: Http2Tracer, block: import('../hpack/index').EncodedBlock, i: number) => void) {
+  function traceBoth(handOver: (tracer: Http2Tracer, block: import('../../hpack/index').EncodedBlock, i: number) => void) {
     const decoding = context();
     const handed = context();
     const plainConn = new Http2Connection({ role: 'client' });
@@ -158,7 +158,7 @@ describe("Http2Tracer with the encoder's HPACK steps handed over", () => {
     const preface = annotatedConn.initiate().bytes;
     tracer.sent(preface);
     peer.received(preface);
-    const blocks: import('../hpack/index').EncodedBlock[] = [];
+    const blocks: import('../../hpack/index').EncodedBlock[] = [];
     paths.forEach((path, i) => {
       const fields = request(path, [{ name: 'accept-language', value: i % 2 ? 'fr' : 'de' }]);
       plain.sent(plainConn.request(fields, { endStream: true }).bytes);

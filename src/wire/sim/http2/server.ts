@@ -20,30 +20,37 @@
  * - Faults: a 'status' fault answers with that status; a 'drop' fault resets the TCP connection.
  *   A slow body (bytesPerTick) is not modelled over HTTP/2: DATA goes out as flow control allows.
  */
-import { reasonPhrase } from '../data/index';
-import type { HeaderField, WireRequest } from '../net/codec';
-import type { ByteStream } from '../net/stream';
-import { concatBytes, utf8 } from '../net/stream';
-import type { NetContext } from '../net/tcp';
-import { emitPrebuilt } from '../trace/trace';
-import type { MockServer, AttachOptions } from '../server/server';
-import { internalError, respond, type Reply } from '../server/semantics';
-import { Http2Connection } from './connection';
-import type { Http2Event } from './events';
-import { DataQueue, field, frozenFields, h2Fields, regularFields } from './sim-common';
-import { Http2Tracer } from './sim-trace';
+import { reasonPhrase } from '../../data/index';
+import { Http2Connection } from '../../http2/connection';
+import { CLIENT_PREFACE } from '../../http2/constants';
+import type { Http2Event } from '../../http2/events';
+import type { HeaderField, WireRequest } from '../../net/codec';
+import type { ByteStream } from '../../net/stream';
+import { concatBytes, utf8 } from '../../net/stream';
+import type { NetContext } from '../../net/tcp';
+import { emitPrebuilt } from '../../trace/trace';
+import type { Http2ConnectionInfo, MockServer } from '../../server/server';
+import { internalError, respond, type Reply } from '../../server/semantics';
+import { type ServerEnv as AttachOptions, type ServerProtocol, prefaceDetector } from '../protocol';
+import { DataQueue, field, frozenFields, h2Fields, regularFields } from './common';
+import { Http2Tracer } from './trace';
 
-/** What the mock server reports about one HTTP/2 connection (`MockServer.http2Connections()`). */
-export interface Http2ConnectionInfo {
-  readonly connectionId: string;
-  /** A field block started and not ended: a CONTINUATION flood grows it (RFC 9113 §10.5.1). */
-  readonly heldFieldBlock: { readonly streamId: number; readonly frames: number; readonly bytes: number } | null;
-  /** Streams whose request has not finished arriving. */
-  readonly requestsArriving: number;
-  /** Streams whose request is in and whose response is not finished. */
-  readonly answering: number;
-  /** The code of the connection error that ended it, if one did. */
-  readonly error: string | null;
+export type { Http2ConnectionInfo };
+
+/** HTTP/2 as a server protocol: claims a connection that opens with the client preface (RFC 9113 §3.4). */
+export function http2Server(): ServerProtocol {
+  const detect = prefaceDetector(CLIENT_PREFACE);
+  return {
+    id: 'h2',
+    detect,
+    serve(server, stream, env, initial) {
+      const h2 = new Http2ServerConnection(server, stream, env, env.network.ctx);
+      const forget = server.opened(h2);
+      stream.onData((more) => h2.receive(more));
+      stream.onClose(forget);
+      if (initial) h2.receive(initial);
+    },
+  };
 }
 
 /** What nginx and h2o announce; clients queue requests beyond it (RFC 9113 §5.1.2). */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { har as validateHar } from 'har-validator';
-import { createSimulation, type Simulation } from '../net/simulation';
-import type { SimulationOptions } from '../net/options';
-import { http } from '../server/router';
-import { createServer } from '../server/server';
-import { bytesOf } from '../trace/events';
-import { decodeFrames } from './frame-codec';
-import { http2Client } from './sim-client';
+import { createSimulation, type Simulation } from '../simulation';
+import type { SimulationOptions } from '../options';
+import { http } from '../../server/router';
+import { createServer } from '../../server/server';
+import { bytesOf } from '../../trace/events';
+import { decodeFrames } from '../../http2/frame-codec';
+import { http2Client } from './client';
 
 const body = (n: number, fill = 'x') => fill.repeat(n);
 

@@ -22,25 +22,25 @@
  * the server refuses (REFUSED_STREAM) or leaves unprocessed by GOAWAY (§6.8) is retried on a new
  * connection, since the server did not act on it (§8.7); any other failure fails the fetch.
  */
-import { WireError } from '../errors';
-import type { HeaderField, WireResponse } from '../net/codec';
-import { header } from '../net/codec';
-import { defaultPort } from '../net/agent';
-import { abortReason, roundTimings, toFetchResponse, type Exchange } from '../net/exchange';
-import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from '../net/simulation';
-import type { ByteStream } from '../net/stream';
-import { concatBytes } from '../net/stream';
-import { TlsStream } from '../net/tls';
-import { ConnectTunnel } from '../net/tunnel';
-import { binaryString } from '../trace/events';
-import { emitPrebuilt } from '../trace/trace';
-import type { Settings } from './constants';
-import { DEFAULT_WINDOW_SIZE, ERROR_CODES } from './constants';
-import type { Http2FlowControl } from '../net/options';
-import { Http2Connection } from './connection';
-import type { Http2Event } from './events';
-import { DataQueue, FifoQueue, field, frozenFields, h2Fields, regularFields } from './sim-common';
-import { Http2Tracer } from './sim-trace';
+import { WireError } from '../../errors';
+import type { HeaderField, WireResponse } from '../../net/codec';
+import { header } from '../../net/codec';
+import { defaultPort } from '../http1/agent';
+import { abortReason, roundTimings, toFetchResponse, type Exchange } from '../exchange';
+import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from '../protocol';
+import type { ByteStream } from '../../net/stream';
+import { concatBytes } from '../../net/stream';
+import { TlsStream } from '../../net/tls';
+import { ConnectTunnel } from '../../net/tunnel';
+import { binaryString } from '../../trace/events';
+import { emitPrebuilt } from '../../trace/trace';
+import type { Settings } from '../../http2/constants';
+import { DEFAULT_WINDOW_SIZE, ERROR_CODES } from '../../http2/constants';
+import type { Http2FlowControl } from '../../net/options';
+import { Http2Connection } from '../../http2/connection';
+import type { Http2Event } from '../../http2/events';
+import { DataQueue, FifoQueue, field, frozenFields, h2Fields, regularFields } from './common';
+import { Http2Tracer } from './trace';
 
 export interface Http2ClientOptions {
   /** Announce SETTINGS_ENABLE_PUSH = 0 so the server may not push (RFC 9113 §6.5.2). Default: push allowed. */
