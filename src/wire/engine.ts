@@ -33,6 +33,3 @@ export interface WireEngine<TEvent, TData = Uint8Array> {
   /** Time: the caller's clock reached `now`. Returns the events that caused, oldest first. */
   timeout(now: number): readonly TEvent[];
 }
-
-/** The other end. */
-export const peerRole = (role: WireRole): WireRole => (role === 'client' ? 'server' : 'client');

@@ -70,6 +70,10 @@ interface Outstanding {
 
 const other = (r: Http1Role): Http1Role => (r === 'client' ? 'server' : 'client');
 
+/** What the common verbs report (engine.ts): the peer's events, the error that ended the connection, or an idle timeout. */
+export type Http1EngineEvent = Exclude<ReadStep, { readonly type: 'need-data' } | { readonly type: 'paused' }> | { readonly type: 'idle-timeout' };
+const IDLE_TIMEOUT: Http1EngineEvent = Object.freeze({ type: 'idle-timeout' });
+
 export class Http1Connection {
   readonly ourRole: Http1Role;
   readonly theirRole: Http1Role;
@@ -403,6 +407,56 @@ export class Http1Connection {
       this.st[r.role] = r.to;
       if (r.id === 'client-switch-declined') this.switchProposal = 'none';
     }
+  }
+
+  // --- the common engine verbs (src/wire/engine.ts) ---------------------------------------------------
+
+  /** Our role, under the name every engine uses (engine.ts); the same as `ourRole`. */
+  get role(): Http1Role {
+    return this.ourRole;
+  }
+
+  /**
+   * Bytes in (engine.ts): feeds `data` (an empty chunk is the peer's EOF, as in h11) at `now`, and returns
+   * every event now readable, up to one that needs more bytes or pauses; an error is the last event. The
+   * header deadline starts at the first call that sees a head begin, as with `deadline(now)`. Events held
+   * back by a pause (a pipelined request waiting for its turn) come out of `nextEvent()` once it lifts.
+   */
+  receive(data: Uint8Array, now: number): Http1EngineEvent[] {
+    if (data.length === 0) this.receiveEof();
+    else this.receiveData(data);
+    const events: Http1EngineEvent[] = [];
+    // Every event but end-of-message and connection-closed consumes at least one byte: the bound is a seatbelt.
+    const bound = 2 * this.reader.buffer.length + 4;
+    for (let guard = 0; guard < bound; guard++) {
+      const step = this.nextEvent();
+      if (step.type === 'need-data' || step.type === 'paused') break;
+      events.push(step);
+      if (step.type === 'error' || step.type === 'connection-closed') break;
+    }
+    this.deadline(now);
+    return events;
+  }
+
+  /** Bytes out (engine.ts): always empty. HTTP/1 never speaks on its own; `send(event)` returns the bytes of each event. */
+  dataToSend(): Uint8Array[] {
+    return [];
+  }
+
+  /** Time (engine.ts): when the running deadline (`deadline(now)`) expires, if one is running. */
+  nextTimeout(now: number): number | undefined {
+    return this.deadline(now)?.at;
+  }
+
+  /**
+   * Time (engine.ts): `expire(now)` as events: 'idle-timeout' when an idle connection should be closed, the
+   * `request-timeout` error when a head came too slowly (answer 408), nothing when nothing expired.
+   */
+  timeout(now: number): Http1EngineEvent[] {
+    const expired = this.expire(now);
+    if (expired === null) return [];
+    if (expired === 'idle') return [IDLE_TIMEOUT];
+    return expired.type === 'need-data' || expired.type === 'paused' ? [] : [expired];
   }
 }
 

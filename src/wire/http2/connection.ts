@@ -27,7 +27,7 @@ import { CLIENT_PREFACE, DEFAULT_SETTINGS, DEFAULT_WINDOW_SIZE, ERROR_CODES, MAX
 import type { ErrorCodeName, Settings } from './constants';
 import { Http2Error, connectionError, streamError, usageError } from './errors';
 import { type FieldBlock, FieldBlockAssembler } from './field-block';
-import { event } from './events';
+import { event, type Http2Event } from './events';
 import { FlowControlWindow } from './flow-control';
 import { encodeFrames, parseFrame } from './frame-codec';
 import { Effects, concat, dataFrames, fieldBlockFrames, goawayFrame, sendResult } from './frame-builders';
@@ -688,7 +688,7 @@ export class Http2Connection {
   /** Rapid reset (CVE-2023-44487): one token per RST_STREAM received, refilled on the caller's clock. */
   private takeResetToken(fx: Effects): boolean {
     const { resetBurst, resetRatePerSecond } = this.limits;
-    const now = this.options.now?.();
+    const now = this.options.now?.() ?? this.engineNow;
     if (now !== undefined) {
       if (this.resetRefilledAt !== null) this.resetTokens = Math.min(resetBurst, this.resetTokens + ((now - this.resetRefilledAt) * resetRatePerSecond) / 1000);
       this.resetRefilledAt = now;
@@ -763,6 +763,40 @@ export class Http2Connection {
     // RFC 9113 §3.4: the preface (our SETTINGS) is the first thing each side sends.
     if (requireInitiated && !this.initiated)
       throw usageError('PROTOCOL_ERROR', 'Call initiate() first: the connection preface goes out before anything else (RFC 9113 §3.4).');
+  }
+
+  // --- the common engine verbs (src/wire/engine.ts) ---------------------------------------------------
+
+  /** What `receive` produced for `dataToSend`. */
+  private readonly engineOutbox: Uint8Array[] = [];
+  /** The time the last `receive` was given, for the RST_STREAM budget when no `now` option is set. */
+  private engineNow: number | undefined;
+
+  /**
+   * Bytes in (engine.ts): `receiveData`, with the reply bytes it produced (acknowledgements, WINDOW_UPDATEs,
+   * RST_STREAM or GOAWAY) kept for `dataToSend`. `now` refills the RST_STREAM budget when the connection
+   * was built without a `now` option. Returns the events.
+   */
+  receive(bytes: Uint8Array, now: number): readonly Http2Event[] {
+    this.engineNow = now;
+    const result = this.receiveData(bytes);
+    if (result.bytes.length > 0) this.engineOutbox.push(result.bytes);
+    return result.events;
+  }
+
+  /** Bytes out (engine.ts): the replies `receive` produced, oldest first. Action methods return their own bytes. */
+  dataToSend(): readonly Uint8Array[] {
+    return this.engineOutbox.splice(0);
+  }
+
+  /** Time (engine.ts): HTTP/2 has no timer here: no SETTINGS timeout, which RFC 9113 §6.5.3 makes optional. */
+  nextTimeout(_now?: number): number | undefined {
+    return undefined;
+  }
+
+  /** Time (engine.ts): nothing is timed, so nothing happens. */
+  timeout(_now: number): readonly Http2Event[] {
+    return [];
   }
 }
 
