@@ -1,10 +1,14 @@
 // Public surface of src/wire/http3, re-exported by src/wire/index.ts. Names carry an Http3/Quic/Qpack
 // prefix so they never clash with the other areas' exports.
-export { http3Protocol, Http3Client } from './client';
-export type { Http3ProtocolOptions } from './client';
-export { Http3ServerSession, HTTP3_LOCAL_SETTINGS } from './server';
+import type { WireRole } from '../engine';
+
+export { Http3Connection, HTTP3_CONTROL_STREAM, HTTP3_LOCAL_SETTINGS } from './http3-connection';
+export type { Http3ConnectionOptions, Http3Event, Http3EventType, Http3RequestResult } from './http3-connection';
+export type { Http3Message } from './message';
 export { QuicConnection } from './connection';
-export type { QuicConnectionOptions, QuicEvent, QuicOutput, QuicRole } from './connection';
+export type { QuicConnectionOptions, QuicEvent, QuicOutput } from './connection';
+/** @deprecated Use `WireRole`, the one role name of every engine. */
+export type QuicRole = WireRole;
 export {
   QuicRecovery,
   QUIC_INITIAL_WINDOW,

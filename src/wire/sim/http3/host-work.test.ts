@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulation, type SimulationOptions } from '../net/index';
-import { createServer, http } from '../server/index';
+import { createSimulation, type SimulationOptions } from '../index';
+import { createServer, http } from '../../server/index';
 
 /** Real (host) time passes, virtual time must not: the handler's work is not on the simulation's clock. */
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,41 +1,41 @@
 /**
- * The I/O shell around a QuicConnection: UDP datagrams over the simulation's Link, a timer on the
- * virtual clock, and trace events. This is the only part of the QUIC model that touches time or the
- * network; the engine itself (connection.ts) only returns what to do.
+ * The I/O shell around an Http3Connection (http3/http3-connection.ts): UDP datagrams over the simulation's
+ * Link, a timer on the virtual clock, and trace events. This is the only part of the HTTP/3 model that
+ * touches time or the network; the engine itself only returns what to do.
  *
  * Datagrams take the link's serialization and propagation delay (link.ts). Each datagram that carries
  * stream data is lost with the link's probability, one seeded draw per datagram; datagrams with only
- * handshake, ACK or CONNECTION_CLOSE frames always arrive (see connection.ts). The link charges 40 bytes
- * of TCP/IPv4 headers per datagram; UDP/IPv4 would be 28 (RFC 768, RFC 791), a difference we accept.
+ * handshake, ACK or CONNECTION_CLOSE frames always arrive (see http3/connection.ts). The link charges 40
+ * bytes of TCP/IPv4 headers per datagram; UDP/IPv4 would be 28 (RFC 768, RFC 791), a difference we accept.
  */
-import type { Link } from '../net/link';
-import type { NetContext } from '../net/tcp';
-import type { TimerId } from '../net/clock';
-import type { Side, TraceEventInit } from '../trace/events';
-import type { QuicConnection, QuicEvent, QuicOutput } from './connection';
-import { describeFrame, type QuicDatagram } from './packets';
-import { http3ErrorName } from './frames';
+import type { Link } from '../../net/link';
+import type { NetContext } from '../../net/tcp';
+import type { TimerId } from '../../net/clock';
+import type { Side, TraceEventInit } from '../../trace/events';
+import type { Http3Connection, Http3Event } from '../../http3/http3-connection';
+import { describeFrame, type QuicDatagram } from '../../http3/packets';
+import { http3ErrorName, http3PayloadLength } from '../../http3/frames';
 
-export class QuicEndpoint {
-  readonly connection: QuicConnection;
+export class Http3Endpoint {
+  readonly engine: Http3Connection;
   readonly side: Side;
   readonly connectionId: string;
   readonly #ctx: NetContext;
   readonly #link: Link;
-  readonly #onEvent: (event: QuicEvent) => void;
-  #peer: QuicEndpoint | undefined;
+  readonly #onEvent: (event: Http3Event) => void;
+  #peer: Http3Endpoint | undefined;
   #timer: TimerId | undefined;
 
-  constructor(connection: QuicConnection, connectionId: string, ctx: NetContext, link: Link, onEvent: (event: QuicEvent) => void) {
-    this.connection = connection;
-    this.side = connection.role;
+  constructor(engine: Http3Connection, connectionId: string, ctx: NetContext, link: Link, onEvent: (event: Http3Event) => void) {
+    this.engine = engine;
+    this.side = engine.role;
     this.connectionId = connectionId;
     this.#ctx = ctx;
     this.#link = link;
     this.#onEvent = onEvent;
   }
 
-  pair(peer: QuicEndpoint): void {
+  pair(peer: Http3Endpoint): void {
     this.#peer = peer;
   }
 
@@ -44,23 +44,36 @@ export class QuicEndpoint {
     this.#ctx.trace.emit(init);
   }
 
-  /** Performs an engine output: trace it, send its datagrams, re-arm the timer, then run reactions. */
-  apply(out: QuicOutput): void {
+  /**
+   * Performs what the engine did: traces `events`, sends the datagrams it has waiting, re-arms the timer,
+   * then runs the reactions. `afterFrames` runs once the leading 'frame-sent' events are traced (a request
+   * is traced as sent between its frames and its packets).
+   */
+  apply(events: readonly Http3Event[], afterFrames?: () => void): void {
     const now = this.#ctx.clock.now();
-    for (const event of out.events) this.#trace(event);
-    for (const datagram of out.datagrams) this.#transmit(datagram, now);
+    let framesDone = afterFrames === undefined;
+    for (const event of events) {
+      if (!framesDone && event.type !== 'frame-sent') {
+        framesDone = true;
+        afterFrames!();
+      }
+      this.#trace(event);
+    }
+    if (!framesDone) afterFrames!();
+    for (const datagram of this.engine.dataToSend()) this.#transmit(datagram, now);
     this.#ctx.clock.clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (out.timer !== undefined) {
+    const at = this.engine.nextTimeout(now);
+    if (at !== undefined) {
       this.#timer = this.#ctx.clock.setTimeout(
         () => {
           this.#timer = undefined;
-          this.apply(this.connection.timeout(this.#ctx.clock.now()));
+          this.apply(this.engine.timeout(this.#ctx.clock.now()));
         },
-        Math.max(0, out.timer - now),
+        Math.max(0, at - now),
       );
     }
-    for (const event of out.events) this.#onEvent(event);
+    for (const event of events) this.#onEvent(event);
   }
 
   now(): number {
@@ -72,7 +85,7 @@ export class QuicEndpoint {
     const arrives = this.#link.transmit(direction, datagram.size, now);
     const frames = datagram.packets.flatMap((p) => p.frames);
     const droppable = frames.some((f) => f.type === 'STREAM') && !frames.some((f) => f.type === 'CONNECTION_CLOSE');
-    if (droppable && this.#link.drops()) {
+    if (droppable && this.#link.drops({ direction, firstSent: datagram.firstSent })) {
       const streams = [...new Set(frames.flatMap((f) => (f.type === 'STREAM' ? [f.streamId] : [])))].sort((a, b) => a - b);
       this.emit({
         type: 'quic-datagram-dropped',
@@ -85,13 +98,27 @@ export class QuicEndpoint {
     }
     const peer = this.#peer;
     if (!peer) return;
-    this.#ctx.clock.setTimeout(() => peer.apply(peer.connection.receive(datagram, this.#ctx.clock.now())), arrives - now);
+    this.#ctx.clock.setTimeout(() => peer.apply(peer.engine.receive(datagram, this.#ctx.clock.now())), arrives - now);
   }
 
-  #trace(event: QuicEvent): void {
+  #trace(event: Http3Event): void {
     const connectionId = this.connectionId;
     const from = this.side;
     switch (event.type) {
+      case 'frame-sent': {
+        const frame = event.frame;
+        if (frame.type === 'UNKNOWN') return; // the trace names the four frame types this model sends
+        this.emit({
+          type: 'http3-frame',
+          connectionId,
+          from,
+          streamId: event.streamId,
+          frame: frame.type,
+          length: http3PayloadLength(frame),
+          ...(event.fields ? { fields: event.fields } : {}),
+        });
+        return;
+      }
       case 'handshake':
         this.emit({ type: 'quic-handshake', connectionId, from, space: event.space, messages: event.messages });
         return;
@@ -172,7 +199,7 @@ export class QuicEndpoint {
         this.emit({ type: 'quic-connection-closed', connectionId, by: event.by, errorCode: event.errorCode, reason: event.reason });
         return;
       default:
-        return; // packet-received, stream-data and confirmed are for the HTTP/3 layer, not the trace
+        return; // packet-received, stream-data, confirmed and the HTTP/3 layer's events are for the endpoints, not the trace
     }
   }
 }

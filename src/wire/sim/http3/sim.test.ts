@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulation, type SimulationOptions } from '../net/index';
-import { createServer, http } from '../server/index';
+import { createSimulation, type SimulationOptions } from '../index';
+import { createServer, http } from '../../server/index';
 
 const routes = () =>
   createServer({

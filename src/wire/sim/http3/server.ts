@@ -1,6 +1,8 @@
 /**
  * The server side of the HTTP/3 model: one session per QUIC connection, answering requests with the
  * MockServer's routes and resource store through `respond` (server/semantics.ts), like the HTTP/1 server.
+ * The HTTP/3 protocol itself (control stream, SETTINGS, framing, QPACK) is the server's `Http3Connection`
+ * engine (http3/http3-connection.ts); this file decides what to answer and when.
  *
  * - When its 1-RTT keys are ready the server opens its control stream (stream 3, type 0x00) and sends
  *   SETTINGS first (RFC 9114 §6.2.1, §7.2.4): a QPACK table capacity of 0 and no blocked streams.
@@ -31,31 +33,22 @@
  * Not modelled: the server's own idle timeout (the client closes idle connections), and request bodies
  * that stream before FIN (the request is handled once complete).
  */
-import { reasonPhrase } from '../data/index';
-import type { WireRequest } from '../net/codec';
-import { utf8 } from '../net/stream';
-import type { MockServer } from '../server/server';
-import { internalError, respond, type Reply } from '../server/semantics';
-import type { QuicEvent } from './connection';
-import { encodeHttp3Frame, http3PayloadLength, HTTP3_ERROR_CODES, HTTP3_SETTINGS, HTTP3_STREAM_TYPES, type Http3Frame } from './frames';
-import { decodeMessage, encodeMessage, http3Fields, pseudo } from './message';
-import type { QuicEndpoint } from './udp';
+import { reasonPhrase } from '../../data/index';
+import type { WireRequest } from '../../net/codec';
+import { utf8 } from '../../net/stream';
+import type { MockServer } from '../../server/server';
+import { internalError, respond, type Reply } from '../../server/semantics';
+import { HTTP3_ERROR_CODES } from '../../http3/frames';
+import type { Http3Event } from '../../http3/http3-connection';
+import { http3Fields, pseudo, type Http3Message } from '../../http3/message';
+import type { QpackField } from '../../http3/qpack';
+import type { Http3Endpoint } from './udp';
 
-/** Our endpoints' SETTINGS (RFC 9204 §5): no dynamic table, so no blocked streams either. */
-export const HTTP3_LOCAL_SETTINGS: Http3Frame = {
-  type: 'SETTINGS',
-  settings: [
-    { id: HTTP3_SETTINGS.QPACK_MAX_TABLE_CAPACITY, value: 0 },
-    { id: HTTP3_SETTINGS.QPACK_BLOCKED_STREAMS, value: 0 },
-  ],
-};
-
-const SERVER_CONTROL_STREAM = 3;
 const DEFAULT_TICK_MS = 10;
 
 export interface Http3ServerSessionOptions {
   readonly server: MockServer;
-  readonly endpoint: QuicEndpoint;
+  readonly endpoint: Http3Endpoint;
   /** Unix ms at virtual time 0, for the Date header. */
   readonly epoch: number;
   readonly setTimeout: (callback: () => void, ms: number) => void;
@@ -68,99 +61,37 @@ export interface Http3ServerSessionOptions {
 
 export class Http3ServerSession {
   readonly #options: Http3ServerSessionOptions;
-  readonly #requests = new Map<number, Uint8Array[]>();
-  /** Request streams the client cancelled: nothing more is sent on them. */
-  readonly #cancelled = new Set<number>();
-  #controlOpened = false;
 
   constructor(options: Http3ServerSessionOptions) {
     this.#options = options;
   }
 
-  onEvent(event: QuicEvent): void {
-    switch (event.type) {
-      case 'ready':
-        this.#openControl();
-        return;
-      case 'stream-reset':
-      case 'stop-sending':
-        // The client abandoned the request (RFC 9114 §4.1.1); a partial request is dropped unanswered.
-        if (event.by === 'client' && isRequestStream(event.streamId)) {
-          this.#cancelled.add(event.streamId);
-          this.#requests.delete(event.streamId);
-        }
-        return;
-      case 'stream-data':
-        this.#data(event.streamId, event.data, event.fin);
-        return;
-      default:
-        return;
-    }
+  onEvent(event: Http3Event): void {
+    // After a 'drop' fault closed the connection, requests that arrived with it are not read.
+    if (this.#options.endpoint.engine.state === 'closed') return;
+    if (event.type === 'message') this.#handle(event.streamId, event);
+    // A malformed request is a stream error (RFC 9114 §4.1.2); we answer 400 on that stream.
+    else if (event.type === 'stream-error')
+      this.#send(event.streamId, 'GET', { ...internalError(event.error), status: 400, reason: reasonPhrase(400), route: 'builtin:400' });
   }
 
-  #data(streamId: number, data: Uint8Array, fin: boolean): void {
-    // Client unidirectional streams carry control (SETTINGS, GOAWAY); requests come on bidirectional ones.
-    if (!isRequestStream(streamId) || this.#cancelled.has(streamId)) return;
-    if (this.#options.endpoint.connection.state === 'closed') return; // dropped by a fault: nothing more is read
-    const parts = this.#requests.get(streamId) ?? [];
-    parts.push(data);
-    this.#requests.set(streamId, parts);
-    if (!fin) return;
-    this.#requests.delete(streamId);
-    const total = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let pos = 0;
-    for (const p of parts) {
-      total.set(p, pos);
-      pos += p.length;
-    }
-    this.#handle(streamId, total);
-  }
-
-  #openControl(): void {
-    if (this.#controlOpened) return;
-    this.#controlOpened = true;
-    const { endpoint } = this.#options;
-    const settings = encodeHttp3Frame(HTTP3_LOCAL_SETTINGS);
-    const bytes = new Uint8Array(1 + settings.length);
-    bytes[0] = HTTP3_STREAM_TYPES.CONTROL;
-    bytes.set(settings, 1);
-    endpoint.emit({
-      type: 'http3-frame',
-      connectionId: endpoint.connectionId,
-      from: 'server',
-      streamId: SERVER_CONTROL_STREAM,
-      frame: 'SETTINGS',
-      length: http3PayloadLength(HTTP3_LOCAL_SETTINGS),
-    });
-    endpoint.apply(endpoint.connection.write(SERVER_CONTROL_STREAM, bytes, false, endpoint.now()));
-  }
-
-  #handle(streamId: number, bytes: Uint8Array): void {
+  #handle(streamId: number, message: Http3Message): void {
     const { endpoint, server } = this.#options;
     const connectionId = endpoint.connectionId;
-    let request: WireRequest;
-    let origin: string;
-    try {
-      const message = decodeMessage(bytes);
-      const method = pseudo(message.fields, ':method') ?? 'GET';
-      const authority = pseudo(message.fields, ':authority') ?? 'localhost';
-      origin = `${pseudo(message.fields, ':scheme') ?? 'https'}://${authority}`;
-      const headers = [{ name: 'host', value: authority }, ...message.fields.filter((f) => !f.name.startsWith(':'))];
-      request = { method, target: pseudo(message.fields, ':path') ?? '/', version: '1.1', headers, body: message.body };
-      endpoint.emit({
-        type: 'message-parsed',
-        connectionId,
-        by: 'server',
-        kind: 'request',
-        startLine: `${method} ${request.target} HTTP/3`,
-        headers: message.fields,
-        bodyLength: message.body.length,
-      });
-    } catch (error) {
-      // A malformed request is a stream error (RFC 9114 §4.1.2); we answer 400 on that stream.
-      this.#send(streamId, 'GET', { ...internalError(error), status: 400, reason: reasonPhrase(400), route: 'builtin:400' });
-      return;
-    }
+    const method = pseudo(message.fields, ':method') ?? 'GET';
+    const authority = pseudo(message.fields, ':authority') ?? 'localhost';
+    const origin = `${pseudo(message.fields, ':scheme') ?? 'https'}://${authority}`;
+    const headers = [{ name: 'host', value: authority }, ...message.fields.filter((f) => !f.name.startsWith(':'))];
+    const request: WireRequest = { method, target: pseudo(message.fields, ':path') ?? '/', version: '1.1', headers, body: message.body };
+    endpoint.emit({
+      type: 'message-parsed',
+      connectionId,
+      by: 'server',
+      kind: 'request',
+      startLine: `${method} ${request.target} HTTP/3`,
+      headers: message.fields,
+      bodyLength: message.body.length,
+    });
     const fault = server.faults.take();
     if (fault?.kind === 'drop') {
       endpoint.emit({
@@ -196,30 +127,20 @@ export class Http3ServerSession {
   /** Ends the whole connection instead of answering (a 'drop' fault). */
   #drop(streamId: number, how: 'reset' | 'close'): void {
     const { endpoint } = this.#options;
-    const quic = endpoint.connection;
+    const engine = endpoint.engine;
     const now = endpoint.now();
     if (how === 'reset') {
-      endpoint.apply(quic.close(HTTP3_ERROR_CODES.H3_INTERNAL_ERROR, 'fault: dropped connection', now));
+      endpoint.apply(engine.close(HTTP3_ERROR_CODES.H3_INTERNAL_ERROR, 'fault: dropped connection', now));
       return;
     }
     // RFC 9114 §5.2: a server's GOAWAY carries the first client request stream id it did not process.
     // This request was read and dropped, so it counts as possibly processed: the next id goes out.
-    const frame = { type: 'GOAWAY', id: streamId + 4 } as const;
-    endpoint.emit({
-      type: 'http3-frame',
-      connectionId: endpoint.connectionId,
-      from: 'server',
-      streamId: SERVER_CONTROL_STREAM,
-      frame: 'GOAWAY',
-      length: http3PayloadLength(frame),
-    });
-    endpoint.apply(quic.write(SERVER_CONTROL_STREAM, encodeHttp3Frame(frame), false, now));
-    endpoint.apply(quic.close(HTTP3_ERROR_CODES.H3_NO_ERROR, 'fault: dropped connection', now));
+    endpoint.apply(engine.goAway(streamId + 4, now));
+    endpoint.apply(engine.close(HTTP3_ERROR_CODES.H3_NO_ERROR, 'fault: dropped connection', now));
   }
 
   #live(streamId: number): boolean {
-    const quic = this.#options.endpoint.connection;
-    return quic.state !== 'closed' && !this.#cancelled.has(streamId) && !quic.isReset(streamId);
+    return this.#options.endpoint.engine.isWritable(streamId);
   }
 
   #answer(streamId: number, request: WireRequest, reply: Reply): void {
@@ -253,51 +174,28 @@ export class Http3ServerSession {
     if (reply.status !== 204 && reply.status !== 304) headers.push({ name: 'content-length', value: String(reply.body.length) });
     const fields = http3Fields([{ name: ':status', value: String(reply.status) }], headers);
     const body = bodyless ? new Uint8Array(0) : reply.body;
-    const encoded = encodeMessage({ fields, body });
     const slow = reply.options.bytesPerTick ? reply.options : server.faults.slow;
     if (!slow?.bytesPerTick || body.length === 0) {
-      for (const frame of encoded.frames) this.#traceFrame(streamId, frame, fields);
-      endpoint.apply(endpoint.connection.write(streamId, encoded.bytes, true, endpoint.now()));
+      endpoint.apply(endpoint.engine.respond(streamId, fields, body, endpoint.now()));
       return;
     }
-    this.#trickle(streamId, encoded.frames[0]!, fields, body, slow.bytesPerTick, slow.tickMs ?? DEFAULT_TICK_MS);
+    this.#trickle(streamId, fields, body, slow.bytesPerTick, slow.tickMs ?? DEFAULT_TICK_MS);
   }
 
   /** A slow body: HEADERS now, then one DATA frame of `step` bytes per tick, FIN with the last. */
-  #trickle(streamId: number, headers: Http3Frame, fields: readonly { name: string; value: string }[], body: Uint8Array, step: number, tick: number): void {
+  #trickle(streamId: number, fields: readonly QpackField[], body: Uint8Array, step: number, tick: number): void {
     const { endpoint } = this.#options;
     endpoint.emit({ type: 'fault-injected', connectionId: endpoint.connectionId, fault: 'slow-body', detail: `${step} bytes every ${tick} ms` });
-    this.#traceFrame(streamId, headers, fields);
-    endpoint.apply(endpoint.connection.write(streamId, encodeHttp3Frame(headers), false, endpoint.now()));
+    endpoint.apply(endpoint.engine.sendHeaders(streamId, fields, false, endpoint.now()));
     let at = 0;
     const pump = (): void => {
       if (!this.#live(streamId)) return;
-      const frame: Http3Frame = { type: 'DATA', payload: body.subarray(at, at + step) };
+      const payload = body.subarray(at, at + step);
       at += step;
       const last = at >= body.length;
-      this.#traceFrame(streamId, frame, fields);
-      endpoint.apply(endpoint.connection.write(streamId, encodeHttp3Frame(frame), last, endpoint.now()));
+      endpoint.apply(endpoint.engine.sendData(streamId, payload, last, endpoint.now()));
       if (!last) this.#options.setTimeout(pump, tick);
     };
     this.#options.setTimeout(pump, tick);
   }
-
-  #traceFrame(streamId: number, frame: Http3Frame, fields: readonly { name: string; value: string }[]): void {
-    const { endpoint } = this.#options;
-    const headers = frame.type === 'HEADERS';
-    endpoint.emit({
-      type: 'http3-frame',
-      connectionId: endpoint.connectionId,
-      from: 'server',
-      streamId,
-      frame: headers ? 'HEADERS' : 'DATA',
-      length: http3PayloadLength(frame),
-      ...(headers ? { fields } : {}),
-    });
-  }
-}
-
-/** RFC 9000 §2.1: the two low bits of a stream id say who opened it and in which direction; 0b00 is a client's bidirectional stream. */
-function isRequestStream(streamId: number): boolean {
-  return streamId % 4 === 0;
 }

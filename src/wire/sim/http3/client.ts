@@ -1,6 +1,8 @@
 /**
- * The HTTP/3 client of the simulation: a `ClientProtocol` for httpVersion '3' (net/simulation.ts), with
- * the server's side (server.ts) on the other end of a simulated QUIC connection.
+ * The HTTP/3 client of the simulation: a `ClientProtocol` for httpVersion '3' (sim/protocol.ts), with
+ * the server's side (server.ts) on the other end of a simulated QUIC connection. Both sides are
+ * `Http3Connection` engines (http3/http3-connection.ts); this file turns exchanges into their requests
+ * and their events into responses, and udp.ts moves their datagrams.
  *
  * Connection management, browser-like:
  * - One QUIC connection per origin carries every request to it, each on its own bidirectional stream
@@ -32,18 +34,17 @@
  * Alt-Svc (RFC 9114 §3.1.1) and the client trusted it at once; no proxies (an error, see the constructor);
  * server push is not used.
  */
-import { WireError } from '../errors';
-import { isSafeMethod } from '../data/index';
-import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from '../net/simulation';
-import { abortReason, roundTimings, toFetchResponse, type Exchange } from '../net/exchange';
-import { MockServer, type ServerOptions } from '../server/server';
-import { binaryString } from '../trace/events';
-import { QuicConnection, type QuicEvent } from './connection';
-import { decodeHttp3Frames, encodeHttp3Frame, http3ErrorName, http3PayloadLength, HTTP3_ERROR_CODES, HTTP3_STREAM_TYPES } from './frames';
-import { concatBytes } from '../net/stream';
-import { decodeMessage, encodeMessage, http3Fields, pseudo } from './message';
-import { Http3ServerSession, HTTP3_LOCAL_SETTINGS } from './server';
-import { QuicEndpoint } from './udp';
+import { WireError } from '../../errors';
+import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from '../protocol';
+import { abortReason, roundTimings, toFetchResponse, type Exchange } from '../exchange';
+import { MockServer, type ServerOptions } from '../../server/server';
+import { binaryString } from '../../trace/events';
+import type { QuicConnection } from '../../http3/connection';
+import { http3ErrorName, HTTP3_ERROR_CODES } from '../../http3/frames';
+import { Http3Connection, type Http3Event } from '../../http3/http3-connection';
+import { http3Fields, pseudo, type Http3Message } from '../../http3/message';
+import { Http3ServerSession } from './server';
+import { Http3Endpoint } from './udp';
 
 export interface Http3ProtocolOptions {
   /**
@@ -55,31 +56,23 @@ export interface Http3ProtocolOptions {
 
 interface Pending {
   readonly exchange: Exchange;
-  readonly parts: Uint8Array[];
   headersSize: number;
 }
 
 interface Connection {
   readonly id: string;
   readonly key: string;
-  readonly endpoint: QuicEndpoint;
+  readonly endpoint: Http3Endpoint;
   readonly openedAt: number;
   readyAt: number | undefined;
-  nextStream: number;
   /** Requests waiting for keys (1-RTT, or 0-RTT for safe methods). */
   readonly waiting: Exchange[];
   readonly streams: Map<number, Pending>;
   idleTimer: number | undefined;
   served: number;
-  /** Unread bytes of the server's control stream (after its type byte). */
-  control: Uint8Array | undefined;
   /** The stream id of the server's GOAWAY, once one has arrived. */
   goaway: number | undefined;
 }
-
-const CONTROL_STREAM = 2;
-/** RFC 9000 §2.1: the server's first unidirectional stream, which our server makes its control stream. */
-const SERVER_CONTROL_STREAM = 3;
 
 export class Http3Client implements ClientProtocol {
   readonly #env: ProtocolEnv;
@@ -113,7 +106,7 @@ export class Http3Client implements ClientProtocol {
 
   /** The live connection for a pool key, for tests and visualizers. */
   connection(key: string): QuicConnection | undefined {
-    return this.#connections.get(key)?.endpoint.connection;
+    return this.#connections.get(key)?.endpoint.engine.quic;
   }
 
   submit(exchange: Exchange): void {
@@ -147,8 +140,7 @@ export class Http3Client implements ClientProtocol {
         touched.push(connection);
         // RFC 9114 §4.1.1: a client cancels a request by aborting reading (STOP_SENDING) and resetting
         // its sending part (RESET_STREAM), both with H3_REQUEST_CANCELLED.
-        const quic = connection.endpoint.connection;
-        if (quic.state !== 'closed') connection.endpoint.apply(quic.cancel(id, HTTP3_ERROR_CODES.H3_REQUEST_CANCELLED, now));
+        connection.endpoint.apply(connection.endpoint.engine.cancel(id, now));
       }
     }
     this.#fail(exchange, 'aborted', abortReason(exchange.signal!), 'aborted by the caller');
@@ -160,24 +152,22 @@ export class Http3Client implements ClientProtocol {
     const id = ctx.nextId('q');
     const key = exchange.origin;
     const resume = this.#tickets.has(key);
-    const client = new QuicConnection({ role: 'client', resume });
-    const server = new QuicConnection({ role: 'server' });
+    const client = new Http3Connection({ role: 'client', resume });
+    const server = new Http3Connection({ role: 'server' });
     let session: Http3ServerSession | undefined;
     const connection: Connection = {
       id,
       key,
-      endpoint: new QuicEndpoint(client, id, ctx, link, (event) => this.#onEvent(connection, event)),
+      endpoint: new Http3Endpoint(client, id, ctx, link, (event) => this.#onEvent(connection, event)),
       openedAt: ctx.clock.now(),
       readyAt: undefined,
-      nextStream: 0,
       waiting: [],
       streams: new Map(),
       idleTimer: undefined,
       served: 0,
-      control: undefined,
       goaway: undefined,
     };
-    const serverEndpoint = new QuicEndpoint(server, id, ctx, link, (event) => session?.onEvent(event));
+    const serverEndpoint = new Http3Endpoint(server, id, ctx, link, (event) => session?.onEvent(event));
     session = new Http3ServerSession({
       server: this.#server,
       endpoint: serverEndpoint,
@@ -197,24 +187,13 @@ export class Http3Client implements ClientProtocol {
       resumed: resume,
     });
     // RFC 9114 §6.2.1: the control stream's first frame is SETTINGS. On a resumed connection it goes in 0-RTT.
-    const settings = encodeHttp3Frame(HTTP3_LOCAL_SETTINGS);
-    connection.endpoint.emit({
-      type: 'http3-frame',
-      connectionId: id,
-      from: 'client',
-      streamId: CONTROL_STREAM,
-      frame: 'SETTINGS',
-      length: http3PayloadLength(HTTP3_LOCAL_SETTINGS),
-    });
-    client.write(CONTROL_STREAM, Uint8Array.of(HTTP3_STREAM_TYPES.CONTROL, ...settings), false, ctx.clock.now());
     connection.endpoint.apply(client.start(ctx.clock.now()));
     return connection;
   }
 
   #flushWaiting(connection: Connection): void {
-    const quic = connection.endpoint.connection;
-    if (quic.state === 'closed') return;
-    const ready = connection.waiting.filter((ex) => quic.oneRtt || (quic.canSendData && isSafeMethod(ex.method)));
+    const engine = connection.endpoint.engine;
+    const ready = connection.waiting.filter((ex) => engine.maySend(ex.method));
     for (const exchange of ready) {
       connection.waiting.splice(connection.waiting.indexOf(exchange), 1);
       this.#send(connection, exchange);
@@ -224,8 +203,6 @@ export class Http3Client implements ClientProtocol {
   #send(connection: Connection, exchange: Exchange): void {
     const { ctx } = this.#env;
     const url = exchange.url;
-    const streamId = connection.nextStream;
-    connection.nextStream += 4;
     const body = exchange.body;
     const headers = [...exchange.headers];
     if (body.length > 0 && !headers.some((h) => h.name.toLowerCase() === 'content-length'))
@@ -239,37 +216,25 @@ export class Http3Client implements ClientProtocol {
       ],
       headers,
     );
-    const encoded = encodeMessage({ fields, body });
     const now = ctx.clock.now();
     exchange.sentAt = now;
     exchange.wire = { method: exchange.method, target: url.pathname + url.search, version: '1.1', headers: fields, body };
     const setup = exchange.reused ? -1 : now - (exchange.dispatchedAt ?? now);
     exchange.setup = { connect: setup, ssl: setup };
-    connection.streams.set(streamId, { exchange, parts: [], headersSize: encoded.fieldSectionSize });
-    for (const frame of encoded.frames) {
-      const length = http3PayloadLength(frame);
-      connection.endpoint.emit({
-        type: 'http3-frame',
+    const sent = connection.endpoint.engine.request(fields, body, now);
+    connection.streams.set(sent.streamId, { exchange, headersSize: sent.fieldSectionSize });
+    connection.endpoint.apply(sent.events, () =>
+      ctx.trace.emit({
+        type: 'request-sent',
+        requestId: exchange.id,
         connectionId: connection.id,
-        from: 'client',
-        streamId,
-        frame: frame.type === 'HEADERS' ? 'HEADERS' : 'DATA',
-        length,
-        ...(frame.type === 'HEADERS' ? { fields } : {}),
-      });
-    }
-    ctx.trace.emit({
-      type: 'request-sent',
-      requestId: exchange.id,
-      connectionId: connection.id,
-      startLine: `${exchange.method} ${url.pathname + url.search} HTTP/3`,
-      headers: fields,
-    });
-    const quic = connection.endpoint.connection;
-    connection.endpoint.apply(quic.write(streamId, encoded.bytes, true, now));
+        startLine: `${exchange.method} ${url.pathname + url.search} HTTP/3`,
+        headers: fields,
+      }),
+    );
   }
 
-  #onEvent(connection: Connection, event: QuicEvent): void {
+  #onEvent(connection: Connection, event: Http3Event): void {
     const { ctx } = this.#env;
     switch (event.type) {
       case 'ready':
@@ -279,22 +244,25 @@ export class Http3Client implements ClientProtocol {
       case 'confirmed':
         this.#tickets.add(connection.key); // the NewSessionTicket came with HANDSHAKE_DONE
         return;
-      case 'stream-data': {
-        if (event.streamId === SERVER_CONTROL_STREAM) {
-          this.#controlData(connection, event.data);
-          return;
-        }
+      case 'goaway':
+        this.#goaway(connection, event.id);
+        return;
+      case 'message-data': {
+        const exchange = connection.streams.get(event.streamId)?.exchange;
+        if (!exchange || exchange.firstByteAt !== undefined) return; // an aborted or retried request
+        exchange.firstByteAt = ctx.clock.now();
+        ctx.trace.emit({ type: 'response-started', requestId: exchange.id, connectionId: connection.id });
+        return;
+      }
+      case 'message':
+      case 'stream-error': {
         const pending = connection.streams.get(event.streamId);
-        if (!pending) return; // an aborted or retried request
-        const exchange = pending.exchange;
-        if (exchange.firstByteAt === undefined && event.data.length > 0) {
-          exchange.firstByteAt = ctx.clock.now();
-          ctx.trace.emit({ type: 'response-started', requestId: exchange.id, connectionId: connection.id });
-        }
-        pending.parts.push(event.data);
-        if (event.fin) {
-          connection.streams.delete(event.streamId);
-          this.#finish(connection, pending);
+        if (!pending) return;
+        connection.streams.delete(event.streamId);
+        if (event.type === 'message') this.#finish(connection, pending, event);
+        else {
+          const text = `${event.error.code}: ${event.error.message}`;
+          this.#fail(pending.exchange, 'network-error', new TypeError('Failed to fetch', { cause: event.error }), `malformed HTTP/3 response: ${text}`);
         }
         return;
       }
@@ -313,20 +281,6 @@ export class Http3Client implements ClientProtocol {
       default:
         return;
     }
-  }
-
-  /** Reads the server's control stream: a type byte, then frames (RFC 9114 §6.2.1); GOAWAY is acted on. */
-  #controlData(connection: Connection, data: Uint8Array): void {
-    if (connection.control === undefined && data[0] !== HTTP3_STREAM_TYPES.CONTROL) return; // not a control stream: ignored
-    const bytes = connection.control === undefined ? data.subarray(1) : concatBytes([connection.control, data]);
-    let decoded: ReturnType<typeof decodeHttp3Frames>;
-    try {
-      decoded = decodeHttp3Frames(bytes);
-    } catch {
-      return; // a malformed control stream would be H3_FRAME_ERROR (§7.1); the model's server never sends one
-    }
-    connection.control = bytes.subarray(decoded.consumed);
-    for (const frame of decoded.frames) if (frame.type === 'GOAWAY') this.#goaway(connection, frame.id);
   }
 
   /**
@@ -357,23 +311,9 @@ export class Http3Client implements ClientProtocol {
     }
   }
 
-  #finish(connection: Connection, pending: Pending): void {
+  #finish(connection: Connection, pending: Pending, message: Http3Message & { readonly fieldSectionSize: number }): void {
     const { ctx } = this.#env;
     const exchange = pending.exchange;
-    const total = new Uint8Array(pending.parts.reduce((n, p) => n + p.length, 0));
-    let pos = 0;
-    for (const p of pending.parts) {
-      total.set(p, pos);
-      pos += p.length;
-    }
-    let message: ReturnType<typeof decodeMessage>;
-    try {
-      message = decodeMessage(total);
-    } catch (error) {
-      const text = error instanceof WireError ? `${error.code}: ${error.message}` : String(error);
-      this.#fail(exchange, 'network-error', new TypeError('Failed to fetch', { cause: error }), `malformed HTTP/3 response: ${text}`);
-      return;
-    }
     connection.served++;
     this.#armIdle(connection);
     if (exchange.settled) return;
@@ -429,21 +369,11 @@ export class Http3Client implements ClientProtocol {
     if (connection.streams.size > 0 || connection.waiting.length > 0) return;
     connection.idleTimer = ctx.clock.setTimeout(() => {
       if (connection.streams.size > 0 || connection.waiting.length > 0) return;
-      const quic = connection.endpoint.connection;
+      const engine = connection.endpoint.engine;
       const now = ctx.clock.now();
       // RFC 9114 §5.2: GOAWAY first (a client's carries a push id; we never allow pushes, so 0).
-      const frame = { type: 'GOAWAY', id: 0 } as const;
-      const goaway = encodeHttp3Frame(frame);
-      connection.endpoint.emit({
-        type: 'http3-frame',
-        connectionId: connection.id,
-        from: 'client',
-        streamId: CONTROL_STREAM,
-        frame: 'GOAWAY',
-        length: http3PayloadLength(frame),
-      });
-      connection.endpoint.apply(quic.write(CONTROL_STREAM, goaway, false, now));
-      connection.endpoint.apply(quic.close(HTTP3_ERROR_CODES.H3_NO_ERROR, 'idle', now));
+      connection.endpoint.apply(engine.goAway(0, now));
+      connection.endpoint.apply(engine.close(HTTP3_ERROR_CODES.H3_NO_ERROR, 'idle', now));
     }, options.idleTimeout);
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulation, type SimulationOptions } from '../net/index';
-import { createServer, http } from '../server/index';
-import { HTTP3_ERROR_CODES } from './frames';
+import { createSimulation, type SimulationOptions } from '../index';
+import { createServer, http } from '../../server/index';
+import { HTTP3_ERROR_CODES } from '../../http3/frames';
 
 const BODY = 'x'.repeat(3000);
 
