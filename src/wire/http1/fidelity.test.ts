@@ -3,11 +3,13 @@
  * the same transcript (events, error code, offset, line and column), and the whole-buffer API must agree.
  */
 import { deflateSync, gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeTransferCodings } from './codings';
 import { latin1Encode } from './corpus';
+import { DIFF_CASES } from './differential-cases';
 import { parseHttp1, parseHttp1Async } from './parse';
-import { bytewise, type Transcript, transcript } from './testing';
+import { bytewise, splitAt, type Transcript, transcript } from './testing';
 
 const both = (reads: 'request' | 'response', input: string, ctx: { method?: string } = {}): Transcript => {
   const bytes = latin1Encode(input);
@@ -118,6 +120,20 @@ describe('fail fast: an error already visible is reported when its line is compl
     expect(r.error).toMatchObject({ code, offset });
   });
 
+  it('gives the same error for any split of the bytes (property, 300 runs)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...cases), fc.boolean(), fc.array(fc.nat(), { maxLength: 8 }), ([, reads, visible, rest, code, offset], whole, cuts) => {
+        const bytes = latin1Encode(whole ? visible + rest : visible);
+        const split = splitAt(
+          bytes,
+          cuts.map((x) => x % (bytes.length + 1)),
+        );
+        expect(transcript(reads, split).error).toMatchObject({ code, offset });
+      }),
+      { numRuns: 300, seed: 17 },
+    );
+  });
+
   it('waits, rather than guessing, while a line could still become valid', () => {
     for (const prefix of ['GET / HTTP/1.1\r\nHost: a\r\nX: a\r', 'GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1', 'HTTP/1.1 2\r'])
       expect(both(prefix.startsWith('HTTP') ? 'response' : 'request', prefix).error?.code).toBe('incomplete-message');
@@ -182,4 +198,16 @@ describe('transfer codings other than chunked are decoded, or refused (RFC 9112 
     expect(r.messages).toHaveLength(1);
     expect(r.error?.code).toBe('transfer-coding-failed');
   });
+});
+
+describe('the differential corpus gives the same transcript whole and byte at a time', () => {
+  it.each(DIFF_CASES.flatMap((c) => [true, false].map((strict) => [`${strict ? 'strict' : 'lenient'}: ${c.name}`, c, strict] as const)))(
+    '%s',
+    (_, c, strict) => {
+      const reads = c.role === 'server' ? 'request' : 'response';
+      const bytes = latin1Encode(c.input);
+      const ctx = { method: c.method ?? 'GET' };
+      expect(transcript(reads, bytewise(bytes), { strict }, ctx)).toEqual(transcript(reads, bytes, { strict }, ctx));
+    },
+  );
 });
