@@ -280,7 +280,36 @@ const pipelining: DiffCase[] = [
   res('empty response input', ''),
 ];
 
+/** Shapes seen in widely deployed parsers' own suites: odd but common methods, URIs, fields and statuses. */
+const assorted: DiffCase[] = [
+  req('method M-SEARCH', `M-SEARCH * HTTP/1.1\r\n${H}\r\n`),
+  req('method ACL', `ACL /x HTTP/1.1\r\n${H}\r\n`),
+  req('method with digits', `GET2 / HTTP/1.1\r\n${H}\r\n`),
+  req('absolute-form with IPv6 host', `GET http://[::1]:8080/a HTTP/1.1\r\n${H}\r\n`),
+  req('absolute-form with userinfo', `GET http://a:b@example.com/ HTTP/1.1\r\n${H}\r\n`),
+  req('target with pipes and braces', `GET /a|b{c}^d HTTP/1.1\r\n${H}\r\n`),
+  req('target with a backslash', `GET /a\\b HTTP/1.1\r\n${H}\r\n`),
+  req('underscore in a header name', get('X_Forwarded_For: 1.2.3.4\r\n')),
+  req('tab inside a header value', get('X-A: a\tb\r\n')),
+  req('Proxy-Connection', get('Proxy-Connection: keep-alive\r\n')),
+  req('Connection: upgrade without Upgrade', get('Connection: upgrade\r\n')),
+  req('Expect: 100-continue with body', post('Expect: 100-continue\r\nContent-Length: 2\r\n', 'hi')),
+  req('version with leading zero', `GET / HTTP/01.1\r\n${H}\r\n`),
+  req('version 1.1 with trailing dot', `GET / HTTP/1.1.\r\n${H}\r\n`),
+  req('request line only CRLF then EOF', 'GET / HTTP/1.1\r\n'),
+  res('status 999', 'HTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n'),
+  res('status version with leading zero', 'HTTP/01.1 200 OK\r\nContent-Length: 0\r\n\r\n'),
+  res('response with no fields, read until close', 'HTTP/1.1 200 OK\r\n\r\nbody'),
+  res('response Connection: keep-alive on 1.0 with length', 'HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\na'),
+  res('response value with tab', 'HTTP/1.1 200 OK\r\nX-A: a\tb\r\nContent-Length: 0\r\n\r\n'),
+  res('response 301 with a Location and body', 'HTTP/1.1 301 Moved Permanently\r\nLocation: http://example.com/\r\nContent-Length: 3\r\n\r\nabc'),
+  res('response 200 to HEAD with chunked', ok('Transfer-Encoding: chunked\r\n'), 'HEAD'),
+  res('response underscore header name', 'HTTP/1.1 200 OK\r\nX_A: 1\r\nContent-Length: 0\r\n\r\n'),
+  res('response status line with CR at end only', 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'),
+];
+
 export const DIFF_CASES: readonly DiffCase[] = [
+  ...assorted,
   ...startLines,
   ...emptyLines,
   ...statusLines,
