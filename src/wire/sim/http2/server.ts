@@ -72,6 +72,8 @@ export class Http2ServerConnection {
   /** Streams accepted and not yet fully answered (including promised ones). */
   readonly #working = new Set<number>();
   readonly #data = new DataQueue();
+  /** Streams whose request completed in the read being processed, handled after all its events. */
+  readonly #ready: number[] = [];
   /** Frames produced since the last write: written together by one zero-delay timer. */
   readonly #out: Uint8Array[] = [];
   #writeTimer: number | undefined;
@@ -128,6 +130,11 @@ export class Http2ServerConnection {
     this.#tracer.received(bytes);
     const result = this.#conn.receiveData(bytes);
     for (const e of result.events) this.#event(e);
+    // Requests are handled once every event of the read is seen, so a stream the client resets in the same
+    // bytes (rapid reset, CVE-2023-44487) never reaches the handler: the reset forgot its request. After a
+    // connection error none is handled (the node adapter, node/h2c-server.ts, does the same).
+    const ready = this.#ready.splice(0);
+    if (this.#conn.error === null) for (const streamId of ready) if (this.#requests.has(streamId)) this.#handle(streamId);
     if (this.#conn.error !== null) {
       // The GOAWAY that says why goes out (after anything already queued), then the connection closes.
       this.#out.push(result.bytes);
@@ -150,7 +157,7 @@ export class Http2ServerConnection {
       case 'headers':
         if (e.kind === 'trailers') {
           // Trailers end the request (RFC 9113 §8.1); the semantics layer has no use for their fields.
-          if (e.endStream && this.#requests.has(e.streamId)) this.#handle(e.streamId);
+          if (e.endStream && this.#requests.has(e.streamId)) this.#ready.push(e.streamId);
           return;
         }
         if (e.kind !== 'request') return;
@@ -158,13 +165,13 @@ export class Http2ServerConnection {
         this.#requests.set(e.streamId, { headers: this.#tracer.receivedBlock(e.streamId, e.headers) ?? e.headers, body: [] });
         this.#working.add(e.streamId);
         if (e.endStream || this.#server.defences.halfOpenStreamsKeepAlive) this.#ctx.clock.clearTimeout(this.#idleTimer);
-        if (e.endStream) this.#handle(e.streamId);
+        if (e.endStream) this.#ready.push(e.streamId);
         return;
       case 'data': {
         const r = this.#requests.get(e.streamId);
         if (!r) return;
         r.body.push(e.data);
-        if (e.endStream) this.#handle(e.streamId);
+        if (e.endStream) this.#ready.push(e.streamId);
         return;
       }
       case 'stream-reset':
