@@ -12,12 +12,25 @@ import type { OptionsSchema } from './options/schema';
 import OptionsPanel from './options/OptionsPanel';
 import { PanelTabs, panelProps, useNarrow } from './layout/tabs';
 import { hasOptions as anyOptions, optionsChanged, optionValues } from './store/options';
-import { parseWakeAction, PlaygroundStore } from './store/store';
+import { parseWakeAction, PlaygroundStore, type WakeAction } from './store/store';
 import { browserEnv, sandboxSrcFor } from './store/browser';
 import PlaygroundToolbar from './PlaygroundToolbar';
 import { useHighlighted } from './highlight';
 import { caretAtPoint, selectionIn } from './editor/caret';
 import type { TextSelection } from './editor/monaco';
+
+/**
+ * A click on the code before hydration made it editable in place (build/interaction-directive.ts editInPlace):
+ * the editor opens with what the reader typed there and where their cursor was.
+ */
+function takeEditedInPlace(root: HTMLElement | null, code: string, wake: WakeAction): WakeAction {
+  const inPlace = root?.querySelector<HTMLElement>('.rt-code pre[contenteditable]');
+  if (wake.kind !== 'edit' || !inPlace) return wake;
+  // The build shows the snippet without its final newline; the editor keeps it.
+  const text = (inPlace.textContent ?? '') + (code.endsWith('\n') ? '\n' : '');
+  const selection = selectionIn(inPlace);
+  return { kind: 'edit', ...(text !== code ? { code: text } : {}), ...(selection ? { selection } : {}) };
+}
 
 /** Where a click in the static code puts the editor's cursor: the reader's selection there, else the point clicked. */
 function clickedSelection(code: HTMLElement, x: number, y: number): TextSelection | undefined {
@@ -78,7 +91,7 @@ export default function Playground({ id, title, code: originalCode, children, co
   // On hydration: restore state from a link addressed to this playground, then perform the action that woke us.
   useEffect(() => {
     const island = rootRef.current?.closest<HTMLElement>('astro-island');
-    const wake = parseWakeAction(island?.dataset.wakeAction);
+    const wake = takeEditedInPlace(rootRef.current, store.config.code, parseWakeAction(island?.dataset.wakeAction));
     if (island) delete island.dataset.wakeAction;
     const hydration = store.hydrate(location.hash, wake);
     // Once awake, a link that changes only the fragment (same page, no reload) is this island's to load; the

@@ -169,6 +169,21 @@ describe('client:interaction', () => {
     takeHandedOver('pg')?.iframe.remove();
   });
 
+  it('a press on the static code before hydration makes it editable in place; a press on the Edit button does not', async () => {
+    const { el, release } = island();
+    const section = el.querySelector('[data-playground-id]')!;
+    section.insertAdjacentHTML('beforeend', '<div class="rt-code" data-action="edit"><pre><code><span class="line">x</span></code></pre></div>');
+    el.querySelector('button[data-action="edit"]')!.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    const pre = el.querySelector<HTMLElement>('.rt-code pre')!;
+    expect(pre.getAttribute('contenteditable')).toBeNull();
+    pre.querySelector('span')!.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(pre.getAttribute('contenteditable')).toBe('plaintext-only');
+    expect(pre.spellcheck).toBe(false);
+    expect(el.dataset.wakeAction).toBe('edit');
+    release();
+    await flush();
+  });
+
   it('starts nothing early for other controls, code it would have to compile, or a share link addressed to it', () => {
     const edit = island('/sandbox/with-wire.html', 'console.log(1)');
     edit.el.querySelector('[data-action="edit"]')!.dispatchEvent(new Event('pointerdown', { bubbles: true }));

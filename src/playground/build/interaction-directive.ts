@@ -58,6 +58,23 @@ export function preloadIslandModules(el: HTMLElement): void {
 }
 
 /**
+ * A press on the static code before the island has hydrated makes that code editable in place
+ * (contenteditable, plain text only), so the reader's click puts a text cursor there at once and what they type
+ * is kept: the island, once hydrated, opens its editor with this text and selection (Playground.tsx), instead of
+ * the reader typing into nothing while React and the editor load. Returns the element made editable.
+ */
+export function editInPlace(code: HTMLElement): HTMLElement | undefined {
+  const pre = code.querySelector<HTMLElement>('pre');
+  if (!pre || pre.isContentEditable) return undefined;
+  // plaintext-only: Enter inserts a newline and pasted text arrives unformatted (Chromium, WebKit, Firefox 136+);
+  // where it is not supported the attribute is ignored and the island's editor comes a moment later instead.
+  pre.setAttribute('contenteditable', 'plaintext-only');
+  pre.spellcheck = false;
+  pre.setAttribute('aria-label', 'Code (loading the editor)');
+  return pre;
+}
+
+/**
  * A share link naming a playground this page does not have says so above `first` (the page's first playground
  * island) instead of leaving the reader to wonder where the shared code went. Here rather than in a page script:
  * this directive runs on every page with playgrounds anyway, before any island code loads.
@@ -110,6 +127,8 @@ const interaction: ClientDirective = (load, _options, el) => {
     if (target && pressed) {
       el.dataset.wakeAction = target.dataset.action;
       pressedAt = event.timeStamp;
+      // The pointer pressed on the code itself (not the Edit button): edit it in place until the editor is up.
+      if (event.type === 'pointerdown' && target.classList.contains('rt-code')) editInPlace(target);
     }
     void wake();
     const js = island?.dataset.compiled;

@@ -81,6 +81,22 @@ describe('the editor that opens at once and becomes Monaco', () => {
     expect(editor.getValue()).toBe('const bca = 1;\n');
   });
 
+  it('does not wait for a slow TypeScript worker longer than it is allowed to', async () => {
+    const monaco = fakeMonaco();
+    document.body.innerHTML = '<div class="box"></div>';
+    const box = document.querySelector<HTMLElement>('.box')!;
+    const editor = createUpgradingEditor(
+      box,
+      { code: 'x', label: 'code', onChange: () => {}, onRun: () => {}, onEscape: () => {} },
+      createLiteEditor,
+      async () => monaco.module,
+      5,
+    );
+    // The worker never answers; Monaco comes anyway.
+    expect(await editor.upgraded).toBe(true);
+    expect(monaco.calls).toEqual(['prepare', 'create']);
+  });
+
   it('lets an input method finish composing before Monaco takes over', async () => {
     const monaco = fakeMonaco();
     const { editor, area } = open(monaco);

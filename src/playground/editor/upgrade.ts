@@ -22,6 +22,13 @@ export interface MonacoModule {
   createEditor(container: HTMLElement, options: CreateEditorOptions, prepared?: PreparedModel): EditorHandle;
 }
 
+/**
+ * The longest the light editor waits for the TypeScript worker once Monaco's code is in. On a fast machine the
+ * worker is ready well before; on a slow or busy one the reader gets Monaco after this, and its first completion
+ * waits for the rest of the worker's start instead (as it did before the warm-up).
+ */
+export const MAX_WARM_WAIT_MS = 2000;
+
 export interface UpgradingEditor extends EditorHandle {
   /** Settles once Monaco has replaced the light editor (true), or will not (false: it failed, or was disposed). */
   readonly upgraded: Promise<boolean>;
@@ -32,6 +39,7 @@ export function createUpgradingEditor(
   options: CreateEditorOptions,
   createLite: (container: HTMLElement, options: CreateEditorOptions) => LiteEditorHandle,
   loadMonaco: () => Promise<MonacoModule>,
+  maxWarmWaitMs = MAX_WARM_WAIT_MS,
 ): UpgradingEditor {
   const lite = createLite(container, options);
   let current: EditorHandle = lite;
@@ -59,7 +67,9 @@ export function createUpgradingEditor(
     async (monaco) => {
       if (disposed) return false;
       const prepared = monaco.prepareModel(lite.getValue());
-      await prepared.warm;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([prepared.warm, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWarmWaitMs)))]);
+      clearTimeout(timer);
       if (disposed) {
         prepared.model.dispose();
         return false;

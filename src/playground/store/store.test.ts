@@ -295,6 +295,15 @@ describe('PlaygroundStore: share state', () => {
     expect(page.urls).toEqual([]);
   });
 
+  it('a wake by code typed in place before hydration opens the editor on that code, at that cursor', async () => {
+    const { store, page } = setup();
+    store.hydrate('', { kind: 'edit', code: "console.log('hi!');\n", selection: { start: 16, end: 16 } });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getState().code).toBe("console.log('hi!');\n");
+    expect(page.editors[0]!.options.code).toBe("console.log('hi!');\n");
+    expect(page.editors[0]!.options.selection).toEqual({ start: 16, end: 16 });
+  });
+
   it('the editor opens with the cursor where the reader clicked, and the page makes room as Monaco replaces the stand-in', async () => {
     const { store, page } = setup();
     page.editorMode = 'lite';

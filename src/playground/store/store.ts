@@ -120,7 +120,9 @@ export interface PlaygroundEnv {
 /** What woke the island (the `client:interaction` directive's data-wake-action), as one value. */
 export type WakeAction =
   | { readonly kind: 'none' }
-  | { readonly kind: 'run' | 'edit' | 'share' | 'options' | 'download' }
+  | { readonly kind: 'run' | 'share' | 'options' | 'download' }
+  /** `code` and `selection`: what the reader typed, and where, in the code made editable before hydration. */
+  | { readonly kind: 'edit'; readonly code?: string; readonly selection?: TextSelection }
   | { readonly kind: 'tab'; readonly panel: PanelId };
 
 export function parseWakeAction(raw: string | undefined): WakeAction {
@@ -489,7 +491,8 @@ export class PlaygroundStore {
         // The run starts the sandbox and loads the visualizers itself.
         return void this.run();
       case 'edit':
-        void this.startEditing();
+        if (wake.code !== undefined) this.#set({ code: wake.code });
+        void this.startEditing(wake.selection);
         break;
       case 'share':
         void this.share();
