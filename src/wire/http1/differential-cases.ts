@@ -305,6 +305,9 @@ const assorted: DiffCase[] = [
   res('response 301 with a Location and body', 'HTTP/1.1 301 Moved Permanently\r\nLocation: http://example.com/\r\nContent-Length: 3\r\n\r\nabc'),
   res('response 200 to HEAD with chunked', ok('Transfer-Encoding: chunked\r\n'), 'HEAD'),
   res('response underscore header name', 'HTTP/1.1 200 OK\r\nX_A: 1\r\nContent-Length: 0\r\n\r\n'),
+  res('204 with an invalid Content-Length', 'HTTP/1.1 204 No Content\r\nContent-Length: abc\r\n\r\n'),
+  res('HEAD response with two different Content-Length', ok('Content-Length: 1\r\nContent-Length: 2\r\n'), 'HEAD'),
+  req('Content-Length in the trailers, invalid', chunkedPost('0\r\nContent-Length: x\r\n\r\n')),
   res('response status line with CR at end only', 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'),
 ];
 
