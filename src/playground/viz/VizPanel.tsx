@@ -5,9 +5,9 @@
  * - Tabs follow the WAI-ARIA tabs pattern (automatic activation): arrow keys, Home and End move between tabs,
  *   only the selected tab is in the tab order, and each view's module loads when its tab is first opened.
  * - Playback: while the run is going, the cursor follows the newest event (so the first event shows the moment
- *   it arrives). When the run finishes with wire events it replays from the start, or under reduced motion
- *   jumps to the last step. A run that only has query clients keeps following them live until the reader
- *   steps or scrubs.
+ *   it arrives). When the run finishes, after-run.ts decides: a run on the virtual clock (which finished at
+ *   once) replays from the start, or under reduced motion jumps to the last step; a real-time run replays if it
+ *   has wire events, and one with only query clients keeps following them live until the reader steps or scrubs.
  * - The log is an aria-live="polite" region. While playing it speaks at most once a second (the latest step),
  *   so a fast replay does not queue hundreds of announcements; paused, each step is announced as it is shown.
  */
@@ -27,6 +27,7 @@ import {
 import { EMPTY_RECORDING, type DevtoolsAction, type Recording } from '../recording/model';
 import type { ViewProps } from './views';
 import type { RecordingStore } from './recording';
+import { afterRun } from './after-run';
 import { Player } from './player';
 import { VIEWS, type ViewEntry } from './views';
 import { describePosition, describeStep } from './describe';
@@ -127,6 +128,31 @@ function useRecording(store: RecordingStore): { recording: Recording; finished: 
   return state;
 }
 
+/**
+ * Full window: the panel covers the window (CSS, .rt-viz.is-expanded) so dense diagrams get the room they need;
+ * the page behind stops scrolling, and Esc returns. Focus stays where it was, on the toggle or in the panel.
+ */
+function useExpanded(): [boolean, (update: (expanded: boolean) => boolean) => void] {
+  const [expanded, setExpanded] = useState(false);
+  useEffect(() => {
+    if (!expanded) return;
+    const root = document.documentElement;
+    const before = root.style.overflow;
+    root.style.overflow = 'hidden';
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      // An Esc something inside already used (closing a select's list, leaving the editor) is not ours.
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      setExpanded(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      root.style.overflow = before;
+    };
+  }, [expanded]);
+  return [expanded, setExpanded];
+}
+
 class ViewBoundary extends Component<{ label: string; children: ReactNode }, { error: string | null }> {
   override state = { error: null as string | null };
   static getDerivedStateFromError(error: unknown) {
@@ -186,16 +212,13 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
   useEffect(() => {
     if (!finished || replayed.current || recording.steps.length === 0) return;
     replayed.current = true;
-    const last = recording.steps.length - 1;
-    if (initial?.step !== undefined) player.seek(Math.min(initial.step, last));
-    else if (recording.sources.some((s) => s.kind === 'wire' && s.events.length > 0)) {
-      if (reducedMotion) player.seek(last);
-      else {
-        player.seek(0);
-        player.play();
-      }
+    const next = afterRun(recording, { initialStep: initial?.step, realTime: store.realTime, reducedMotion });
+    if (next.kind === 'seek') player.seek(next.step);
+    else if (next.kind === 'play') {
+      player.seek(0);
+      player.play();
     }
-  }, [finished, recording, player, initial, reducedMotion]);
+  }, [finished, recording, player, initial, reducedMotion, store]);
 
   const views = useMemo(() => VIEWS.filter((v) => v.applies(recording)), [recording]);
   const [chosen, setChosen] = useState<string | undefined>(initial?.view);
@@ -232,6 +255,8 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
     );
     return () => window.clearTimeout(timer);
   }, [text, state.playing]);
+
+  const [expanded, setExpanded] = useExpanded();
 
   const tabRefs = useRef(new Map<string, HTMLButtonElement>());
   const onTabKey = useCallback(
@@ -286,31 +311,44 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
 
   const live = state.following && !!onAction;
   return (
-    <div className="rt-viz" data-testid="viz-panel">
-      {views.length > 0 && (
-        <div className="rt-viz-tabs" role="tablist" aria-label={`${title} visualizers`}>
-          {views.map((v) => {
-            const selected = v.id === active?.id;
-            return (
-              <button
-                key={v.id}
-                ref={(el) => void (el ? tabRefs.current.set(v.id, el) : tabRefs.current.delete(v.id))}
-                type="button"
-                role="tab"
-                id={`${idPrefix}-viz-tab-${v.id}`}
-                aria-selected={selected}
-                aria-controls={`${idPrefix}-viz-panel`}
-                tabIndex={selected ? 0 : -1}
-                data-view={v.id}
-                onClick={() => setChosen(v.id)}
-                onKeyDown={onTabKey}
-              >
-                {v.label}
-              </button>
-            );
-          })}
-        </div>
-      )}
+    <div className={`rt-viz${expanded ? ' is-expanded' : ''}`} data-testid="viz-panel">
+      <div className="rt-viz-head">
+        {views.length > 0 && (
+          <div className="rt-viz-tabs" role="tablist" aria-label={`${title} visualizers`}>
+            {views.map((v) => {
+              const selected = v.id === active?.id;
+              return (
+                <button
+                  key={v.id}
+                  ref={(el) => void (el ? tabRefs.current.set(v.id, el) : tabRefs.current.delete(v.id))}
+                  type="button"
+                  role="tab"
+                  id={`${idPrefix}-viz-tab-${v.id}`}
+                  aria-selected={selected}
+                  aria-controls={`${idPrefix}-viz-panel`}
+                  tabIndex={selected ? 0 : -1}
+                  data-view={v.id}
+                  onClick={() => setChosen(v.id)}
+                  onKeyDown={onTabKey}
+                >
+                  {v.label}
+                </button>
+              );
+            })}
+          </div>
+        )}
+        {/* A toggle, as DevTools' and code playgrounds' "full screen" buttons are: the same button (or Esc) returns. */}
+        <button
+          type="button"
+          className="rt-viz-expand"
+          data-action="expand"
+          aria-pressed={expanded}
+          aria-keyshortcuts={expanded ? 'Escape' : undefined}
+          onClick={() => setExpanded((e) => !e)}
+        >
+          {expanded ? 'Exit full window' : 'Full window'}
+        </button>
+      </div>
       <Controls
         idPrefix={idPrefix}
         state={state}

@@ -139,6 +139,11 @@ describe('HTTP/1 and HTTP/2 machines at the cursor', () => {
       expect(container.querySelector('.rt-sm-status')!.textContent).toContain('server, stream 3');
       expect(container.querySelector('tr[aria-current="true"]')!.getAttribute('data-row')).toBe(`${t.from}:${t.input}:${t.direction}`);
       expect(container.querySelector('.rt-sm-state.is-current')!.getAttribute('data-state')).toBe(t.to);
+      // The status line says the row in words, with the states as the diagram labels them, not its id.
+      const said = screen.getByTestId('machine-fired').textContent;
+      const label = (id: string) => MACHINES['h2-stream'].states.find((s) => s.id === id)!.label;
+      expect(said).toBe(`${t.direction} ${t.input}, ${label(t.from)} → ${label(t.to)}`);
+      expect(said).not.toContain(`${t.from}:`);
       unmount();
       // One step on, at an event that is no transition, the view stays with this stream.
       const next = steps[step + 1];

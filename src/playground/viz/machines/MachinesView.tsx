@@ -10,9 +10,9 @@
  */
 import { memo, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ViewProps } from '../views';
-import { MACHINES } from './definitions';
+import { MACHINES, type MachineDef } from './definitions';
 import { Diagram } from './Diagram';
-import { countUpTo, firedCountAt, indexInstances, instancesOf, type Instance } from './instances';
+import { countUpTo, firedCountAt, indexInstances, instancesOf, type FiredRow, type Instance } from './instances';
 import './machines.css';
 
 const GROUPS: readonly { machine: Instance['machine']; label: string }[] = [
@@ -27,6 +27,21 @@ const GROUPS: readonly { machine: Instance['machine']; label: string }[] = [
 ];
 
 const FOLLOW = '';
+
+/** A state as the diagram labels it ('half-closed (remote)', 'success · idle'). */
+function stateLabel(def: MachineDef, id: string): string {
+  return def.states.find((s) => s.id === id)?.label ?? id;
+}
+
+/**
+ * The last transition in words: the row's event as the diagram labels it (spelt out where the diagram
+ * abbreviates) and its two states, never the row id, which stays on the element for tests and tools.
+ */
+function firedWords(def: MachineDef, last: FiredRow): string {
+  const row = last.row === undefined ? undefined : def.rows.find((r) => r.id === last.row);
+  const what = row ? (row.words ?? row.label) : (last.note ?? 'a transition with no row in the table');
+  return `${what}, ${stateLabel(def, last.from)} → ${stateLabel(def, last.to)}`;
+}
 
 /** The instance picker. Memoized: while following, its props stay the same from step to step. */
 const Picker = memo(function Picker({ options, chosen, onChoose }: { options: ReactNode; chosen: string | null; onChoose: (key: string | null) => void }) {
@@ -100,19 +115,26 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
       <Picker options={options} chosen={chosen} onChoose={setChosen} />
       <p className="rt-sm-status">
         <span id={titleId} data-instance={inst.key}>
-          {def.title}: {inst.label}. State: <strong data-testid="machine-state">{current}</strong>
+          {def.title}: {inst.label}. State: <strong data-testid="machine-state">{stateLabel(def, current)}</strong>
         </span>
         {last ? (
           <>
             {' '}
-            · {firedHere ? 'just fired' : 'last fired'}: <code>{last.row ?? last.note ?? 'no row'}</code> ({last.from} → {last.to})
+            · {firedHere ? 'just fired' : 'last fired'}:{' '}
+            <span data-testid="machine-fired" data-row={last.row}>
+              {firedWords(def, last)}
+            </span>
           </>
         ) : (
           ' · no transition yet'
         )}
       </p>
       <div className="rt-sm-panes">
-        <Diagram def={def} current={current} fired={last?.row} titleId={titleId} />
+        {/* Scrolls sideways where the column is narrower than the diagram, which is never drawn smaller than its
+            units (layout.ts): focusable, so a keyboard can scroll it too. */}
+        <div className="rt-sm-diagram" role="region" aria-label="State diagram" tabIndex={0}>
+          <Diagram def={def} current={current} fired={last?.row} titleId={titleId} />
+        </div>
         <div className="rt-sm-table-wrap" role="region" aria-label="Transition table" tabIndex={0} ref={tableWrap}>
           <table className="rt-sm-table">
             <caption>

@@ -44,6 +44,8 @@ export interface MachineRow {
   readonly to: string;
   /** Short edge label: 'send ES', 'fetch (offline)'. */
   readonly label: string;
+  /** The label spelt out where it abbreviates ('send END_STREAM'), for the status line. */
+  readonly words?: string;
   /** The row as the table beside the diagram shows it, one string per column. */
   readonly cells: readonly string[];
 }
@@ -183,6 +185,7 @@ const h2Stream: MachineDef = {
     from,
     to,
     label: `${direction} ${H2_ABBR[event] ?? event}`,
+    words: `${direction} ${event}`,
     cells: [from, event, direction, to],
   })),
   loops: {

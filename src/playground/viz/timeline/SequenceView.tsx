@@ -14,6 +14,8 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardE
 import type { ViewProps } from '../views';
 import { stepOf } from '../../recording/model';
 import { buildSequence, type Arrow, type LaneMark, type Peer, type SequenceModel } from './sequence';
+import { labelText, placeLabels, textQuad } from './sequence-labels';
+import { rectQuad, textWidth, type Quad } from '../placement';
 import { SourcePicker, useSourceAt } from './source';
 import { formatMs, ticks } from './format';
 import { useWidth } from './useWidth';
@@ -26,22 +28,10 @@ const TOP = 44;
 const BOTTOM = 24;
 const GUTTER = 72;
 const ZOOMS = [0.25, 0.5, 1, 2, 4, 8] as const;
-const LABEL_MAX = 40;
-/** Labelled arrows leaving within this many pixels of each other, the same way, share one label. */
-const LABEL_GAP = 12;
-
-interface LabelGroup {
-  readonly key: number;
-  readonly text: string;
-  readonly category: Arrow['category'];
-  second: string | undefined;
-  readonly x1: number;
-  readonly y1: number;
-  readonly x2: number;
-  readonly y2: number;
-  more: number;
-  current: boolean;
-}
+/** Font sizes (px; the SVG is drawn at one unit a pixel) of the axis, lane names and marks. */
+const AXIS_FONT = 11;
+const LANE_FONT = 12;
+const MARK_FONT = 11;
 /** How far along its path a lost packet is drawn before it stops. */
 const LOST_AT = 0.6;
 
@@ -136,31 +126,22 @@ const ArrowShape = memo(function ArrowShape(p: ArrowProps) {
 
 /**
  * An arrow's text, drawn in a layer above every arrow so that later, parallel arrows (a burst of segments)
- * do not cross it. Decorative: the arrow's accessible name already says it.
+ * do not cross it, where sequence-labels.ts placed it. Decorative: the arrow's accessible name already says it.
  */
-const clip = (text: string) => (text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text);
-
 interface ArrowLabelProps {
   readonly text: string;
-  readonly second: string | undefined;
-  readonly more: number;
-  readonly x1: number;
-  readonly y1: number;
-  readonly x2: number;
-  readonly y2: number;
+  readonly x: number;
+  readonly y: number;
+  readonly angle: number;
+  readonly cx: number;
+  readonly cy: number;
   readonly current: boolean;
 }
 
-const ArrowLabel = memo(function ArrowLabel({ text, second, more, x1, y1, x2, y2, current }: ArrowLabelProps) {
-  const label = `${clip(text)}${second ? ` + ${clip(second)}` : ''}${more > 0 ? ` (+${more} more)` : ''}`;
-  const midX = (x1 + x2) / 2;
-  const midY = (y1 + y2) / 2;
-  const slope = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
-  // Along the arrow, as sequence diagrams letter them; flipped so it never reads upside down.
-  const angle = Math.abs(slope) > 90 ? slope - 180 * Math.sign(slope) : slope;
+const ArrowLabel = memo(function ArrowLabel({ text, x, y, angle, cx, cy, current }: ArrowLabelProps) {
   return (
-    <text className={`rt-tl-label${current ? ' is-current' : ''}`} x={midX} y={midY - 4} textAnchor="middle" transform={`rotate(${angle} ${midX} ${midY})`}>
-      {label}
+    <text className={`rt-tl-label${current ? ' is-current' : ''}`} x={x} y={y} textAnchor="middle" transform={`rotate(${angle} ${cx} ${cy})`}>
+      {text}
     </text>
   );
 });
@@ -178,11 +159,15 @@ interface MarkProps {
   readonly onFocusItem: (index: number) => void;
 }
 
+/** A mark's badge: beside the lane, on the outer side, so it does not cover arrows. */
+function markBox(mark: LaneMark, width: number, x: number): { bx: number; w: number } {
+  const w = Math.ceil(textWidth(MARK_TEXT[mark.kind], MARK_FONT, 600)) + 10;
+  return { bx: x < width / 2 ? x - w - 4 : x + 4, w };
+}
+
 const MarkShape = memo(function MarkShape({ mark, width, x, y, current, tabbable, onActivate, onFocusItem }: MarkProps) {
   const text = MARK_TEXT[mark.kind];
-  const w = text.length * 6 + 8;
-  // Badges sit beside the lane, on the outer side, so they do not cover arrows.
-  const bx = x < width / 2 ? x - w - 4 : x + 4;
+  const { bx, w } = markBox(mark, width, x);
   return (
     <g
       className={`rt-tl-mark rt-tl-mark-${mark.kind}${current ? ' is-current' : ''}`}
@@ -195,8 +180,8 @@ const MarkShape = memo(function MarkShape({ mark, width, x, y, current, tabbable
       onFocus={() => onFocusItem(mark.index)}
     >
       <title>{mark.description}</title>
-      <rect x={bx} y={y - 7} width={w} height={14} rx={3} />
-      <text x={bx + w / 2} y={y + 3.5} textAnchor="middle">
+      <rect x={bx} y={y - 8} width={w} height={16} rx={3} />
+      <text x={bx + w / 2} y={y + 4} textAnchor="middle">
         {text}
       </text>
     </g>
@@ -219,6 +204,28 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
   const pxPerMs = basePxPerMs(model.duration) * ZOOMS[zoom]!;
   const width = useWidth(scrollRef, DEFAULT_WIDTH, MIN_WIDTH);
   const geo = useMemo(() => geometry(model, pxPerMs, width), [model, pxPerMs, width]);
+  const tickTimes = useMemo(() => ticks(model.duration, Math.max(4, Math.round((geo.height - TOP) / 80))), [model, geo]);
+  // Every label the run will show, placed once per model and scale clear of the marks, lane names, axis and
+  // each other; the cursor then only picks which are drawn.
+  const placed = useMemo(() => {
+    const obstacles: Quad[] = [
+      ...model.marks.map((m) => {
+        const x = geo.laneX.get(m.lane) ?? GUTTER;
+        const { bx, w } = markBox(m, geo.width, x);
+        return rectQuad(bx, geo.y(m.at) - 8, w, 16);
+      }),
+      ...model.lanes.map((lane) => textQuad(lane, LANE_FONT, geo.laneX.get(lane) ?? GUTTER, 18, 'middle', 600)),
+      ...tickTimes.map((t) => textQuad(formatMs(t), AXIS_FONT, GUTTER - 8, geo.y(t) + 4, 'end')),
+    ];
+    return placeLabels(
+      model.arrows,
+      (i) => {
+        const a = model.arrows[i]!;
+        return { x1: geo.laneX.get(a.from) ?? GUTTER, y1: geo.y(a.sentAt), x2: geo.laneX.get(a.to) ?? GUTTER, y2: geo.y(a.arriveAt) };
+      },
+      obstacles,
+    );
+  }, [model, geo, tickTimes]);
   const items = useMemo(() => {
     const all = [...model.arrows.filter((a) => showAcks || a.category !== 'ack').map((a) => a.index), ...model.marks.map((m) => m.index)];
     return all.sort((a, b) => a - b);
@@ -299,7 +306,7 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
     () => (
       <>
         <g className="rt-tl-axis" aria-hidden="true">
-          {ticks(model.duration, Math.max(4, Math.round((geo.height - TOP) / 80))).map((t) => (
+          {tickTimes.map((t) => (
             <g key={t}>
               <line x1={GUTTER - 4} x2={geo.width - 8} y1={geo.y(t)} y2={geo.y(t)} />
               <text x={GUTTER - 8} y={geo.y(t) + 4} textAnchor="end">
@@ -320,52 +327,24 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
         </g>
       </>
     ),
-    [model, geo],
+    [model, geo, tickTimes],
   );
 
   if (!source) return <p className="rt-tl-empty">This run created no simulation, so there is nothing to draw.</p>;
 
   const arrowsDrawn: ReactElement[] = [];
-  const labels: LabelGroup[] = [];
-  const labelGroups = new Map<string, LabelGroup>();
+  const arrivedAt = (a: Arrow) => a.index < visible && (a.endIndex !== undefined ? a.endIndex < visible : a.arriveAt <= now);
   for (const [i, a] of model.arrows.entries()) {
     if (a.index >= visible) continue;
     if (!showAcks && a.category === 'ack' && a.index !== currentIndex) continue;
     const conn = model.connections.get(a.connectionId);
-    const arrived = a.endIndex !== undefined ? a.endIndex < visible : a.arriveAt <= now;
+    const arrived = arrivedAt(a);
     const span = a.arriveAt - a.sentAt;
     const progress = arrived ? 1 : span > 0 ? Math.max(0, Math.min(1, (now - a.sentAt) / span)) : 1;
     const x1 = geo.laneX.get(a.from) ?? GUTTER;
     const x2 = geo.laneX.get(a.to) ?? GUTTER;
     const y1 = geo.y(a.sentAt);
     const y2 = geo.y(a.arriveAt);
-    if (a.label && arrived) {
-      // Arrows that leave together in one direction (a burst of requests) would print their labels on top of
-      // each other: the first one speaks for the group.
-      const dir = `${a.from}>${a.to}`;
-      const group = labelGroups.get(dir);
-      if (group && y1 - group.y1 < LABEL_GAP) {
-        // A different kind of message riding along (TLS Finished + the first request) is worth naming.
-        if (group.second === undefined && a.category !== group.category) group.second = a.label;
-        else group.more++;
-        group.current ||= a.index === currentItem;
-      } else {
-        const created: LabelGroup = {
-          key: i,
-          text: a.label,
-          category: a.category,
-          second: undefined,
-          x1,
-          y1,
-          x2,
-          y2,
-          more: 0,
-          current: a.index === currentItem,
-        };
-        labelGroups.set(dir, created);
-        labels.push(created);
-      }
-    }
     arrowsDrawn.push(
       <ArrowShape
         key={i}
@@ -470,9 +449,20 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
           {backdrop}
           {arrowsDrawn}
           <g className="rt-tl-labels" aria-hidden="true">
-            {labels.map((l) => (
-              <ArrowLabel key={l.key} text={l.text} second={l.second} more={l.more} x1={l.x1} y1={l.y1} x2={l.x2} y2={l.y2} current={l.current} />
-            ))}
+            {placed.map((l) =>
+              arrivedAt(model.arrows[l.members[0]!]!) ? (
+                <ArrowLabel
+                  key={l.key}
+                  text={labelText(model.arrows, l.members, arrivedAt)}
+                  x={l.x}
+                  y={l.y}
+                  angle={l.angle}
+                  cx={l.cx}
+                  cy={l.cy}
+                  current={l.members.some((m) => model.arrows[m]!.index === currentItem)}
+                />
+              ) : null,
+            )}
           </g>
           {marksDrawn}
         </svg>

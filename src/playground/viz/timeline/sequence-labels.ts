@@ -1,0 +1,117 @@
+/**
+ * Where the sequence diagram's arrow labels go. Computed once per model and geometry, for every label the run
+ * will ever show, so scrubbing only chooses which are drawn, never moves one.
+ *
+ * Arrows that leave within LABEL_GAP px of each other the same way (a burst of segments) share one label:
+ * the first speaks for the group. Each label is lettered along its arrow, a little above it, at the middle;
+ * if that spot covers a label already placed, a lane mark or a lane name, it tries further along the arrow and
+ * below it, and if every spot is taken the label is left out (the arrow keeps its accessible name and tooltip,
+ * and zooming in makes room). So no two labels are drawn over each other, however dense the run.
+ */
+import { firstFree, rectQuad, rotatedQuad, textWidth, type Quad } from '../placement';
+import type { Arrow, Category } from './sequence';
+
+export const LABEL_FONT = 11;
+const LABEL_MAX = 40;
+/** Labelled arrows leaving within this many pixels of each other, the same way, share one label. */
+const LABEL_GAP = 12;
+const ASCENT = 10.5;
+const DESCENT = 3;
+/** Between an arrow and its label's nearest edge. */
+const OFFSET = 3;
+
+export interface PlacedLabel {
+  readonly key: number;
+  /** Positions in model.arrows: the first is the one whose text the label shows. */
+  readonly members: readonly number[];
+  /** Baseline start (text-anchor middle: the centre), in the label's unrotated frame. */
+  readonly x: number;
+  readonly y: number;
+  /** Degrees about (cx, cy). */
+  readonly angle: number;
+  readonly cx: number;
+  readonly cy: number;
+  readonly box: Quad;
+}
+
+export const clip = (text: string) => (text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text);
+
+/** What a group's label says, given which of its members are on screen (the first must be). */
+export function labelText(arrows: readonly Arrow[], members: readonly number[], shown: (a: Arrow) => boolean): string {
+  const lead = arrows[members[0]!]!;
+  let second: string | undefined;
+  let more = 0;
+  for (const m of members.slice(1)) {
+    const a = arrows[m]!;
+    if (!shown(a)) continue;
+    if (second === undefined && a.category !== lead.category) second = a.label;
+    else more++;
+  }
+  return `${clip(lead.label)}${second ? ` + ${clip(second)}` : ''}${more > 0 ? ` (+${more} more)` : ''}`;
+}
+
+export interface LabelEnds {
+  readonly x1: number;
+  readonly y1: number;
+  readonly x2: number;
+  readonly y2: number;
+}
+
+/**
+ * Places every label. `ends(i)` is arrow i's drawn line; `obstacles` are what labels keep clear of (marks,
+ * lane names, the axis).
+ */
+export function placeLabels(arrows: readonly Arrow[], ends: (i: number) => LabelEnds, obstacles: readonly Quad[]): PlacedLabel[] {
+  const groups: { members: number[]; y1: number; category: Category }[] = [];
+  const lastByDir = new Map<string, (typeof groups)[number]>();
+  arrows.forEach((a, i) => {
+    if (!a.label) return;
+    const dir = `${a.from}>${a.to}`;
+    const { y1 } = ends(i);
+    const group = lastByDir.get(dir);
+    if (group && y1 - group.y1 < LABEL_GAP) group.members.push(i);
+    else {
+      const made = { members: [i], y1, category: a.category };
+      lastByDir.set(dir, made);
+      groups.push(made);
+    }
+  });
+  const taken: Quad[] = [...obstacles];
+  const out: PlacedLabel[] = [];
+  for (const g of groups) {
+    const { x1, y1, x2, y2 } = ends(g.members[0]!);
+    const w =
+      textWidth(
+        labelText(arrows, g.members, () => true),
+        LABEL_FONT,
+      ) + 2;
+    const slope = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
+    // Along the arrow, as sequence diagrams letter them; flipped so it never reads upside down.
+    const angle = Math.abs(slope) > 90 ? slope - 180 * Math.sign(slope) : slope;
+    const spots: { x: number; y: number; cx: number; cy: number; box: Quad }[] = [];
+    for (const t of [0.5, 0.38, 0.62, 0.26, 0.74]) {
+      const cx = x1 + (x2 - x1) * t;
+      const cy = y1 + (y2 - y1) * t;
+      for (const below of [false, true]) {
+        const y = below ? cy + OFFSET + ASCENT : cy - OFFSET - DESCENT;
+        spots.push({ x: cx, y, cx, cy, box: rotatedQuad(cx - w / 2, y - ASCENT, w, ASCENT + DESCENT, angle, cx, cy) });
+      }
+    }
+    const free = firstFree(
+      spots.map((s) => s.box),
+      taken,
+    );
+    if (free < 0) continue;
+    const spot = spots[free]!;
+    taken.push(spot.box);
+    out.push({ key: g.members[0]!, members: g.members, x: spot.x, y: spot.y, angle, cx: spot.cx, cy: spot.cy, box: spot.box });
+  }
+  return out;
+}
+
+/** A text's box at (x, baseline y) with the given anchor: the obstacles the view passes in. */
+export function textQuad(text: string, px: number, x: number, y: number, anchor: 'start' | 'middle' | 'end', weight = 400): Quad {
+  const w = textWidth(text, px, weight);
+  const left = anchor === 'middle' ? x - w / 2 : anchor === 'end' ? x - w : x;
+  return rectQuad(left, y - px * 0.95, w, px * 1.25);
+}
