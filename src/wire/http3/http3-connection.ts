@@ -64,6 +64,8 @@ export interface Http3ConnectionOptions {
   readonly role: WireRole;
   /** Client only: a session ticket from an earlier connection to this server, enabling 0-RTT. */
   readonly resume?: boolean;
+  /** QUIC's restart after idle (http3/recovery.ts); default true. */
+  readonly restartAfterIdle?: boolean;
 }
 
 /** An HTTP/3 event; the QUIC engine's events come through unchanged beside these. */
@@ -132,7 +134,11 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
 
   constructor(options: Http3ConnectionOptions) {
     this.role = options.role;
-    this.quic = new QuicConnection({ role: options.role, ...(options.resume ? { resume: true } : {}) });
+    this.quic = new QuicConnection({
+      role: options.role,
+      ...(options.resume ? { resume: true } : {}),
+      ...(options.restartAfterIdle === false ? { restartAfterIdle: false } : {}),
+    });
   }
 
   get state(): QuicConnection['state'] {

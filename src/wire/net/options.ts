@@ -6,6 +6,7 @@
  */
 import { WireError } from '../errors';
 import type { MessageCodec } from './codec';
+import type { LossSchedule, QueueSize } from './link';
 
 export type SimHttpVersion = '0.9' | '1.0' | '1.1' | '2' | '3';
 export type TlsOption = 'none' | '1.2' | '1.3';
@@ -51,6 +52,23 @@ export interface SimulationOptions {
    * the RFC asks for 1000, which makes every tail loss cost at least a second.
    */
   readonly minRto?: number;
+  /**
+   * The bottleneck queue in front of each direction of the client's link (net/link.ts), drop-tail: 'bdp'
+   * (default: one bandwidth-delay product, rtt x bandwidth, at least ten 1,500-byte packets), `{ packets }`
+   * (of 1,500 bytes), `{ bytes }`, or 'unlimited' (packets only wait, never overflow).
+   */
+  readonly queue?: QueueSize;
+  /**
+   * RFC 5681 §4.1: after an idle period longer than the retransmission timeout (QUIC: the probe timeout), a
+   * sender restarts from min(initial window, cwnd). Default true, as Linux does; false keeps the window.
+   */
+  readonly restartAfterIdle?: boolean;
+  /**
+   * Application bytes to lose, the same in every protocol: `{ server: [offsets], client: [offsets] }` loses
+   * the first transmission of the packet that carries each offset of that side's application data on each
+   * connection (what follows the handshakes: TLS records over TCP, STREAM bytes over QUIC). Default none.
+   */
+  readonly lossSchedule?: LossSchedule;
   /** Seed for every random choice (loss); same seed, same trace. */
   readonly seed?: number | string;
   /** TLS for https: URLs; with anything but 'none' the default base URL is https. */
@@ -125,12 +143,38 @@ function checkHttp2(v: unknown): string | undefined {
   return windowSize(flow.streamWindow) === undefined && windowSize(flow.connectionWindow) === undefined ? undefined : expected;
 }
 
+function checkQueue(v: unknown): string | undefined {
+  const expected = "'bdp', 'unlimited', { packets: n } or { bytes: n } with n >= 1";
+  if (v === 'bdp' || v === 'unlimited') return undefined;
+  if (typeof v !== 'object' || v === null) return expected;
+  const size = 'packets' in v ? v.packets : 'bytes' in v ? v.bytes : undefined;
+  return typeof size === 'number' && size >= 1 && Number.isFinite(size) ? undefined : expected;
+}
+function checkLossSchedule(v: unknown): string | undefined {
+  const expected = '{ server?: number[], client?: number[] } with byte offsets >= 0';
+  if (typeof v !== 'object' || v === null) return expected;
+  const offsets = (x: unknown) => x === undefined || (Array.isArray(x) && x.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0));
+  const { server, client } = v as LossSchedule;
+  return offsets(server) && offsets(client) && Object.keys(v).every((k) => k === 'server' || k === 'client') ? undefined : expected;
+}
+
 export const SIMULATION_OPTIONS = {
   httpVersion: { doc: 'HTTP version the client speaks', default: '1.1', check: oneOf('0.9', '1.0', '1.1', '2', '3') },
   rtt: { doc: 'Round-trip time, virtual ms', default: 100, check: number(0, 60_000) },
   bandwidth: { doc: 'Bits per second each way', default: 10_000_000, check: either(oneOf(Infinity), number(1_000)) },
   loss: { doc: 'Data segment loss probability', default: 0, check: number(0, 1) },
   minRto: { doc: "TCP's lowest retransmission timeout, virtual ms (Linux 200, RFC 6298 §2.4: 1000)", default: 200, check: number(1, 60_000) },
+  queue: {
+    doc: "Bottleneck queue per direction: 'bdp' (rtt x bandwidth, at least 10 packets), { packets }, { bytes } or 'unlimited'",
+    default: 'bdp' as QueueSize,
+    check: checkQueue,
+  },
+  restartAfterIdle: { doc: 'Shrink the window to min(IW, cwnd) after an idle RTO (RFC 5681 §4.1)', default: true, check: oneOf(true, false) },
+  lossSchedule: {
+    doc: 'Application-data byte offsets lost on first transmission, per side: { server: [...], client: [...] }',
+    default: {} as LossSchedule,
+    check: checkLossSchedule,
+  },
   seed: { doc: 'Random seed', default: 1, check: (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? undefined : 'a number or a string') },
   tls: { doc: 'TLS version for https URLs', default: 'none', check: oneOf('none', '1.2', '1.3') },
   http2: {

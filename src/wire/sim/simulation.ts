@@ -147,9 +147,12 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     return `${prefix}${n}`;
   };
   const ctx: NetContext = { clock, trace, nextId };
-  const network = new TcpNetwork(ctx, { minRto: resolved.minRto });
+  const network = new TcpNetwork(ctx, { minRto: resolved.minRto, restartAfterIdle: resolved.restartAfterIdle });
   const random = createRandom(resolved.seed);
-  const link = new Link({ rtt: resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss }, random.fork('client'));
+  const link = new Link(
+    { rtt: resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, queue: resolved.queue, lossSchedule: resolved.lossSchedule },
+    random.fork('client'),
+  );
   const ips = new Map<string, string>();
   const ipFor = (host: string): string => {
     let ip = ips.get(host);
@@ -197,7 +200,10 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
   let proxyAddress: string | undefined;
   if (resolved.proxy) {
     const p = resolved.proxy;
-    const upstreamLink = new Link({ rtt: p.rtt ?? resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss }, random.fork('upstream'));
+    const upstreamLink = new Link(
+      { rtt: p.rtt ?? resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, queue: resolved.queue },
+      random.fork('upstream'),
+    );
     const proxy = new ForwardProxy({ kind: p.kind ?? 'smart', pipelining: p.pipelining ?? true, network, codec, upstreamLink, name: 'proxy.example' });
     stops.push(proxy.listen(PROXY_ADDRESS));
     proxyAddress = PROXY_ADDRESS;

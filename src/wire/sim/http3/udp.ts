@@ -4,11 +4,11 @@
  * touches time or the network; the engine itself only returns what to do.
  *
  * Datagrams take the link's serialization and propagation delay (link.ts). Each datagram that carries
- * stream data is lost with the link's probability, one seeded draw per datagram; datagrams with only
- * handshake, ACK or CONNECTION_CLOSE frames always arrive (see http3/connection.ts). The link charges 40
- * bytes of TCP/IPv4 headers per datagram; UDP/IPv4 would be 28 (RFC 768, RFC 791), a difference we accept.
+ * stream data may be lost (the link's seeded draws, its queue and its loss schedule, told which new stream
+ * bytes the datagram carries); datagrams with only handshake, ACK or CONNECTION_CLOSE frames always arrive
+ * (see http3/connection.ts). Each datagram costs 28 bytes of UDP/IPv4 headers on the link (RFC 768, RFC 791).
  */
-import type { Link } from '../../net/link';
+import { UDP_HEADER_OVERHEAD, type Link } from '../../net/link';
 import type { NetContext } from '../../net/tcp';
 import type { TimerId } from '../../net/clock';
 import type { Side, TraceEventInit } from '../../trace/events';
@@ -82,7 +82,7 @@ export class Http3Endpoint {
 
   #transmit(datagram: QuicDatagram, now: number): void {
     const direction = this.side === 'client' ? 'up' : 'down';
-    const arrives = this.#link.transmit(direction, datagram.size, now);
+    const arrives = this.#link.transmit(direction, datagram.size, now, UDP_HEADER_OVERHEAD);
     const frames = datagram.packets.flatMap((p) => p.frames);
     const droppable = frames.some((f) => f.type === 'STREAM') && !frames.some((f) => f.type === 'CONNECTION_CLOSE');
     if (droppable && this.#link.drops({ direction, firstSent: datagram.firstSent })) {
