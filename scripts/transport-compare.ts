@@ -1,9 +1,11 @@
 /**
  * Side-by-side transport numbers from the simulator (issue #23, "Fair transport models"):
  *
- * 1. One 1 MiB download over HTTP/1.1, HTTP/2 and HTTP/3 (TLS 1.3, RTT 100 ms, 10 Mbit/s) at 0 % and 1 % loss.
- * 2. The six small responses of content/snippets/http3-vs-http2-loss.ts at its defaults.
- * 3. A page load (the HTML document, then eight subresources at once, as in content/snippets/
+ * 1. One 1 MiB download over HTTP/1.1, HTTP/2 and HTTP/3 (TLS 1.3, RTT 100 ms, 10 Mbit/s) at 0 % and 1 % loss,
+ *    and with a loss schedule that loses the same two runs of application bytes in every stack.
+ * 2. The same download over HTTP/2 and HTTP/3 at 1 % loss over the seeds: median, mean, wins.
+ * 3. The six small responses of content/snippets/http3-vs-http2-loss.ts at its defaults.
+ * 4. A page load (the HTML document, then eight subresources at once, as in content/snippets/
  *    http-compare-page-load.ts) over HTTP/2 and HTTP/3, over 40 seeds at 1 % and 10 % loss: median, mean,
  *    min and max of the time the last response finished, and how often each version was faster.
  *
@@ -17,9 +19,14 @@ const SEEDS = seedsAt >= 0 ? Number(args[seedsAt + 1]) : 40;
 
 const MiB = 1024 * 1024;
 
-async function download(httpVersion: SimulationOptions['httpVersion'], loss: number, seed: number): Promise<{ ms: number; windowUpdates: number }> {
+async function download(
+  httpVersion: SimulationOptions['httpVersion'],
+  loss: number,
+  seed: number,
+  extra: Partial<SimulationOptions> = {},
+): Promise<{ ms: number; windowUpdates: number }> {
   const server = createServer({ resources: { '/big': { body: 'x'.repeat(MiB), contentType: 'application/octet-stream' } } });
-  const sim = createSimulation({ httpVersion, tls: '1.3', rtt: 100, bandwidth: 10_000_000, loss, seed, server });
+  const sim = createSimulation({ httpVersion, tls: '1.3', rtt: 100, bandwidth: 10_000_000, loss, seed, server, ...extra });
   const started = sim.clock.now();
   const body = await (await sim.fetch('/big')).arrayBuffer();
   if (body.byteLength !== MiB) throw new Error(`short body: ${body.byteLength}`);
@@ -54,6 +61,29 @@ for (const loss of [0, 0.01]) {
   for (const v of ['1.1', '2', '3'] as const) {
     const { ms, windowUpdates } = await download(v, loss, 1);
     console.log(`  HTTP/${v.padEnd(3)} loss ${String(loss).padEnd(4)}: ${fmt(ms)} ms${v === '2' ? ` (${windowUpdates} WINDOW_UPDATE frames)` : ''}`);
+  }
+}
+
+const schedule = { server: [100_000, 600_000] };
+for (const v of ['1.1', '2', '3'] as const) {
+  const { ms } = await download(v, 0, 1, { lossSchedule: schedule });
+  console.log(`  HTTP/${v.padEnd(3)} lossSchedule ${JSON.stringify(schedule)}: ${fmt(ms)} ms`);
+}
+
+console.log(`\n1 MiB download at 1 % loss, ${SEEDS} seeds`);
+{
+  const h2: number[] = [];
+  const h3: number[] = [];
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    h2.push((await download('2', 0.01, seed)).ms);
+    h3.push((await download('3', 0.01, seed)).ms);
+  }
+  for (const [name, xs, other] of [
+    ['HTTP/2', h2, h3],
+    ['HTTP/3', h3, h2],
+  ] as const) {
+    const s = stats(xs);
+    console.log(`  ${name}: median ${fmt(s.median)}, mean ${fmt(s.mean)}, faster in ${xs.filter((t, i) => t < other[i]!).length}/${SEEDS} seeds`);
   }
 }
 
