@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { encodeShareState } from '../src/playground/share/codec';
 import { formatShareHash } from '../src/playground/share/hash';
 import { playground } from './helpers';
+import { vizPanel } from './viz-helpers';
 
 const PAGE = '/query/overview/';
 
@@ -493,4 +494,27 @@ test('a playground the reader scrolled to warms up once the page is idle: hydrat
   await pg.run.click();
   await expect(pg.output).toContainText(/Finished in \d+ ms/);
   expect((await pg.output.innerText()).match(/Finished in/g)).toHaveLength(1);
+});
+
+test('after an instant run of query clients only, the player plays the recording, so its countdowns tick on screen; reduced motion gets the final state', async ({
+  page,
+}) => {
+  await page.goto('/query/errors/');
+  const pg = playground(page, 'retry-timeline');
+  await pg.run.click();
+  await expect(pg.output).toContainText(/Finished in \d+ ms/);
+  const viz = vizPanel(pg.root);
+  // Playing: the Pause control is up and the cursor moves on by itself from the start.
+  await expect(viz.panel.getByRole('button', { name: 'Pause' })).toBeVisible();
+  const early = await viz.cursor();
+  await expect.poll(() => viz.cursor()).toBeGreaterThan(early);
+
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.reload();
+  const again = playground(page, 'retry-timeline');
+  await again.run.click();
+  await expect(again.output).toContainText(/Finished in \d+ ms/);
+  const still = vizPanel(again.root);
+  await expect.poll(async () => (await still.cursor()) === (await still.total()) - 1 && (await still.total()) > 1).toBe(true);
+  await expect(still.panel.getByRole('button', { name: 'Pause' })).toHaveCount(0);
 });

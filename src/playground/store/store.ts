@@ -16,6 +16,7 @@ import type { CreateEditorOptions, EditorHandle, TextSelection } from '../editor
 import type { OptionsSchema, OptionValue } from '../options/schema';
 import type { ProjectInput } from '../download/project';
 import { isPanelId, FIRST_PANEL, type PanelId } from '../layout/tabs';
+import { REAL_TIME_PRAGMA } from '../sandbox/virtual-time';
 import { decodeShareState, encodeShareState, type ShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
 import { initialOptions, optionsFromShare, optionsToShare, reportSchema, setOption, type OptionsState } from './options';
@@ -37,7 +38,7 @@ export type RunState =
   | { readonly status: 'failed' };
 
 /** The visualizers' code: the recording store and the panel (viz/recording.ts, viz/VizPanel.tsx). */
-export type VizModules = readonly [{ RecordingStore: new () => RecordingStore }, { default: VizPanelComponent }];
+export type VizModules = readonly [{ RecordingStore: new (options?: { realTime?: boolean }) => RecordingStore }, { default: VizPanelComponent }];
 export type VizPanelComponent = typeof import('../viz/VizPanel').default;
 
 /** One run's recording, the run it came from, and whether its sandbox still takes devtools actions. */
@@ -300,7 +301,8 @@ export class PlaygroundStore {
       else into.recording.append(event.sourceId, event.events);
     };
     void vizModules.then(([{ RecordingStore }, { default: Panel }]) => {
-      viz = { key, Panel, recording: new RecordingStore(), initial, runId, live: true };
+      // A run on the virtual clock finished at once: the panel plays its recording afterwards (viz/after-run.ts).
+      viz = { key, Panel, recording: new RecordingStore({ realTime: REAL_TIME_PRAGMA.test(code) }), initial, runId, live: true };
       for (const event of early.splice(0)) record(viz, event);
       this.#set({ viz });
     });

@@ -32,8 +32,12 @@ export class RecordingStore {
   #dropped = 0;
   #finished = false;
 
-  constructor(options: { maxEvents?: number } = {}) {
+  /** The run followed the wall clock (`// @playground real-time`) rather than the virtual one: it was watched as it happened. */
+  readonly realTime: boolean;
+
+  constructor(options: { maxEvents?: number; realTime?: boolean } = {}) {
     this.#max = options.maxEvents ?? MAX_RECORDING_EVENTS;
+    this.realTime = options.realTime ?? false;
   }
 
   /** Registers a source; a second announcement of the same id is ignored. */
