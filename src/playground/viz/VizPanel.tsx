@@ -128,6 +128,31 @@ function useRecording(store: RecordingStore): { recording: Recording; finished: 
   return state;
 }
 
+/**
+ * Full window: the panel covers the window (CSS, .rt-viz.is-expanded) so dense diagrams get the room they need;
+ * the page behind stops scrolling, and Esc returns. Focus stays where it was, on the toggle or in the panel.
+ */
+function useExpanded(): [boolean, (update: (expanded: boolean) => boolean) => void] {
+  const [expanded, setExpanded] = useState(false);
+  useEffect(() => {
+    if (!expanded) return;
+    const root = document.documentElement;
+    const before = root.style.overflow;
+    root.style.overflow = 'hidden';
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      // An Esc something inside already used (closing a select's list, leaving the editor) is not ours.
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      setExpanded(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      root.style.overflow = before;
+    };
+  }, [expanded]);
+  return [expanded, setExpanded];
+}
+
 class ViewBoundary extends Component<{ label: string; children: ReactNode }, { error: string | null }> {
   override state = { error: null as string | null };
   static getDerivedStateFromError(error: unknown) {
@@ -231,6 +256,8 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
     return () => window.clearTimeout(timer);
   }, [text, state.playing]);
 
+  const [expanded, setExpanded] = useExpanded();
+
   const tabRefs = useRef(new Map<string, HTMLButtonElement>());
   const onTabKey = useCallback(
     (event: KeyboardEvent<HTMLButtonElement>) => {
@@ -284,31 +311,44 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
 
   const live = state.following && !!onAction;
   return (
-    <div className="rt-viz" data-testid="viz-panel">
-      {views.length > 0 && (
-        <div className="rt-viz-tabs" role="tablist" aria-label={`${title} visualizers`}>
-          {views.map((v) => {
-            const selected = v.id === active?.id;
-            return (
-              <button
-                key={v.id}
-                ref={(el) => void (el ? tabRefs.current.set(v.id, el) : tabRefs.current.delete(v.id))}
-                type="button"
-                role="tab"
-                id={`${idPrefix}-viz-tab-${v.id}`}
-                aria-selected={selected}
-                aria-controls={`${idPrefix}-viz-panel`}
-                tabIndex={selected ? 0 : -1}
-                data-view={v.id}
-                onClick={() => setChosen(v.id)}
-                onKeyDown={onTabKey}
-              >
-                {v.label}
-              </button>
-            );
-          })}
-        </div>
-      )}
+    <div className={`rt-viz${expanded ? ' is-expanded' : ''}`} data-testid="viz-panel">
+      <div className="rt-viz-head">
+        {views.length > 0 && (
+          <div className="rt-viz-tabs" role="tablist" aria-label={`${title} visualizers`}>
+            {views.map((v) => {
+              const selected = v.id === active?.id;
+              return (
+                <button
+                  key={v.id}
+                  ref={(el) => void (el ? tabRefs.current.set(v.id, el) : tabRefs.current.delete(v.id))}
+                  type="button"
+                  role="tab"
+                  id={`${idPrefix}-viz-tab-${v.id}`}
+                  aria-selected={selected}
+                  aria-controls={`${idPrefix}-viz-panel`}
+                  tabIndex={selected ? 0 : -1}
+                  data-view={v.id}
+                  onClick={() => setChosen(v.id)}
+                  onKeyDown={onTabKey}
+                >
+                  {v.label}
+                </button>
+              );
+            })}
+          </div>
+        )}
+        {/* A toggle, as DevTools' and code playgrounds' "full screen" buttons are: the same button (or Esc) returns. */}
+        <button
+          type="button"
+          className="rt-viz-expand"
+          data-action="expand"
+          aria-pressed={expanded}
+          aria-keyshortcuts={expanded ? 'Escape' : undefined}
+          onClick={() => setExpanded((e) => !e)}
+        >
+          {expanded ? 'Exit full window' : 'Full window'}
+        </button>
+      </div>
       <Controls
         idPrefix={idPrefix}
         state={state}
