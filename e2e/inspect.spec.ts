@@ -22,6 +22,19 @@ async function paste(page: Page, text: string) {
 
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
 
+/**
+ * Opens the Sequence view and waits until its arrows, by their accessible names without the byte ranges and
+ * times ("c1 client to server, GET /todos/1 HTTP/1.1"), are `expected` (those `keep` selects); the player may
+ * still be drawing them when the view opens.
+ */
+async function expectArrows(page: Page, expected: string[], keep: (name: string) => boolean = () => true) {
+  await tab(page, 'Sequence').click();
+  const arrows = page.getByRole('tabpanel').locator('.rt-tl-arrow');
+  const names = async () =>
+    (await arrows.evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label') ?? ''))).map((n) => n.replace(/, bytes .*/, '')).filter(keep);
+  await expect.poll(names).toEqual(expected);
+}
+
 test('the page says nothing leaves the browser and loads no inspector code before interaction', async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
@@ -43,6 +56,12 @@ test('raw HTTP/1: the message inspector, both verdicts and the state machines', 
   await tab(page, 'Messages').click();
   await expect(page.getByRole('tabpanel')).toContainText('GET /notes/1 HTTP/1.1');
   await expect(tab(page, 'State machines')).toBeVisible();
+  await expectArrows(page, [
+    'c1 client to server, GET /todos/1 HTTP/1.1',
+    'c1 client to server, GET /notes/1 HTTP/1.1',
+    'c1 server to client, HTTP/1.1 200 OK',
+    'c1 server to client, HTTP/1.1 404 Not Found',
+  ]);
   expect(errors).toEqual([]);
 });
 
@@ -62,6 +81,16 @@ test('curl -v output becomes the conversation it printed', async ({ page }) => {
   const result = await paste(page, fixture('curl-v.txt'));
   await expect(result).toHaveAttribute('data-format', 'curl');
   await expect(page.locator('[data-verdict="server-strict"]')).toContainText('1 whole message read');
+  await expectArrows(page, ['c1 client to server, GET /todos/1 HTTP/1.1', 'c1 server to client, HTTP/1.1 200 OK']);
+});
+
+test('curl -v over HTTP/2 shows the fields of each HEADERS frame and an arrow per message', async ({ page }) => {
+  await page.goto('/inspect/');
+  const result = await paste(page, fixture('curl-h2-prior-knowledge.txt'));
+  await expect(result).toHaveAttribute('data-format', 'curl');
+  await expect(page.getByTestId('inspect-curl-fields')).toContainText(':authority');
+  await expect(page.getByTestId('inspect-curl-fields')).toContainText(':status');
+  await expectArrows(page, ['c1 client to server, GET /todos/1', 'c1 server to client, HTTP/2 200']);
 });
 
 test('HTTP/2 frames as xxd and od -x: frames, HPACK and flow control; a cut capture says where', async ({ page }) => {
@@ -72,9 +101,17 @@ test('HTTP/2 frames as xxd and od -x: frames, HPACK and flow control; a cut capt
   await expect(tab(page, 'Frames')).toBeVisible();
   await tab(page, 'HPACK').click();
   await expect(page.getByRole('tabpanel')).toContainText(':path');
+  await expectArrows(
+    page,
+    ['c1 client to server, preface', 'c1 client to server, SETTINGS', 'c1 client to server, PRIORITY s3', 'c1 client to server, HEADERS s13'],
+    (a) => /, (preface|SETTINGS|PRIORITY s3|HEADERS s13)$/.test(a),
+  );
   result = await paste(page, fixture('h2-server.od.txt'));
   await expect(result).toContainText('frames from the server');
   await expect(page.getByTestId('inspect-flow')).toContainText('connection');
+  await expectArrows(page, ['c1 server to client, SETTINGS', 'c1 server to client, SETTINGS ACK', 'c1 server to client, HEADERS s13'], (a) =>
+    /, (SETTINGS|SETTINGS ACK|HEADERS s13)$/.test(a),
+  );
   const hex = fixture('h2-server.hexstream.txt').trim();
   await paste(page, hex.slice(0, hex.length - 20));
   await expect(page.getByTestId('inspect-problem')).toContainText(/cut short/);
@@ -86,6 +123,13 @@ test('an HPACK block alone, and one that breaks the table size', async ({ page }
   await paste(page, '8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d');
   await expect(page.getByTestId('inspect-fields')).toContainText('www.example.com');
   await expect(tab(page, 'HPACK')).toBeVisible();
+  // Two 55-octet entries (RFC 7541 C.2.1's literal, twice): at a starting size of 64 the second evicts the first.
+  const literal = '400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572';
+  await page.getByLabel('HPACK table size').fill('64');
+  await paste(page, `${literal} ${literal}`);
+  await tab(page, 'HPACK').click();
+  await expect(page.getByTestId('hpack-dynamic-table')).toContainText('55 of 64 octets, 1 entries');
+  await expect(page.getByTestId('hpack-dynamic-table').locator('[data-entry="evicted"]')).toHaveCount(1);
   // A size update to 4,096 octets (RFC 7541 §6.3) when the table may hold only 256.
   await page.getByLabel('HPACK table size').fill('256');
   await paste(page, '3fe11f');
@@ -99,7 +143,30 @@ test('a HAR: waterfall, sequence and the HAR 1.2 checks; broken JSON is located'
   await expect(page.getByTestId('inspect-har-checks')).toContainText('no errors');
   await tab(page, 'Waterfall').click();
   await expect(page.getByRole('tabpanel')).toContainText('/todos/1');
-  await expect(tab(page, 'Sequence')).toBeVisible();
+  await expectArrows(page, [
+    'c1 client to server, GET / HTTP/1.1',
+    'c1 server to client, HTTP/1.1 200 OK',
+    'c1 client to server, GET /style.css HTTP/1.1',
+    'c1 server to client, HTTP/1.1 200 OK',
+    'c1 client to server, GET /todos/1 HTTP/1.1',
+    'c1 server to client, HTTP/1.1 200 OK',
+    'c1 client to server, POST /todos HTTP/1.1',
+    'c1 server to client, HTTP/1.1 201 Created',
+  ]);
+  await paste(page, fixture('firefox.har'));
+  await expect(page.getByTestId('inspect-har-checks')).toContainText('no errors');
+  await expectArrows(
+    page,
+    [
+      'c1 client to server, GET /page.html HTTP/1.1',
+      'c1 client to server, GET /style.css HTTP/1.1',
+      'c1 client to server, GET /todos/1 HTTP/1.1',
+      'c1 client to server, GET /favicon.ico HTTP/1.1',
+      'c1 client to server, POST /todos HTTP/1.1',
+      'c1 client to server, GET /missing HTTP/1.1',
+    ],
+    (a) => a.includes('client to server'),
+  );
   const har = JSON.parse(fixture('chromium.har'));
   delete har.log.entries[0].timings;
   await paste(page, JSON.stringify(har));

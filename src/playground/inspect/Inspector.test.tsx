@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeShareState, encodeShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
 import Inspector, { INSPECT_SHARE_ID, MAX_SHARE_CHARS } from './Inspector';
+import { inspect } from './inspect';
 
 beforeEach(() => {
   // jsdom has neither: the share codec streams a Blob through CompressionStream, and the views ask for reduced motion.
@@ -20,6 +21,8 @@ afterEach(() => {
 });
 
 const box = () => screen.getByLabelText(/Paste bytes, text or a HAR/) as HTMLTextAreaElement;
+/** How many steps the recording of `text` has (what the panel's slider spans). */
+const stepsOf = (text: string) => inspect({ text }).recording!.steps.length;
 
 describe('Inspector', () => {
   it('reads pasted HTTP/1 and shows both verdicts and an error where it is', async () => {
@@ -34,6 +37,25 @@ describe('Inspector', () => {
     const rows = screen.getByTestId('inspect-verdicts').querySelectorAll('tbody tr');
     expect([...rows].map((r) => r.getAttribute('data-verdict'))).toEqual(['client-strict', 'client-lenient']);
   });
+
+  it('opens each reading at its own last step, not at the step the reading before ended on', async () => {
+    render(<Inspector />);
+    // The slider's aria-valuetext says 'step 12 of 340, ...' (its value is sanitized by jsdom, so not read).
+    // Queried again on every try: a new reading is a new panel.
+    const atLast = (steps: number) =>
+      vi.waitFor(() => expect(screen.getByRole('slider').getAttribute('aria-valuetext')).toMatch(new RegExp(`^step ${steps} of ${steps}\\b`)), {
+        timeout: 15_000,
+      });
+    const first = 'GET /a HTTP/1.1\nHost: x\n\nHTTP/1.1 204 No Content\n\n';
+    const second = `${first}GET /b HTTP/1.1\nHost: x\n\nHTTP/1.1 204 No Content\n\n`;
+    expect(stepsOf(second)).toBeGreaterThan(stepsOf(first));
+    box().value = first;
+    fireEvent.click(screen.getByRole('button', { name: 'Inspect' }));
+    await atLast(stepsOf(first));
+    box().value = second;
+    fireEvent.click(screen.getByRole('button', { name: 'Inspect' }));
+    await atLast(stepsOf(second));
+  }, 40_000);
 
   it('puts the input and the chosen format in a share link, and reads such a link on arrival', async () => {
     render(<Inspector />);

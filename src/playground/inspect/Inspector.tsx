@@ -99,6 +99,9 @@ export default function Inspector() {
   const [share, setShare] = useState<{ link?: string; length: number; message?: string }>();
   const [replay, setReplay] = useState<string>();
   const [store, setStore] = useState<RecordingStore>();
+  // Which reading the store holds: the panel is keyed by it. Not by run.current, which moves when a reading
+  // starts: the panel would remount then, with the previous store, and keep that store's last step as its cursor.
+  const [storeRun, setStoreRun] = useState(0);
   const [Panel, setPanel] = useState<ComponentType<VizPanelProps>>();
   const run = useRef(0);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -133,6 +136,7 @@ export default function Inspector() {
         next.finish();
       }
       setStore(next);
+      setStoreRun(id);
       setResult(r);
       setBusy(false);
     },
@@ -339,7 +343,7 @@ export default function Inspector() {
       {result && store && Panel && (
         // Keyed by the store: each reading is a new panel. A capture is inspected, not watched, so it opens at its last step.
         <Panel
-          key={run.current}
+          key={storeRun}
           store={store}
           idPrefix="rt-inspect"
           playgroundId="inspect"
