@@ -1,5 +1,7 @@
 // Public surface of src/wire/http1, re-exported by src/wire/index.ts. Names carry an Http1/HTTP1 prefix so
 // they cannot collide with the other engines' exports through `export *`.
+import type { WireRole } from '../engine';
+
 export { parseHttp1, parseHttp1Async, serializeHttp1 } from './parse';
 export {
   decodeTransferCodings as decodeHttp1TransferCodings,
@@ -56,7 +58,6 @@ export {
   findTransition as findHttp1Transition,
 } from './state';
 export type {
-  Http1Role,
   Http1State,
   Http1Guard,
   EventTransition as Http1EventTransition,
@@ -69,3 +70,6 @@ export { HTTP1_ERROR_CODES } from './codes';
 export type { Http1ErrorCode, Tolerated as Http1Tolerated } from './codes';
 export { isPersistent as isHttp1Persistent, parseKeepAlive as parseHttp1KeepAlive } from './framing';
 export type { BodyFraming as Http1BodyFraming } from './framing';
+
+/** @deprecated Use `WireRole`, the one role name of every engine (the same two words). */
+export type Http1Role = WireRole;

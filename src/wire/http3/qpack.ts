@@ -25,7 +25,7 @@
  * - The "never indexed" N bit is written as 0 and ignored on input (it only matters to intermediaries
  *   that re-encode with a dynamic table).
  */
-import { huffmanDecode, huffmanEncode } from '../hpack/index';
+import { hpackHuffmanDecode as huffmanDecode, hpackHuffmanEncode as huffmanEncode } from '../hpack/index';
 import { WireError } from '../errors';
 import { QPACK_STATIC_FIELD_INDEX, QPACK_STATIC_NAME_INDEX, QPACK_STATIC_TABLE } from './qpack-static-table';
 
