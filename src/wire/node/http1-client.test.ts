@@ -4,6 +4,7 @@
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { type AddressInfo, type Socket, createServer as createNetServer } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Http1Header } from '../http1/index';
 import { Http1Client } from './http1-client';
@@ -90,6 +91,18 @@ describe('Http1Client against node:http', () => {
     expect(field(res.headers, 'transfer-encoding')).toBe('chunked');
     expect(text(res.body)).toBe('first second');
     expect(res.trailers).toEqual([{ name: 'X-Checksum', value: 'abc123' }]);
+  });
+
+  it('undoes a gzip transfer coding, so the body is the content and never the coded bytes (RFC 9112 §6.1)', async () => {
+    const { port } = await nodeServer((_req, res) => {
+      // Node's server frames with chunked; the gzip coding under it is the application's, as a transfer coding.
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'gzip, chunked' });
+      res.end(gzipSync(Buffer.from('unzipped on arrival')));
+    });
+    const c = await client(port);
+    const res = await c.request({ target: '/' });
+    expect(field(res.headers, 'transfer-encoding')).toBe('gzip, chunked');
+    expect(text(res.body)).toBe('unzipped on arrival');
   });
 
   it('reads a HEAD response as Content-Length without a body, then reuses the connection', async () => {

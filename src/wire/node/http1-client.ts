@@ -18,6 +18,7 @@ import {
   http1Data,
   http1EndOfMessage,
   http1Request,
+  decodeHttp1TransferCodings,
 } from '../http1/index';
 import { SocketTransport, type Timers, realTimers } from './transport';
 
@@ -133,6 +134,7 @@ export class Http1Client {
     const informational: Http1Response[] = [];
     let final: Http1Response | undefined;
     const chunks: Uint8Array[] = [];
+    let codings: readonly string[] | undefined;
     for (;;) {
       const step = this.#conn.nextEvent();
       switch (step.type) {
@@ -153,16 +155,19 @@ export class Http1Client {
           break;
         case 'data':
           chunks.push(step.data);
+          codings ??= step.codings;
           break;
         case 'end-of-message': {
           let n = 0;
           for (const c of chunks) n += c.length;
-          const body = new Uint8Array(n);
+          let body = new Uint8Array(n);
           n = 0;
           for (const c of chunks) {
             body.set(c, n);
             n += c.length;
           }
+          // Transfer-Encoding: gzip, chunked: give back the content, never the coded bytes (RFC 9112 §6.1).
+          if (codings !== undefined && codings.length > 0) body = await decodeHttp1TransferCodings(body, codings);
           return { ...final!, body, trailers: [...step.trailers], informational };
         }
         case 'error':

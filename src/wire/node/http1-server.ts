@@ -21,7 +21,7 @@
  * - The reply carries the request's version (1.0 answers 1.0), like the simulator's server.
  */
 import { reasonPhrase } from '../data/index';
-import type { WireError } from '../errors';
+import { WireError } from '../errors';
 import {
   Http1Connection,
   type Http1ConnectionOptions,
@@ -32,6 +32,7 @@ import {
   http1EndOfMessage,
   http1Informational,
   http1Response,
+  decodeHttp1TransferCodings,
 } from '../http1/index';
 import type { WireRequest } from '../net/index';
 import type { Dispatch, Outcome, Reply } from './dispatch';
@@ -234,6 +235,7 @@ export class Http1ServerSession {
   async #readRequest(): Promise<ReadResult> {
     let head: Http1RequestEvent | undefined;
     const body: Uint8Array[] = [];
+    let codings: readonly string[] | undefined;
     for (;;) {
       const step = this.#conn.nextEvent();
       switch (step.type) {
@@ -260,13 +262,21 @@ export class Http1ServerSession {
           break;
         case 'data':
           body.push(step.data);
+          codings ??= step.codings;
           break;
         case 'end-of-message': {
           const h = head!;
-          return {
-            kind: 'request',
-            request: { method: h.method, target: h.target, version: h.version, headers: h.headers, body: body.length === 0 ? EMPTY : concat(body) },
-          };
+          let content = body.length === 0 ? EMPTY : concat(body);
+          // Transfer-Encoding: gzip, chunked: the engine removed chunked; the handler gets the content, never the coded bytes (RFC 9112 §6.1).
+          if (codings !== undefined && codings.length > 0) {
+            try {
+              content = await decodeHttp1TransferCodings(content, codings);
+            } catch (error) {
+              if (error instanceof WireError) return { kind: 'error', error };
+              throw error;
+            }
+          }
+          return { kind: 'request', request: { method: h.method, target: h.target, version: h.version, headers: h.headers, body: content } };
         }
         case 'error':
           return { kind: 'error', error: step.error };

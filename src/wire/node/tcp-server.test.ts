@@ -2,6 +2,7 @@
  * The HTTP/1 engine as a server (serveTcp + a MockServer) against Node's HTTP client and raw sockets.
  */
 import { Agent, type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, http, type MockServer } from '../server/index';
 import { prefaceDetector, type ServerProtocol } from './protocol';
@@ -158,6 +159,22 @@ describe('serveTcp on raw sockets', () => {
     const server = await serve(api());
     const { text } = await rawExchange(server.port, ['POST /echo HTTP/1.1\r\nHost: test\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n']);
     expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+  });
+
+  it('decodes a gzip transfer coding before the handler sees the body (RFC 9112 §6.1), refuses a broken one and answers compress with 501', async () => {
+    const server = await serve(api());
+    const coded = gzipSync(Buffer.from('plain words')).toString('latin1');
+    const chunked = `${coded.length.toString(16)}\r\n${coded}\r\n0\r\n\r\n`;
+    const post = (te: string, body: string) =>
+      `POST /echo HTTP/1.1\r\nHost: test\r\nContent-Type: text/x\r\nTransfer-Encoding: ${te}\r\nConnection: close\r\n\r\n${body}`;
+    const good = await rawExchange(server.port, [post('gzip, chunked', chunked)]);
+    expect(good.text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(good.text.endsWith('text/x: plain words')).toBe(true);
+    const broken = await rawExchange(server.port, [post('gzip, chunked', '5\r\nnot z\r\n0\r\n\r\n')]);
+    expect(broken.text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(broken.text).toMatch(/not valid gzip data/);
+    const compress = await rawExchange(server.port, [post('compress, chunked', '1\r\nx\r\n0\r\n\r\n')]);
+    expect(compress.text).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/);
   });
 
   it('replies to HTTP/1.0 in 1.0 and closes unless the request asked for keep-alive', async () => {
