@@ -5,7 +5,7 @@
  * against the goals below. It builds and serves nothing itself; point it at a running preview:
  *
  *   npx astro build && npx astro preview --port 4321 --host 127.0.0.1
- *   node scripts/lighthouse.mjs [--url http://127.0.0.1:4321]
+ *   node scripts/lighthouse.mjs [--url http://127.0.0.1:4321] [--pages /,/http/overview/]
  *
  * Exits with 1 when a page misses a goal. Scores on a busy machine vary by a few points from run to run; this
  * is a measurement to read, not a test (CI does not run it).
@@ -31,8 +31,10 @@ const CHROME_FLAGS = [
   '--no-first-run',
 ];
 
-const { values } = parseArgs({ options: { url: { type: 'string', default: 'http://127.0.0.1:4321' } } });
+const { values } = parseArgs({ options: { url: { type: 'string', default: 'http://127.0.0.1:4321' }, pages: { type: 'string' } } });
 const base = values.url ?? 'http://127.0.0.1:4321';
+// --pages /a/,/b/ measures those instead (e.g. more docs pages with playgrounds).
+const pages = values.pages ? values.pages.split(',').filter(Boolean) : PAGES;
 
 /** A TCP port nobody listens on right now, for Chromium's DevTools endpoint. */
 async function freePort() {
@@ -55,7 +57,7 @@ let missed = false;
 try {
   console.log(`Lighthouse (mobile) against ${base}; goals: performance >= ${GOALS.performance}, accessibility ${GOALS.accessibility}\n`);
   console.log('page                   performance  accessibility');
-  for (const path of PAGES) {
+  for (const path of pages) {
     const url = new URL(path, base).href;
     const result = await lighthouse(url, { port, logLevel: 'error', output: 'json', onlyCategories: ['performance', 'accessibility'] });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
