@@ -115,6 +115,8 @@ export function describeWireEvent(e: TraceEvent): string {
       return `${e.connectionId}: ${e.by} holds ${bytes(e.heldBytes)} waiting for byte ${e.waitingFor} (head-of-line blocking)`;
     case 'message-parsed':
       return `${e.connectionId}: ${e.by} parsed a ${e.kind}: ${e.startLine}`;
+    case 'protocol-error':
+      return `${e.connectionId}: ${e.by} rejects the bytes${e.offset === null ? '' : ` at offset ${e.offset}`} (${e.code})${e.status === null ? '' : `, answers ${e.status}`}: ${e.message}`;
     case 'transition':
       return describeTransition(e);
     case 'request-started':

@@ -14,6 +14,9 @@ export type {
 export type { Exchange } from './exchange';
 export { listen as listenSimulated } from './listen';
 export { http1Codec } from './http1/codec';
+// A client that writes exactly the HTTP/1 bytes it is given (malformed ones too).
+export { RawHttp1Client, connectRawHttp1 } from './http1/raw-client';
+export type { RawHttp1Host } from './http1/raw-client';
 // HTTP/2 on the simulated network: the client behind `createSimulation({ httpVersion: '2' })`.
 export { http2Client } from './http2/client';
 export type { Http2ClientOptions } from './http2/client';

@@ -145,6 +145,19 @@ export interface MessageParsedEvent extends Base<'message-parsed'> {
   readonly bodyLength: number;
 }
 /**
+ * A protocol engine rejected what the peer sent (HTTP/1 today): its error code and text, the byte offset in
+ * the connection's input where it stopped, and the status the server answered with (null on the client).
+ */
+export interface ProtocolErrorEvent extends Base<'protocol-error'> {
+  readonly connectionId: string;
+  readonly by: Side;
+  readonly protocol: 'http/1';
+  readonly code: string;
+  readonly message: string;
+  readonly offset: number | null;
+  readonly status: number | null;
+}
+/**
  * A row of a state table fired. Machines:
  * - 'client-connection': the client's connection management (net/connection-table.ts);
  * - 'http1-client' / 'http1-server': src/wire/http1's connection table, run alongside each connection;
@@ -350,6 +363,7 @@ export type TraceEvent =
   | RetransmitEvent
   | HeadOfLineBlockedEvent
   | MessageParsedEvent
+  | ProtocolErrorEvent
   | TransitionEvent
   | RequestStartedEvent
   | RequestQueuedEvent

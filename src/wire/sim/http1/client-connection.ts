@@ -11,12 +11,13 @@
  * A `Keep-Alive: timeout=<s>` from the server shortens our idle timer to match.
  */
 import type { MessageCodec, WireRequest, WireResponse } from '../../net/codec';
-import { headerTokens, keepAliveParams, startLine } from '../../net/codec';
+import { keepAliveParams, startLine } from '../../net/codec';
 import { nextState, type ClientConnectionInput, type ClientConnectionState } from '../../net/connection-table';
 import type { Exchange } from '../exchange';
 import type { ByteStream, CloseInfo } from '../../net/stream';
 import { concatBytes } from '../../net/stream';
 import type { NetContext } from '../../net/tcp';
+import { isHttp1Persistent as isPersistent } from '../../http1/index';
 import { Http1Observer } from './observer';
 
 export interface ConnectionHooks {
@@ -169,8 +170,20 @@ export class Http1ClientConnection {
       });
       if (decoded.kind === 'need-more') return;
       if (decoded.kind === 'error') {
+        // The HTTP/1 reader rejected the response: traced with its code, text and offset; the fetch fails.
         this.#buffer = new Uint8Array(0);
-        if (this.#state !== 'closed') this.abort(`bad response: ${decoded.error.message}`);
+        const { error } = decoded;
+        ctx.trace.emit({
+          type: 'protocol-error',
+          connectionId: this.id,
+          by: 'client',
+          protocol: 'http/1',
+          code: error.code,
+          message: error.message,
+          offset: error.offset ?? null,
+          status: null,
+        });
+        if (this.#state !== 'closed') this.abort(`bad response: ${error.message}`);
         return;
       }
       this.#buffer = this.#buffer.subarray(decoded.consumed);
@@ -197,12 +210,8 @@ export class Http1ClientConnection {
   #complete(exchange: Exchange, response: WireResponse): void {
     this.#outstanding.shift();
     this.#served++;
-    const options = headerTokens(response.headers, 'connection');
-    const close =
-      exchange.lastOnConnection === true ||
-      response.version === '0.9' ||
-      options.includes('close') ||
-      (response.version === '1.0' && !options.includes('keep-alive'));
+    // The one persistence rule of HTTP/1 (RFC 9112 §9.3), the engine's: http1/framing.ts isPersistent.
+    const close = exchange.lastOnConnection === true || !isPersistent(response.version, response.headers);
     const { timeout } = keepAliveParams(response.headers);
     if (timeout !== undefined) this.#idleMs = Math.min(this.#idleMs, timeout * 1000);
     this.#persistent = !close;

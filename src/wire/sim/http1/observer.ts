@@ -1,12 +1,14 @@
 /**
- * Runs src/wire/http1's connection engine (Http1Connection) alongside one simulated connection and
- * traces every row of its state table that fires ('transition' events with machine 'http1-client' or
- * 'http1-server'). The engine sees exactly the messages this side sends and the bytes it receives, so
- * the docs' HTTP/1 state diagram can light up in step with the animation.
+ * src/wire/http1's connection engine (Http1Connection) on one simulated connection, tracing every row of its
+ * state table that fires ('transition' events with machine 'http1-client' or 'http1-server'), so the docs'
+ * HTTP/1 state diagram lights up in step with the animation.
  *
- * It only observes: the network layers keep deciding what to send. If the engine refuses something
- * (it is stricter than a lesson sometimes wants, e.g. about bytes after a close), the refusal is traced
- * as its move to ERROR and the observer stops; the simulated connection carries on.
+ * Two ways to use it:
+ * - driving (the simulated server, sim/http1/server.ts): `feed` the bytes received and read the requests
+ *   with `next`; what the engine rejects is what the server rejects (400, or the engine's status, and close).
+ * - observing (the simulated client, client-connection.ts, for now): `received` runs the engine beside a
+ *   connection that parses with the codec; a refusal is traced as the move to ERROR and the observer stops.
+ * Either way `sent` and `closed` tell the engine what this side wrote; its bytes come from the same writer.
  */
 import {
   Http1Connection,
@@ -17,7 +19,11 @@ import {
   http1Response,
   http1ConnectionClosed,
   type Http1FiredTransition,
+  type Http1ReadStep,
 } from '../../http1/index';
+
+type ReadStep = Http1ReadStep;
+const NEED_DATA: ReadStep = Object.freeze({ type: 'need-data' });
 import type { WireRequest, WireResponse } from '../../net/codec';
 import type { NetContext } from '../../net/tcp';
 
@@ -28,8 +34,21 @@ export class Http1Observer {
   readonly #machine: string;
   #stopped = false;
 
-  constructor(role: 'client' | 'server', connectionId: string, ctx: NetContext) {
-    this.#engine = new Http1Connection({ role, pipelining: true });
+  /** Driving: `next` reads the engine's events, so `sent` and `closed` must not read them for it. */
+  readonly #driving: boolean;
+
+  constructor(
+    role: 'client' | 'server',
+    connectionId: string,
+    ctx: NetContext,
+    options: { readonly headerTimeoutMs?: number; readonly driving?: boolean } = {},
+  ) {
+    this.#driving = options.driving === true;
+    this.#engine = new Http1Connection({
+      role,
+      pipelining: true,
+      ...(options.headerTimeoutMs === undefined ? {} : { headerTimeoutMs: options.headerTimeoutMs }),
+    });
     this.#ctx = ctx;
     this.#connectionId = connectionId;
     this.#machine = `http1-${role}`;
@@ -60,6 +79,41 @@ export class Http1Observer {
     });
   }
 
+  /**
+   * Driving: the next step the engine reads from the bytes received so far (a request or response head, body
+   * data, end-of-message, 'need-data', 'paused' until this side has answered, or the error that ends the
+   * connection), with the state-table rows it fired traced. After an error the engine stays failed.
+   */
+  next(): ReadStep {
+    if (this.#stopped) return NEED_DATA;
+    let step: ReadStep;
+    try {
+      step = this.#engine.nextEvent();
+    } catch {
+      this.#stopped = true;
+      step = NEED_DATA;
+    }
+    if (step.type === 'error') this.#stopped = true;
+    this.#flush();
+    return step;
+  }
+
+  /** Feeds bytes for `next` to read (driving; `received` reads them at once instead). */
+  feed(bytes: Uint8Array | 'eof'): void {
+    if (this.#stopped) return;
+    try {
+      if (bytes === 'eof') this.#engine.receiveEof();
+      else this.#engine.receiveData(bytes);
+    } catch {
+      this.#stopped = true;
+    }
+  }
+
+  /** Server: whether a request head has started arriving and is not complete (what the header deadline times). */
+  readingHead(now: number): boolean {
+    return !this.#stopped && this.#engine.deadline(now)?.phase === 'head';
+  }
+
   /** This side closed the connection. */
   closed(): void {
     this.#guard(() => this.#engine.send(http1ConnectionClosed()));
@@ -69,7 +123,7 @@ export class Http1Observer {
     if (this.#stopped) return;
     try {
       action();
-      this.#drain();
+      if (!this.#driving) this.#drain();
     } catch {
       this.#stopped = true;
     }

@@ -31,16 +31,12 @@ import type { NetContext } from '../../net/tcp';
 import { DEFAULT_KEEP_ALIVE_TIMEOUT, type MockServer } from '../../server/server';
 import { internalError, respond, type Reply } from '../../server/semantics';
 import type { ServerEnv as AttachOptions, ServerProtocol } from '../protocol';
+import type { WireError } from '../../errors';
+import { type Http1RequestEvent, isHttp1Persistent as isPersistent } from '../../http1/index';
 import { Http1Observer } from './observer';
 
-/** Whether the bytes hold a blank line (CRLF CRLF, or a bare LF LF, RFC 9112 §2.2): the header section is in. */
-function headerSectionEnds(bytes: Uint8Array): boolean {
-  for (let i = 1; i < bytes.length; i++) {
-    if (bytes[i] !== 0x0a) continue;
-    if (bytes[i - 1] === 0x0a || (bytes[i - 1] === 0x0d && i >= 3 && bytes[i - 2] === 0x0a && bytes[i - 3] === 0x0d)) return true;
-  }
-  return false;
-}
+/** A bound on the engine steps one read is turned into (each step consumes bytes or ends the loop). */
+const MAX_STEPS_PER_READ = 100_000;
 
 function html09Error(status: number, detail: string): Uint8Array {
   const title = `${status} ${reasonPhrase(status)}`;
@@ -62,7 +58,9 @@ export class Http1ServerConnection {
   readonly #stream: ByteStream;
   readonly #env: AttachOptions;
   readonly #ctx: NetContext;
-  #buffer: Uint8Array = new Uint8Array(0);
+  /** The request being read: its head, and its body so far. */
+  #head: Http1RequestEvent | undefined;
+  #body: Uint8Array[] = [];
   readonly #queue: WireRequest[] = [];
   #busy = false;
   #served = 0;
@@ -77,10 +75,14 @@ export class Http1ServerConnection {
     this.#stream = stream;
     this.#env = env;
     this.#ctx = ctx;
-    this.#engine = new Http1Observer('server', stream.connectionId, ctx);
+    const headerTimeout = server.defences.headerTimeout;
+    this.#engine = new Http1Observer('server', stream.connectionId, ctx, {
+      driving: true,
+      ...(headerTimeout === false ? {} : { headerTimeoutMs: headerTimeout }),
+    });
     stream.onData((bytes) => this.#receive(bytes));
     stream.onClose((info) => {
-      if (info.by !== 'server') this.#engine.received('eof');
+      if (info.by !== 'server') this.#engine.feed('eof');
       this.#closing = true;
       ctx.clock.clearTimeout(this.#idleTimer);
       ctx.clock.clearTimeout(this.#headerTimer);
@@ -91,48 +93,78 @@ export class Http1ServerConnection {
 
   #receive(bytes: Uint8Array): void {
     if (this.#closing) return;
-    this.#engine.received(bytes);
-    this.#buffer = this.#buffer.length === 0 ? bytes : concatBytes([this.#buffer, bytes]);
-    for (;;) {
-      const decoded = this.#env.codec.decodeRequest(this.#buffer);
-      if (decoded.kind === 'need-more') break;
-      if (decoded.kind === 'error') {
-        // A request we cannot parse gets the engine's suggested status and the connection ends
-        // (RFC 9112 §2.2: the server cannot know where the next request would start).
-        this.#buffer = new Uint8Array(0);
-        const status = decoded.error.statusHint ?? 400;
-        this.#write(
-          {
-            version: '1.1',
-            status,
-            reason: reasonPhrase(status),
-            headers: [
-              { name: 'Connection', value: 'close' },
-              { name: 'Content-Type', value: 'text/plain;charset=UTF-8' },
-            ],
-            body: utf8(decoded.error.message),
-          },
-          'GET',
-          () => this.#stream.close('bad request'),
-        );
-        this.#closing = true;
+    this.#engine.feed(bytes);
+    this.#read();
+  }
+
+  /** Reads every request the engine lets through now, and acts on the engine's verdict. */
+  #read(): void {
+    for (let i = 0; i < MAX_STEPS_PER_READ && !this.#closing; i++) {
+      const step = this.#engine.next();
+      if (step.type === 'request') {
+        this.#head = step;
+        this.#body = [];
+      } else if (step.type === 'data') {
+        this.#body.push(step.data);
+      } else if (step.type === 'end-of-message') {
+        const head = this.#head;
+        this.#head = undefined;
+        if (!head) continue;
+        const body = this.#body.length === 1 ? this.#body[0]! : concatBytes(this.#body);
+        const request: WireRequest = { method: head.method, target: head.target, version: head.version, headers: head.headers, body };
+        this.#ctx.trace.emit({
+          type: 'message-parsed',
+          connectionId: this.#stream.connectionId,
+          by: 'server',
+          kind: 'request',
+          startLine: startLine(request),
+          headers: request.headers,
+          bodyLength: request.body.length,
+        });
+        this.#queue.push(request);
+      } else if (step.type === 'error') {
+        this.#reject(step.error);
         return;
+      } else if (step.type !== 'informational' && step.type !== 'response') {
+        break; // need-data, paused (a request is being answered), connection-closed
       }
-      this.#buffer = this.#buffer.subarray(decoded.consumed);
-      const request = decoded.message;
-      this.#ctx.trace.emit({
-        type: 'message-parsed',
-        connectionId: this.#stream.connectionId,
-        by: 'server',
-        kind: 'request',
-        startLine: startLine(request),
-        headers: request.headers,
-        bodyLength: request.body.length,
-      });
-      this.#queue.push(request);
     }
     this.#watchHeaders();
     this.#next();
+  }
+
+  /**
+   * The engine rejected what the client sent: the error is traced, and the engine's suggested status (400 by
+   * default) answers it before the connection ends (RFC 9112 §2.2: the server cannot know where the next
+   * request would start).
+   */
+  #reject(error: WireError): void {
+    this.#closing = true;
+    const { clock } = this.#ctx;
+    clock.clearTimeout(this.#headerTimer);
+    clock.clearTimeout(this.#idleTimer);
+    const status = error.statusHint ?? 400;
+    this.#ctx.trace.emit({
+      type: 'protocol-error',
+      connectionId: this.#stream.connectionId,
+      by: 'server',
+      protocol: 'http/1',
+      code: error.code,
+      message: error.message,
+      offset: error.offset ?? null,
+      status,
+    });
+    const response: WireResponse = {
+      version: '1.1',
+      status,
+      reason: reasonPhrase(status),
+      headers: [
+        { name: 'Connection', value: 'close' },
+        { name: 'Content-Type', value: 'text/plain;charset=UTF-8' },
+      ],
+      body: utf8(error.message),
+    };
+    this.#write(response, 'GET', () => this.#stream.close('bad request'));
   }
 
   /**
@@ -142,7 +174,7 @@ export class Http1ServerConnection {
    */
   #watchHeaders(): void {
     const { clock } = this.#ctx;
-    const partial = this.#buffer.length > 0 && !headerSectionEnds(this.#buffer);
+    const partial = this.#engine.readingHead(clock.now());
     if (!partial) {
       if (this.#headerTimer === undefined) return;
       clock.clearTimeout(this.#headerTimer);
@@ -164,7 +196,6 @@ export class Http1ServerConnection {
     this.#headerTimer = undefined;
     if (this.#closing) return;
     this.#closing = true;
-    this.#buffer = new Uint8Array(0);
     const body = utf8(`The request's header section did not arrive within ${deadline} ms of its first byte.`);
     const response: WireResponse = {
       version: '1.1',
@@ -267,7 +298,7 @@ export class Http1ServerConnection {
             this.#stream.close(request.version === '0.9' ? 'HTTP/0.9: response ends at close' : 'Connection: close');
           } else {
             this.#armIdle();
-            this.#next();
+            this.#read();
           }
         },
         reply.options,
@@ -284,7 +315,6 @@ export class Http1ServerConnection {
       return { response: { version: '0.9', status: 200, reason: 'OK', headers: [], body }, close: true };
     }
     const keepAlive = this.#server.keepAlive;
-    const options = headerTokens(request.headers, 'connection');
     // The handler's own Connection options. Persistence tokens are the server's to decide (a handler's
     // `close` is honoured); the field names it lists stay, because the fields they name are hop-by-hop
     // only if the next hop is told so: RFC 9110 §7.6.1 has a proxy remove exactly the fields Connection
@@ -296,10 +326,9 @@ export class Http1ServerConnection {
       .map((t) => t.trim())
       .filter((t) => t !== '' && !/^(close|keep-alive)$/i.test(t));
     const remaining = (keepAlive?.max ?? 1) - this.#served - 1;
-    let persist: boolean;
-    if (!keepAlive || options.includes('close') || replyOptions.includes('close') || remaining <= 0) persist = false;
-    else if (request.version === '1.1') persist = true;
-    else persist = options.includes('keep-alive');
+    // The request's own persistence is the HTTP/1 rule (isPersistent, http1/framing.ts); then this server's
+    // settings and the handler's `Connection: close` can only end the connection sooner.
+    const persist = keepAlive !== undefined && remaining > 0 && !replyOptions.includes('close') && isPersistent(request.version, request.headers);
     const headers: HeaderField[] = [
       { name: 'Date', value: new Date(this.#env.epoch + this.#ctx.clock.now()).toUTCString() },
       { name: 'Server', value: this.#server.name },
