@@ -16,7 +16,7 @@
  * steps, not measurements.
  */
 import type { TraceEvent } from 'roundtrip/wire';
-import { binaryString, CLIENT_PREFACE } from 'roundtrip/wire';
+import { binaryString, HTTP2_CLIENT_PREFACE } from 'roundtrip/wire';
 import type { Recording, WireSource } from '../recording/model';
 import type { MachineStep, Segment } from './http1';
 
@@ -100,7 +100,8 @@ export function h2Events(events: readonly TraceEvent[], sender: 'client' | 'serv
   const connectionId = events.find((e) => 'connectionId' in e)?.connectionId ?? 'c1';
   const out: Unsequenced[] = [{ type: 'connection-opening', at: 0, connectionId, from: 'client', to: 'server', address: 'server', rtt: 0 }];
   const writer = new MessageWriter();
-  if (!events.some((e) => e.type === 'h2-preface')) out.push({ type: 'bytes-sent', at: 0, connectionId, from: 'client', data: binaryString(CLIENT_PREFACE) });
+  if (!events.some((e) => e.type === 'h2-preface'))
+    out.push({ type: 'bytes-sent', at: 0, connectionId, from: 'client', data: binaryString(HTTP2_CLIENT_PREFACE) });
   let arrival: Unsequenced | undefined;
   for (const e of events) {
     const at = e.at * STEP_MS;
