@@ -182,6 +182,9 @@ test('under reduced motion, steps are discrete: no autoplay, stepping still work
 
 test('a query client is recorded live, and a devtools action reaches its sandbox', async ({ page }) => {
   const code = [
+    // Real time: a run on the virtual clock is replayed from its start once it finishes (viz/after-run.ts); this
+    // one is watched live, and devtools actions after it follow live too.
+    '// @playground real-time',
     "import { QueryClient } from 'roundtrip/query';",
     '',
     'let calls = 0;',
@@ -195,7 +198,7 @@ test('a query client is recorded live, and a devtools action reaches its sandbox
   await pg.run.click();
   await expect(pg.output).toContainText('Finished in');
   const viz = vizPanel(pg.root);
-  // No wire events: nothing replays; the cursor stays on the newest step.
+  // A real-time run with no wire events: nothing replays; the cursor stays on the newest step.
   await expect(viz.play).toBeVisible();
   const total = await viz.total();
   expect(total).toBeGreaterThan(1);
