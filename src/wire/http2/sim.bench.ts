@@ -20,7 +20,7 @@
  * end, 70 MB of it the 204,000 trace events (7 KB per request: 20 events, the HPACK steps and decoded
  * fields, the frames' bytes) and 30 MB the 10,000 Responses, each with its undici body stream. A fifth is
  * undici itself: building the mock server's Request, the handler's Response.json, reading its body, and the
- * Response the client hands back (its body stream alone is ~7%). The HTTP/2 tracer (sim-trace.ts) is under a
+ * Response the client hands back (its body stream alone is ~7%). The HTTP/2 tracer (sim/http2/trace.ts) is under a
  * tenth: parsing each direction once, decoding each field block once more to annotate it (~2%, plus ~2%
  * freezing the steps), building the events; HPACK encoding ~5%; the engines, TCP and the simulation's
  * driving loop share the rest in small pieces.

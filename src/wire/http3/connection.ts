@@ -49,7 +49,7 @@ import {
   type QuicSpace,
 } from './packets';
 import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, QUIC_MIN_INITIAL_DATAGRAM, type CongestionChange } from './recovery';
-import { roundTime } from '../net/clock';
+import { roundTime } from '../transport/time';
 import type { QuicStreamTransition } from './stream-states';
 import { ReceiveStream, SendStream, type StreamChunk } from './streams';
 

@@ -9,7 +9,9 @@
  * `connectionId` values come from the simulation's id counter with the prefix 'q' (q1, q2, ...), so they
  * never collide with TCP connection ids ('c1').
  */
-import type { HeaderList, Side } from '../trace/events';
+// The same shapes as trace/events.ts's, written here: trace/ imports these events, so they cannot import trace/.
+type Side = 'client' | 'server';
+type HeaderList = readonly { readonly name: string; readonly value: string }[];
 import type { QuicRecvInput, QuicRecvState, QuicSendInput, QuicSendState, QuicStreamPart } from './stream-states';
 
 interface Base<T extends string> {

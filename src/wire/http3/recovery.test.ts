@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QuicRecovery, QUIC_INITIAL_WINDOW, QUIC_MAX_DATAGRAM_SIZE, QUIC_MINIMUM_WINDOW } from './recovery';
-import { LossRecovery } from '../net/congestion';
+import { LossRecovery } from '../transport/congestion';
 import { tcpRules } from '../net/tcp';
 
 const MDS = QUIC_MAX_DATAGRAM_SIZE;

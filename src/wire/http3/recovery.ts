@@ -39,7 +39,7 @@
  * space needs recovery).
  */
 
-import { GRANULARITY, LossRecovery, PACKET_THRESHOLD, TIME_THRESHOLD, type TransportRules } from '../net/congestion';
+import { GRANULARITY, LossRecovery, PACKET_THRESHOLD, TIME_THRESHOLD, type TransportRules } from '../transport/congestion';
 
 export const QUIC_MAX_DATAGRAM_SIZE = 1452;
 /** RFC 9000 §14.1: the smallest datagram a client's Initial may travel in (it pads to this). */
@@ -65,7 +65,7 @@ export const QUIC_RULES: TransportRules = {
   timeout: { kind: 'pto' },
 };
 
-export type { CongestionChange, CongestionPhase, RecoveryOutcome, SentPacketInfo } from '../net/congestion';
+export type { CongestionChange, CongestionPhase, RecoveryOutcome, SentPacketInfo } from '../transport/congestion';
 
 export class QuicRecovery<T> extends LossRecovery<T> {
   /** `restartAfterIdle`: shrink the window after an idle period, as TCP does (congestion.ts). Default true. */

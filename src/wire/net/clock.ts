@@ -12,15 +12,12 @@
  * The clock implements the same five methods as the host (`now`, `setTimeout`, `clearTimeout`,
  * `setInterval`, `clearInterval`), so anything that takes a `Clock` can run on real or virtual time.
  */
+import { roundTime } from '../transport/time';
 
 export type TimerId = number;
 
-/**
- * Rounds a time or duration to whole microseconds. Every time the virtual clock keeps is rounded this way
- * when it is made (a timer's due time, `advance`), so serialization delays such as 1500 x 8 / 3e6 ms and
- * sums of them never leave float noise (400.84560000000005) in a trace, a HAR file or a caption.
- */
-export const roundTime = (ms: number): number => Math.round(ms * 1000) / 1000;
+/** Rounds a time or duration to whole microseconds (transport/time.ts, shared with the QUIC engine). */
+export { roundTime };
 
 export interface Clock {
   now(): number;

@@ -41,7 +41,7 @@ import type { Peer, Side } from '../trace/events';
 import { binaryString } from '../trace/events';
 import { Signal, type Unsubscribe } from '../trace/subscribable';
 import { concatBytes, type ByteStream, type CloseInfo, type StreamState } from './stream';
-import { LossRecovery, type LossReason, type TransportRules } from './congestion';
+import { LossRecovery, type LossReason, type TransportRules } from '../transport/congestion';
 
 export const MSS = 1460;
 /** Initial window in segments (RFC 6928 §2). */

@@ -106,7 +106,7 @@ export class Trace extends Subscribable<TraceListener> {
  * allocation), and only the event itself needs freezing: its emitter guarantees that each object it
  * refers to is frozen already (shared constants, or lists frozen once for both ends of a connection), so
  * the deep walk of `emit` would find nothing to do. The result is as immutable as an `emit`ted event;
- * sim-trace.test.ts checks that on whole traces.
+ * sim/http2/trace.test.ts checks that on whole traces.
  */
 export function emitPrebuilt(trace: Trace, event: PrebuiltEvent): TraceEvent {
   return appendPrebuilt(trace, event);

@@ -49,7 +49,7 @@
  * even when the sender had nothing more to send), ECN, tail loss probes (RFC 8985 §7), F-RTO.
  */
 
-import { roundTime } from './clock';
+import { roundTime } from './time';
 
 export interface TransportRules {
   /** Largest payload one transmission carries: TCP's SMSS, QUIC's max_datagram_size. */
