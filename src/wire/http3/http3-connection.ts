@@ -97,6 +97,7 @@ export interface Http3RequestResult {
 }
 
 const NONE: readonly Http3Event[] = Object.freeze([]);
+const NO_DATAGRAMS: readonly QuicDatagram[] = Object.freeze([]);
 
 /** RFC 9000 §2.1: the two low bits of a stream id: 0b00 a client's bidirectional stream (a request). */
 const isRequestStream = (streamId: number): boolean => streamId % 4 === 0;
@@ -177,6 +178,7 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
   }
 
   dataToSend(): readonly QuicDatagram[] {
+    if (this.#datagrams.length === 0) return NO_DATAGRAMS;
     const out = this.#datagrams;
     this.#datagrams = [];
     return out;
@@ -319,7 +321,9 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
    * whole output, as a reaction would: the output's packets were sent before it.
    */
   #absorb(out: QuicOutput, now: number): void {
-    for (const d of out.datagrams) this.#datagrams.push(d);
+    // The QUIC engine hands over a fresh array each call: adopt it rather than copy when nothing is waiting.
+    if (this.#datagrams.length === 0) this.#datagrams = out.datagrams as QuicDatagram[];
+    else for (const d of out.datagrams) this.#datagrams.push(d);
     this.#timer = out.timer;
     let ready = false;
     for (const event of out.events) {
