@@ -1,4 +1,4 @@
-import { FLAGS, connectRawHttp2, createServer, createSimulation, http } from 'roundtrip/wire';
+import { HTTP2_FLAGS, connectRawHttp2, createServer, createSimulation, http } from 'roundtrip/wire';
 import { defineOptions } from 'roundtrip/playground';
 
 // CONTINUATION flood (CVE-2024-27316 and its April 2024 family): one HEADERS without END_HEADERS, then
@@ -20,7 +20,7 @@ await sim.advance(300); // TCP handshake, then the prefaces and SETTINGS cross (
 
 const filler = new Uint8Array(100).fill(0x61); // never decoded: the block never ends
 attacker.send(
-  { type: 'HEADERS', streamId: 1, flags: FLAGS.END_STREAM, headerBlockFragment: attacker.fieldBlock(attacker.requestFields('/')) },
+  { type: 'HEADERS', streamId: 1, flags: HTTP2_FLAGS.END_STREAM, headerBlockFragment: attacker.fieldBlock(attacker.requestFields('/')) },
   ...Array.from({ length: frames }, () => ({ type: 'CONTINUATION' as const, streamId: 1, flags: 0, headerBlockFragment: filler })),
 );
 await sim.advance(1000);

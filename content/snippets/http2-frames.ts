@@ -1,4 +1,4 @@
-import { FLAGS, HpackEncoder, decodeFrames, encodeFrames, type Frame } from 'roundtrip/wire';
+import { HTTP2_FLAGS, HpackEncoder, decodeHttp2Frames, encodeHttp2Frames, type Http2Frame } from 'roundtrip/wire';
 
 // Two requests multiplexed on one HTTP/2 connection: odd stream ids, interleaved frames, and the
 // request line turned into pseudo-header fields compressed with HPACK.
@@ -13,15 +13,15 @@ const headers = (path: string, method = 'GET') =>
   ]);
 const body = new TextEncoder().encode('{"title":"milk"}');
 
-const frames: Frame[] = [
+const frames: Http2Frame[] = [
   { type: 'SETTINGS', streamId: 0, flags: 0, settings: [{ id: 0x3, value: 100 }] },
-  { type: 'HEADERS', streamId: 1, flags: FLAGS.END_HEADERS, headerBlockFragment: headers('/todos', 'POST') },
-  { type: 'HEADERS', streamId: 3, flags: FLAGS.END_HEADERS | FLAGS.END_STREAM, headerBlockFragment: headers('/todos') },
-  { type: 'DATA', streamId: 1, flags: FLAGS.END_STREAM, data: body },
+  { type: 'HEADERS', streamId: 1, flags: HTTP2_FLAGS.END_HEADERS, headerBlockFragment: headers('/todos', 'POST') },
+  { type: 'HEADERS', streamId: 3, flags: HTTP2_FLAGS.END_HEADERS | HTTP2_FLAGS.END_STREAM, headerBlockFragment: headers('/todos') },
+  { type: 'DATA', streamId: 1, flags: HTTP2_FLAGS.END_STREAM, data: body },
 ];
 
-const bytes = encodeFrames(frames);
+const bytes = encodeHttp2Frames(frames);
 console.log(`${frames.length} frames, ${bytes.length} bytes on the wire`);
-for (const frame of decodeFrames(bytes).frames) {
+for (const frame of decodeHttp2Frames(bytes).frames) {
   console.log(`stream ${frame.streamId}`.padEnd(10), frame.type.padEnd(9), `flags 0x${frame.flags.toString(16)}`);
 }
