@@ -104,7 +104,7 @@ export class StreamLabeller {
         const payload = data.slice(at + 5, at + 5 + length);
         const named =
           type === TLS_HANDSHAKE
-            ? { label: `TLS ${payload}`, category: 'tls' as const }
+            ? { label: `TLS ${handshakeNames(payload)}`, category: 'tls' as const }
             : type === TLS_APPLICATION_DATA
               ? this.#app(payload)
               : { label: `TLS record type ${type}`, category: 'tls' as const };
@@ -144,3 +144,12 @@ export class StreamLabeller {
     return { label: `${length} B`, category: 'data', starts: false };
   }
 }
+
+/**
+ * The simulator's handshake records carry the flight's message names, then zero bytes up to the flight's
+ * realistic size (a certificate chain is a few KB): the label is the names only.
+ */
+const handshakeNames = (payload: string): string => {
+  const end = payload.indexOf('\0');
+  return end === -1 ? payload : payload.slice(0, end);
+};
