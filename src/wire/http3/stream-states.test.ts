@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WireError } from '../errors';
-import { createSimulation } from '../net/index';
+import { createSimulation } from '../sim/index';
 import { createServer, http } from '../server/index';
 import {
   QUIC_RECV_INPUTS,
