@@ -160,7 +160,7 @@ export class Http1Client {
         case 'end-of-message': {
           let n = 0;
           for (const c of chunks) n += c.length;
-          let body = new Uint8Array(n);
+          let body: Uint8Array = new Uint8Array(n);
           n = 0;
           for (const c of chunks) {
             body.set(c, n);
