@@ -7,7 +7,7 @@ import { createUpgradingEditor, type MonacoModule } from './upgrade';
 /** Monaco's module as the upgrade sees it: an editor that records how it was made; warm-up settles when told. */
 function fakeMonaco() {
   const calls: string[] = [];
-  const made: { options: CreateEditorOptions; focused: number; value: string }[] = [];
+  const made: { options: CreateEditorOptions; focused: number; value: string; focusWithinAtCreate: boolean }[] = [];
   let warmUp: () => void = () => {};
   const warm = new Promise<void>((resolve) => (warmUp = resolve));
   const modelsDisposed: string[] = [];
@@ -16,9 +16,10 @@ function fakeMonaco() {
       calls.push('prepare');
       return { model: { dispose: () => modelsDisposed.push(code) }, warm } as unknown as PreparedModel;
     },
-    createEditor: (_container, options) => {
+    createEditor: (container, options) => {
       calls.push('create');
-      const record = { options, focused: 0, value: options.code };
+      // Monaco's focus tracker watches its container: focus already inside when it is made is never reported.
+      const record = { options, focused: 0, value: options.code, focusWithinAtCreate: container.contains(document.activeElement) };
       made.push(record);
       return {
         getValue: () => record.value,
@@ -79,6 +80,18 @@ describe('the editor that opens at once and becomes Monaco', () => {
     expect(made.options.selection).toEqual({ start: 8, end: 8 });
     expect(made.focused).toBe(1);
     expect(editor.getValue()).toBe('const bca = 1;\n');
+  });
+
+  it('makes Monaco in a box with nothing focused inside, though the light editor had focus (else F8 and the other editor-focus keys do nothing)', async () => {
+    const monaco = fakeMonaco();
+    const { editor, area } = open(monaco);
+    area()!.focus();
+    expect(document.activeElement).toBe(area());
+    monaco.warmUp();
+    expect(await editor.upgraded).toBe(true);
+    expect(monaco.made[0]!.focusWithinAtCreate).toBe(false);
+    // Focus still goes to Monaco once it is made.
+    expect(monaco.made[0]!.focused).toBe(1);
   });
 
   it('does not wait for a slow TypeScript worker longer than it is allowed to', async () => {

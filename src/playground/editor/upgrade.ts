@@ -8,10 +8,10 @@
  * already checked the snippet once (monaco.ts prepareModel), so the first completion after a `.` comes quickly
  * once Monaco is on screen, rather than Monaco showing early and then making the reader wait for it anyway.
  *
- * The swap is one synchronous step (read the text and selection, make room, create Monaco, drop the light
- * editor, focus Monaco): no key event can arrive between reading the text and Monaco having focus, since events
- * wait for the task to end and then go to the focused element. An input method's composition in progress is
- * let finish first.
+ * The swap is one synchronous step (read the text and selection, make room, take focus out of the light editor,
+ * create Monaco, drop the light editor, focus Monaco): no key event can arrive between reading the text and Monaco
+ * having focus, since events wait for the task to end and then go to the focused element. An input method's
+ * composition in progress is let finish first.
  */
 import type { LiteEditorHandle } from './lite';
 import type { CreateEditorOptions, EditorHandle, EditorProblem, PreparedModel } from './monaco';
@@ -52,6 +52,13 @@ export function createUpgradingEditor(
     const selection = lite.selection();
     const focused = lite.hasFocus();
     options.beforeUpgrade?.();
+    // Monaco must be made in a container with nothing focused inside it. Its widget-focus tracker, watching the
+    // container, starts out believing it has focus when focus is already within (the light editor's textarea),
+    // and then never reports the focus that Monaco itself takes: the `editorFocus` context key stays false for
+    // good, and every key binding that needs it (F8 to the next problem, Alt+F8, Shift+F8) does nothing.
+    // The light editor stays in place, unfocused, until Monaco is made, so a Monaco that fails leaves it there.
+    const active = container.ownerDocument.activeElement;
+    if (active instanceof HTMLElement && container.contains(active)) active.blur();
     const editor = monaco.createEditor(container, { ...options, code, selection }, prepared);
     lite.dispose();
     current = editor;
