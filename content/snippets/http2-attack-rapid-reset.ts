@@ -5,7 +5,11 @@ import { defineOptions } from 'roundtrip/playground';
 // longer counts against SETTINGS_MAX_CONCURRENT_STREAMS, so that limit never bites, yet the server has
 // already started on every request. Turn the defence off and count the handler's runs.
 const { defence, streams } = defineOptions({
-  defence: { type: 'boolean', default: true, doc: 'RST_STREAM budget: a burst of 50, refilled at 33 per second (nghttp2: 1000 and 33)' },
+  defence: {
+    type: 'boolean',
+    default: true,
+    doc: 'Skip requests reset in the same read, and an RST_STREAM budget: a burst of 50, refilled at 33 per second (nghttp2: 1000 and 33)',
+  },
   streams: { type: 'number', default: 200, min: 10, max: 500, integer: true, doc: 'Streams the attacker opens and resets' },
 });
 
@@ -18,6 +22,7 @@ const server = createServer({
     }),
   ],
   http2Limits: { resetBurst: defence ? 50 : Number.POSITIVE_INFINITY },
+  handleResetStreams: !defence,
 });
 const sim = createSimulation({ server, httpVersion: '2' });
 const attacker = connectRawHttp2(sim);

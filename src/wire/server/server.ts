@@ -44,6 +44,13 @@ export interface ServerOptions {
    * HTTP/2) gets GOAWAY at the keep-alive timeout, and its half-open streams are dropped.
    */
   readonly halfOpenStreamsKeepAlive?: boolean;
+  /**
+   * HTTP/2: whether a request still reaches its handler when the client reset its stream in the same read
+   * (HEADERS then RST_STREAM, the rapid reset of CVE-2023-44487). Default false: requests are handled once
+   * the whole read is seen, so a withdrawn one is never started, as the real-port server does. true: each
+   * request is handled as soon as its frame is read, the cost the attack exploits.
+   */
+  readonly handleResetStreams?: boolean;
 }
 
 /** What the mock server reports about one HTTP/2 connection (`MockServer.http2Connections()`). */
@@ -97,13 +104,20 @@ export class MockServer {
   }
 
   /** The defences configured in the options, with their defaults filled in. */
-  get defences(): { http2Limits: Partial<Http2Limits>; headerTimeout: number | false; prefaceTimeout: number | false; halfOpenStreamsKeepAlive: boolean } {
+  get defences(): {
+    http2Limits: Partial<Http2Limits>;
+    headerTimeout: number | false;
+    prefaceTimeout: number | false;
+    halfOpenStreamsKeepAlive: boolean;
+    handleResetStreams: boolean;
+  } {
     const o = this.#options;
     return {
       http2Limits: o.http2Limits ?? {},
       headerTimeout: o.headerTimeout ?? DEFAULT_HEADER_TIMEOUT_MS,
       prefaceTimeout: o.prefaceTimeout ?? DEFAULT_PREFACE_TIMEOUT,
       halfOpenStreamsKeepAlive: o.halfOpenStreamsKeepAlive ?? false,
+      handleResetStreams: o.handleResetStreams ?? false,
     };
   }
 

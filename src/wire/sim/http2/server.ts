@@ -157,7 +157,7 @@ export class Http2ServerConnection {
       case 'headers':
         if (e.kind === 'trailers') {
           // Trailers end the request (RFC 9113 §8.1); the semantics layer has no use for their fields.
-          if (e.endStream && this.#requests.has(e.streamId)) this.#ready.push(e.streamId);
+          if (e.endStream && this.#requests.has(e.streamId)) this.#complete(e.streamId);
           return;
         }
         if (e.kind !== 'request') return;
@@ -165,13 +165,13 @@ export class Http2ServerConnection {
         this.#requests.set(e.streamId, { headers: this.#tracer.receivedBlock(e.streamId, e.headers) ?? e.headers, body: [] });
         this.#working.add(e.streamId);
         if (e.endStream || this.#server.defences.halfOpenStreamsKeepAlive) this.#ctx.clock.clearTimeout(this.#idleTimer);
-        if (e.endStream) this.#ready.push(e.streamId);
+        if (e.endStream) this.#complete(e.streamId);
         return;
       case 'data': {
         const r = this.#requests.get(e.streamId);
         if (!r) return;
         r.body.push(e.data);
-        if (e.endStream) this.#ready.push(e.streamId);
+        if (e.endStream) this.#complete(e.streamId);
         return;
       }
       case 'stream-reset':
@@ -199,6 +199,16 @@ export class Http2ServerConnection {
       headers: regularFields<HeaderField>(headers, authority === undefined ? undefined : { name: 'host', value: authority }),
       body,
     };
+  }
+
+  /**
+   * A request is complete: it waits for the end of the read (so a reset in the same bytes withdraws it), unless
+   * the lesson turned that defence off (`handleResetStreams`), when it is handled at once, as a server that
+   * dispatches frame by frame does.
+   */
+  #complete(streamId: number): void {
+    if (this.#server.defences.handleResetStreams) this.#handle(streamId);
+    else this.#ready.push(streamId);
   }
 
   #handle(streamId: number): void {
