@@ -163,6 +163,11 @@ export class Http1Connection {
     return this.reader.tolerated;
   }
 
+  /** Bytes received and not yet read into events (the start of a message still arriving, say). */
+  get bufferedBytes(): number {
+    return this.reader.buffer.length;
+  }
+
   /** Number of requests waiting for (the end of) their response. */
   get pendingRequests(): number {
     return this.outstanding.length;

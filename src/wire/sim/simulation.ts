@@ -229,6 +229,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       codec,
       ctx,
       ipFor,
+      track,
     });
   } else {
     const builtIn: Partial<Record<SimHttpVersion, ClientProtocolFactory>> = { '2': http2Client(), '3': http3Protocol() };

@@ -48,6 +48,8 @@ export interface AgentConfig {
   readonly codec: MessageCodec;
   readonly ctx: NetContext;
   readonly ipFor: (host: string) => string;
+  /** Registers host-side async work (decoding a transfer-coded response body) so virtual time waits for it. */
+  readonly track?: (work: Promise<unknown>) => void;
 }
 
 interface Pool {
@@ -198,9 +200,15 @@ export class Agent {
       idleTimeout: this.#config.idleTimeout,
       serverIPAddress: proxy ? proxy.ip : this.#config.ipFor(url.hostname),
       transportReadyAt,
+      ...(this.#config.track === undefined ? {} : { track: this.#config.track }),
       hooks: {
         build: (ex) => this.#build(ex),
         onResponse: (ex, response) => this.#finish(ex, response),
+        onError: (ex, error) => {
+          if (ex.settled) return;
+          const message = `HTTP/1 ${error.side === 'local' ? 'request refused' : 'response rejected'} (${error.code}): ${error.message}`;
+          this.#fail(ex, 'network-error', new TypeError('Failed to fetch', { cause: error }), message);
+        },
         onStateChange: (conn) => this.#dispatch(conn.key),
         onClosed: (conn, unanswered, info) => this.#closed(conn, unanswered, info.reason),
       },

@@ -4,10 +4,11 @@
  * HTTP/1 state diagram lights up in step with the animation.
  *
  * Two ways to use it:
- * - driving (the simulated server, sim/http1/server.ts): `feed` the bytes received and read the requests
- *   with `next`; what the engine rejects is what the server rejects (400, or the engine's status, and close).
- * - observing (the simulated client, client-connection.ts, for now): `received` runs the engine beside a
- *   connection that parses with the codec; a refusal is traced as the move to ERROR and the observer stops.
+ * - driving (the simulated server, server.ts, and client, client-connection.ts): `feed` the bytes received
+ *   and read the messages with `next`; what the engine rejects is what that side rejects (the server answers
+ *   400, or the engine's status, and closes; the client fails the fetch and closes).
+ * - observing: `received` runs the engine beside a connection that parses some other way; a refusal is
+ *   traced as the move to ERROR and the observer stops.
  * Either way `sent` and `closed` tell the engine what this side wrote; its bytes come from the same writer.
  */
 import {
@@ -24,6 +25,7 @@ import {
 
 type ReadStep = Http1ReadStep;
 const NEED_DATA: ReadStep = Object.freeze({ type: 'need-data' });
+import { WireError } from '../../errors';
 import type { WireRequest, WireResponse } from '../../net/codec';
 import type { NetContext } from '../../net/tcp';
 
@@ -54,21 +56,34 @@ export class Http1Observer {
     this.#machine = `http1-${role}`;
   }
 
-  /** This side sent a whole message. */
-  sent(message: WireRequest | WireResponse): void {
-    this.#guard(() => {
-      const head =
-        'method' in message
-          ? http1Request({ method: message.method, target: message.target, version: message.version, headers: message.headers })
-          : message.status < 200
-            ? http1Informational(message)
-            : http1Response(message);
-      this.#engine.send(head);
-      if (head.type !== 'informational') {
-        if (message.body.length > 0) this.#engine.send(http1Data(message.body));
-        this.#engine.send(http1EndOfMessage());
-      }
-    });
+  /**
+   * This side sent a whole message. Returns the engine's refusal when its table does not allow the message
+   * now (or a field cannot go on the wire); the engine is then failed and the observer stops.
+   */
+  sent(message: WireRequest | WireResponse): WireError | undefined {
+    let refusal: WireError | undefined;
+    this.#guard(
+      () => {
+        const head =
+          'method' in message
+            ? http1Request({ method: message.method, target: message.target, version: message.version, headers: message.headers })
+            : message.status < 200
+              ? http1Informational(message)
+              : http1Response(message);
+        this.#engine.send(head);
+        if (head.type !== 'informational') {
+          if (message.body.length > 0) this.#engine.send(http1Data(message.body));
+          this.#engine.send(http1EndOfMessage());
+        }
+      },
+      (e) => (refusal = e),
+    );
+    return refusal;
+  }
+
+  /** Client: whether the engine lets this side send a request now (idle, or free to pipeline one more). */
+  get canSend(): boolean {
+    return !this.#stopped && this.#engine.ourState === 'IDLE';
   }
 
   /** This side received bytes (or, with no bytes, learned that the peer closed). */
@@ -109,6 +124,11 @@ export class Http1Observer {
     }
   }
 
+  /** Bytes fed and not yet read by `next` (the first bytes of a message whose head is still arriving). */
+  get buffered(): number {
+    return this.#stopped ? 0 : this.#engine.bufferedBytes;
+  }
+
   /** Server: whether a request head has started arriving and is not complete (what the header deadline times). */
   readingHead(now: number): boolean {
     return !this.#stopped && this.#engine.deadline(now)?.phase === 'head';
@@ -119,13 +139,14 @@ export class Http1Observer {
     this.#guard(() => this.#engine.send(http1ConnectionClosed()));
   }
 
-  #guard(action: () => void): void {
+  #guard(action: () => void, refused?: (error: WireError) => void): void {
     if (this.#stopped) return;
     try {
       action();
       if (!this.#driving) this.#drain();
-    } catch {
+    } catch (e) {
       this.#stopped = true;
+      if (e instanceof WireError) refused?.(e);
     }
     this.#flush();
   }
