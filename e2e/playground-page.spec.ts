@@ -4,7 +4,7 @@ import yauzl from 'yauzl';
 import { decodeShareState, encodeShareState } from '../src/playground/share/codec';
 import { formatShareHash, readShareHash } from '../src/playground/share/hash';
 import { collectPageErrors, playground } from './helpers';
-import { vizPanel } from './viz-helpers';
+import { settledCursor, vizPanel } from './viz-helpers';
 
 /** Every <Playground id="…"> embedded in the docs, read from the MDX sources the way a reader would count them. */
 async function embeddedIds(): Promise<string[]> {
@@ -102,6 +102,8 @@ test('"Open in playground" also carries the visualizer view and step the reader 
   const viz = vizPanel(pg.root);
   await expect(pg.output).toContainText('final state');
   await viz.panel.getByRole('tab', { name: 'Event timeline', exact: true }).click();
+  // A run on the virtual clock is replayed once it finishes; the reader steps once that replay has stopped.
+  await settledCursor(viz);
   await viz.slider.focus();
   await page.keyboard.press('Home');
   for (let i = 0; i < 3; i++) await viz.stepForward.click();

@@ -212,6 +212,9 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
   useEffect(() => {
     if (!finished || replayed.current || recording.steps.length === 0) return;
     replayed.current = true;
+    // The reader already took the player in hand (stepped, scrubbed, pressed Play) before the finish reached
+    // the panel: their position wins over the replay.
+    if (!player.state.following) return;
     const next = afterRun(recording, { initialStep: initial?.step, realTime: store.realTime, reducedMotion });
     if (next.kind === 'seek') player.seek(next.step);
     else if (next.kind === 'play') {
