@@ -27,6 +27,11 @@ import 'monaco-editor/features/multicursor/register';
 import 'monaco-editor/features/format/register';
 import 'monaco-editor/features/contextmenu/register';
 import 'monaco-editor/languages/definitions/typescript/register';
+// TypeScript's language mode, which Monaco would otherwise import on the first TypeScript model. It brings every
+// editor contribution with it (through its worker manager), and their services must be registered before
+// Monaco's services start, which the first model does (prepareModel makes the model before the editor):
+// loaded later, the editor made after it fails with "depends on UNKNOWN service ICodeLensCache".
+import 'monaco-editor/languages/features/typescript/tsMode';
 import {
   getTypeScriptWorker,
   typescriptDefaults,
