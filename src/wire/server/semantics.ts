@@ -220,6 +220,11 @@ function fromStore(store: ResourceStore, request: WireRequest, path: string): Re
   }
 }
 
+/** The reply an injected status fault gives instead of the route's (`server.faults.failNext(n, { status })`). */
+export function faultReply(fault: { readonly status: number; readonly body?: string }): Reply {
+  return plain(fault.status, fault.body ?? `Injected failure: ${fault.status}`, 'fault');
+}
+
 /** The reply when deciding a reply itself failed: the server's fault, so 500, and the reason in the body. */
 export function internalError(error: unknown): Reply {
   return plain(500, `The mock server failed while answering: ${String(error)}`, 'builtin:500');

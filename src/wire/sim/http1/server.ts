@@ -29,7 +29,7 @@ import type { ByteStream } from '../../net/stream';
 import { concatBytes, utf8 } from '../../net/stream';
 import type { NetContext } from '../../net/tcp';
 import { DEFAULT_KEEP_ALIVE_TIMEOUT, type MockServer } from '../../server/server';
-import { internalError, respond, type Reply } from '../../server/semantics';
+import { faultReply, internalError, respond, type Reply } from '../../server/semantics';
 import type { ServerEnv as AttachOptions, ServerProtocol } from '../protocol';
 import type { WireError } from '../../errors';
 import { type Http1RequestEvent, isHttp1Persistent as isPersistent } from '../../http1/index';
@@ -255,14 +255,7 @@ export class Http1ServerConnection {
           fault: 'status',
           detail: `answer ${fault.status} to ${request.method} ${request.target}`,
         });
-        return {
-          status: fault.status,
-          reason: reasonPhrase(fault.status),
-          headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
-          body: utf8(fault.body ?? `Injected failure: ${fault.status}`),
-          route: 'fault',
-          options: {},
-        };
+        return faultReply(fault);
       }
       return respond(request, config);
     })();

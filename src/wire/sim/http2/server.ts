@@ -20,17 +20,16 @@
  * - Faults: a 'status' fault answers with that status; a 'drop' fault resets the TCP connection.
  *   A slow body (bytesPerTick) is not modelled over HTTP/2: DATA goes out as flow control allows.
  */
-import { reasonPhrase } from '../../data/index';
 import { Http2Connection } from '../../http2/connection';
 import { CLIENT_PREFACE } from '../../http2/constants';
 import type { Http2Event } from '../../http2/events';
 import type { HeaderField, WireRequest } from '../../net/codec';
 import type { ByteStream } from '../../net/stream';
-import { concatBytes, utf8 } from '../../net/stream';
+import { concatBytes } from '../../net/stream';
 import type { NetContext } from '../../net/tcp';
 import { emitPrebuilt } from '../../trace/trace';
 import type { Http2ConnectionInfo, MockServer } from '../../server/server';
-import { internalError, respond, type Reply } from '../../server/semantics';
+import { faultReply, internalError, respond, type Reply } from '../../server/semantics';
 import { type ServerEnv as AttachOptions, type ServerProtocol, prefaceDetector } from '../protocol';
 import { DataQueue, field, frozenFields, h2Fields, regularFields } from './common';
 import { Http2Tracer } from './trace';
@@ -241,14 +240,7 @@ export class Http2ServerConnection {
     let work: Promise<Reply>;
     if (fault?.kind === 'status') {
       trace.emit({ type: 'fault-injected', connectionId: id, fault: 'status', detail: `answer ${fault.status} to ${request.method} ${request.target}` });
-      work = Promise.resolve({
-        status: fault.status,
-        reason: reasonPhrase(fault.status),
-        headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
-        body: utf8(fault.body ?? `Injected failure: ${fault.status}`),
-        route: 'fault',
-        options: {},
-      });
+      work = Promise.resolve(faultReply(fault));
     } else {
       work = respond(request, this.#config());
     }

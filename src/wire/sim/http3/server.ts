@@ -35,9 +35,8 @@
  */
 import { reasonPhrase } from '../../data/index';
 import type { WireRequest } from '../../net/codec';
-import { utf8 } from '../../net/stream';
 import type { MockServer } from '../../server/server';
-import { internalError, respond, type Reply } from '../../server/semantics';
+import { faultReply, internalError, respond, type Reply } from '../../server/semantics';
 import { HTTP3_ERROR_CODES } from '../../http3/frames';
 import type { Http3Event } from '../../http3/http3-connection';
 import { http3Fields, pseudo, type Http3Message } from '../../http3/message';
@@ -106,14 +105,7 @@ export class Http3ServerSession {
     let work: Promise<Reply>;
     if (fault?.kind === 'status') {
       endpoint.emit({ type: 'fault-injected', connectionId, fault: 'status', detail: `answer ${fault.status} to ${request.method} ${request.target}` });
-      work = Promise.resolve({
-        status: fault.status,
-        reason: reasonPhrase(fault.status),
-        headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
-        body: utf8(fault.body ?? `Injected failure: ${fault.status}`),
-        route: 'fault',
-        options: {},
-      });
+      work = Promise.resolve(faultReply(fault));
     } else {
       work = respond(request, { routes: server.routes, store: server.store, origin: origin.replace(/:\d+$/, '') });
     }
