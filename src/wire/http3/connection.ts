@@ -6,7 +6,8 @@
  *
  * What it does:
  * - The handshake from the table in packets.ts: Initial and Handshake packets carry TLS 1.3 in CRYPTO
- *   frames; the client pads its first Initial datagram to 1200 bytes (RFC 9000 §14.1). A resumed client
+ *   frames; the client pads its first Initial datagram to 1200 bytes (RFC 9000 §14.1); a flight larger than a
+ *   datagram (the server's, with its certificate chain) is split over several (§19.6). A resumed client
  *   sends application data in 0-RTT packets in its first flight (RFC 9001 §4.6.1).
  * - Packet numbers per space (Initial, Handshake, application; 0-RTT and 1-RTT share the last, RFC 9000
  *   §12.3), ACK frames listing every packet number received, loss detection and NewReno (recovery.ts).
@@ -40,6 +41,7 @@ import {
   ackRanges,
   ackedSet,
   handshakeRow,
+  frameSize,
   isAckEliciting,
   packetSize,
   type QuicDatagram,
@@ -50,6 +52,7 @@ import {
 } from './packets';
 import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, QUIC_MIN_INITIAL_DATAGRAM, type CongestionChange } from './recovery';
 import { roundTime } from '../transport/time';
+import { TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES } from '../transport/tls-sizes';
 import type { QuicStreamTransition } from './stream-states';
 import { ReceiveStream, SendStream, type StreamChunk } from './streams';
 
@@ -100,9 +103,16 @@ export interface QuicConnectionOptions {
   readonly resume?: boolean;
   /** Shrink the congestion window after an idle period longer than the PTO (recovery.ts). Default true. */
   readonly restartAfterIdle?: boolean;
+  /**
+   * Server: size of its Certificate message (RFC 8446 §4.4.2), bytes. Default
+   * TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES (2,800), the same as TLS over TCP (net/tls.ts).
+   */
+  readonly certificateChainBytes?: number;
 }
 
 type AppChunks = readonly StreamChunk[];
+/** A handshake flight is not split into a piece smaller than this; the piece goes in the next datagram. */
+const CRYPTO_MIN_FRAGMENT = 64;
 type NumberSpace = 'initial' | 'handshake' | 'app';
 
 const numberSpace = (space: QuicSpace): NumberSpace => (space === '0rtt' || space === '1rtt' ? 'app' : space);
@@ -146,9 +156,11 @@ export class QuicConnection {
   #datagrams: QuicDatagram[] = [];
   /** Stream bytes sent for the first time so far, on all streams: the offset of our next new application byte. */
   #appSent = 0;
+  readonly #certificateChainBytes: number;
 
   constructor(options: QuicConnectionOptions) {
     this.role = options.role;
+    this.#certificateChainBytes = options.certificateChainBytes ?? TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES;
     this.resumed = options.role === 'client' && options.resume === true;
     this.recovery = new QuicRecovery({ restartAfterIdle: options.restartAfterIdle });
     if (options.role === 'server') this.#state = 'handshaking';
@@ -289,7 +301,8 @@ export class QuicConnection {
   #onFrame(frame: QuicFrame, space: QuicSpace, now: number): void {
     switch (frame.type) {
       case 'CRYPTO':
-        this.#runRow(frame.messages, now);
+        // Handshake packets are never lost and arrive in order: the frame with the flight's last byte completes it.
+        if ((frame.offset ?? 0) + frame.length >= (frame.total ?? frame.length)) this.#runRow(frame.messages, now);
         return;
       case 'STREAM': {
         const result = this.#receiving(frame.streamId).receive(frame);
@@ -353,7 +366,7 @@ export class QuicConnection {
       return;
     }
     this.#handshakeState = row.next;
-    this.#flights.push(...row.send);
+    for (const flight of row.send) this.#flights.push(flight.certificate ? { ...flight, length: flight.length + this.#certificateChainBytes } : flight);
     for (const flight of row.send) this.#events.push({ type: 'handshake', from: this.role, space: flight.space, messages: flight.messages });
     if (row.oneRtt && !this.#oneRtt) {
       this.#oneRtt = true;
@@ -496,28 +509,64 @@ export class QuicConnection {
     return this.#output(now);
   }
 
+  /**
+   * Sends the queued handshake flights, Initial, then Handshake, then 1-RTT, coalesced into datagrams of at
+   * most QUIC_MAX_DATAGRAM_SIZE (RFC 9000 §12.2): a flight that does not fit (the server's, with its
+   * certificate chain) is split into CRYPTO frames over as many datagrams as it takes (§19.6).
+   */
   #sendHandshake(now: number): void {
     if (this.#flights.length === 0) return;
-    const planned: { space: QuicSpace; frames: QuicFrame[] }[] = [];
+    type Planned = { space: QuicSpace; frames: QuicFrame[] };
+    const datagrams: Planned[][] = [[]];
+    const used = (packets: readonly Planned[]) => packets.reduce((n, p) => n + packetSize(p), 0);
     for (const space of ['initial', 'handshake', '1rtt'] as const) {
       const flights = this.#flights.filter((f) => f.space === space);
       if (flights.length === 0) continue;
-      const frames: QuicFrame[] = flights.map((f) => ({ type: 'CRYPTO', messages: f.messages, length: f.length }));
       const ackSpace = numberSpace(space);
-      if (this.#ackPending[ackSpace]) frames.unshift(this.#ack(ackSpace));
+      const leading: QuicFrame[] = this.#ackPending[ackSpace] ? [this.#ack(ackSpace)] : [];
       // RFC 9001 §4.1.2: the server confirms the handshake to the client with HANDSHAKE_DONE.
-      if (space === '1rtt' && this.role === 'server' && this.#handshakeDone) frames.push({ type: 'HANDSHAKE_DONE' });
-      planned.push({ space, frames });
+      const trailing: QuicFrame[] = space === '1rtt' && this.role === 'server' && this.#handshakeDone ? [{ type: 'HANDSHAKE_DONE' }] : [];
+      const reserve = trailing.reduce((n, f) => n + frameSize(f), 0);
+      let packet: Planned | undefined;
+      for (const flight of flights) {
+        for (let offset = 0; offset < flight.length; ) {
+          const remaining = flight.length - offset;
+          const header = frameSize({ type: 'CRYPTO', messages: flight.messages, length: remaining }) - remaining;
+          // What this datagram leaves for the frame's data, with this space's packet opened in it if need be.
+          const room = (datagram: readonly Planned[], open: Planned | undefined) =>
+            QUIC_MAX_DATAGRAM_SIZE - used(datagram) - (open ? 0 : packetSize({ space, frames: packet ? [] : leading })) - reserve - header;
+          let current = datagrams[datagrams.length - 1]!;
+          let open = packet && current.includes(packet) ? packet : undefined;
+          if (room(current, open) < Math.min(remaining, CRYPTO_MIN_FRAGMENT) && current.length > 0) {
+            current = [];
+            datagrams.push(current);
+            open = undefined;
+          }
+          const length = Math.min(remaining, room(current, open));
+          if (!open) {
+            open = { space, frames: packet ? [] : [...leading] };
+            current.push(open);
+            packet = open;
+          }
+          open.frames.push(
+            length === flight.length
+              ? { type: 'CRYPTO', messages: flight.messages, length }
+              : { type: 'CRYPTO', messages: flight.messages, length, offset, total: flight.length },
+          );
+          offset += length;
+        }
+      }
+      packet?.frames.push(...trailing);
     }
     this.#flights.length = 0;
     // RFC 9000 §14.1: a client's datagram with an Initial packet is padded to at least 1200 bytes, so
     // the path is known to carry full-size datagrams (and to limit amplification attacks).
-    const first = planned[0];
+    const first = datagrams[0]![0];
     if (this.role === 'client' && first?.space === 'initial') {
-      const size = planned.reduce((n, p) => n + packetSize(p), 0);
+      const size = used(datagrams[0]!);
       if (size < QUIC_MIN_INITIAL_DATAGRAM) first.frames.push({ type: 'PADDING', length: QUIC_MIN_INITIAL_DATAGRAM - size });
     }
-    this.#datagrams.push(this.#datagram(planned.map((p) => this.#packet(p.space, p.frames, now, p.space === '1rtt'))));
+    for (const planned of datagrams) this.#datagrams.push(this.#datagram(planned.map((p) => this.#packet(p.space, p.frames, now, p.space === '1rtt'))));
   }
 
   #ack(space: NumberSpace): QuicFrame {

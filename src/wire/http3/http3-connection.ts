@@ -66,6 +66,8 @@ export interface Http3ConnectionOptions {
   readonly resume?: boolean;
   /** QUIC's restart after idle (http3/recovery.ts); default true. */
   readonly restartAfterIdle?: boolean;
+  /** Server: size of its TLS Certificate message, bytes (QuicConnectionOptions.certificateChainBytes). */
+  readonly certificateChainBytes?: number;
 }
 
 /** An HTTP/3 event; the QUIC engine's events come through unchanged beside these. */
@@ -139,6 +141,7 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
       role: options.role,
       ...(options.resume ? { resume: true } : {}),
       ...(options.restartAfterIdle === false ? { restartAfterIdle: false } : {}),
+      ...(options.certificateChainBytes !== undefined ? { certificateChainBytes: options.certificateChainBytes } : {}),
     });
   }
 

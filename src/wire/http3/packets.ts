@@ -9,12 +9,27 @@
  * stays readable. No packet is encrypted (as with TLS in net/tls.ts, readers see what QUIC would hide).
  */
 import { varintLength } from './varint';
+import {
+  TLS_CLIENT_HELLO_BYTES,
+  TLS_FINISHED_BYTES,
+  TLS_NEW_SESSION_TICKET_BYTES,
+  TLS_RESUME_CLIENT_HELLO_BYTES,
+  TLS_RESUME_SERVER_AUTH_BYTES,
+  TLS_RESUME_SERVER_HELLO_BYTES,
+  TLS_SERVER_AUTH_EXTRA_BYTES,
+  TLS_SERVER_HELLO_BYTES,
+} from '../transport/tls-sizes';
 
 export type QuicSpace = 'initial' | 'handshake' | '0rtt' | '1rtt';
 
 export type QuicFrame =
-  /** TLS handshake messages, named; `length` is a typical size for them. */
-  | { readonly type: 'CRYPTO'; readonly messages: string; readonly length: number }
+  /**
+   * TLS handshake messages, named; `length` is how many of their bytes this frame carries. A flight too
+   * large for one datagram is split over several frames (RFC 9000 §19.6): `offset` is where this frame's
+   * bytes start in the flight (default 0) and `total` the flight's size (default `length`); the receiver
+   * handles the flight once its last byte has arrived (a real one reads the TLS messages' own lengths).
+   */
+  | { readonly type: 'CRYPTO'; readonly messages: string; readonly length: number; readonly offset?: number; readonly total?: number }
   | { readonly type: 'STREAM'; readonly streamId: number; readonly offset: number; readonly data: Uint8Array; readonly fin: boolean }
   /** Every packet number of the space the sender has received, as inclusive [low, high] ranges, highest first. */
   | { readonly type: 'ACK'; readonly ranges: readonly (readonly [number, number])[] }
@@ -107,7 +122,9 @@ export function ackedSet(ranges: readonly (readonly [number, number])[]): Set<nu
 export function describeFrame(frame: QuicFrame): string {
   switch (frame.type) {
     case 'CRYPTO':
-      return `CRYPTO ${frame.messages}`;
+      return frame.total !== undefined && frame.total !== frame.length
+        ? `CRYPTO ${frame.messages} @${frame.offset ?? 0}+${frame.length}`
+        : `CRYPTO ${frame.messages}`;
     case 'STREAM':
       return `STREAM ${frame.streamId} @${frame.offset}+${frame.data.length}${frame.fin ? ' FIN' : ''}`;
     case 'ACK':
@@ -132,8 +149,10 @@ export function describeFrame(frame: QuicFrame): string {
 export interface QuicFlight {
   readonly space: QuicSpace;
   readonly messages: string;
-  /** Typical size of these TLS messages, bytes. */
+  /** Typical size of these TLS messages, bytes (the certificate chain aside). */
   readonly length: number;
+  /** The flight carries the server's Certificate (RFC 8446 §4.4.2): the chain's size is added to `length`. */
+  readonly certificate?: boolean;
 }
 
 export interface QuicHandshakeRow {
@@ -158,16 +177,17 @@ const PSK_SH = 'EncryptedExtensions (early_data), Finished';
 /**
  * QUIC carries TLS 1.3 in CRYPTO frames, so transport and cryptographic handshakes are one: the client
  * can send 1-RTT data after ONE round trip (TCP + TLS 1.3 need two). With a session ticket from an earlier
- * connection, the client also sends 0-RTT data in its first flight (RFC 9001 §4.6.1). Certificate sizes
- * assume a short chain that fits one datagram. A (state, flight) pair not in this table is a protocol
- * violation that closes the connection.
+ * connection, the client also sends 0-RTT data in its first flight (RFC 9001 §4.6.1). Message sizes come
+ * from transport/tls-sizes.ts, shared with TLS over TCP (net/tls.ts); the server's Certificate adds the
+ * chain's size (QuicConnectionOptions.certificateChainBytes), so its flight spans several datagrams. A
+ * (state, flight) pair not in this table is a protocol violation that closes the connection.
  */
 export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
   {
     side: 'client',
     state: 'start',
     received: '',
-    send: [{ space: 'initial', messages: FULL_CH, length: 280 }],
+    send: [{ space: 'initial', messages: FULL_CH, length: TLS_CLIENT_HELLO_BYTES }],
     next: 'wait-server-hello',
     oneRtt: false,
     confirmed: false,
@@ -176,7 +196,7 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     side: 'client',
     state: 'start',
     received: 'resume',
-    send: [{ space: 'initial', messages: PSK_CH, length: 420 }],
+    send: [{ space: 'initial', messages: PSK_CH, length: TLS_RESUME_CLIENT_HELLO_BYTES }],
     next: 'wait-server-hello',
     oneRtt: false,
     confirmed: false,
@@ -186,8 +206,8 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     state: 'wait-client-hello',
     received: FULL_CH,
     send: [
-      { space: 'initial', messages: 'ServerHello', length: 90 },
-      { space: 'handshake', messages: FULL_SH, length: 900 },
+      { space: 'initial', messages: 'ServerHello', length: TLS_SERVER_HELLO_BYTES },
+      { space: 'handshake', messages: FULL_SH, length: TLS_SERVER_AUTH_EXTRA_BYTES, certificate: true },
     ],
     next: 'wait-client-finished',
     // RFC 9001 §4.1.1: the server may send 1-RTT ("0.5-RTT") data right after its Finished.
@@ -199,8 +219,8 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     state: 'wait-client-hello',
     received: PSK_CH,
     send: [
-      { space: 'initial', messages: 'ServerHello (pre_shared_key)', length: 130 },
-      { space: 'handshake', messages: PSK_SH, length: 60 },
+      { space: 'initial', messages: 'ServerHello (pre_shared_key)', length: TLS_RESUME_SERVER_HELLO_BYTES },
+      { space: 'handshake', messages: PSK_SH, length: TLS_RESUME_SERVER_AUTH_BYTES },
     ],
     next: 'wait-client-finished',
     oneRtt: true,
@@ -221,7 +241,7 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     side: 'client',
     state: 'wait-server-finished',
     received: FULL_SH,
-    send: [{ space: 'handshake', messages: 'Finished', length: 36 }],
+    send: [{ space: 'handshake', messages: 'Finished', length: TLS_FINISHED_BYTES }],
     next: 'wait-ticket',
     oneRtt: true,
     confirmed: false,
@@ -230,7 +250,7 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     side: 'client',
     state: 'wait-server-finished',
     received: PSK_SH,
-    send: [{ space: 'handshake', messages: 'Finished', length: 36 }],
+    send: [{ space: 'handshake', messages: 'Finished', length: TLS_FINISHED_BYTES }],
     next: 'wait-ticket',
     oneRtt: true,
     confirmed: false,
@@ -241,7 +261,7 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     side: 'server',
     state: 'wait-client-finished',
     received: 'Finished',
-    send: [{ space: '1rtt', messages: 'NewSessionTicket', length: 200 }],
+    send: [{ space: '1rtt', messages: 'NewSessionTicket', length: TLS_NEW_SESSION_TICKET_BYTES }],
     next: 'confirmed',
     oneRtt: true,
     confirmed: true,

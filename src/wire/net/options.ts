@@ -7,6 +7,7 @@
 import { WireError } from '../errors';
 import type { MessageCodec } from './codec';
 import type { LossSchedule, QueueSize } from './link';
+import { TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES, TLS_MAX_CERTIFICATE_CHAIN_BYTES } from '../transport/tls-sizes';
 
 export type SimHttpVersion = '0.9' | '1.0' | '1.1' | '2' | '3';
 export type TlsOption = 'none' | '1.2' | '1.3';
@@ -73,6 +74,15 @@ export interface SimulationOptions {
   readonly seed?: number | string;
   /** TLS for https: URLs; with anything but 'none' the default base URL is https. */
   readonly tls?: TlsOption;
+  /**
+   * Size of the server's Certificate message (RFC 8446 §4.4.2), bytes, in TLS over TCP and in QUIC alike.
+   * Default 2,800: a leaf and an intermediate certificate with 2,048-bit RSA keys (an ECDSA chain is about
+   * 2,000), which makes the server's flight 3,230 bytes of TLS messages: three TCP segments, or three QUIC
+   * datagrams that with its first 1-RTT packet stay within the 3,600 bytes a QUIC server may send before the
+   * client's address is validated (RFC 9000 §8.1, not enforced here; 3,000 would pass it). At most 15,000,
+   * so the flight stays one TLS record.
+   */
+  readonly certificateChainBytes?: number;
   /** HTTP/2 client behaviour: `{ flowControl: 'browser' | 'rfc-defaults' | { streamWindow, connectionWindow } }`. */
   readonly http2?: Http2SimulationOptions;
   /** Parallel connections per origin (browsers: 6). */
@@ -177,6 +187,11 @@ export const SIMULATION_OPTIONS = {
   },
   seed: { doc: 'Random seed', default: 1, check: (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? undefined : 'a number or a string') },
   tls: { doc: 'TLS version for https URLs', default: 'none', check: oneOf('none', '1.2', '1.3') },
+  certificateChainBytes: {
+    doc: "Size of the server's TLS certificate chain, bytes (two RSA certificates: 2,800; RFC 8446 §4.4.2)",
+    default: TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES,
+    check: number(0, TLS_MAX_CERTIFICATE_CHAIN_BYTES, true),
+  },
   http2: {
     doc: "HTTP/2 client: flow-control windows ('browser' 6 MiB / 15 MiB, 'rfc-defaults' 65,535 bytes, or sizes)",
     default: { flowControl: 'browser' } as Http2SimulationOptions,

@@ -10,8 +10,10 @@
  * The flights travel as real record framing (RFC 8446 §5.1: type, legacy version 0x0303, 16-bit length,
  * at most 2^14 bytes of payload), so they take bandwidth like any data. Their payloads are the message
  * names in ASCII, padded with zero bytes to the size such messages have on the wire (`bytes` in the
- * table): the sizes QUIC's handshake uses too (http3/packets.ts QUIC_HANDSHAKE), so the two stacks carry the
- * same handshake. The flights are written as 'handshake' (stream.ts): TCP never loses them, as QUIC never
+ * table, plus the certificate chain in the server's flight): the sizes QUIC's handshake uses too
+ * (transport/tls-sizes.ts, http3/packets.ts QUIC_HANDSHAKE), so the two stacks carry the same handshake.
+ * The server's flight (a few KB with its certificate chain) is one record, which TCP carries in as many
+ * segments as it takes. The flights are written as 'handshake' (stream.ts): TCP never loses them, as QUIC never
  * loses its handshake packets, so loss falls on application data alone in both. Application data is NOT
  * encrypted: readers can see in the trace what TLS would hide. Session resumption and 0-RTT are not modelled.
  *
@@ -24,6 +26,13 @@ import { roundTime } from './clock';
 import type { Side } from '../trace/events';
 import { Signal, type Unsubscribe } from '../trace/subscribable';
 import { asciiBytes, concatBytes, type ByteStream, type CloseInfo, type StreamState } from './stream';
+import {
+  TLS_CLIENT_HELLO_BYTES,
+  TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES,
+  TLS_FINISHED_BYTES,
+  TLS_SERVER_AUTH_EXTRA_BYTES,
+  TLS_SERVER_HELLO_BYTES,
+} from '../transport/tls-sizes';
 
 export type TlsVersion = '1.2' | '1.3';
 
@@ -37,17 +46,24 @@ interface FlightRow {
   /** The flight received; '' is the start (the client speaks first). */
   readonly received: string;
   readonly send?: string;
-  /** Size of the flight's messages on the wire, bytes (record headers aside). */
+  /** Size of the flight's messages on the wire, bytes (record headers aside), its certificate chain aside. */
   readonly bytes?: number;
+  /** The flight carries the server's Certificate (RFC 8446 §4.4.2): the chain's size is added to `bytes`. */
+  readonly certificate?: boolean;
   readonly ready: boolean;
 }
 
-// Sizes shared with QUIC's handshake (http3/packets.ts): a ClientHello with one key share and SNI, the
-// ServerHello, and a short ECDSA certificate chain with its CertificateVerify and Finished.
-const CLIENT_HELLO = 280;
-const SERVER_HELLO = 90;
-const SERVER_AUTH = 900;
-const FINISHED = 36;
+export interface TlsStreamOptions {
+  /** Server: size of its Certificate message, bytes. Default TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES (2,800). */
+  readonly certificateChainBytes?: number;
+}
+
+// Sizes shared with QUIC's handshake (transport/tls-sizes.ts).
+const CLIENT_HELLO = TLS_CLIENT_HELLO_BYTES;
+const SERVER_HELLO = TLS_SERVER_HELLO_BYTES;
+/** The server's messages besides its ServerHello and its certificate chain (added for `certificate` rows). */
+const SERVER_AUTH = TLS_SERVER_AUTH_EXTRA_BYTES;
+const FINISHED = TLS_FINISHED_BYTES;
 // TLS 1.2: RSA key exchange (a 2048-bit encrypted premaster secret, RFC 5246 §7.4.7.1), ChangeCipherSpec and Finished.
 const CLIENT_KEY_EXCHANGE = 262 + 6 + 16;
 const CHANGE_CIPHER_SPEC_FINISHED = 6 + 16;
@@ -60,6 +76,7 @@ export const TLS_FLIGHTS: readonly FlightRow[] = [
     received: 'ClientHello',
     send: 'ServerHello, Certificate, ServerHelloDone',
     bytes: SERVER_HELLO + SERVER_AUTH,
+    certificate: true,
     ready: false,
   },
   {
@@ -86,6 +103,7 @@ export const TLS_FLIGHTS: readonly FlightRow[] = [
     received: 'ClientHello',
     send: 'ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished',
     bytes: SERVER_HELLO + SERVER_AUTH,
+    certificate: true,
     ready: false,
   },
   {
@@ -132,9 +150,11 @@ export class TlsStream implements ByteStream {
   readonly #opened = new Signal<void>();
   readonly #data = new Signal<Uint8Array>();
   readonly #closed = new Signal<CloseInfo>();
+  readonly #certificateChainBytes: number;
 
-  constructor(inner: ByteStream, version: TlsVersion, ctx: NetContext) {
+  constructor(inner: ByteStream, version: TlsVersion, ctx: NetContext, options: TlsStreamOptions = {}) {
     this.#inner = inner;
+    this.#certificateChainBytes = options.certificateChainBytes ?? TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES;
     this.side = inner.side;
     this.version = version;
     this.#ctx = ctx;
@@ -199,7 +219,8 @@ export class TlsStream implements ByteStream {
     this.#started ??= this.#ctx.clock.now();
     if (row.send !== undefined) {
       this.#ctx.trace.emit({ type: 'handshake', connectionId: this.connectionId, protocol: this.#protocol(), step: row.send, from: this.side });
-      this.#inner.write(record(HANDSHAKE, flightBytes(row.send, row.bytes ?? 0)), 'handshake');
+      const bytes = (row.bytes ?? 0) + (row.certificate ? this.#certificateChainBytes : 0);
+      this.#inner.write(record(HANDSHAKE, flightBytes(row.send, bytes)), 'handshake');
     }
     if (row.ready) this.#ready();
   }

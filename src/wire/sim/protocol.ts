@@ -51,6 +51,8 @@ export interface ServerEnv {
   /** 'http://host' or 'https://host': the origin handlers see in request.url. */
   readonly origin: string;
   readonly tls?: TlsVersion;
+  /** With `tls`: size of the server's Certificate message, bytes (the `certificateChainBytes` option). */
+  readonly certificateChainBytes?: number;
   /** Registers host-side async work (handlers) so the simulation waits for it before moving time. */
   readonly track: (work: Promise<unknown>) => void;
   /** Unix ms at virtual time 0, for the Date header. */

@@ -194,7 +194,17 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     const httpsPort = base.protocol === 'https:' && base.hostname === host ? defaultPort(base) : '443';
     stops.push(listen(server, { network, address: `${host}:${httpPort}`, codec, origin: `http://${host}`, track, epoch: resolved.epoch, http2 }));
     stops.push(
-      listen(server, { network, address: `${host}:${httpsPort}`, codec, origin: `https://${host}`, tls: tlsVersion, track, epoch: resolved.epoch, http2 }),
+      listen(server, {
+        network,
+        address: `${host}:${httpsPort}`,
+        codec,
+        origin: `https://${host}`,
+        tls: tlsVersion,
+        certificateChainBytes: resolved.certificateChainBytes,
+        track,
+        epoch: resolved.epoch,
+        http2,
+      }),
     );
   }
   let proxyAddress: string | undefined;

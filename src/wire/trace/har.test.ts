@@ -49,9 +49,11 @@ describe('HAR export', () => {
     }
     // The request that opened a new connection carries its setup; a reused one carries -1.
     const fresh = ok.find((e) => e._reused === false)!;
-    // 2 RTT plus serialization at 10 Mbit/s: 0.26 ms for the ClientHello, 0.83 for the server's certificate flight.
-    expect(fresh.timings.connect).toBeCloseTo(161.088, 3);
-    expect(fresh.timings.ssl).toBeCloseTo(81.088, 3);
+    // 2 RTT plus serialization at 10 Mbit/s: the ClientHello record (280 + 5 bytes, 1 segment, 325 on the wire)
+    // 0.26 ms; the server's flight (ServerHello 90 + certificate chain 2,800 + 340 more, one 3,235-byte record in
+    // three segments of 1,460, 1,460 and 315, 3,355 bytes on the wire) 2.684 ms: 160 + 0.26 + 2.684 = 162.944.
+    expect(fresh.timings.connect).toBeCloseTo(162.944, 3);
+    expect(fresh.timings.ssl).toBeCloseTo(82.944, 3);
     const reused = ok.find((e) => e._reused === true)!;
     expect(reused.timings.connect).toBe(-1);
     expect(reused.timings.ssl).toBe(-1);

@@ -79,6 +79,8 @@ export class StreamLabeller {
   readonly ranges: LabelledRange[] = [];
   #offset = 0;
   #http2 = false;
+  /** Bytes of the last TLS record still to come in later writes. */
+  #recordLeft = 0;
 
   /** True once this direction's application bytes are HTTP/2 frames. */
   get http2(): boolean {
@@ -96,6 +98,17 @@ export class StreamLabeller {
   }
 
   write(data: string, tls: boolean): void {
+    // The rest of a record an earlier write began (a proxy relays a server's multi-KB flight segment by
+    // segment): it belongs to that record's range.
+    if (tls && this.#recordLeft > 0) {
+      const take = Math.min(this.#recordLeft, data.length);
+      const last = this.ranges[this.ranges.length - 1]!;
+      this.ranges[this.ranges.length - 1] = { ...last, end: last.end + take };
+      this.#offset += take;
+      this.#recordLeft -= take;
+      if (take === data.length) return;
+      data = data.slice(take);
+    }
     if (tls && data.length >= 5 && data.charCodeAt(1) === 3 && data.charCodeAt(2) === 3) {
       let at = 0;
       while (at + 5 <= data.length) {
@@ -109,6 +122,7 @@ export class StreamLabeller {
               ? this.#app(payload)
               : { label: `TLS record type ${type}`, category: 'tls' as const };
         this.#push(5 + payload.length, named.label, named.category);
+        this.#recordLeft = length - payload.length;
         at += 5 + length;
       }
       if (at < data.length) this.#push(data.length - at, `data (${data.length - at} B)`, 'data');

@@ -1,0 +1,79 @@
+/**
+ * The server's certificate flight (issue #23): the same TLS messages in TLS over TCP and in QUIC, a few KB by
+ * default, carried in as many TCP segments or QUIC datagrams as they take, and `certificateChainBytes`
+ * changes them. Every number here is worked out by hand from transport/tls-sizes.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSimulation, type Simulation } from '../sim/simulation';
+import { createServer } from '../server/index';
+import { resolveOptions } from './options';
+
+const RTT = 100;
+
+async function fetched(httpVersion: '1.1' | '3', options: { bandwidth?: number; certificateChainBytes?: number } = {}): Promise<Simulation> {
+  const server = createServer({ resources: { '/a': { body: 'a', contentType: 'text/plain' } } });
+  const s = createSimulation({ httpVersion, tls: '1.3', rtt: RTT, bandwidth: Infinity, server, ...options });
+  await (await s.fetch('/a')).text();
+  return s;
+}
+
+/** Server segments carrying TLS handshake bytes: the server's flight is the first record it writes. */
+const serverHandshakeSegments = (s: Simulation, flight: number) =>
+  s.trace
+    .ofType('segment-sent')
+    .filter((e) => e.from === 'server' && e.offset < flight)
+    .map((e) => e.length);
+
+const serverHandshakeDatagrams = (s: Simulation) =>
+  s.trace
+    .ofType('quic-packet-sent')
+    .filter((e) => e.from === 'server' && e.space === 'handshake')
+    .map((e) => e.frames.join('; '));
+
+describe('the certificate flight', () => {
+  it('defaults to a 2,800-byte chain', () => {
+    expect(resolveOptions().certificateChainBytes).toBe(2800);
+    expect(() => resolveOptions({ certificateChainBytes: 20_000 })).toThrow(/certificateChainBytes/);
+  });
+
+  it('over TCP: one 3,235-byte record (ServerHello 90 + chain 2,800 + 340), in three segments', async () => {
+    const s = await fetched('1.1');
+    expect(serverHandshakeSegments(s, 3235)).toEqual([1460, 1460, 315]);
+    // A 500-byte chain: 90 + 500 + 340 + 5 = 935 bytes, one segment.
+    expect(serverHandshakeSegments(await fetched('1.1', { certificateChainBytes: 500 }), 935)).toEqual([935]);
+  });
+
+  it('over QUIC: the Handshake CRYPTO data (340 + 2,800 = 3,140 bytes) split over three datagrams', async () => {
+    const s = await fetched('3');
+    // The first datagram also holds the Initial packet (148 bytes), so 1,452 - 148 - 46 (packet) - 7 (frame
+    // header) = 1,251 bytes; the second 1,452 - 46 - 7 = 1,399; the third the remaining 490.
+    expect(serverHandshakeDatagrams(s)).toEqual([
+      'CRYPTO EncryptedExtensions, Certificate, CertificateVerify, Finished @0+1251',
+      'CRYPTO EncryptedExtensions, Certificate, CertificateVerify, Finished @1251+1399',
+      'CRYPTO EncryptedExtensions, Certificate, CertificateVerify, Finished @2650+490',
+    ]);
+    const first = s.trace
+      .ofType('quic-packet-sent')
+      .filter((e) => e.from === 'server' && e.at === s.trace.ofType('quic-packet-sent').find((p) => p.from === 'server')!.at);
+    // RFC 9000 §8.1: within three times the client's 1,200-byte Initial (not enforced, but the default keeps to it).
+    expect(first.reduce((n, e) => n + e.size, 0)).toBeLessThanOrEqual(3600);
+    // A 500-byte chain: 840 bytes of CRYPTO data fit beside the Initial packet in one datagram.
+    expect(serverHandshakeDatagrams(await fetched('3', { certificateChainBytes: 500 }))).toEqual([
+      'CRYPTO EncryptedExtensions, Certificate, CertificateVerify, Finished',
+    ]);
+  });
+
+  it('costs its serialization time: at 1 Mbit/s, 2,300 more bytes of chain cost their bytes on the wire over TCP and QUIC', async () => {
+    const bandwidth = 1_000_000;
+    const tlsMs = async (chain: number) =>
+      (await fetched('1.1', { bandwidth, certificateChainBytes: chain })).trace.ofType('tls-established').find((e) => e.side === 'client')!.tlsMs;
+    const quicMs = async (chain: number) =>
+      (await fetched('3', { bandwidth, certificateChainBytes: chain })).trace.ofType('quic-ready').find((e) => e.side === 'client')!.handshakeMs;
+    // TCP: 500 -> 2,800 bytes of chain takes the record from 935 bytes (one segment, 975 on the wire) to
+    // 3,235 (three segments, 3,355 on the wire): 2,380 bytes more, 2,380 x 8 / 1e6 s = 19.04 ms.
+    expect((await tlsMs(2800)) - (await tlsMs(500))).toBeCloseTo(19.04, 3);
+    // QUIC: from one datagram of 148 + 46 + 7 + 840 = 1,041 bytes (1,069 with UDP/IPv4) to three of 1,452, 1,452
+    // and 543 (3,531 with UDP/IPv4): 2,462 bytes more, 19.696 ms.
+    expect((await quicMs(2800)) - (await quicMs(500))).toBeCloseTo(19.696, 3);
+  });
+});
