@@ -3,6 +3,7 @@
  * the framing the head announced: a sender that writes 10 bytes after "Content-Length: 5" is the one that
  * would start a smuggling incident, so that is a local error, not a silent truncation.
  */
+import { concatBytes as concat } from '../bytes';
 import { latin1Bytes } from './abnf';
 import { localError } from './codes';
 import { type EndOfMessageEvent, type Header, type InformationalEvent, type RequestEvent, type ResponseEvent, fieldTokens, fieldValues } from './events';
@@ -107,18 +108,6 @@ export const encodeHead = (head: RequestEvent | ResponseEvent | InformationalEve
 const ascii = (s: string): Uint8Array => {
   const out = new Uint8Array(s.length);
   latin1Bytes(s, out, 0);
-  return out;
-};
-
-const concat = (parts: Uint8Array[]): Uint8Array => {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
   return out;
 };
 

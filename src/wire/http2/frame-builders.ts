@@ -82,12 +82,4 @@ export const goawayFrame = (lastStreamId: number, code: ErrorCodeName, debug: st
   debugData: new TextEncoder().encode(debug),
 });
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return all;
-}
+export { concatBytes as concat } from '../bytes';

@@ -15,6 +15,7 @@
  * always report FRAME_SIZE_ERROR for an oversized frame as a connection error, since its payload is
  * never read (§5.4.1 lets an endpoint close the connection on any error).
  */
+import { concatBytes } from '../bytes';
 import {
   DEFAULT_SETTINGS,
   FLAGS,
@@ -476,12 +477,5 @@ const NO_BYTES = new Uint8Array(0);
 export function encodeFrames(frames: readonly Frame[]): Uint8Array {
   if (frames.length === 0) return NO_BYTES;
   if (frames.length === 1) return encodeFrame(frames[0]!);
-  const parts = frames.map(encodeFrame);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(frames.map(encodeFrame));
 }

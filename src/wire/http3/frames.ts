@@ -13,6 +13,7 @@
  * and how many bytes they used; a frame cut short waits for more bytes (QUIC streams deliver bytes, not
  * frames, and a frame may span packets).
  */
+import { concatBytes } from '../bytes';
 import { WireError } from '../errors';
 import { readVarint, varintLength, writeVarint } from './varint';
 
@@ -116,14 +117,7 @@ export function encodeHttp3Frame(frame: Http3Frame): Uint8Array {
 }
 
 export function encodeHttp3Frames(frames: readonly Http3Frame[]): Uint8Array {
-  const parts = frames.map(encodeHttp3Frame);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let pos = 0;
-  for (const p of parts) {
-    out.set(p, pos);
-    pos += p.length;
-  }
-  return out;
+  return concatBytes(frames.map(encodeHttp3Frame));
 }
 
 function decodeSettings(payload: Uint8Array, base: number): Http3Setting[] {

@@ -29,6 +29,7 @@
  * other than control (ignored, as §6.2 allows, without STOP_SENDING), and an idle timeout of its own
  * (the simulated client closes idle connections).
  */
+import { joinBytes as concat } from '../bytes';
 import { isSafeMethod } from '../data/methods';
 import { WireError } from '../errors';
 import type { WireEngine, WireRole } from '../engine';
@@ -105,17 +106,6 @@ const NO_DATAGRAMS: readonly QuicDatagram[] = Object.freeze([]);
 const isRequestStream = (streamId: number): boolean => streamId % 4 === 0;
 /** 0b10 / 0b11: a unidirectional stream opened by the client / the server. */
 const isUniFrom = (streamId: number, role: WireRole): boolean => streamId % 4 === (role === 'client' ? 2 : 3);
-
-const concat = (parts: readonly Uint8Array[]): Uint8Array => {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let pos = 0;
-  for (const p of parts) {
-    out.set(p, pos);
-    pos += p.length;
-  }
-  return out;
-};
 
 export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
   readonly role: WireRole;

@@ -34,17 +34,7 @@ export interface ByteStream {
   onClose(listener: (info: CloseInfo) => void): Unsubscribe;
 }
 
-export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const c of chunks) length += c.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
+export { concatBytes } from '../bytes';
 
 const encoder = new TextEncoder();
 /** Latin-1 style encoding of HTTP/1 text (header values are octets, RFC 9110 §5.5). */

@@ -149,13 +149,4 @@ export class Http2Link {
 /** The value of a (pseudo-)header field, lower-case name. */
 export const field = (headers: readonly HeaderField[], name: string): string | undefined => headers.find((h) => h.name === name)?.value;
 
-export const concatBytes = (chunks: readonly Uint8Array[]): Uint8Array => {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-};
+export { joinBytes as concatBytes } from '../bytes';

@@ -20,6 +20,7 @@
  * - HTTP/0.9: the body alone, then close; an error becomes a small HTML page, as 0.9 has no status line.
  * - The reply carries the request's version (1.0 answers 1.0), like the simulator's server.
  */
+import { joinBytes as concat } from '../bytes';
 import { reasonPhrase } from '../data/index';
 import { WireError } from '../errors';
 import {
@@ -80,19 +81,6 @@ const httpDate = (now: number): string => {
     dateSecond = second;
   }
   return dateText;
-};
-
-const concat = (chunks: readonly Uint8Array[]): Uint8Array => {
-  if (chunks.length === 1) return chunks[0]!;
-  let n = 0;
-  for (const c of chunks) n += c.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 };
 
 /** The comma-separated elements of every field named `name` (lowercase), trimmed and lowercased. */

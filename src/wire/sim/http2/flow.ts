@@ -2,6 +2,7 @@
  * One direction of one traced HTTP/2 connection, parsed once for the tracers at both its ends (see
  * trace.ts, which explains why the two ends share it).
  */
+import { concatBytes, joinBytes } from '../../bytes';
 import { type EncodedBlock, HpackDecoder } from '../../hpack/index';
 import { CLIENT_PREFACE, FLAGS, type FrameTypeName } from '../../http2/constants';
 import { type FrameRanges as Ranges, cachedFlagNames as flagNames, frameFields, frameLayout as layout } from '../../http2/describe';
@@ -224,7 +225,7 @@ export class Flow {
   private parse(bytes: Uint8Array): void {
     const start = this.parsed;
     this.parsed += bytes.length;
-    let buf = this.buffer.length === 0 ? bytes : concat(this.buffer, bytes);
+    let buf = this.buffer.length === 0 ? bytes : concatBytes([this.buffer, bytes]);
     let at = start - this.buffer.length;
     if (this.prefacePending) {
       if (buf.length < CLIENT_PREFACE.length) {
@@ -278,7 +279,7 @@ export class Flow {
       // A fragment kept past this chunk is copied: the caller owns the chunk's bytes.
       this.block.push(endsBlock ? frame.headerBlockFragment : frame.headerBlockFragment.slice());
       if (endsBlock) {
-        const bytes = this.block.length === 1 ? this.block[0]! : this.block.reduce((a, b) => concat(a, b));
+        const bytes = joinBytes(this.block);
         this.block = [];
         blockLength = bytes.length;
         try {
@@ -335,11 +336,4 @@ export function flowFor(ctx: NetContext, connectionId: string, sender: Side): { 
   const flow = new Flow(sender === 'client');
   flows.set(key, flow);
   return { flow, end: flow.attach() };
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }

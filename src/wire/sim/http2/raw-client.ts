@@ -13,6 +13,7 @@
  * Field blocks come from one HPACK encoder whose dynamic table the server's decoder mirrors, as long as every
  * block encoded is sent, in the order encoded (RFC 7541 §2.1).
  */
+import { concatBytes } from '../../bytes';
 import { type EncodableField, HpackEncoder } from '../../hpack/index';
 import type { ByteStream, CloseInfo } from '../../net/stream';
 import type { NetContext } from '../../net/tcp';
@@ -140,7 +141,7 @@ export class RawHttp2Client {
 
   #receive(bytes: Uint8Array): void {
     this.#tracer.received(bytes);
-    let buf = this.#buffer.length === 0 ? bytes : concat(this.#buffer, bytes);
+    let buf = this.#buffer.length === 0 ? bytes : concatBytes([this.#buffer, bytes]);
     let offset = 0;
     const acks: Frame[] = [];
     for (;;) {
@@ -162,13 +163,6 @@ export class RawHttp2Client {
     this.#buffer = buf.slice(offset);
     if (acks.length > 0 && this.#closed === undefined) this.send(...acks);
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 /**
