@@ -7,7 +7,7 @@
  * interaction) survives hydration. Nothing is sent anywhere: the share link keeps the input in the URL's
  * fragment, which browsers never send to a server.
  */
-import { useCallback, useEffect, useRef, useState, type ComponentType, type DragEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentType, type DragEvent, type ReactNode } from 'react';
 import type { VizPanelProps } from '../viz/VizPanel';
 import { RecordingStore } from '../viz/recording';
 import { decodeShareState, encodeShareState } from '../share/codec';
@@ -390,32 +390,17 @@ function Result({ result, fileName }: { result: InspectResult; fileName: string 
             {result.curl.version}: {result.curl.messages.length} messages, as fields
           </summary>
           {result.curl.messages.map((m, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: messages are in capture order and never reordered
-            <table key={i}>
-              <caption>
-                {m.from === 'client' ? 'Request' : 'Response'}
-                {m.streamId !== undefined ? ` on stream ${m.streamId}` : ''}: <code>{m.startLine}</code>
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Value</th>
-                </tr>
-              </thead>
-              <tbody>
-                {m.fields.map((f, j) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: a message may repeat a field; its position is its identity
-                  <tr key={j}>
-                    <td>
-                      <code>{f.name}</code>
-                    </td>
-                    <td>
-                      <code>{f.value}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <FieldTable
+              // biome-ignore lint/suspicious/noArrayIndexKey: messages are in capture order and never reordered
+              key={i}
+              caption={
+                <>
+                  {m.from === 'client' ? 'Request' : 'Response'}
+                  {m.streamId !== undefined ? ` on stream ${m.streamId}` : ''}: <code>{m.startLine}</code>
+                </>
+              }
+              fields={m.fields}
+            />
           ))}
         </details>
       )}
@@ -451,27 +436,7 @@ function Result({ result, fileName }: { result: InspectResult; fileName: string 
       {result.hpack && (
         <details open>
           <summary>HPACK: {result.hpack.fields.length} fields decoded</summary>
-          <table data-testid="inspect-fields">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.hpack.fields.map((f, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a block may repeat a field; its position is its identity
-                <tr key={i}>
-                  <td>
-                    <code>{f.name}</code>
-                  </td>
-                  <td>
-                    <code>{f.value}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FieldTable testId="inspect-fields" fields={result.hpack.fields} />
           <p>
             Dynamic table after the block: {result.hpack.table.size} of {result.hpack.table.maxSize} octets, {result.hpack.table.entries.length} entries
             {result.hpack.table.entries.length > 0 ? `: ${result.hpack.table.entries.map((e, i) => `[${62 + i}] ${e.name}: ${e.value}`).join('; ')}` : ''}.
@@ -480,6 +445,42 @@ function Result({ result, fileName }: { result: InspectResult; fileName: string 
       )}
       {result.har && <HarChecks har={result.har} />}
     </section>
+  );
+}
+
+/** Name/value rows of a field section, in order (a message or block may repeat a field). */
+function FieldTable({
+  fields,
+  caption,
+  testId,
+}: {
+  fields: readonly { readonly name: string; readonly value: string }[];
+  caption?: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <table data-testid={testId}>
+      {caption !== undefined && <caption>{caption}</caption>}
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Value</th>
+        </tr>
+      </thead>
+      <tbody>
+        {fields.map((f, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a field may repeat; its position is its identity
+          <tr key={i}>
+            <td>
+              <code>{f.name}</code>
+            </td>
+            <td>
+              <code>{f.value}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
