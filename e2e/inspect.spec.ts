@@ -197,6 +197,25 @@ test('a share link brings the input back and reads it; replay opens the playgrou
   await expect(fresh.getByText('recorded: Record<string')).toBeVisible();
 });
 
+test("Inspect and then Share link, both pressed while the inspector's code is still loading, are both performed", async ({ page }) => {
+  await page.goto('/inspect/');
+  // Hold back every module the island's waking asks for, so both presses land before it hydrates.
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_astro/**', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.getByLabel(/Paste bytes, text or a HAR/).fill(fixture('http1-conversation.txt'));
+  await page.getByRole('button', { name: 'Inspect', exact: true }).click();
+  await page.getByRole('button', { name: 'Share link' }).click();
+  await expect(page.locator('astro-island[data-wake-action="inspect share"]')).toHaveCount(1);
+  release();
+  await expect(page.getByTestId('inspect-share').getByRole('link')).toHaveAttribute('href', /#pg=inspect&s=1\./);
+  await expect(page.getByTestId('inspect-result')).toHaveAttribute('data-format', 'http1');
+  await expect(page.getByRole('button', { name: 'Replay in playground' })).toBeVisible();
+});
+
 test('an input too large to share says so', async ({ page }) => {
   await page.goto('/inspect/');
   // Random bytes as hex compress only to about half (4 bits of information per digit): 100,000 digits make a

@@ -17,6 +17,7 @@ import { browserEnv, sandboxSrcFor } from './store/browser';
 import PlaygroundToolbar from './PlaygroundToolbar';
 import { useHighlighted } from './highlight';
 import { caretAtPoint, selectionIn } from './editor/caret';
+import { takeWakeActions } from './build/wake-actions';
 import type { TextSelection } from './editor/monaco';
 
 /**
@@ -88,12 +89,11 @@ export default function Playground({ id, title, code: originalCode, children, co
   const narrow = useNarrow();
   const prefix = `rt-${id}`;
 
-  // On hydration: restore state from a link addressed to this playground, then perform the action that woke us.
+  // On hydration: restore state from a link addressed to this playground, then perform the presses that woke us.
   useEffect(() => {
     const island = rootRef.current?.closest<HTMLElement>('astro-island');
-    const wake = takeEditedInPlace(rootRef.current, store.config.code, parseWakeAction(island?.dataset.wakeAction));
-    if (island) delete island.dataset.wakeAction;
-    const hydration = store.hydrate(location.hash, wake);
+    const wakes = takeWakeActions(island).map((action) => takeEditedInPlace(rootRef.current, store.config.code, parseWakeAction(action)));
+    const hydration = store.hydrate(location.hash, wakes);
     // Once awake, a link that changes only the fragment (same page, no reload) is this island's to load; the
     // directive brings the playground into view (build/interaction-directive.ts).
     const onHashChange = () => void store.openLink(location.hash);

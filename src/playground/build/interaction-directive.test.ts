@@ -135,6 +135,24 @@ describe('client:interaction', () => {
     expect(reactSaw).toHaveBeenCalledTimes(1);
   });
 
+  it('remembers every press before hydration, in order, and a click reaching the island drops only its own press', async () => {
+    const { el, button, release } = island();
+    const edit = el.querySelector<HTMLElement>('[data-action="edit"]')!;
+    button.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    button.click(); // still loading: nothing hears this click
+    edit.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    edit.dispatchEvent(new Event('pointerdown', { bubbles: true })); // a double press is one press
+    expect(el.dataset.wakeAction).toBe('run edit');
+    release();
+    await flush();
+    // Edit's click comes after hydration: the island handles it, and performs the earlier Run on its own.
+    const reactSaw = vi.fn();
+    el.addEventListener('click', reactSaw);
+    edit.click();
+    expect(reactSaw).toHaveBeenCalledTimes(1);
+    expect(el.dataset.wakeAction).toBe('run');
+  });
+
   it("opens the playground's sandbox on intent, before the island code arrives, for the island to adopt", () => {
     const { el, load } = island('/sandbox/index.html#wire');
     expect(document.querySelector('iframe')).toBeNull();

@@ -7,8 +7,8 @@
  * while the reader aims at Run, so the click finds a sandbox that is ready or nearly so.
  *
  * A press (pointer down, Enter or Space) that arrives before the island has hydrated is remembered in
- * `data-wake-action` (the nearest `[data-action]`), so the island performs the click that woke it instead of
- * swallowing it. An island also wakes at once when the URL fragment carries share state addressed to it
+ * `data-wake-action` (the nearest `[data-action]`; every such press, in order: build/wake-actions.ts), so the
+ * island performs the clicks that woke it instead of swallowing them. An island also wakes at once when the URL fragment carries share state addressed to it
  * (`#pg=<id>&...`).
  *
  * Waking also requests, in parallel, every module the island's hydration will load (`data-rt-preload`, which
@@ -31,6 +31,7 @@ import type { ClientDirective } from 'astro';
 import { canMoveIframes, handOver, openSandbox, parkingLot, peekHandedOver, startEarlyRun } from '../sandbox/spare';
 import { missingTargetNotice, readShareHash } from '../share/hash';
 import { warmWhenScrolledIntoView } from './warm-on-view';
+import { forgetLatestWakeAction, rememberWakeAction } from './wake-actions';
 
 /** Signs that the reader is about to use the playground: hydrate and warm up, but perform nothing. */
 const INTENT_EVENTS = ['pointerenter', 'touchstart', 'focusin'] as const;
@@ -125,7 +126,7 @@ const interaction: ClientDirective = (load, _options, el) => {
     const target = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-action]') : null;
     const pressed = event.type === 'pointerdown' || (event instanceof KeyboardEvent && (event.key === 'Enter' || event.key === ' '));
     if (target && pressed) {
-      el.dataset.wakeAction = target.dataset.action;
+      if (target.dataset.action) rememberWakeAction(el, target.dataset.action);
       pressedAt = event.timeStamp;
       // The pointer pressed on the code itself (not the Edit button): edit it in place until the editor is up.
       if (event.type === 'pointerdown' && target.classList.contains('rt-code')) editInPlace(target);
@@ -136,9 +137,9 @@ const interaction: ClientDirective = (load, _options, el) => {
     if (target && pressed && target.dataset.action === 'run' && js && sandbox && !hashTargetsUs()) startEarlyRun(sandbox, js);
   };
   // The click that follows a remembered press must happen once, not twice. If the island hydrated between the
-  // press and its click, either the island has not yet performed the press (then React handles the click and
-  // the remembered press is dropped) or it already has (then the click is stopped here, before React's own
-  // listener on this element sees it).
+  // press and its click, either the island has not yet performed the presses (then React handles the click and
+  // the latest remembered press, this click's, is dropped) or it already has (then the click is stopped here,
+  // before React's own listener on this element sees it).
   let pressedAt = -Infinity;
   el.addEventListener(
     'click',
@@ -146,8 +147,7 @@ const interaction: ClientDirective = (load, _options, el) => {
       const recent = event.timeStamp - pressedAt <= PRESS_TO_CLICK_MS;
       pressedAt = -Infinity;
       if (!recent || phase !== 'hydrating') return;
-      if (el.dataset.wakeAction !== undefined) delete el.dataset.wakeAction;
-      else event.stopImmediatePropagation();
+      if (!forgetLatestWakeAction(el)) event.stopImmediatePropagation();
     },
     { capture: true },
   );

@@ -75,6 +75,16 @@ describe('Inspector', () => {
     expect((screen.getByTestId('inspect-format') as HTMLSelectElement).value).toBe('hpack');
   });
 
+  it('performs every press that woke it, in order: Inspect and then Share link pressed while its code loaded', async () => {
+    const island = document.body.appendChild(document.createElement('astro-island'));
+    island.dataset.wakeAction = 'inspect share';
+    render(<Inspector />, { container: island });
+    expect(island.dataset.wakeAction).toBeUndefined();
+    await screen.findByTestId('inspect-share');
+    expect(await screen.findByTestId('inspect-result', {}, { timeout: 15_000 })).toBeTruthy();
+    island.remove();
+  });
+
   it('says a damaged share link is damaged instead of showing an empty page', async () => {
     const encoded = await encodeShareState({ code: 'GET / HTTP/1.1' });
     history.replaceState(null, '', formatShareHash({ id: INSPECT_SHARE_ID, encoded: encoded.slice(0, 12) }));

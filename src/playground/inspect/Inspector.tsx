@@ -14,6 +14,7 @@ import { decodeShareState, encodeShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
 import { FORMATS, type Format } from './detect';
 import type { InspectInput, InspectResult } from './inspect';
+import { takeWakeActions } from '../build/wake-actions';
 import { replayLink, replaySnippet } from './replay';
 import './inspect.css';
 
@@ -143,13 +144,12 @@ export default function Inspector() {
     [settings, file],
   );
 
-  // On waking: a share link addressed here is restored and read (reading runs nothing); otherwise the press that
-  // woke the island (remembered by the client:interaction directive as data-wake-action) is performed.
+  // On waking: a share link addressed here is restored and read (reading runs nothing); otherwise the presses that
+  // woke the island (remembered by the client:interaction directive: build/wake-actions.ts) are performed.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, on hydration; `read` and `makeShare` change with every setting
   useEffect(() => {
     const island = rootRef.current?.closest<HTMLElement>('astro-island');
-    const wake = island?.dataset.wakeAction;
-    if (island) delete island.dataset.wakeAction;
+    const wakes = takeWakeActions(island);
     const openLink = (): boolean => {
       const shared = readShareHash(location.hash);
       if (!shared || shared.id !== INSPECT_SHARE_ID) return false;
@@ -173,8 +173,11 @@ export default function Inspector() {
       return true;
     };
     if (!openLink()) {
-      if (wake === 'inspect') void read();
-      else if (wake === 'share') void makeShare();
+      // Each press that woke the island (Inspect, then Share link, say), in the order they came.
+      for (const wake of wakes) {
+        if (wake === 'inspect') void read();
+        else if (wake === 'share') void makeShare();
+      }
     }
     // Awake, a link that changes only the fragment (pasted into this tab) is read as well.
     const onHashChange = () => void openLink();

@@ -426,6 +426,14 @@ describe('hydration', () => {
     expect(store.getState().viz!.initial).toEqual({ view: 'sequence' });
   });
 
+  it('several presses before hydration are all performed, in order: Options, then Run', async () => {
+    const { store, sandbox } = setup();
+    await store.hydrate('', [{ kind: 'options' }, { kind: 'run' }]).settled;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getState().optionsOpen).toBe(true);
+    expect(sandbox.runs.map((r) => r.code)).toEqual([ORIGINAL]);
+  });
+
   it('opens on the Code panel (what the page asks the reader to edit), and a run moves it to Output', async () => {
     const { store } = setup();
     expect(store.getState().panel).toBe('code');

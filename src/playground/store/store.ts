@@ -441,10 +441,10 @@ export class PlaygroundStore {
 
   /**
    * On hydration: restores the state a link in `hash` addressed to this playground holds, then performs the
-   * action that woke the island. `cancel` abandons what is still to do (the island unmounted); `settled` says
+   * actions that woke the island (the presses before hydration, in order). `cancel` abandons what is still to do (the island unmounted); `settled` says
    * when it is done (or abandoned).
    */
-  hydrate(hash: string, wake: WakeAction): { cancel(): void; settled: Promise<void> } {
+  hydrate(hash: string, wake: WakeAction | readonly WakeAction[]): { cancel(): void; settled: Promise<void> } {
     let cancelled = false;
     const proceed = (link: LinkOutcome) => {
       if (cancelled) return;
@@ -452,7 +452,7 @@ export class PlaygroundStore {
       const { state, linked } = applyLink(this.#state, link);
       if (state !== this.#state) this.#set(state);
       if (linked) this.#linked = linked;
-      this.#wake(wake);
+      for (const each of Array.isArray(wake) ? wake : [wake]) this.#wake(each);
     };
     const pending = readLink(hash, this.config.id);
     if (!pending) proceed({ kind: 'none' });
