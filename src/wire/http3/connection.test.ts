@@ -153,7 +153,9 @@ describe('congestion control seen on a connection', () => {
     pair.run();
     const sent = pair.events('server', 'packet-sent').filter((l) => l.event.packet.frames.some((f) => f.type === 'STREAM' && f.streamId === 0));
     const windows = sent.map((l) => l.event.cwnd);
-    expect(windows[0]).toBe(QUIC_INITIAL_WINDOW);
+    // The server's Handshake packets (1,304 + 1,452 + 543 = 3,299 bytes, see the handshake-ACK test below)
+    // were acknowledged before the request came: 14,520 + 3,299.
+    expect(windows[0]).toBe(QUIC_INITIAL_WINDOW + 3299);
     const loss = pair.events('server', 'congestion').find((l) => l.event.reason === 'loss')!;
     const before = sent.filter((l) => l.at < loss.at).map((l) => l.event.cwnd);
     const peak = Math.max(...before);
@@ -165,5 +167,52 @@ describe('congestion control seen on a connection', () => {
     expect(loss.event.cwnd).toBeLessThan(peak);
     expect(pair.events('server', 'congestion').map((l) => l.event.phase)).toContain('congestion-avoidance');
     expect(finishedAt(pair).get(0)).toBeDefined();
+  });
+});
+
+describe('handshake packets and the congestion window (RFC 9002 §7, §6.4)', () => {
+  it('acknowledged Initial and Handshake bytes grow the window in slow start; discarded ones just leave the flight', () => {
+    const pair = new QuicPair({ onEvent: answer() });
+    pair.apply('client', pair.client.start(0));
+    pair.run();
+    const sizes = (side: QuicRole, space: string) =>
+      pair
+        .events(side, 'packet-sent')
+        .filter((l) => l.event.packet.space === space)
+        .map((l) => l.event.size);
+    // Server, first datagram: its Initial packet = long header 30 + AEAD tag 16 + ACK of packet 0 (1 type +
+    // 1 largest + 1 delay + 1 range count + 1 first range = 5) + CRYPTO ServerHello (1 type + 4 offset + 2
+    // length varint + 90 = 97) = 148 bytes; the Handshake flight (EncryptedExtensions 40 + Certificate 2,800 +
+    // CertificateVerify 264 + Finished 36 = 3,140 bytes) fills the rest: 1,452 - 148 - 46 (packet) - 7 (CRYPTO
+    // header) = 1,251 bytes in a 1,304-byte packet; then 1,399 bytes in a full 1,452-byte packet, then the last
+    // 490 bytes in a 46 + 7 + 490 = 543-byte one.
+    expect(sizes('server', 'initial')).toEqual([148]);
+    expect(sizes('server', 'handshake')).toEqual([1304, 1452, 543]);
+    // Client: the Initial padded to 1,200 bytes; the Finished = 46 + ACK 0-2 (5) + CRYPTO (1 + 4 + 1 + 36 = 42) = 93.
+    expect(sizes('client', 'initial')).toEqual([1200]);
+    expect(sizes('client', 'handshake')).toEqual([93]);
+
+    const server = pair.events('server', 'packet-sent');
+    // Every ack-eliciting packet counts in bytes in flight whatever its space (packet-sent reports it with the
+    // packet): 148, 148 + 1,304 = 1,452, + 1,452 = 2,904, + 543 = 3,447.
+    expect(server.slice(0, 4).map((l) => l.event.bytesInFlight)).toEqual([148, 1452, 2904, 3447]);
+    // The client's Finished acknowledges the three Handshake packets: in slow start the window grows by each
+    // one's size (at most one datagram each), 14,520 + 1,304 + 1,452 + 543 = 17,819. The server's Initial
+    // packet is never acknowledged (the client has no Initial to send back): it leaves the flight when the
+    // server drops its Initial keys on the client's first Handshake packet (RFC 9001 §4.9.1), without growth.
+    const firstData = server.find((l) => l.event.packet.space === '1rtt' && l.event.packet.frames.some((f) => f.type === 'STREAM'))!;
+    expect(firstData.event.cwnd).toBe(QUIC_INITIAL_WINDOW + 1304 + 1452 + 543);
+    expect(pair.server.recovery.cwnd).toBeGreaterThanOrEqual(17_819);
+
+    // The client's 1,200-byte Initial is acknowledged by the server's Initial: 14,520 + 1,200 = 15,720, before
+    // it sends its Finished and its requests. Its Finished (93) is never acknowledged (the server sends nothing
+    // more in the Handshake space) and leaves the flight when the handshake is confirmed (RFC 9002 §6.4).
+    const clientSent = pair.events('client', 'packet-sent');
+    const finished = clientSent.find((l) => l.event.packet.space === 'handshake')!;
+    expect(finished.event.cwnd).toBe(QUIC_INITIAL_WINDOW + 1200);
+    expect(finished.event.bytesInFlight).toBe(93); // the Initial left when acknowledged
+    // Nothing is left in flight once everything is acknowledged and both handshakes are confirmed.
+    expect(pair.client.recovery.bytesInFlight).toBe(0);
+    expect(pair.server.recovery.bytesInFlight).toBe(0);
   });
 });

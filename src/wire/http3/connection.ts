@@ -31,6 +31,10 @@
  *   are never lost (the same rule as link.ts for TCP control segments), so the Initial and Handshake
  *   spaces need no loss recovery, their ACKs are only piggy-backed on packets of that space that are sent
  *   anyway, and RESET_STREAM / STOP_SENDING go out once (RFC 9000 §13.3 would repeat them until acknowledged).
+ *   Their packets still take room in the congestion window, and the ACKs they get grow it (RFC 9002 §7):
+ *   the server's Handshake flight, acknowledged by the client's Finished, adds its 3,299 bytes, as the
+ *   server's TLS flight does to TCP's window. Those never acknowledged (the server's Initial, the client's
+ *   Finished) leave the flight when their keys are discarded (RFC 9001 §4.9, RFC 9002 §6.4).
  * - Every ack-eliciting packet is acknowledged at once (no max_ack_delay, RFC 9000 §13.2.1).
  * - No connection ids changes, migration, path validation, Retry, version negotiation, key updates,
  *   anti-amplification limit, or stateless reset. The idle timeout is the HTTP/3 layer's: it closes with
@@ -127,6 +131,16 @@ export class QuicConnection {
   readonly #next: Record<NumberSpace, number> = { initial: 0, handshake: 0, app: 0 };
   readonly #received: Record<NumberSpace, Set<number>> = { initial: new Set(), handshake: new Set(), app: new Set() };
   readonly #ackPending: Record<NumberSpace, boolean> = { initial: false, handshake: false, app: false };
+  /**
+   * Our ack-eliciting Initial and Handshake packets not yet acknowledged, by number: never lost here, so loss
+   * detection does not track them, but they count in bytes in flight and their ACKs grow the window, as in
+   * every space (RFC 9002 §7), until their keys are discarded (`#discard`, RFC 9002 §6.4).
+   */
+  readonly #handshakeInFlight: Record<'initial' | 'handshake', Map<number, { readonly size: number; readonly sentAt: number }>> = {
+    initial: new Map(),
+    handshake: new Map(),
+  };
+  readonly #discarded = { initial: false, handshake: false };
   readonly #flights: QuicFlight[] = [];
   #handshakeDone = false;
   #handshakeState: string;
@@ -240,6 +254,8 @@ export class QuicConnection {
     for (const packet of datagram.packets) {
       this.#events.push({ type: 'packet-received', packet });
       const space = numberSpace(packet.space);
+      // RFC 9001 §4.9.1: a server discards its Initial keys when it first processes a Handshake packet.
+      if (space === 'handshake' && this.role === 'server') this.#discard('initial');
       this.#received[space].add(packet.number);
       if (isAckEliciting(packet.frames)) this.#ackPending[space] = true;
       for (const frame of packet.frames) this.#onFrame(frame, packet.space, now);
@@ -311,7 +327,22 @@ export class QuicConnection {
         return;
       }
       case 'ACK': {
-        if (numberSpace(space) !== 'app') return; // handshake packets are never lost: nothing to recover
+        const ns = numberSpace(space);
+        if (ns !== 'app') {
+          // Handshake packets are never lost, so there is nothing to recover; but the bytes they acknowledge
+          // grow the window like any others (RFC 9002 §7.3.1), as TCP's window grows on its handshake's ACKs.
+          const sent = this.#handshakeInFlight[ns];
+          const acked: { size: number; sentAt: number }[] = [];
+          for (const [low, high] of frame.ranges) {
+            for (const [number, packet] of sent) {
+              if (number < low || number > high) continue;
+              acked.push(packet);
+              sent.delete(number);
+            }
+          }
+          this.#congestion(this.recovery.onUntrackedAcked(acked));
+          return;
+        }
         const acked = ackedSet(frame.ranges);
         const outcome = this.recovery.onAck(acked, now);
         if (outcome.lost.length > 0)
@@ -347,6 +378,7 @@ export class QuicConnection {
         if (!this.#handshakeDone) {
           this.#handshakeDone = true;
           this.#events.push({ type: 'confirmed', side: this.role });
+          this.#discard('handshake');
         }
         return;
       case 'CONNECTION_CLOSE':
@@ -381,7 +413,24 @@ export class QuicConnection {
     if (row.confirmed && !this.#handshakeDone) {
       this.#handshakeDone = true;
       this.#events.push({ type: 'confirmed', side: this.role });
+      this.#discard('handshake');
     }
+  }
+
+  /**
+   * RFC 9001 §4.9: Initial keys go once the Handshake space is in use, Handshake keys once the handshake is
+   * confirmed; RFC 9002 §6.4: what was sent with them leaves bytes in flight, unacknowledged (our ACKs of
+   * those spaces ride only on packets of the space sent anyway, so the last ones never get one).
+   */
+  #discard(space: 'initial' | 'handshake'): void {
+    if (this.#discarded[space]) return;
+    this.#discarded[space] = true;
+    if (space === 'handshake') this.#discard('initial');
+    const sent = this.#handshakeInFlight[space];
+    let bytes = 0;
+    for (const packet of sent.values()) bytes += packet.size;
+    sent.clear();
+    this.recovery.onUntrackedDiscarded(bytes);
   }
 
   #requeue(payloads: readonly AppChunks[], reason: 'packet-threshold' | 'time-threshold', numbers: readonly number[]): void {
@@ -613,6 +662,12 @@ export class QuicConnection {
     const packet: QuicPacket = { space, number: this.#next[ns]++, frames };
     const size = packetSize(packet);
     if (track && ns === 'app') this.recovery.onSent({ number: packet.number, sentAt: now, size, ackEliciting: isAckEliciting(frames), payload: chunks });
+    else if (ns !== 'app' && !this.#discarded[ns] && isAckEliciting(frames)) {
+      // RFC 9001 §4.9.1: a client discards its Initial keys when it first sends a Handshake packet.
+      if (ns === 'handshake' && this.role === 'client') this.#discard('initial');
+      this.#handshakeInFlight[ns].set(packet.number, { size, sentAt: now });
+      this.recovery.onUntrackedSent(size, now);
+    }
     this.#events.push({ type: 'packet-sent', packet, size, cwnd: this.recovery.cwnd, bytesInFlight: this.recovery.bytesInFlight, probe });
     return packet;
   }

@@ -57,13 +57,15 @@ export interface QuicPacketSentEvent extends Base<'quic-packet-sent'> {
   /** Sent because the probe timeout fired (RFC 9002 §6.2). */
   readonly probe: boolean;
 }
-/** The network lost a datagram (seeded draw from the link's loss rate). */
+/** The network lost a datagram: at the full bottleneck queue, by the seeded draw from the loss rate, or by the loss schedule. */
 export interface QuicDatagramDroppedEvent extends Base<'quic-datagram-dropped'> {
   readonly connectionId: string;
   readonly from: Side;
   readonly packetNumbers: readonly number[];
   /** Streams whose data was in it: only these are delayed. */
   readonly streams: readonly number[];
+  /** Why (net/link.ts DropCause): 'queue' (drop-tail at the full queue), 'random' or 'schedule'. Optional only for older traces. */
+  readonly cause?: 'queue' | 'random' | 'schedule';
 }
 /** The sender concluded packets were lost (RFC 9002 §6.1) and queued their data again. */
 export interface QuicPacketsLostEvent extends Base<'quic-packets-lost'> {

@@ -32,11 +32,15 @@
  *   kMinimumWindow = 2 x max_datagram_size)), at most one reduction per recovery period (§7.3.2), then
  *   congestion avoidance (cwnd grows by max_datagram_size x acked / cwnd, about one datagram per RTT).
  *   Bytes in flight count ack-eliciting packets only; ACK-only packets are not congestion controlled.
+ * - One congestion controller for all packet number spaces (§7, Appendix B.2): the Initial and Handshake
+ *   packets count in bytes in flight, and their acknowledged bytes grow the window in slow start like any
+ *   others (connection.ts), as TCP's window grows when its TLS handshake segments are acknowledged; when
+ *   their keys are discarded, what is left of them leaves the flight (§6.4).
  *
  * Not modelled: persistent congestion (§7.6), pacing (§7.7), the app-limited rule (§7.8: the window
- * grows even when the sender had nothing more to send), ECN, and separate Initial/Handshake spaces
- * (handshake packets are never lost in this simulator, see connection.ts, so only the application data
- * space needs recovery).
+ * grows even when the sender had nothing more to send), ECN, loss detection and RTT samples in the Initial
+ * and Handshake spaces (handshake packets are never lost in this simulator, see connection.ts, so only the
+ * application data space needs recovery; the first RTT sample comes from the first 1-RTT ACK).
  */
 
 import { GRANULARITY, LossRecovery, PACKET_THRESHOLD, TIME_THRESHOLD, type TransportRules } from '../transport/congestion';

@@ -29,14 +29,17 @@ describe('the bottleneck queue (drop-tail, one bandwidth-delay product by defaul
   // with W packets out the queue grows by one per ACK and peaks near W. With the 83-packet queue the round
   // from 80 to 160 peaks just under it; the next starts with 160 - 83 = 77 packets standing in the queue,
   // which overflows a few ACKs later, at a window of about 166. A 20-packet queue overflows 20 ACKs into a
-  // round: the window starts at 10 packets plus the 3,235 bytes of the server's TLS flight once they are
-  // acknowledged (17,835 bytes, 12.2 packets), doubles to 24.4, and is about 24.4 + 20 = 44.4 when it drops.
+  // round: the window starts at 10 packets (14,480 bytes of 1,448) plus the 3,235 bytes of the server's TLS
+  // flight once they are acknowledged (17,715 bytes, 12.2 packets), doubles to 24.4, and is about
+  // 24.4 + 20 = 44.4 when it drops.
   const BYTES = 1024 * 1024;
   const firstDropWindow = async (queue: SimulationOptions['queue']) => {
     const s = sim('1.1', BYTES, { bandwidth: 10_000_000, queue });
     await download(s, BYTES);
     const first = s.trace.ofType('packet-lost').find((e) => e.from === 'server');
     if (!first) return undefined;
+    // No random loss here: every drop is the queue's, and the trace says so (cause 'queue', not 'random').
+    expect(new Set(s.trace.ofType('packet-lost').map((e) => e.cause))).toEqual(new Set(['queue']));
     // The window the sender had when it sent the packet that was dropped (packet-lost is traced on arrival).
     const sent = s.trace.ofType('segment-sent').find((e) => e.from === 'server' && e.offset === first.offset && !e.retransmission);
     return { cwnd: sent!.cwnd, drops: s.link.queueDrops.down };
@@ -59,6 +62,10 @@ describe('the bottleneck queue (drop-tail, one bandwidth-delay product by defaul
       const s = sim(v, BYTES, { bandwidth: 10_000_000 });
       const queued = await download(s, BYTES);
       expect(s.link.queueDrops.down).toBeGreaterThan(50);
+      // Without random loss, every drop the trace shows is the full queue's, over TCP and over QUIC.
+      const causes = [...s.trace.ofType('packet-lost'), ...s.trace.ofType('quic-datagram-dropped')].map((e) => e.cause);
+      expect(causes).toHaveLength(s.link.queueDrops.down);
+      expect(new Set(causes)).toEqual(new Set(['queue']));
       expect(s.trace.ofType('retransmit').filter((e) => e.reason === 'timeout')).toEqual([]);
       expect(s.trace.ofType('quic-pto')).toEqual([]);
       // Losing a window's worth of packets in a full link costs a few round trips, not seconds.

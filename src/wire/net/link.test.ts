@@ -45,6 +45,24 @@ describe('drop-tail', () => {
     expect(l.transmit('up', PAYLOAD, 1)).toBe(52);
   });
 
+  it('says why a packet is lost: the full queue before the random draw, then the draw, then the schedule', () => {
+    // A one-packet queue and certain random loss: the first packet finds room but loses the draw ('random');
+    // the second finds the queue full ('queue'), though its draw would also have lost it. That draw is
+    // still taken, so the k-th new packet keeps the k-th draw whichever way it goes.
+    const l = link({ queue: { packets: 1 }, loss: 1 });
+    l.transmit('down', PAYLOAD, 0);
+    expect(l.dropCause({ direction: 'down', firstSent: [0, PAYLOAD] })).toBe('random');
+    l.transmit('down', PAYLOAD, 0);
+    expect(l.dropCause({ direction: 'down', firstSent: [PAYLOAD, 2 * PAYLOAD] })).toBe('queue');
+    expect(l.queueDrops.down).toBe(1);
+    // No random loss: a scheduled offset is lost by the schedule, others go through.
+    const s = link({ lossSchedule: { server: [100] } });
+    s.transmit('down', PAYLOAD, 0);
+    expect(s.dropCause({ direction: 'down', firstSent: [0, PAYLOAD] })).toBe('schedule');
+    s.transmit('down', PAYLOAD, 0);
+    expect(s.dropCause({ direction: 'down', firstSent: [PAYLOAD, 2 * PAYLOAD] })).toBeUndefined();
+  });
+
   it('never holds or drops what is not offered to drops(): control packets pass a full queue', () => {
     const l = link({ queue: { packets: 1 } });
     expect(l.transmit('down', PAYLOAD, 0)).toBe(51);

@@ -5,14 +5,18 @@
  * - Propagation delay is RTT/2 each way, fixed (no jitter), so a replay matches exactly.
  * - Bandwidth is one transmitter per direction shared by every connection on the link: a packet must
  *   wait until the previous one has left (serialization delay = bits / bandwidth). Each packet costs
- *   its payload plus its headers: 40 bytes of TCP/IPv4 (RFC 9293 §3.1, RFC 791 §3.1 minimum headers), or
- *   28 of UDP/IPv4 for a QUIC datagram (RFC 768).
+ *   its payload plus its headers: 40 bytes of TCP/IPv4 (RFC 9293 §3.1, RFC 791 §3.1 minimum headers), 52
+ *   with the TCP timestamp option that tcp.ts adds by default (RFC 7323), or 28 of UDP/IPv4 for a QUIC
+ *   datagram (RFC 768).
  * - The packets waiting for the transmitter form the bottleneck queue, drop-tail: a data packet that
  *   finds it full is dropped. Its size is `queue` (LinkOptions): by default one bandwidth-delay product,
  *   the classic router buffer, and never less than ten full packets (an initial window's burst). A
  *   sender whose window outgrows the path plus the queue (slow start's overshoot) loses packets here,
  *   as on a real bottleneck. Control packets (handshakes, ACKs) are never dropped, nor held by a full
  *   queue: they are small and losing them would need rules this model leaves out.
+ * - Why a packet was lost (`dropCause`): 'queue' (the full queue), 'random' or 'schedule' (below); the
+ *   transports put it in the trace ('packet-lost' and 'quic-datagram-dropped' events, `cause`), so a
+ *   reader can tell the sender's own overshoot from the path's loss.
  * - Random loss: each data packet is lost independently with probability `loss`. The k-th packet of new
  *   application data in a direction gets the k-th draw of that direction's generator, and retransmissions
  *   draw from generators of their own, so two runs with one seed (HTTP/2 and HTTP/3, say) lose packets at
@@ -62,6 +66,12 @@ export interface DataPacket {
    */
   readonly firstSent?: readonly [number, number] | undefined;
 }
+
+/**
+ * Why the link lost a data packet: 'queue' (it found the bottleneck queue full: drop-tail), 'random' (the
+ * seeded draw at the `loss` rate), 'schedule' (it first carried a byte named in `lossSchedule`).
+ */
+export type DropCause = 'queue' | 'random' | 'schedule';
 
 /** TCP (20) + IPv4 (20) header bytes without options. */
 export const HEADER_OVERHEAD = 40;
@@ -137,6 +147,11 @@ export class Link {
    * the random draw. Every packet of new data takes one draw, lost or not, so the draws stay in step.
    */
   drops(packet?: DataPacket): boolean {
+    return this.dropCause(packet) !== undefined;
+  }
+
+  /** `drops`, saying why: undefined when the packet goes through. A full queue comes first, then the draw. */
+  dropCause(packet?: DataPacket): DropCause | undefined {
     // A caller that says nothing about the packet draws from a generator of its own and follows no schedule.
     const fresh = packet?.firstSent !== undefined && packet.firstSent[1] > packet.firstSent[0];
     const draws = packet === undefined ? this.#unknownDraws : fresh ? this.#firstDraws[packet.direction] : this.#retransmitDraws[packet.direction];
@@ -144,9 +159,10 @@ export class Link {
     if (this.#overflowed) {
       this.#overflowed = false;
       if (packet) this.queueDrops[packet.direction]++;
-      return true;
+      return 'queue';
     }
-    return random || (packet !== undefined && this.#scheduled(packet));
+    if (random) return 'random';
+    return packet !== undefined && this.#scheduled(packet) ? 'schedule' : undefined;
   }
 
   #scheduled(packet: DataPacket): boolean {

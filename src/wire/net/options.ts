@@ -65,6 +65,12 @@ export interface SimulationOptions {
    */
   readonly restartAfterIdle?: boolean;
   /**
+   * The TCP timestamp option (RFC 7323 §3) on every segment, 12 bytes, as Linux, Windows, macOS, iOS and
+   * Android send it: segments carry 1,448 bytes of a 1,500-byte packet. Default true; false gives 1,460-byte
+   * segments (and an initial window of 14,600 bytes instead of 14,480).
+   */
+  readonly tcpTimestamps?: boolean;
+  /**
    * Application bytes to lose, the same in every protocol: `{ server: [offsets], client: [offsets] }` loses
    * the first transmission of the packet that carries each offset of that side's application data on each
    * connection (what follows the handshakes: TLS records over TCP, STREAM bytes over QUIC). Default none.
@@ -180,6 +186,11 @@ export const SIMULATION_OPTIONS = {
     check: checkQueue,
   },
   restartAfterIdle: { doc: 'Shrink the window to min(IW, cwnd) after an idle RTO (RFC 5681 §4.1)', default: true, check: oneOf(true, false) },
+  tcpTimestamps: {
+    doc: 'TCP timestamp option on every segment, 12 bytes (RFC 7323): 1,448-byte segments, 1,460 without',
+    default: true,
+    check: oneOf(true, false),
+  },
   lossSchedule: {
     doc: 'Application-data byte offsets lost on first transmission, per side: { server: [...], client: [...] }',
     default: {} as LossSchedule,

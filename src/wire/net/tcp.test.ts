@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { VirtualClock } from './clock';
 import { createRandom } from './random';
 import { Link } from './link';
-import { MSS, TcpNetwork, type TcpSocket } from './tcp';
+import { MSS, MSS_WITHOUT_TIMESTAMPS, TcpNetwork, type TcpOptions, type TcpSocket } from './tcp';
 import { TlsStream } from './tls';
 import { Trace } from '../trace/trace';
 import type { ByteStream } from './stream';
 import { concatBytes } from './stream';
 
-function setup(link: { rtt?: number; bandwidth?: number; loss?: number } = {}, seed = 1) {
+function setup(link: { rtt?: number; bandwidth?: number; loss?: number } = {}, seed = 1, options: TcpOptions = {}) {
   const clock = new VirtualClock();
   const trace = new Trace(() => clock.now());
   let n = 0;
-  const network = new TcpNetwork({ clock, trace, nextId: (p) => `${p}${++n}` });
+  const network = new TcpNetwork({ clock, trace, nextId: (p) => `${p}${++n}` }, options);
   const l = new Link({ rtt: link.rtt ?? 100, bandwidth: link.bandwidth ?? Infinity, loss: link.loss ?? 0 }, createRandom(seed));
   return { clock, trace, network, link: l };
 }
@@ -94,15 +94,42 @@ describe('TCP model', () => {
     let doneAt = -1;
     network.listen('h:80', 'server', (s) => s.onData(() => (doneAt = clock.now())));
     const socket = network.connect('h:80', { from: 'client', link });
-    socket.write(payload(960)); // 960 + 40 header bytes = 1000 bytes = 1 ms
+    socket.write(payload(948)); // 948 + 40 header bytes + 12 of timestamp option = 1000 bytes = 1 ms
     clock.runUntilIdle();
     expect(doneAt).toBeCloseTo(1, 6);
+  });
+
+  it('the timestamp option (RFC 7323) takes 12 bytes of every segment: 1448-byte segments, 1460 without it', () => {
+    // 1500-byte packets either way: 1448 + 40 + 12 = 1460 + 40 = 1500. At 12 Mbit/s, 1500 bytes take 1 ms.
+    const run = (options: TcpOptions) => {
+      const { clock, trace, network, link } = setup({ rtt: 0, bandwidth: 12_000_000 }, 1, options);
+      network.listen('h:80', 'server', () => {});
+      const socket = network.connect('h:80', { from: 'client', link });
+      socket.write(payload(2920));
+      clock.runUntilIdle();
+      return { lengths: trace.ofType('segment-sent').map((e) => e.length), arrivals: trace.ofType('segment-arrived').map((e) => e.at), socket };
+    };
+    const on = run({});
+    expect(MSS).toBe(1448);
+    // 2,920 = 1,448 + 1,448 + 24: the last segment is 24 + 52 = 76 bytes, 76 x 8 / 12,000 = 0.050667 ms,
+    // so it arrives at 1 + 1 + 0.050667 = 2.051 ms (rounded to µs).
+    expect(on.lengths).toEqual([1448, 1448, 24]);
+    expect(on.arrivals).toEqual([1, 2, 2.051]);
+    // RFC 6928 §2: min(10 x 1448, max(2 x 1448, 14600)) = 14,480.
+    expect(on.socket.recovery.rules.initialWindow).toBe(14_480);
+    const off = run({ timestamps: false });
+    expect(MSS_WITHOUT_TIMESTAMPS).toBe(1460);
+    // 2,920 = 2 x 1,460, two full 1500-byte packets: 1 ms each.
+    expect(off.lengths).toEqual([1460, 1460]);
+    expect(off.arrivals).toEqual([1, 2]);
+    // min(10 x 1460, max(2 x 1460, 14600)) = 14,600.
+    expect(off.socket.recovery.rules.initialWindow).toBe(14_600);
   });
 
   it('fast retransmit: three later segments reveal a loss one RTT after it was sent, and the window is halved', () => {
     const { clock, trace, network, link } = setup({ rtt: 100 });
     let sends = 0;
-    link.drops = () => sends++ === 0; // the first data segment is lost, nothing else
+    link.dropCause = () => (sends++ === 0 ? 'random' : undefined); // the first data segment is lost, nothing else
     const deliveries: number[] = [];
     let received: Uint8Array[] = [];
     network.listen('h:80', 'server', (s) => s.onData((b) => (deliveries.push(clock.now()), received.push(b))));
@@ -125,7 +152,7 @@ describe('TCP model', () => {
   it('a loss with too few segments behind it is found by the time threshold, 9/8 RTT after it was sent', () => {
     const { clock, trace, network, link } = setup({ rtt: 100 });
     let sends = 0;
-    link.drops = () => sends++ === 0;
+    link.dropCause = () => (sends++ === 0 ? 'random' : undefined);
     const deliveries: number[] = [];
     network.listen('h:80', 'server', (s) => s.onData(() => deliveries.push(clock.now())));
     const socket = network.connect('h:80', { from: 'client', link });
@@ -140,7 +167,7 @@ describe('TCP model', () => {
   it('a lone lost segment waits for the RTO (RFC 6298), which doubles when the copy is lost too', () => {
     const { clock, trace, network, link } = setup({ rtt: 100 });
     let sends = 0;
-    link.drops = () => sends++ < 2; // the segment and its first copy
+    link.dropCause = () => (sends++ < 2 ? 'random' : undefined); // the segment and its first copy
     const deliveries: number[] = [];
     let received: Uint8Array[] = [];
     network.listen('h:80', 'server', (s) => s.onData((b) => (deliveries.push(clock.now()), received.push(b))));
@@ -170,7 +197,7 @@ describe('TCP model', () => {
     const network = new TcpNetwork({ clock, trace, nextId: (p) => `${p}${++n}` }, { minRto: 1000 });
     const link = new Link({ rtt: 20, bandwidth: Infinity, loss: 0 }, createRandom(1));
     let sends = 0;
-    link.drops = () => sends++ === 0;
+    link.dropCause = () => (sends++ === 0 ? 'random' : undefined);
     network.listen('h:80', 'server', () => {});
     network.connect('h:80', { from: 'client', link }).write(payload(100));
     clock.runUntilIdle();
@@ -258,9 +285,43 @@ describe('TLS model', () => {
     expect(r.trace.ofType('tls-established').find((e) => e.side === 'client')!.tlsMs).toBe(200);
   });
 
-  it('application data travels in TLS records (5-byte header, readable plaintext)', () => {
-    const r = handshake('1.3');
-    const sent = r.trace.ofType('bytes-sent').map((e) => e.data);
-    expect(sent).toContain('\x17\x03\x03\x00\x04ping');
+  it('application data travels in TLS records: readable plaintext, with the bytes protection adds as zeros', () => {
+    // TLS 1.3 (RFC 8446 §5.2): 'ping' (4) + content type 0x17 (1) + AEAD tag (16) = 21 = 0x15 bytes after the
+    // 5-byte header: 22 bytes more than the plaintext.
+    const sent13 = handshake('1.3')
+      .trace.ofType('bytes-sent')
+      .map((e) => e.data);
+    expect(sent13).toContain(`\x17\x03\x03\x00\x15ping\x17${'\0'.repeat(16)}`);
+    // TLS 1.2 AES-GCM (RFC 5288 §3): explicit nonce (8) + 'ping' (4) + tag (16) = 28 = 0x1c: 29 bytes more.
+    const r12 = handshake('1.2');
+    expect(r12.trace.ofType('bytes-sent').map((e) => e.data)).toContain(`\x17\x03\x03\x00\x1c${'\0'.repeat(8)}ping${'\0'.repeat(16)}`);
+    expect(r12.serverGot).toBe('ping');
+    expect(r12.reply).toBe('pong');
+  });
+
+  it('cuts a write into records of at most 16 KiB of plaintext, each costing its overhead', () => {
+    for (const [version, overhead] of [
+      ['1.3', 22],
+      ['1.2', 29],
+    ] as const) {
+      const { clock, trace, network, link } = setup({ rtt: 100 });
+      let got = 0;
+      network.listen('h:443', 'server', (s) => {
+        const tls = new TlsStream(s, version, { clock, trace, nextId: (p) => p });
+        tls.onData((b) => (got += b.length));
+      });
+      const tls = new TlsStream(network.connect('h:443', { from: 'client', link }), version, { clock, trace, nextId: (p) => p });
+      tls.write(payload(40_000));
+      clock.runUntilIdle();
+      expect(got).toBe(40_000);
+      // 40,000 = 16,384 + 16,384 + 7,232: three records, so 40,000 + 3 x overhead bytes of application data
+      // (1.3: 40,066; 1.2: 40,087), after the client's handshake bytes.
+      const appBytes = trace
+        .ofType('bytes-sent')
+        .filter((e) => e.from === 'client' && e.data.charCodeAt(0) === 23)
+        .map((e) => e.data.length);
+      expect(appBytes).toEqual([16_384 + overhead, 16_384 + overhead, 7_232 + overhead]);
+      expect(appBytes.reduce((a, b) => a + b)).toBe(40_000 + 3 * overhead);
+    }
   });
 });

@@ -6,9 +6,14 @@
  *   the server sees the connection once the ACK arrives. This cost is paid once per connection and is
  *   visible per request in the trace and in HAR `connect`. Each side takes its first RTT sample from the
  *   handshake (SYN to SYN-ACK, SYN-ACK to ACK), as Linux does.
- * - Segments of at most MSS = 1460 bytes (an Ethernet MTU of 1500 minus 40 bytes of headers).
+ * - Segments of at most 1448 bytes: an Ethernet MTU of 1500 minus 40 bytes of TCP/IPv4 headers and the 12
+ *   bytes of the timestamp option (RFC 7323 §3: 10 bytes, padded with two NOPs to a 4-byte boundary), which
+ *   Linux, Windows, macOS, iOS and Android all put on every segment. `timestamps: false` (TcpOptions) drops
+ *   it: 1460-byte segments of 1500-byte packets. Only the option's size is modelled (RTT samples come from
+ *   the ACKs as before, RFC 7323 §4 would give the same ones here, ACKs are never delayed or lost).
  * - Loss recovery and congestion control are the rules QUIC runs too (congestion.ts, `LossRecovery`):
- *   an initial window of 10 segments (RFC 6928 §2: min(10 x MSS, max(2 x MSS, 14600)) = 14,600 bytes),
+ *   an initial window of 10 segments (RFC 6928 §2: min(10 x MSS, max(2 x MSS, 14600)) = 14,480 bytes with
+ *   timestamps, 14,600 without),
  *   slow start (+1 segment per ACK), congestion avoidance (+1 segment per RTT), fast retransmit of
  *   every hole that three later segments have passed (RFC 5681 §3.2 generalised by SACK, RFC 6675), a
  *   time threshold for lost retransmissions and tail losses (RACK, RFC 8985), one window cut per
@@ -31,11 +36,15 @@
  * - TLS handshake bytes (written with kind 'handshake') go in segments of their own that are never lost,
  *   like QUIC's handshake packets; loss and the loss schedule count only application data (link.ts).
  *
+ * - Lost segments are traced ('packet-lost') with the link's cause: the full bottleneck queue, random
+ *   loss or the loss schedule (link.ts).
+ *
  * Not modelled: the receive window (the receiver always has room), delayed ACKs, Nagle, tail loss
- * probes. Control segments (SYN, ACK, FIN, RST) are never lost and take no bandwidth (see link.ts).
+ * probes, and TCP options other than timestamps (SACK-permitted and window scale travel only on the SYN,
+ * which costs no bandwidth here). Control segments (SYN, ACK, FIN, RST) are never lost and take no bandwidth (see link.ts).
  */
 import { roundTime, type Clock, type TimerId } from './clock';
-import type { Direction, Link } from './link';
+import { HEADER_OVERHEAD, type Direction, type Link } from './link';
 import type { Trace } from '../trace/trace';
 import type { Peer, Side } from '../trace/events';
 import { binaryString } from '../trace/events';
@@ -43,7 +52,12 @@ import { Signal, type Unsubscribe } from '../trace/subscribable';
 import { concatBytes, type ByteStream, type CloseInfo, type StreamState } from './stream';
 import { LossRecovery, type LossReason, type TransportRules } from '../transport/congestion';
 
-export const MSS = 1460;
+/** The largest segment payload with the timestamp option on (the default): 1500 - 40 - 12. */
+export const MSS = 1448;
+/** The largest segment payload without TCP options: 1500 - 40 (`timestamps: false`). */
+export const MSS_WITHOUT_TIMESTAMPS = 1460;
+/** RFC 7323 §3: the timestamp option's 10 bytes and 2 NOPs that align it, carried by every segment. */
+export const TIMESTAMP_OPTION_BYTES = 12;
 /** Initial window in segments (RFC 6928 §2). */
 export const INITIAL_CWND = 10;
 /** The default floor of the retransmission timeout, ms: Linux's TCP_RTO_MIN (RFC 6298 §2.4 says 1 s). */
@@ -57,21 +71,29 @@ export interface TcpOptions {
   readonly minRto?: number;
   /** Restart from min(IW, cwnd) after an idle period longer than the RTO (RFC 5681 §4.1). Default true. */
   readonly restartAfterIdle?: boolean;
+  /**
+   * The timestamp option (RFC 7323) on every segment: 12 bytes of each 1500-byte packet, so segments carry
+   * 1448 bytes. Default true, as every browser's operating system negotiates it; false: 1460.
+   */
+  readonly timestamps?: boolean;
 }
 
 /** TCP's rule set for the shared loss recovery (congestion.ts). */
-export const tcpRules = (minRto = MIN_RTO, restartAfterIdle = true): TransportRules => ({
-  restartAfterIdle,
-  maxSegmentSize: MSS,
-  initialWindow: Math.min(INITIAL_CWND * MSS, Math.max(2 * MSS, 14600)),
-  minimumWindow: 2 * MSS,
-  // Linux's tcp_reno_ssthresh halves cwnd; so does QUIC (RFC 9002 §7.3.2). See congestion.ts.
-  reductionBasis: 'cwnd',
-  // RFC 6298 §2.1: RTO = 1 s before any sample, i.e. SRTT + 4 x SRTT/2 = 1000. The handshake's sample
-  // replaces it before the first data segment leaves.
-  initialRtt: 1000 / 3,
-  timeout: { kind: 'rto', minRto },
-});
+export const tcpRules = (minRto = MIN_RTO, restartAfterIdle = true, timestamps = true): TransportRules => {
+  const mss = timestamps ? MSS : MSS_WITHOUT_TIMESTAMPS;
+  return {
+    restartAfterIdle,
+    maxSegmentSize: mss,
+    initialWindow: Math.min(INITIAL_CWND * mss, Math.max(2 * mss, 14600)),
+    minimumWindow: 2 * mss,
+    // Linux's tcp_reno_ssthresh halves cwnd; so does QUIC (RFC 9002 §7.3.2). See congestion.ts.
+    reductionBasis: 'cwnd',
+    // RFC 6298 §2.1: RTO = 1 s before any sample, i.e. SRTT + 4 x SRTT/2 = 1000. The handshake's sample
+    // replaces it before the first data segment leaves.
+    initialRtt: 1000 / 3,
+    timeout: { kind: 'rto', minRto },
+  };
+};
 
 export interface NetContext {
   readonly clock: Clock;
@@ -103,6 +125,8 @@ interface Connection {
   readonly link: Link;
   readonly ctx: NetContext;
   readonly rules: TransportRules;
+  /** TCP/IP header bytes per segment: 40, plus the timestamp option's 12 when it is on. */
+  readonly headers: number;
   closed: boolean;
 }
 
@@ -155,7 +179,7 @@ export class TcpSocket implements ByteStream {
   }
   /** Current congestion window in whole segments. */
   get cwnd(): number {
-    return Math.floor(this.#recovery.cwnd / MSS);
+    return Math.floor(this.#recovery.cwnd / this.#conn.rules.maxSegmentSize);
   }
   /** The sender's loss recovery and congestion state (RTT estimate, cwnd and ssthresh in bytes). */
   get recovery(): LossRecovery<unknown> {
@@ -256,6 +280,7 @@ export class TcpSocket implements ByteStream {
   #pump(retransmitNow = false): void {
     if (this.#state !== 'open' && this.#state !== 'closing') return;
     const recovery = this.#recovery;
+    const mss = this.#conn.rules.maxSegmentSize;
     for (;;) {
       while (this.#resend.length > 0 && this.#resend[0]!.delivered) this.#resend.shift();
       const lost = this.#resend[0];
@@ -266,9 +291,9 @@ export class TcpSocket implements ByteStream {
         this.#retransmit(lost);
         continue;
       }
-      if (this.#queuedBytes === 0 || !recovery.canSend(Math.min(MSS, this.#queuedBytes))) break;
+      if (this.#queuedBytes === 0 || !recovery.canSend(Math.min(mss, this.#queuedBytes))) break;
       // Handshake bytes travel in segments of their own, so a segment is all handshake or all application.
-      const data = this.#take(this.#nextOffset < this.#handshakeEnd ? Math.min(MSS, this.#handshakeEnd - this.#nextOffset) : MSS);
+      const data = this.#take(this.#nextOffset < this.#handshakeEnd ? Math.min(mss, this.#handshakeEnd - this.#nextOffset) : mss);
       const segment: Segment = { offset: this.#nextOffset, data, tx: -1, retransmits: 0, delivered: false, lostBy: undefined };
       this.#nextOffset += data.length;
       this.#outstanding.set(segment.offset, segment);
@@ -316,11 +341,11 @@ export class TcpSocket implements ByteStream {
   }
 
   #transmit(segment: Segment, retransmission: boolean): void {
-    const { ctx, link, id } = this.#conn;
+    const { ctx, link, id, headers } = this.#conn;
     const now = ctx.clock.now();
     segment.tx = this.#nextTx++;
     this.#recovery.onSent({ number: segment.tx, sentAt: now, size: segment.data.length, ackEliciting: true, retransmission, payload: segment });
-    const arrival = link.transmit(this.#direction, segment.data.length, now);
+    const arrival = link.transmit(this.#direction, segment.data.length, now, headers);
     ctx.trace.emit({
       type: 'segment-sent',
       connectionId: id,
@@ -334,10 +359,11 @@ export class TcpSocket implements ByteStream {
     const start = segment.offset - this.#handshakeEnd;
     const handshake = start < 0;
     const firstSent = retransmission ? undefined : ([start, start + segment.data.length] as const);
-    if (!handshake && link.drops({ direction: this.#direction, firstSent })) {
+    const cause = handshake ? undefined : link.dropCause({ direction: this.#direction, firstSent });
+    if (cause !== undefined) {
       ctx.clock.setTimeout(() => {
         if (this.#conn.closed) return;
-        ctx.trace.emit({ type: 'packet-lost', connectionId: id, from: this.side, offset: segment.offset, length: segment.data.length });
+        ctx.trace.emit({ type: 'packet-lost', connectionId: id, from: this.side, offset: segment.offset, length: segment.data.length, cause });
       }, arrival - now);
     } else {
       const { offset, data } = segment;
@@ -510,11 +536,15 @@ export class TcpNetwork {
   readonly ctx: NetContext;
   /** The loss-recovery rules every connection on this network runs (tcpRules). */
   readonly rules: TransportRules;
+  /** TCP/IP header bytes of each segment on the wire (HEADER_OVERHEAD, plus the timestamp option). */
+  readonly headers: number;
   readonly #listeners = new Map<string, Listener>();
 
   constructor(ctx: NetContext, options: TcpOptions = {}) {
     this.ctx = ctx;
-    this.rules = tcpRules(options.minRto, options.restartAfterIdle);
+    const timestamps = options.timestamps ?? true;
+    this.rules = tcpRules(options.minRto, options.restartAfterIdle, timestamps);
+    this.headers = HEADER_OVERHEAD + (timestamps ? TIMESTAMP_OPTION_BYTES : 0);
   }
 
   /** Accepts connections to `address` ("host:port"). Returns a function that stops listening. */
@@ -528,7 +558,7 @@ export class TcpNetwork {
   connect(address: string, options: { readonly from: Peer; readonly link: Link }): TcpSocket {
     const { ctx } = this;
     const { clock, trace } = ctx;
-    const conn: Connection = { id: ctx.nextId('c'), link: options.link, ctx, rules: this.rules, closed: false };
+    const conn: Connection = { id: ctx.nextId('c'), link: options.link, ctx, rules: this.rules, headers: this.headers, closed: false };
     const client = new TcpSocket(conn, 'client');
     const listener = this.#listeners.get(address);
     const start = clock.now();

@@ -17,6 +17,17 @@
  * loses its handshake packets, so loss falls on application data alone in both. Application data is NOT
  * encrypted: readers can see in the trace what TLS would hide. Session resumption and 0-RTT are not modelled.
  *
+ * Application data records cost what protected records cost on the wire, with zero bytes where the
+ * cryptography would put its output, so the sizes are exact and the run deterministic:
+ * - TLS 1.3 (RFC 8446 §5.2): header 5 + plaintext + content type 1 + AEAD tag 16 (AES-GCM, ChaCha20-Poly1305):
+ *   22 bytes per record.
+ * - TLS 1.2 with AES-GCM (RFC 5288 §3, RFC 5246 §6.2.3.3): header 5 + explicit nonce 8 + plaintext + tag 16:
+ *   29 bytes per record.
+ * Each write is cut into records of at most 2^14 bytes of plaintext (RFC 8446 §5.1), as OpenSSL and
+ * BoringSSL cut an SSL_write: the simulated HTTP servers write what they have in one call (a response, or
+ * every HTTP/2 frame ready at that moment), so a large body goes in full 16 KiB records. The handshake
+ * records keep their plain 5-byte headers (their messages' sizes already stand for what is sent).
+ *
  * The handshake is a table (ARCHITECTURE.md, 'State machines are data'): each row says what a side sends
  * when it receives a given flight, and whether it is then ready for application data. A flight not in the
  * table is a protocol error and resets the connection.
@@ -39,6 +50,15 @@ export type TlsVersion = '1.2' | '1.3';
 const HANDSHAKE = 22;
 const APPLICATION_DATA = 23;
 const MAX_RECORD = 16384;
+/** TLS 1.3's inner content type byte (RFC 8446 §5.2) and every AEAD's 16-byte tag. */
+const TLS13_TRAILER = 1 + 16;
+/** TLS 1.2 AES-GCM's explicit nonce (RFC 5288 §3), before the ciphertext. */
+const TLS12_NONCE = 8;
+const TLS12_TAG = 16;
+/** Bytes a record of application data adds to its plaintext on the wire, header included. */
+export const TLS_RECORD_OVERHEAD: Readonly<Record<TlsVersion, number>> = { '1.3': 5 + TLS13_TRAILER, '1.2': 5 + TLS12_NONCE + TLS12_TAG };
+/** The largest plaintext one record carries (RFC 8446 §5.1, RFC 5246 §6.2.1). */
+export const TLS_MAX_RECORD_PLAINTEXT = MAX_RECORD;
 
 interface FlightRow {
   readonly version: TlsVersion;
@@ -192,9 +212,22 @@ export class TlsStream implements ByteStream {
       this.#pending.push(bytes.slice());
       return;
     }
-    for (let at = 0; at < bytes.length; at += MAX_RECORD) {
-      this.#inner.write(record(APPLICATION_DATA, bytes.subarray(at, at + MAX_RECORD)));
-    }
+    for (let at = 0; at < bytes.length; at += MAX_RECORD) this.#inner.write(this.#protect(bytes.subarray(at, at + MAX_RECORD)));
+  }
+
+  /** An application-data record as protection would size it: zero bytes for the nonce, content type and tag. */
+  #protect(plaintext: Uint8Array): Uint8Array {
+    const before = this.version === '1.2' ? TLS12_NONCE : 0;
+    const after = this.version === '1.2' ? TLS12_TAG : TLS13_TRAILER;
+    const payload = new Uint8Array(before + plaintext.length + after);
+    payload.set(plaintext, before);
+    if (this.version === '1.3') payload[before + plaintext.length] = APPLICATION_DATA; // TLSInnerPlaintext.type
+    return record(APPLICATION_DATA, payload);
+  }
+
+  /** The plaintext of a received application-data record (`#protect` undone). */
+  #unprotect(payload: Uint8Array): Uint8Array {
+    return this.version === '1.2' ? payload.subarray(TLS12_NONCE, payload.length - TLS12_TAG) : payload.subarray(0, payload.length - TLS13_TRAILER);
   }
 
   close(reason?: string): void {
@@ -252,7 +285,7 @@ export class TlsStream implements ByteStream {
         const end = payload.indexOf(0);
         this.#step(String.fromCharCode(...(end < 0 ? payload : payload.subarray(0, end))));
       } else if (type === APPLICATION_DATA && this.#state === 'open') {
-        out.push(payload);
+        out.push(this.#unprotect(payload));
       } else {
         this.#inner.abort(`TLS record type ${type} is not allowed now (unexpected_message, RFC 8446 §5)`);
         return;

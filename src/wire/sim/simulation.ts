@@ -147,7 +147,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     return `${prefix}${n}`;
   };
   const ctx: NetContext = { clock, trace, nextId };
-  const network = new TcpNetwork(ctx, { minRto: resolved.minRto, restartAfterIdle: resolved.restartAfterIdle });
+  const network = new TcpNetwork(ctx, { minRto: resolved.minRto, restartAfterIdle: resolved.restartAfterIdle, timestamps: resolved.tcpTimestamps });
   const random = createRandom(resolved.seed);
   const link = new Link(
     { rtt: resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, queue: resolved.queue, lossSchedule: resolved.lossSchedule },

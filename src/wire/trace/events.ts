@@ -107,6 +107,12 @@ export interface PacketLostEvent extends Base<'packet-lost'> {
   readonly from: Side;
   readonly offset: number;
   readonly length: number;
+  /**
+   * Why the network lost it (net/link.ts DropCause): 'queue', dropped at the full bottleneck queue (drop-tail,
+   * the sender's own burst overflowed it); 'random', the link's random loss; 'schedule', a `lossSchedule`
+   * offset. Always set by the simulator; optional only so that traces recorded before it still type-check.
+   */
+  readonly cause?: 'queue' | 'random' | 'schedule';
 }
 export interface RetransmitEvent extends Base<'retransmit'> {
   readonly connectionId: string;

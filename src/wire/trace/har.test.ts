@@ -49,11 +49,14 @@ describe('HAR export', () => {
     }
     // The request that opened a new connection carries its setup; a reused one carries -1.
     const fresh = ok.find((e) => e._reused === false)!;
-    // 2 RTT plus serialization at 10 Mbit/s: the ClientHello record (280 + 5 bytes, 1 segment, 325 on the wire)
-    // 0.26 ms; the server's flight (ServerHello 90 + certificate chain 2,800 + 340 more, one 3,235-byte record in
-    // three segments of 1,460, 1,460 and 315, 3,355 bytes on the wire) 2.684 ms: 160 + 0.26 + 2.684 = 162.944.
-    expect(fresh.timings.connect).toBeCloseTo(162.944, 3);
-    expect(fresh.timings.ssl).toBeCloseTo(82.944, 3);
+    // 2 RTT plus serialization at 10 Mbit/s, each segment with 52 bytes of headers (TCP/IPv4 40 + timestamp
+    // option 12): the ClientHello record (280 + 5 bytes, 1 segment, 337 on the wire) 0.2696 ms, kept as a whole
+    // microsecond, 0.270; the server's flight (ServerHello 90 + certificate chain 2,800 + 340 more, one 3,235-byte
+    // record in three segments of 1,448, 1,448 and 339, 3,391 bytes on the wire) 2.7128 ms:
+    // 160 + 0.270 + 2.7128 = 162.9828, 162.983 in whole microseconds.
+    expect(fresh.timings.connect).toBeCloseTo(162.983, 3);
+    // The TLS part of it: the second of those round trips with the same serialization, 80 + 0.270 + 2.7128.
+    expect(fresh.timings.ssl).toBeCloseTo(82.983, 3);
     const reused = ok.find((e) => e._reused === true)!;
     expect(reused.timings.connect).toBe(-1);
     expect(reused.timings.ssl).toBe(-1);

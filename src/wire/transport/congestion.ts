@@ -206,6 +206,34 @@ export class LossRecovery<T> {
     return { acked, lost: detection.lost, lostBy: detection.lostBy, congestion };
   }
 
+  /**
+   * A transmission that counts toward bytes in flight and the window but that loss detection does not track:
+   * QUIC's Initial and Handshake packets, which this simulator never loses. RFC 9002 keeps loss detection per
+   * packet number space (§6) but one congestion controller and one bytes_in_flight for all of them (§7, B.2),
+   * so these take room in the window like TCP's handshake segments do, until `onUntrackedAcked` (their ACK)
+   * or `onUntrackedDiscarded` (their keys are dropped, §6.4).
+   */
+  onUntrackedSent(size: number, sentAt: number): void {
+    this.#restartIfIdle(sentAt);
+    this.#lastSentAt = sentAt;
+    this.bytesInFlight += size;
+  }
+
+  /**
+   * Untracked ack-eliciting transmissions (`onUntrackedSent`) were acknowledged: they leave the flight and,
+   * as RFC 9002 §7.3.1 says of every acknowledged byte whatever its space, grow the window.
+   */
+  onUntrackedAcked(packets: readonly { readonly size: number; readonly sentAt: number }[]): CongestionChange | undefined {
+    if (packets.length === 0) return undefined;
+    for (const p of packets) this.bytesInFlight -= p.size;
+    return this.#grow(packets);
+  }
+
+  /** RFC 9002 §6.4: keys discarded, so these untracked bytes leave the flight unacknowledged (no growth). */
+  onUntrackedDiscarded(bytes: number): void {
+    this.bytesInFlight -= bytes;
+  }
+
   /** RFC 9002 §6.1: transmissions now deemed lost (also called when the loss timer fires). */
   detectLost(now: number, flightSize?: number): Omit<RecoveryOutcome<T>, 'acked'> {
     const delay = this.#lossDelay();
@@ -307,11 +335,11 @@ export class LossRecovery<T> {
     this.smoothedRtt = 0.875 * this.smoothedRtt + 0.125 * rtt;
   }
 
-  #grow(acked: readonly SentPacketInfo<T>[]): CongestionChange | undefined {
+  #grow(acked: readonly { readonly size: number; readonly sentAt: number; readonly ackEliciting?: boolean }[]): CongestionChange | undefined {
     let grew = false;
     const mss = this.rules.maxSegmentSize;
     for (const p of acked) {
-      if (!p.ackEliciting) continue;
+      if (p.ackEliciting === false) continue;
       // A transmission sent after recovery started ends the recovery period (RFC 9002 §7.3.2).
       if (this.#recoveryStart !== undefined) {
         if (p.sentAt <= this.#recoveryStart) continue;

@@ -230,16 +230,16 @@ describe('HTTP/2 over the simulated network', () => {
 
 /**
  * Loses exactly one segment: the first one the server sends at or after `fromOffset` on a connection
- * that carries response data. The link draws `drops()` right after tracing 'segment-sent'.
+ * that carries response data. The link draws `dropCause()` right after tracing 'segment-sent'.
  */
 function loseOneServerSegment(s: Simulation, fromOffset: number, connectionId?: string): void {
   let done = false;
-  s.link.drops = () => {
+  s.link.dropCause = () => {
     const last = s.trace.events.at(-1);
-    if (done || last?.type !== 'segment-sent' || last.from !== 'server' || last.offset < fromOffset || last.retransmission) return false;
-    if (connectionId !== undefined && last.connectionId !== connectionId) return false;
+    if (done || last?.type !== 'segment-sent' || last.from !== 'server' || last.offset < fromOffset || last.retransmission) return undefined;
+    if (connectionId !== undefined && last.connectionId !== connectionId) return undefined;
     done = true;
-    return true;
+    return 'random';
   };
 }
 
@@ -267,7 +267,8 @@ describe('TCP head-of-line blocking', () => {
     const retransmit = h2.trace.ofType('retransmit')[0]!;
     // Fast retransmit: the segment left at 150 ms with nine more behind it; three of those reached the
     // client at 200 ms and their duplicate ACKs are back at 250 ms, one RTT after the loss, not an RTO later.
-    expect(retransmit).toMatchObject({ reason: 'packet-threshold', offset: 1460, at: 250 });
+    // The lost segment is the second (1,448-byte segments with the timestamp option): offset 1,448.
+    expect(retransmit).toMatchObject({ reason: 'packet-threshold', offset: 1448, at: 250 });
     // Every stream waited for the retransmission, although five of them had nothing in the lost segment.
     expect(h2Times.every((t) => t > retransmit.at)).toBe(true);
     expect(Math.min(...h2Times)).toBeGreaterThanOrEqual(Math.max(...baseline));

@@ -85,7 +85,8 @@ export class Http3Endpoint {
     const arrives = this.#link.transmit(direction, datagram.size, now, UDP_HEADER_OVERHEAD);
     const frames = datagram.packets.flatMap((p) => p.frames);
     const droppable = frames.some((f) => f.type === 'STREAM') && !frames.some((f) => f.type === 'CONNECTION_CLOSE');
-    if (droppable && this.#link.drops({ direction, firstSent: datagram.firstSent })) {
+    const cause = droppable ? this.#link.dropCause({ direction, firstSent: datagram.firstSent }) : undefined;
+    if (cause !== undefined) {
       const streams = [...new Set(frames.flatMap((f) => (f.type === 'STREAM' ? [f.streamId] : [])))].sort((a, b) => a - b);
       this.emit({
         type: 'quic-datagram-dropped',
@@ -93,6 +94,7 @@ export class Http3Endpoint {
         from: this.side,
         packetNumbers: datagram.packets.map((p) => p.number),
         streams,
+        cause,
       });
       return;
     }
