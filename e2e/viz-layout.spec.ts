@@ -2,7 +2,9 @@
  * Room for the visualizers (issue #22, item 5), measured in the browser at 1280 px wide: every text label of
  * the state diagrams and sequence diagrams is drawn at 11 px or more (its computed font size times the SVG's
  * scale on screen), and no two labels overlap (their drawn boxes, rotated with their text, may touch or cross
- * by 1 px). The panel's full-window toggle covers the window, holds the page still, returns on Esc and keeps
+ * by 1 px); the query diagram fits the panel without scrolling sideways. On a phone, the machine picker fits the
+ * screen and the transition table keeps the current row in sight by scrolling only itself, and only as far as
+ * needed. The panel's full-window toggle covers the window, holds the page still, returns on Esc and keeps
  * focus; axe finds nothing serious either way.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -127,6 +129,9 @@ test('the query state diagram: labels 11 px or more, none overlapping', async ({
   // Nine states and the table's rows, every one of them measured.
   expect(labels.length).toBeGreaterThan(20);
   expect(problems(labels)).toEqual([]);
+  // All of it in the panel: its box does not scroll sideways.
+  const diagram = viz.tabpanel.getByRole('region', { name: 'State diagram' });
+  expect(await diagram.evaluate((d) => d.scrollWidth - d.clientWidth)).toBeLessThanOrEqual(0);
   // The status line says what fired in words, not as a row id.
   await expect(viz.tabpanel.getByTestId('machine-fired')).not.toHaveText(/[a-z]+\/[a-z]+:/);
   expect(await seriousViolations(page, '[data-playground-id="dedup"]')).toEqual([]);
@@ -213,4 +218,62 @@ test('wide screens: an embedded playground takes the contents column too', async
     [pg!.x + pg!.width - 20, right!.y + right!.height / 2],
   );
   expect(hit).toBe(true);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('the machine picker fits the screen; the table opens at its first rows and scrolls only itself, only as needed', async ({ page }) => {
+    await page.goto('/query/overview/');
+    const pg = playground(page, 'dedup');
+    await pg.run.click();
+    await expect(pg.output).toContainText('Finished in', { timeout: 60_000 });
+    await pg.root.getByRole('tab', { name: 'Timeline', exact: true }).click();
+    const viz = vizPanel(pg.root);
+    await expect(viz.panel).toBeVisible();
+    if (await viz.pause.isVisible()) await viz.pause.click();
+    await viz.slider.focus();
+    await page.keyboard.press('Home');
+    await viz.panel.getByRole('tab', { name: 'State machines', exact: true }).click();
+    await pickMachine(viz.tabpanel, 'Queries', 'query');
+
+    const select = viz.tabpanel.getByRole('combobox', { name: 'Machine' });
+    const box = (await select.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // Step to the query's first transition: its row is near the top of the table, already in sight.
+    const fired = viz.tabpanel.getByTestId('machine-fired');
+    for (let i = 0; i < 60 && (await fired.count()) === 0; i++) {
+      await viz.slider.focus();
+      await page.keyboard.press('ArrowRight');
+    }
+    await expect(fired).toHaveCount(1);
+    const table = viz.tabpanel.getByRole('region', { name: 'Transition table' });
+    const sight = () =>
+      table.evaluate((wrap) => {
+        const r = wrap.getBoundingClientRect();
+        const inside = (el: Element | null) => {
+          const b = el!.getBoundingClientRect();
+          return b.top >= r.top - 1 && b.bottom <= r.top + wrap.clientTop + wrap.clientHeight + 1;
+        };
+        const current = wrap.querySelector('tr[aria-current="true"]')!;
+        // How far the current row's bottom is from the box's: 0 when a scroll down went no further than needed.
+        const below = Math.round(r.top + wrap.clientTop + wrap.clientHeight - current.getBoundingClientRect().bottom);
+        return { scrollTop: wrap.scrollTop, first: inside(wrap.querySelector('tbody tr')), current: inside(current), below };
+      });
+    expect(await sight()).toMatchObject({ scrollTop: 0, first: true, current: true });
+
+    // To the end: the last row that fired is further down; the table scrolls to it, the page does not move.
+    await viz.slider.focus();
+    const before = await page.evaluate(() => window.scrollY);
+    const row = await table.locator('tr[aria-current="true"]').getAttribute('data-row');
+    await page.keyboard.press('End');
+    await expect(table.locator('tr[aria-current="true"]')).not.toHaveAttribute('data-row', row!);
+    await expect.poll(async () => (await sight()).current).toBe(true);
+    // Further down than the box shows: scrolled just far enough, the row at the bottom edge (not centred).
+    expect(Math.abs((await sight()).below)).toBeLessThanOrEqual(1);
+    expect(await page.evaluate(() => window.scrollY)).toBe(before);
+  });
 });

@@ -19,7 +19,7 @@ import type { QueryVizEvent, Recording, WireSource } from '../../recording/model
 import { recordingOf } from '../frames/test-recording';
 import { MACHINES, type MachineId } from './definitions';
 import { Diagram } from './Diagram';
-import MachinesView from './MachinesView';
+import MachinesView, { nearestScroll } from './MachinesView';
 
 afterEach(cleanup);
 
@@ -238,5 +238,30 @@ describe('query and mutation machines', () => {
     fireEvent.change(screen.getByLabelText('Machine'), { target: { value: 'client-1/mutation/1' } });
     expect(container.querySelector('tr[aria-current="true"]')!.getAttribute('data-row')).toBe('pending:success');
     expect(container.querySelector('.rt-sm-state.is-current')!.getAttribute('data-state')).toBe('success');
+  });
+});
+
+describe('keeping the current row in sight', () => {
+  /** A scroll box 100 px tall at y 50 with a 1 px border, scrolled to `scrollTop`, and a row `top` px into it. */
+  const at = (scrollTop: number, top: number, height = 20) => {
+    const box = {
+      scrollTop,
+      clientHeight: 100,
+      clientTop: 1,
+      getBoundingClientRect: () => ({ top: 50, left: 0 }),
+    } as unknown as HTMLElement;
+    const row = { getBoundingClientRect: () => ({ top: 50 + 1 + top - scrollTop, height, left: 0, width: 10 }) } as unknown as Element;
+    return nearestScroll(box, row, 'y');
+  };
+  it('stays put while the row is in sight, on opening too', () => {
+    expect(at(0, 0)).toBe(0);
+    expect(at(0, 80)).toBe(0);
+    expect(at(40, 60)).toBe(40);
+  });
+  it('moves only as far as needed: the row at the bottom edge going down, at the top edge going up', () => {
+    expect(at(0, 150)).toBe(70);
+    expect(at(200, 120)).toBe(120);
+    // Taller than the box: its top.
+    expect(at(0, 150, 140)).toBe(150);
   });
 });

@@ -43,12 +43,30 @@ function firedWords(def: MachineDef, last: FiredRow): string {
   return `${what}, ${stateLabel(def, last.from)} → ${stateLabel(def, last.to)}`;
 }
 
+/**
+ * Where `box` must scroll to, along one axis, for `el` inside it to be in sight, moving as little as possible:
+ * unchanged if it already is, else its near or far edge lined up with the box's (its near edge if it is larger
+ * than the box). Measured from the rectangles: a row's offsetTop counts from its table, not from the box.
+ */
+export function nearestScroll(box: HTMLElement, el: Element, axis: 'x' | 'y'): number {
+  const outer = box.getBoundingClientRect();
+  const inner = el.getBoundingClientRect();
+  const [scroll, client, border, size, start] =
+    axis === 'y'
+      ? [box.scrollTop, box.clientHeight, box.clientTop, inner.height, inner.top - outer.top]
+      : [box.scrollLeft, box.clientWidth, box.clientLeft, inner.width, inner.left - outer.left];
+  const near = start - border + scroll;
+  if (near < scroll || size > client) return near;
+  if (near + size > scroll + client) return near + size - client;
+  return scroll;
+}
+
 /** The instance picker. Memoized: while following, its props stay the same from step to step. */
 const Picker = memo(function Picker({ options, chosen, onChoose }: { options: ReactNode; chosen: string | null; onChoose: (key: string | null) => void }) {
   return (
     <div className="rt-sm-bar">
       <label>
-        Machine{' '}
+        Machine
         <select value={chosen ?? FOLLOW} onChange={(e) => onChoose(e.target.value === FOLLOW ? null : e.target.value)}>
           <option value={FOLLOW}>Follow the cursor (the machine that moved last)</option>
           {options}
@@ -89,6 +107,7 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
   const [chosen, setChosen] = useState<string | null>(null);
   const titleId = useId();
   const tableWrap = useRef<HTMLDivElement>(null);
+  const diagramBox = useRef<HTMLDivElement>(null);
   // Unless one is chosen, follow the cursor: the instance with the latest transition at or before it.
   const following = cursor >= 0 ? index.followAt[Math.min(cursor, index.followAt.length - 1)] : undefined;
   const inst = instances.find((i) => i.key === chosen) ?? following ?? instances[0];
@@ -96,26 +115,33 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
   const seenCount = firedCountAt(fired, cursor);
   const last = seenCount > 0 ? fired[seenCount - 1] : undefined;
   const firedRow = last?.row;
-  // Keep the fired row in sight inside the table's own scroll box (never scrolling the page).
+  const currentState = last ? last.to : inst?.initial;
+  // Keep the fired row in sight inside the table's own scroll box, never scrolling the page (no scrollIntoView):
+  // only when it is out of sight, and only as far as needed (block 'nearest'), so on opening, with the row
+  // already in sight, the table stays at its first rows. Likewise the current state, in the diagram's box where
+  // a narrow screen scrolls it sideways.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the fired row and instance are triggers; the effect reads the DOM they render
   useEffect(() => {
     const wrap = tableWrap.current;
     const row = wrap?.querySelector<HTMLElement>('tr[aria-current="true"]');
-    if (!wrap || !row) return;
-    const top = row.offsetTop;
-    if (top < wrap.scrollTop + 24 || top + row.offsetHeight > wrap.scrollTop + wrap.clientHeight) wrap.scrollTop = Math.max(0, top - wrap.clientHeight / 2);
+    if (wrap && row) wrap.scrollTop = nearestScroll(wrap, row, 'y');
   }, [firedRow, inst?.key]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as above, for the current state
+  useEffect(() => {
+    const box = diagramBox.current;
+    const state = box?.querySelector('.rt-sm-state.is-current');
+    if (box && state && box.scrollWidth > box.clientWidth) box.scrollLeft = nearestScroll(box, state, 'x');
+  }, [currentState, inst?.key]);
   if (!inst) return <p className="rt-empty">No state machine transitions recorded yet.</p>;
   const def = MACHINES[inst.machine];
   const rowSteps = index.rowSteps.get(inst.key);
-  const current = last ? last.to : inst.initial;
   const firedHere = last?.step === cursor;
   return (
     <div className="rt-sm">
       <Picker options={options} chosen={chosen} onChoose={setChosen} />
       <p className="rt-sm-status">
         <span id={titleId} data-instance={inst.key}>
-          {def.title}: {inst.label}. State: <strong data-testid="machine-state">{stateLabel(def, current)}</strong>
+          {def.title}: {inst.label}. State: <strong data-testid="machine-state">{stateLabel(def, currentState ?? inst.initial)}</strong>
         </span>
         {last ? (
           <>
@@ -132,8 +158,8 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
       <div className="rt-sm-panes">
         {/* Scrolls sideways where the column is narrower than the diagram, which is never drawn smaller than its
             units (layout.ts): focusable, so a keyboard can scroll it too. */}
-        <div className="rt-sm-diagram" role="region" aria-label="State diagram" tabIndex={0}>
-          <Diagram def={def} current={current} fired={last?.row} titleId={titleId} />
+        <div className="rt-sm-diagram" role="region" aria-label="State diagram" tabIndex={0} ref={diagramBox}>
+          <Diagram def={def} current={currentState} fired={last?.row} titleId={titleId} />
         </div>
         <div className="rt-sm-table-wrap" role="region" aria-label="Transition table" tabIndex={0} ref={tableWrap}>
           <table className="rt-sm-table">

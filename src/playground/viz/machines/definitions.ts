@@ -67,8 +67,6 @@ export interface MachineDef {
   readonly labelAt?: Readonly<Record<string, number>>;
   /** Which side of a state its self-loop sits on. */
   readonly loops?: Readonly<Record<string, 'top' | 'bottom' | 'left' | 'right' | 'ne' | 'nw'>>;
-  readonly width: number;
-  readonly height: number;
 }
 
 const nodes = (spec: Record<string, [number, number, string?]>): StateNode[] =>
@@ -131,8 +129,6 @@ function http1Role(role: Http1Role): MachineDef {
         : { 'IDLE>SEND_BODY': 45, 'IDLE>CLOSED': 30 },
     labelAt: role === 'client' ? {} : { 'SEND_RESPONSE>SWITCHED_PROTOCOL': 0.72, 'IDLE>MUST_CLOSE': 0.3, 'DONE>IDLE': 0.35 },
     loops: role === 'client' ? { CLOSED: 'bottom', SEND_BODY: 'top' } : { CLOSED: 'bottom', SEND_BODY: 'top', SEND_RESPONSE: 'top', DONE: 'bottom' },
-    width: 790,
-    height: 490,
   };
 }
 
@@ -148,8 +144,6 @@ const clientConnection: MachineDef = {
   rows: CLIENT_CONNECTION_TABLE.map((r) => ({ id: `${r.from}:${r.input}`, from: r.from, to: r.to, label: r.input, cells: [r.from, r.input, r.to, r.note] })),
   bends: { 'busy>pipelined': 60, 'pipelined>busy': 60 },
   loops: { pipelined: 'right', closing: 'bottom' },
-  width: 880,
-  height: 540,
 };
 
 // --- HTTP/2 stream ------------------------------------------------------------------------------
@@ -197,8 +191,6 @@ const h2Stream: MachineDef = {
     half_closed_local: 'bottom',
     closed: 'bottom',
   },
-  width: 880,
-  height: 530,
 };
 
 // --- QUIC stream, sending and receiving parts (RFC 9000 §3.1, §3.2) ---------------------------------
@@ -239,16 +231,16 @@ function quicPart(part: 'send' | 'recv'): MachineDef {
         [f, 'right'],
       ].map(([n, side]) => [quicStateId(n!), side as 'left' | 'right']),
     ),
-    width: 840,
-    height: 540,
   };
 }
 
 // --- query status x fetchStatus, mutation status -------------------------------------------------
 
-// Columns by status, rows by fetchStatus: setQueryData runs across, fetch / pause / continue run down.
-const QX: Record<string, number> = { pending: 190, success: 500, error: 810 };
-const QY: Record<string, number> = { idle: 100, fetching: 300, paused: 500 };
+// Columns by status, rows by fetchStatus: setQueryData runs across, fetch / pause / continue run down. The
+// columns are as close as the labels between them allow and the rows further apart, so the diagram's
+// diagonals have room: the whole fits a 1280 px window's panel (about 900 px) without scrolling sideways.
+const QX: Record<string, number> = { pending: 190, success: 450, error: 710 };
+const QY: Record<string, number> = { idle: 100, fetching: 320, paused: 540 };
 
 const queryStateId = (s: { status: string; fetchStatus: string }) => `${s.status}/${s.fetchStatus}`;
 
@@ -292,8 +284,6 @@ const query: MachineDef = {
     'error/fetching': 'ne',
     'error/paused': 'ne',
   },
-  width: 1030,
-  height: 560,
 };
 
 const mutationLabel = (r: (typeof MUTATION_STATUS_TRANSITIONS)[number]) => `${r.action}${r.paused === undefined ? '' : r.paused ? ' (paused)' : ''}`;
@@ -313,8 +303,6 @@ const mutation: MachineDef = {
     cells: [r.from, mutationLabel(r), r.to, r.note],
   })),
   loops: { pending: 'top', paused: 'bottom' },
-  width: 700,
-  height: 420,
 };
 
 export const MACHINES: Readonly<Record<MachineId, MachineDef>> = {

@@ -33,6 +33,8 @@ describe('machine diagrams: every label clear of the others and of the states', 
           expect(x).toBeLessThanOrEqual(viewBox.x + viewBox.width);
           expect(y).toBeLessThanOrEqual(viewBox.y + viewBox.height);
         }
+      // Drawn at one unit a pixel or more, it fits the panel of a 1280 px window (906 px) without scrolling.
+      expect(viewBox.width).toBeLessThanOrEqual(900);
     });
   }
 });

@@ -3,7 +3,7 @@
  * line or a curve between them, and its label (one line per row, two rows a line for a long list) is placed
  * greedily: the spot the definition prefers first, then further along the edge and to either side, taking the
  * first that covers no state and no label already placed. Text is monospace, so its width is known from its
- * length without measuring; the viewBox grows to take in any label pushed past the definition's size.
+ * length without measuring; the viewBox is the drawing's own extent (states, labels and curves), no wider.
  *
  * Sizes are SVG user units, which the view draws at one CSS pixel or more (Diagram.tsx gives the SVG a minimum
  * width), so an 11-unit font is never under 11 px on screen.
@@ -207,6 +207,29 @@ function edgeSpots(def: MachineDef, e: Edge, reverse: boolean, w: number, h: num
   return { d: bend === 0 ? `M ${sx} ${sy} L ${ex} ${ey}` : `M ${sx} ${sy} Q ${cx} ${cy} ${ex} ${ey}`, spots };
 }
 
+/** Between the drawing and the viewBox's edge: room for an arrowhead and a stroke. */
+const MARGIN = 6;
+
+/**
+ * Points along a path this module drew (M then one L, Q or C): the ends and samples of the curve, for the
+ * viewBox. A curve stays inside its control points' hull but can fall well short of them, so it is sampled.
+ */
+export function pathPoints(d: string): [number, number][] {
+  const n = d.match(/-?[\d.]+(?:e-?\d+)?/g)?.map(Number) ?? [];
+  const pts: [number, number][] = [];
+  for (let i = 0; i + 1 < n.length; i += 2) pts.push([n[i]!, n[i + 1]!]);
+  if (pts.length < 3) return pts;
+  const out: [number, number][] = [];
+  for (let k = 0; k <= 16; k++) {
+    const t = k / 16;
+    // De Casteljau on the control points: a quadratic (3 points) or a cubic (4).
+    let level = pts;
+    while (level.length > 1) level = level.slice(1).map(([x, y], j) => [level[j]![0] + (x - level[j]![0]) * t, level[j]![1] + (y - level[j]![1]) * t]);
+    out.push(level[0]!);
+  }
+  return out;
+}
+
 /** Lays a machine out: computed once per definition (the view memoizes it). */
 export function layoutDiagram(def: MachineDef): DiagramLayout {
   const edges = groupEdges(def);
@@ -231,14 +254,16 @@ export function layoutDiagram(def: MachineDef): DiagramLayout {
     taken.push(quads[k]!);
     placed[i] = { e, d, lx: spot.x, ly: spot.y, anchor: spot.anchor, lines: ls, box: quads[k]! };
   }
-  // The viewBox takes in every label, with a margin, so none is cut off at the edge.
-  let [x0, y0, x1, y1] = [0, 0, def.width, def.height];
-  for (const q of taken)
-    for (const [x, y] of q) {
-      x0 = Math.min(x0, x - 6);
-      y0 = Math.min(y0, y - 6);
-      x1 = Math.max(x1, x + 6);
-      y1 = Math.max(y1, y + 6);
-    }
+  // The viewBox is what is drawn, with a margin: every state, label and edge (a detour or a self-loop bulges
+  // past the states), and no more, so no width is spent on empty margins the view would have to scroll past.
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  const take = (x: number, y: number) => {
+    x0 = Math.min(x0, x - MARGIN);
+    y0 = Math.min(y0, y - MARGIN);
+    x1 = Math.max(x1, x + MARGIN);
+    y1 = Math.max(y1, y + MARGIN);
+  };
+  for (const q of taken) for (const [x, y] of q) take(x, y);
+  for (const p of placed) for (const [x, y] of pathPoints(p.d)) take(x, y);
   return { edges: placed, viewBox: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, obstacles };
 }
