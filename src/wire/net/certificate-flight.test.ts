@@ -10,7 +10,10 @@ import { resolveOptions } from './options';
 
 const RTT = 100;
 
-async function fetched(httpVersion: '1.1' | '3', options: { bandwidth?: number; certificateChainBytes?: number } = {}): Promise<Simulation> {
+async function fetched(
+  httpVersion: '1.1' | '3',
+  options: { bandwidth?: number; certificateChainBytes?: number; tcpTimestamps?: boolean } = {},
+): Promise<Simulation> {
   const server = createServer({ resources: { '/a': { body: 'a', contentType: 'text/plain' } } });
   const s = createSimulation({ httpVersion, tls: '1.3', rtt: RTT, bandwidth: Infinity, server, ...options });
   await (await s.fetch('/a')).text();
@@ -40,6 +43,8 @@ describe('the certificate flight', () => {
     const s = await fetched('1.1');
     // 1,448-byte segments (1,500 - 40 - 12 of timestamp option): 3,235 = 1,448 + 1,448 + 339.
     expect(serverHandshakeSegments(s, 3235)).toEqual([1448, 1448, 339]);
+    // Without the timestamp option (createSimulation's tcpTimestamps: false): 1,460 + 1,460 + 315.
+    expect(serverHandshakeSegments(await fetched('1.1', { tcpTimestamps: false }), 3235)).toEqual([1460, 1460, 315]);
     // A 500-byte chain: 90 + 500 + 340 + 5 = 935 bytes, one segment.
     expect(serverHandshakeSegments(await fetched('1.1', { certificateChainBytes: 500 }), 935)).toEqual([935]);
   });
