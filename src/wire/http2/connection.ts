@@ -7,12 +7,13 @@
  * - `initiate()`, `request()`, `sendHeaders()`, `sendData()`, `pushPromise()`, `ping()`, `resetStream()`,
  *   `goAway()`, `updateSettings()`, `priority()` -> `{ frames, bytes }` to put on the wire.
  *
- * What lives here: the preface and SETTINGS exchange (§3.4, §6.5), flow control with automatic
- * WINDOW_UPDATEs (§5.2, §6.9), CONTINUATION sequences (§6.10), server push and SETTINGS_ENABLE_PUSH
- * (§6.6, §8.4), GOAWAY (§6.8). It composes the parts that live beside it: the stream state table
- * (`stream-states.ts`) and registry (`stream-registry.ts`), the rules for opening our own streams,
- * identifiers and concurrency limits (§5.1.1, §5.1.2; `stream-opening.ts`), field validation
- * (`header-validation.ts`) and HPACK (`../hpack`).
+ * What lives here: the preface (§3.4), flow control with automatic WINDOW_UPDATEs (§5.2, §6.9),
+ * CONTINUATION sequences (§6.10), server push (§6.6, §8.4), GOAWAY (§6.8), and the errors that tie them
+ * together. It composes the parts that live beside it: the stream state table (`stream-states.ts`) and
+ * registry (`stream-registry.ts`), the rules for opening streams, ours and the peer's, identifiers and
+ * concurrency limits (§5.1.1, §5.1.2; `stream-opening.ts`), the SETTINGS exchange (§6.5; `settings.ts`),
+ * the defences against floods and bloat (§10.5; `limits.ts`), field validation (`header-validation.ts`)
+ * and HPACK (`../hpack`).
  *
  * What does not: priorities are reported but not acted on (RFC 9113 §5.3.2 deprecates the scheme);
  * there is no SETTINGS timeout (no clocks inside); DATA delivered in a `data` event counts as consumed,
@@ -29,14 +30,24 @@ import { Http2Error, connectionError, streamError, usageError } from './errors';
 import { type FieldBlock, FieldBlockAssembler } from './field-block';
 import { event, type Http2Event } from './events';
 import { FlowControlWindow } from './flow-control';
+import { DEFAULT_HTTP2_LIMITS, FloodGuard, type Http2Limits, headerListLimit, prefaceSettings } from './limits';
 import { encodeFrames, parseFrame } from './frame-codec';
 import { Effects, concat, dataFrames, fieldBlockFrames, goawayFrame, sendResult } from './frame-builders';
 import type { ReceiveResult, SendResult } from './frame-builders';
-import { SETTING_NAMES, checkLocalSettings, nameOfSetting, settingsFrame } from './settings';
-import type { Frame, FrameOfType, PriorityFields, SettingsParameter } from './frames';
-import { announcedLength, receivedKind, validateFieldBlock } from './header-validation';
+import { SettingsExchange, checkLocalSettings } from './settings';
+import type { Frame, FrameOfType, PriorityFields } from './frames';
+import { announcedLength, checkReceivedBlock, validateFieldBlock } from './header-validation';
 import { ReceiveBuffer } from './receive-buffer';
-import { checkCanOpen, checkPeerLimit, sendKind } from './stream-opening';
+import {
+  checkBlockToSend,
+  checkCanOpen,
+  checkCanPush,
+  checkPeerConcurrency,
+  checkPeerHeaders,
+  checkPeerLimit,
+  checkPeerPush,
+  sendKind,
+} from './stream-opening';
 import { type StreamRecord, StreamRegistry } from './stream-registry';
 import { transition } from './stream-states';
 import type { StreamEvent, StreamState } from './stream-states';
@@ -66,74 +77,18 @@ export interface Http2ConnectionOptions {
   now?: () => number;
 }
 
-/**
- * What one connection lets its peer cost us (RFC 9113 §10.5, "Denial-of-Service Considerations"). Each
- * breach ends the connection with GOAWAY, except the two that concern one stream (too many streams, too
- * large a header list), which reset that stream. Defaults follow nghttp2 (the library behind Node's
- * http2, curl and nghttpd) unless said otherwise.
- */
-export interface Http2Limits {
-  /**
-   * Server: SETTINGS_MAX_CONCURRENT_STREAMS announced in our preface and enforced from the start, before
-   * the client acknowledges it; a stream over it is reset with REFUSED_STREAM (§5.1.2). Default 100
-   * (nghttpd's). An explicit `settings.MAX_CONCURRENT_STREAMS` wins.
-   */
-  maxConcurrentStreams: number;
-  /**
-   * Largest decoded header list (names + values + 32 per field, §6.5.2). Server: announced as
-   * SETTINGS_MAX_HEADER_LIST_SIZE. Enforced while decoding, so a small HPACK block that expands to
-   * gigabytes (an "HPACK bomb") costs its own size, not the expansion: the stream is reset with
-   * ENHANCE_YOUR_CALM, as Node does. Default 65 536 (Node's). An explicit setting wins.
-   */
-  maxHeaderListSize: number;
-  /**
-   * CONTINUATION frames after one HEADERS or PUSH_PROMISE; one more is a CONTINUATION flood
-   * (CVE-2024-27316 shape): GOAWAY ENHANCE_YOUR_CALM. Default 8 (nghttp2's, where it is a fatal error).
-   */
-  maxContinuations: number;
-  /**
-   * Frames that carry nothing and end nothing: DATA of length 0 without END_STREAM, and empty HEADERS or
-   * CONTINUATION fragments without END_HEADERS (CVE-2019-9518). Over the budget: GOAWAY
-   * ENHANCE_YOUR_CALM. Default 1000 per connection (Node's maxSessionInvalidFrames).
-   */
-  maxEmptyFrames: number;
-  /**
-   * Server: RST_STREAM frames received, as a token bucket of `resetBurst` tokens refilled at
-   * `resetRatePerSecond` on the `now` clock (rapid reset, CVE-2023-44487). Out of tokens: GOAWAY
-   * INTERNAL_ERROR, nghttp2's answer. Defaults 1000 and 33 (nghttp2's).
-   */
-  resetBurst: number;
-  resetRatePerSecond: number;
-  /**
-   * PING and SETTINGS acknowledgements produced but not yet reported written (`outputFlushed()`): a peer
-   * that sends them and never reads would have us queue answers without end (CVE-2019-9512, -9515).
-   * Over the budget: GOAWAY ENHANCE_YOUR_CALM. Default 1000 (nghttp2's max_outbound_ack).
-   */
-  maxQueuedAcks: number;
-}
-
-export const DEFAULT_HTTP2_LIMITS: Readonly<Http2Limits> = Object.freeze({
-  maxConcurrentStreams: 100,
-  maxHeaderListSize: 65_536,
-  maxContinuations: 8,
-  maxEmptyFrames: 1000,
-  resetBurst: 1000,
-  resetRatePerSecond: 33,
-  maxQueuedAcks: 1000,
-});
-
 export type { ReceiveResult, SendResult } from './frame-builders';
-
-/** Largest dynamic table our encoder will use, whatever the peer allows (RFC 7541 §4.2 permits less). */
-const MAX_ENCODER_TABLE = 65_536;
+// The limits are options of a connection: their type is found here too (server/server.ts imports it so).
+export type { Http2Limits } from './limits';
 
 export class Http2Connection {
   readonly role: Role;
   /** Our settings as acknowledged by the peer (they bind the peer only once acknowledged). */
-  readonly localSettings: Settings = { ...DEFAULT_SETTINGS };
+  readonly localSettings: Settings;
   /** The peer's settings, applied on receipt. */
-  readonly remoteSettings: Settings = { ...DEFAULT_SETTINGS };
-  private readonly pendingSettings: Partial<Settings>[] = [];
+  readonly remoteSettings: Settings;
+  /** The SETTINGS exchange (settings.ts): what the peer acknowledged, what waits, where each value acts. */
+  private readonly settings: SettingsExchange;
   private readonly encoder: HpackEncoder;
   private readonly decoder = new HpackDecoder();
   private readonly input = new ReceiveBuffer();
@@ -149,10 +104,8 @@ export class Http2Connection {
   private terminal: Http2Error | null = null;
   /** The limits in force (defaults merged with the options). */
   readonly limits: Readonly<Http2Limits>;
-  private emptyFrames = 0;
-  private queuedAcks = 0;
-  private resetTokens: number;
-  private resetRefilledAt: number | null = null;
+  /** The counters of the flood defences (limits.ts). */
+  private readonly guard: FloodGuard;
 
   constructor(private readonly options: Http2ConnectionOptions) {
     if (options.role !== 'client' && options.role !== 'server') {
@@ -162,11 +115,13 @@ export class Http2Connection {
     checkLocalSettings(options.settings ?? {}, options.role);
     this.phase = options.role === 'server' ? 'preface' : 'settings';
     this.limits = Object.freeze({ ...DEFAULT_HTTP2_LIMITS, ...options.limits });
-    this.resetTokens = this.limits.resetBurst;
+    this.guard = new FloodGuard(this.limits, () => this.options.now?.());
     this.blocks = new FieldBlockAssembler(this.limits.maxContinuations);
-    // Our own limit binds from the first block: the setting only tells the peer (§6.5.2 makes it advisory).
-    this.decoder.setMaxHeaderListSize(Math.min(this.limits.maxHeaderListSize, options.settings?.MAX_HEADER_LIST_SIZE ?? Infinity));
+    this.decoder.setMaxHeaderListSize(headerListLimit(this.limits, options.settings));
     this.encoder = new HpackEncoder({ huffman: options.huffman ?? 'auto' });
+    this.settings = new SettingsExchange(options.role, this.encoder, this.decoder);
+    this.localSettings = this.settings.local;
+    this.remoteSettings = this.settings.remote;
     this.streams = new StreamRegistry(options.role === 'client', () => ({
       send: this.remoteSettings.INITIAL_WINDOW_SIZE,
       recv: this.localSettings.INITIAL_WINDOW_SIZE,
@@ -208,9 +163,8 @@ export class Http2Connection {
     this.checkUsable(false);
     if (this.initiated) throw usageError('PROTOCOL_ERROR', 'initiate() was already called.');
     this.initiated = true;
-    const settings = this.prefaceSettings();
-    this.pendingSettings.push({ ...settings });
-    const frames: Frame[] = [settingsFrame(settings, DEFAULT_SETTINGS)];
+    const settings = prefaceSettings(this.role, this.limits, this.options.settings ?? {});
+    const frames: Frame[] = [this.settings.announce(settings, DEFAULT_SETTINGS)];
     const extra = Math.min(this.options.connectionWindow ?? DEFAULT_WINDOW_SIZE, MAX_WINDOW_SIZE) - DEFAULT_WINDOW_SIZE;
     if (extra > 0) {
       this.connRecv.adjust(extra);
@@ -220,23 +174,12 @@ export class Http2Connection {
     return { frames, bytes: this.role === 'server' ? bytes : concat([CLIENT_PREFACE, bytes]) };
   }
 
-  /** Our preface's settings: the options', plus (server) the stream and header-list limits we enforce. */
-  private prefaceSettings(): Partial<Settings> {
-    const given = this.options.settings ?? {};
-    if (this.role !== 'server') return given;
-    return {
-      MAX_CONCURRENT_STREAMS: this.limits.maxConcurrentStreams,
-      MAX_HEADER_LIST_SIZE: this.limits.maxHeaderListSize,
-      ...given,
-    };
-  }
-
   /**
    * The caller has handed everything we produced to a peer that is reading (for a socket: nothing is
    * left in its write buffer). Resets the count of queued PING/SETTINGS acknowledgements.
    */
   outputFlushed(): void {
-    this.queuedAcks = 0;
+    this.guard.outputFlushed();
   }
 
   /** Client: opens the next stream with a request. */
@@ -257,19 +200,11 @@ export class Http2Connection {
     // A pushed stream counts against the peer's limit once its HEADERS make it half-closed.
     else if (state === 'reserved_local') checkPeerLimit(this.streams, streamId, peerLimit);
     const kind = sendKind(this.streams, this.role, streamId, state);
-    const problem = validateFieldBlock(headers, kind);
-    if ('error' in problem) throw usageError('PROTOCOL_ERROR', problem.error, streamId);
-    const informational = problem.status !== undefined && problem.status < 200;
-    if (informational && opts.endStream) {
-      throw usageError('PROTOCOL_ERROR', 'A 1xx response cannot end the stream (RFC 9113 §8.1).', streamId);
-    }
-    if (kind === 'trailers' && !opts.endStream) {
-      throw usageError('PROTOCOL_ERROR', 'Trailers must end the stream: pass endStream: true (RFC 9113 §8.1).', streamId);
-    }
+    const { informational, method } = checkBlockToSend(kind, headers, opts.endStream, streamId);
     const endStream = opts.endStream ?? false;
     const { rec } = this.streams.step(streamId, 'HEADERS', 'send') as { rec: StreamRecord };
     if (kind === 'response' && !informational) rec.finalSent = true;
-    if (kind === 'request') rec.method = problem.method ?? null;
+    if (kind === 'request') rec.method = method ?? null;
     if (endStream) this.streams.step(streamId, 'END_STREAM', 'send');
     const encoded = this.encode(headers);
     const head = { type: 'HEADERS' as const, endStream, ...(opts.priority ? { priority: opts.priority } : {}) };
@@ -300,16 +235,7 @@ export class Http2Connection {
   /** Server: promises a pushed response on `streamId` (§6.6, §8.4); returns the promised stream id. */
   pushPromise(streamId: number, headers: readonly EncodableField[]): SendResult & { promisedStreamId: number } {
     this.checkUsable();
-    if (this.role !== 'server') throw usageError('PROTOCOL_ERROR', 'Only a server can push (RFC 9113 §8.4).');
-    if (this.remoteSettings.ENABLE_PUSH === 0) {
-      throw usageError('PROTOCOL_ERROR', 'The client disabled server push with SETTINGS_ENABLE_PUSH = 0 (RFC 9113 §6.5.2).');
-    }
-    const assoc = this.streamState(streamId);
-    if (this.streams.isLocal(streamId) || (assoc !== 'open' && assoc !== 'half_closed_remote')) {
-      throw usageError('PROTOCOL_ERROR', `PUSH_PROMISE must go on an open client stream; stream ${streamId} is ${assoc} (RFC 9113 §6.6).`, streamId);
-    }
-    const problem = validateFieldBlock(headers, 'request');
-    if ('error' in problem) throw usageError('PROTOCOL_ERROR', problem.error, streamId);
+    checkCanPush(this.streams, this.role, this.remoteSettings.ENABLE_PUSH, streamId, headers);
     const promisedStreamId = this.streams.highestLocal === 0 ? 2 : this.streams.highestLocal + 2;
     this.streams.step(promisedStreamId, 'PUSH_PROMISE', 'send');
     const encoded = this.encode(headers);
@@ -345,8 +271,7 @@ export class Http2Connection {
   updateSettings(settings: Partial<Settings>): SendResult {
     this.checkUsable();
     checkLocalSettings(settings, this.role);
-    this.pendingSettings.push({ ...settings });
-    return sendResult([settingsFrame(settings)]);
+    return sendResult([this.settings.announce(settings)]);
   }
 
   /** Graceful shutdown (§6.8): streams up to the last one the peer opened will still be processed. */
@@ -413,15 +338,8 @@ export class Http2Connection {
       const message = `Expected CONTINUATION on stream ${expecting}, got ${frame.type} on stream ${frame.streamId} (RFC 9113 §6.10).`;
       return this.fail(connectionError('PROTOCOL_ERROR', message), fx);
     }
-    if (isEmptyFrame(frame) && ++this.emptyFrames > this.limits.maxEmptyFrames) {
-      return this.fail(
-        connectionError(
-          'ENHANCE_YOUR_CALM',
-          `More than ${this.limits.maxEmptyFrames} empty frames that neither carry nor end anything (RFC 9113 §10.5; CVE-2019-9518).`,
-        ),
-        fx,
-      );
-    }
+    const flood = this.guard.receivedFrame(frame);
+    if (flood) return this.fail(flood, fx);
     switch (frame.type) {
       case 'SETTINGS':
         return this.onSettings(frame, fx);
@@ -436,7 +354,8 @@ export class Http2Connection {
       case 'WINDOW_UPDATE':
         return this.onWindowUpdate(frame, fx);
       case 'RST_STREAM': {
-        if (this.role === 'server' && !this.takeResetToken(fx)) return;
+        const rapidReset = this.role === 'server' ? this.guard.takeResetToken() : null;
+        if (rapidReset) return this.fail(rapidReset, fx);
         if (this.streamState(frame.streamId) === 'closed') return;
         if (!this.stepOrFail(frame.streamId, 'RST_STREAM', fx)) return;
         fx.events.push(event({ type: 'stream-reset', streamId: frame.streamId, errorCode: frame.errorCode, errorName: errorCodeName(frame.errorCode) }));
@@ -449,7 +368,8 @@ export class Http2Connection {
         if (frame.flags & FLAGS.ACK) {
           fx.events.push(event({ type: 'ping-ack', opaqueData: frame.opaqueData }));
         } else {
-          if (!this.queueAck(fx, 'PING')) return;
+          const flood = this.guard.queueAck('PING');
+          if (flood) return this.fail(flood, fx);
           fx.frames.push({ type: 'PING', streamId: 0, flags: FLAGS.ACK, opaqueData: frame.opaqueData });
           fx.events.push(event({ type: 'ping', opaqueData: frame.opaqueData }));
         }
@@ -461,87 +381,29 @@ export class Http2Connection {
 
   private onSettings(frame: FrameOfType<'SETTINGS'>, fx: Effects): void {
     if (frame.flags & FLAGS.ACK) {
-      const acked = this.pendingSettings.shift();
-      if (!acked) return; // an ACK for nothing: harmless, ignore
-      for (const name of SETTING_NAMES) {
-        const value = acked[name];
-        if (value === undefined) continue;
-        if (name === 'HEADER_TABLE_SIZE') this.decoder.setMaxTableSize(value);
-        if (name === 'MAX_HEADER_LIST_SIZE') this.decoder.setMaxHeaderListSize(value);
-        if (name === 'INITIAL_WINDOW_SIZE') {
-          const delta = value - this.localSettings.INITIAL_WINDOW_SIZE;
-          for (const rec of this.streams.all()) rec.recv.adjust(delta, value);
-        }
-        this.localSettings[name] = value;
-      }
-      fx.events.push(event({ type: 'settings-acknowledged', settings: acked }));
+      const acked = this.settings.acknowledged(this.streams);
+      if (acked) fx.events.push(event({ type: 'settings-acknowledged', settings: acked }));
       return;
     }
-    const applied: Partial<Settings> = {};
-    const unknown: SettingsParameter[] = [];
-    for (const { id, value } of frame.settings) {
-      const name = nameOfSetting(id);
-      if (!name) {
-        unknown.push({ id, value }); // RFC 9113 §6.5.2: unknown settings are ignored
-        continue;
-      }
-      if (name === 'ENABLE_PUSH' && this.role === 'client' && value === 1) {
-        return this.fail(connectionError('PROTOCOL_ERROR', 'A server sent SETTINGS_ENABLE_PUSH = 1 (RFC 9113 §6.5.2).'), fx);
-      }
-      if (name === 'INITIAL_WINDOW_SIZE') {
-        const delta = value - this.remoteSettings.INITIAL_WINDOW_SIZE;
-        for (const rec of this.streams.all()) {
-          const problem = rec.send.adjust(delta);
-          if (problem) return this.fail(connectionError('FLOW_CONTROL_ERROR', `SETTINGS_INITIAL_WINDOW_SIZE: ${problem} (RFC 9113 §6.9.2).`), fx);
-        }
-      }
-      if (name === 'HEADER_TABLE_SIZE') this.encoder.setMaxTableSize(Math.min(value, MAX_ENCODER_TABLE));
-      this.remoteSettings[name] = value;
-      applied[name] = value;
-    }
+    const received = this.settings.received(frame, this.streams);
+    if (received instanceof Http2Error) return this.fail(received, fx);
     if (this.phase === 'settings') this.phase = 'ready';
-    if (!this.queueAck(fx, 'SETTINGS')) return;
+    const flood = this.guard.queueAck('SETTINGS');
+    if (flood) return this.fail(flood, fx);
     fx.frames.push({ type: 'SETTINGS', streamId: 0, flags: FLAGS.ACK, settings: [] });
-    fx.events.push(event({ type: 'settings-received', settings: applied, unknown }));
+    fx.events.push(event({ type: 'settings-received', settings: received.applied, unknown: received.unknown }));
   }
 
   private onHeaders(frame: FrameOfType<'HEADERS'>, fx: Effects): void {
-    const id = frame.streamId;
-    const state = this.streamState(id);
-    if (state === 'idle') {
-      if (this.role === 'client' || this.streams.isLocal(id)) {
-        return this.fail(
-          connectionError(
-            'PROTOCOL_ERROR',
-            `HEADERS opening stream ${id}, which the ${this.role === 'client' ? 'server' : 'client'} may not open (RFC 9113 §5.1.1).`,
-          ),
-          fx,
-        );
-      }
-    }
-    // A lower id than one already used, for a stream never opened, is not "closed" but illegal.
-    if (state === 'closed' && !this.streams.isLocal(id) && !this.streams.closedRecentlyOrReset(id)) {
-      return this.fail(
-        connectionError('PROTOCOL_ERROR', `HEADERS on stream ${id}, below stream ${this.streams.highestRemote} already opened (RFC 9113 §5.1.1).`),
-        fx,
-      );
-    }
+    const illegal = checkPeerHeaders(this.streams, this.role, frame.streamId, this.streamState(frame.streamId));
+    if (illegal) return this.fail(illegal, fx);
     const block = this.blocks.start(frame);
     if (block) this.finishBlock(block, fx);
   }
 
   private onPushPromise(frame: FrameOfType<'PUSH_PROMISE'>, fx: Effects): void {
-    if (this.role === 'server') return this.fail(connectionError('PROTOCOL_ERROR', 'A client sent PUSH_PROMISE; only servers push (RFC 9113 §8.4).'), fx);
-    if (this.localSettings.ENABLE_PUSH === 0) {
-      return this.fail(connectionError('PROTOCOL_ERROR', 'PUSH_PROMISE received although we set SETTINGS_ENABLE_PUSH = 0 (RFC 9113 §6.6).'), fx);
-    }
-    const assoc = this.streamState(frame.streamId);
-    if (!this.streams.isLocal(frame.streamId) || (assoc !== 'open' && assoc !== 'half_closed_local')) {
-      return this.fail(connectionError('PROTOCOL_ERROR', `PUSH_PROMISE on stream ${frame.streamId} in state ${assoc} (RFC 9113 §6.6).`), fx);
-    }
-    if (frame.promisedStreamId <= this.streams.highestRemote) {
-      return this.fail(connectionError('PROTOCOL_ERROR', `Promised stream ${frame.promisedStreamId} is not a new stream (RFC 9113 §5.1.1).`), fx);
-    }
+    const illegal = checkPeerPush(this.streams, this.role, this.localSettings.ENABLE_PUSH, frame);
+    if (illegal) return this.fail(illegal, fx);
     const block = this.blocks.start(frame);
     if (block) this.finishBlock(block, fx);
   }
@@ -569,30 +431,18 @@ export class Http2Connection {
     const id = block.streamId;
     if (this.isIgnored(id)) return;
     const state = this.streamState(id);
-    // RFC 9113 §5.1.2: the limit covers streams the peer opens and pushed streams its HEADERS activate.
-    // The limit we announced binds at once, acknowledged or not: a client that never acknowledges our
-    // SETTINGS must not get unlimited streams (nghttp2 refuses over its pending limit the same way).
-    const streamLimit = this.streamLimit();
-    if ((state === 'idle' || state === 'reserved_remote') && this.streams.active(false) >= streamLimit) {
+    const refused = checkPeerConcurrency(this.streams, id, state, this.settings.streamLimit());
+    if (refused) {
       if (state === 'idle') this.streams.skipRemote(id);
-      return this.resetForError(streamError('REFUSED_STREAM', id, `Over our SETTINGS_MAX_CONCURRENT_STREAMS of ${streamLimit} (RFC 9113 §5.1.2).`), fx);
+      return this.resetForError(refused, fx);
     }
     if (!this.stepOrFail(id, 'HEADERS', fx)) return;
     const rec = this.streams.get(id)!;
-    const kind = receivedKind(this.role, rec.messageReceived, headers);
-    const check = validateFieldBlock(headers, kind === 'informational' ? 'response' : kind);
-    const malformed =
-      'error' in check
-        ? check.error
-        : kind === 'trailers' && !block.endStream
-          ? 'Trailers without END_STREAM (RFC 9113 §8.1).'
-          : kind === 'informational' && block.endStream
-            ? 'A 1xx response with END_STREAM (RFC 9113 §8.1).'
-            : null;
+    const { kind, info, malformed } = checkReceivedBlock(this.role, rec.messageReceived, headers, block.endStream);
     if (malformed) return this.resetForError(streamError('PROTOCOL_ERROR', id, `Malformed field block: ${malformed}`), fx);
     if (kind === 'request' || kind === 'response') {
       rec.messageReceived = true;
-      rec.expectedLength = announcedLength(headers, rec.method, 'status' in check ? check.status : undefined);
+      rec.expectedLength = announcedLength(headers, rec.method, info.status);
     }
     if (block.endStream && !this.lengthMatches(rec, fx)) return;
     fx.events.push(
@@ -648,14 +498,8 @@ export class Http2Connection {
 
   private onGoaway(frame: FrameOfType<'GOAWAY'>, fx: Effects): void {
     this.goawayReceived = frame.lastStreamId;
-    const unprocessed: number[] = [];
-    for (const rec of this.streams.all()) {
-      if (this.streams.isLocal(rec.id) && rec.id > frame.lastStreamId) {
-        unprocessed.push(rec.id);
-        this.streams.close(rec.id, false);
-        fx.events.push(event({ type: 'stream-closed', streamId: rec.id }));
-      }
-    }
+    const unprocessed = this.streams.closeUnprocessed(frame.lastStreamId);
+    for (const streamId of unprocessed) fx.events.push(event({ type: 'stream-closed', streamId }));
     fx.events.push(
       event({
         type: 'goaway',
@@ -669,43 +513,6 @@ export class Http2Connection {
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
-
-  /** The smallest SETTINGS_MAX_CONCURRENT_STREAMS among the acknowledged one and those still pending. */
-  private streamLimit(): number {
-    let limit = this.localSettings.MAX_CONCURRENT_STREAMS;
-    for (const p of this.pendingSettings) if (p.MAX_CONCURRENT_STREAMS !== undefined) limit = Math.min(limit, p.MAX_CONCURRENT_STREAMS);
-    return limit;
-  }
-
-  /** Counts one acknowledgement we are about to queue; false (and GOAWAY) when over the budget. */
-  private queueAck(fx: Effects, what: 'PING' | 'SETTINGS'): boolean {
-    if (++this.queuedAcks <= this.limits.maxQueuedAcks) return true;
-    const message = `More than ${this.limits.maxQueuedAcks} ${what} acknowledgements queued while the peer reads nothing (RFC 9113 §10.5; CVE-2019-9512, CVE-2019-9515).`;
-    this.fail(connectionError('ENHANCE_YOUR_CALM', message), fx);
-    return false;
-  }
-
-  /** Rapid reset (CVE-2023-44487): one token per RST_STREAM received, refilled on the caller's clock. */
-  private takeResetToken(fx: Effects): boolean {
-    const { resetBurst, resetRatePerSecond } = this.limits;
-    const now = this.options.now?.() ?? this.engineNow;
-    if (now !== undefined) {
-      if (this.resetRefilledAt !== null) this.resetTokens = Math.min(resetBurst, this.resetTokens + ((now - this.resetRefilledAt) * resetRatePerSecond) / 1000);
-      this.resetRefilledAt = now;
-    }
-    if (this.resetTokens >= 1) {
-      this.resetTokens -= 1;
-      return true;
-    }
-    this.fail(
-      connectionError(
-        'INTERNAL_ERROR',
-        `RST_STREAM faster than ${resetRatePerSecond} per second after a burst of ${resetBurst} (rapid reset, CVE-2023-44487).`,
-      ),
-      fx,
-    );
-    return false;
-  }
 
   /** Frames for streams we reset, or that arrived after our GOAWAY, are dropped (§5.4.2, §6.8). */
   private isIgnored(id: number): boolean {
@@ -769,8 +576,6 @@ export class Http2Connection {
 
   /** What `receive` produced for `dataToSend`. */
   private readonly engineOutbox: Uint8Array[] = [];
-  /** The time the last `receive` was given, for the RST_STREAM budget when no `now` option is set. */
-  private engineNow: number | undefined;
 
   /**
    * Bytes in (engine.ts): `receiveData`, with the reply bytes it produced (acknowledgements, WINDOW_UPDATEs,
@@ -778,7 +583,7 @@ export class Http2Connection {
    * was built without a `now` option. Returns the events.
    */
   receive(bytes: Uint8Array, now: number): readonly Http2Event[] {
-    this.engineNow = now;
+    this.guard.receivedAt(now);
     const result = this.receiveData(bytes);
     if (result.bytes.length > 0) this.engineOutbox.push(result.bytes);
     return result.events;
@@ -797,18 +602,5 @@ export class Http2Connection {
   /** Time (engine.ts): nothing is timed, so nothing happens. */
   timeout(_now: number): readonly Http2Event[] {
     return [];
-  }
-}
-
-/** A frame that carries no octet and ends nothing (CVE-2019-9518's "empty frames"). */
-function isEmptyFrame(frame: Frame): boolean {
-  switch (frame.type) {
-    case 'DATA':
-      return frame.data.length === 0 && !(frame.flags & FLAGS.END_STREAM);
-    case 'HEADERS':
-    case 'CONTINUATION':
-      return frame.headerBlockFragment.length === 0 && !(frame.flags & FLAGS.END_HEADERS);
-    default:
-      return false;
   }
 }

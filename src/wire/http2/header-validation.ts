@@ -152,3 +152,26 @@ export function receivedKind(role: 'client' | 'server', messageReceived: boolean
   const status = headers.find((h) => h.name === ':status')?.value;
   return status?.startsWith('1') ? 'informational' : 'response';
 }
+
+/**
+ * A received field block as a part of a message (§8.1): its kind, what it says, and why it is malformed
+ * (null when it is not): a field rule above broken, trailers that do not end the stream, or a 1xx response
+ * that does.
+ */
+export function checkReceivedBlock(
+  role: 'client' | 'server',
+  messageReceived: boolean,
+  headers: readonly HeaderField[],
+  endStream: boolean,
+): { readonly kind: HeadersKind; readonly info: BlockInfo; readonly malformed: string | null } {
+  const kind = receivedKind(role, messageReceived, headers);
+  const check = validateFieldBlock(headers, kind === 'informational' ? 'response' : kind);
+  if ('error' in check) return { kind, info: {}, malformed: check.error };
+  const malformed =
+    kind === 'trailers' && !endStream
+      ? 'Trailers without END_STREAM (RFC 9113 §8.1).'
+      : kind === 'informational' && endStream
+        ? 'A 1xx response with END_STREAM (RFC 9113 §8.1).'
+        : null;
+  return { kind, info: check, malformed };
+}

@@ -60,7 +60,7 @@ import type {
 import { FlowControlWindow as FlowWindow } from './flow-control';
 import { CONNECTION_SPECIFIC_FIELDS as connectionSpecificFields, validateFieldBlock as validateBlock } from './header-validation';
 import type { BlockKind as Http2FieldBlockKind } from './header-validation';
-import { DEFAULT_HTTP2_LIMITS as defaultLimits } from './connection';
+import { DEFAULT_HTTP2_LIMITS as defaultLimits } from './limits';
 import { frameFields as describeFields, frameFlagNames as describeFlags } from './describe';
 
 export {
@@ -123,13 +123,10 @@ export {
 } from './stream-states';
 export { FlowControlWindow as Http2FlowControlWindow } from './flow-control';
 export { CONNECTION_SPECIFIC_FIELDS as HTTP2_CONNECTION_SPECIFIC_FIELDS, validateFieldBlock as validateHttp2FieldBlock } from './header-validation';
-export { Http2Connection, DEFAULT_HTTP2_LIMITS as HTTP2_DEFAULT_LIMITS } from './connection';
-export type {
-  Http2ConnectionOptions,
-  Http2Limits,
-  ReceiveResult as Http2ReceiveResult,
-  SendResult as Http2SendResult,
-} from './connection';
+export { Http2Connection } from './connection';
+export type { Http2ConnectionOptions, ReceiveResult as Http2ReceiveResult, SendResult as Http2SendResult } from './connection';
+export { DEFAULT_HTTP2_LIMITS as HTTP2_DEFAULT_LIMITS } from './limits';
+export type { Http2Limits } from './limits';
 export type { HeadersKind, Http2Event, Http2EventType } from './events';
 // What each field and flag of a frame means, as the simulator's trace and the inspector show them.
 export { frameFields as http2FrameFields, frameFlagNames as http2FrameFlagNames } from './describe';

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { HpackEncoder } from '../hpack/index';
 import { CLIENT_PREFACE, ERROR_CODES, FLAGS } from './constants';
-import { DEFAULT_HTTP2_LIMITS, Http2Connection, type Http2ConnectionOptions } from './connection';
+import { Http2Connection, type Http2ConnectionOptions } from './connection';
+import { DEFAULT_HTTP2_LIMITS } from './limits';
 import { decodeFrames, encodeFrames } from './frame-codec';
 import type { Frame } from './frames';
 

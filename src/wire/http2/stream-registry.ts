@@ -138,6 +138,16 @@ export class StreamRegistry {
     return true;
   }
 
+  /**
+   * GOAWAY received (RFC 9113 §6.8): closes our streams above `lastStreamId`, which the peer did not and
+   * will not process; returns their ids.
+   */
+  closeUnprocessed(lastStreamId: number): number[] {
+    const unprocessed = this.all().filter((rec) => this.isLocal(rec.id) && rec.id > lastStreamId);
+    for (const rec of unprocessed) this.close(rec.id, false);
+    return unprocessed.map((rec) => rec.id);
+  }
+
   /** Marks an idle peer stream as used without opening it (refused before it started). */
   skipRemote(id: number): void {
     this.highestRemote = Math.max(this.highestRemote, id);
