@@ -5,7 +5,7 @@
  * docs or source). This test reads every MDX page (minus its MDX comments and imports), the markup of the
  * doc-table components, and the string literals of the data files they render from.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +78,17 @@ describe('reader-visible text cites public sources, never "the spec"', () => {
         if (line.includes('{/*')) expect(line.trim(), page).toMatch(/^\{\/\*.*\*\/\}$/);
       }
     }
+  });
+
+  it('cites only source files that exist: a page claim traced to a moved or deleted file has lost its trace', () => {
+    const cited = new Set<string>();
+    for (const page of pages) {
+      for (const comment of read(page).matchAll(/\{\/\*([\s\S]*?)\*\/\}/g)) {
+        for (const m of comment[1]!.matchAll(/\bsrc\/[\w./-]+\.(?:tsx?|mjs|astro|css)\b/g)) cited.add(`${page}: ${m[0]}`);
+      }
+    }
+    expect(cited.size).toBeGreaterThanOrEqual(8);
+    expect([...cited].filter((c) => !existsSync(path.join(root, c.slice(c.indexOf(': ') + 2))))).toEqual([]);
   });
 
   it('answers every misconception aside from a public source', () => {
