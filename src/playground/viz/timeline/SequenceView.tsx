@@ -14,7 +14,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardE
 import type { ViewProps } from '../views';
 import { stepOf } from '../../recording/model';
 import { buildSequence, type Arrow, type LaneMark, type Peer, type SequenceModel } from './sequence';
-import { labelText, placeLabels, textQuad } from './sequence-labels';
+import { labelText, placeLabels, shorten, textQuad } from './sequence-labels';
 import { rectQuad, textWidth, type Quad } from '../placement';
 import { SourcePicker, useSourceAt } from './source';
 import { formatMs, ticks } from './format';
@@ -453,7 +453,7 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
               arrivedAt(model.arrows[l.members[0]!]!) ? (
                 <ArrowLabel
                   key={l.key}
-                  text={labelText(model.arrows, l.members, arrivedAt)}
+                  text={shorten(labelText(model.arrows, l.members, arrivedAt), l.chars)}
                   x={l.x}
                   y={l.y}
                   angle={l.angle}

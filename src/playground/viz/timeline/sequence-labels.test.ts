@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { overlaps, rectQuad } from '../placement';
 import type { Arrow, Peer } from './sequence';
-import { labelText, placeLabels } from './sequence-labels';
+import { labelText, placeLabels, shorten } from './sequence-labels';
 
 const X: Record<Peer, number> = { client: 120, proxy: 400, server: 680 };
 
@@ -58,5 +58,32 @@ describe('sequence labels', () => {
     expect(labelText(arrows, placed[0]!.members, () => true)).toBe('Finished + GET / (+1 more)');
     // Before the others arrive, the first speaks alone.
     expect(labelText(arrows, placed[0]!.members, (a) => a.index === 0)).toBe('Finished');
+  });
+
+  it('a label with no room for its whole text is shortened rather than left out, and left out only when even that finds none', () => {
+    const label = 'GET http://api.example/a/rather/long/path HTTP/1.1';
+    const arrows = [arrow(0, 'client', 'server', 0, label)];
+    const flat = () => ({ x1: 0, y1: 100, x2: 400, y2: 100 });
+    // Room only in the middle, 200 px across: too narrow for the whole label, wide enough for 24 characters.
+    const walls = (gap: number) => [rectQuad(0, 0, 200 - gap / 2, 200), rectQuad(200 + gap / 2, 0, 200 - gap / 2, 200)];
+    const [placed] = placeLabels(arrows, flat, walls(200));
+    expect(placed!.chars).toBe(24);
+    const text = shorten(
+      labelText(arrows, placed!.members, () => true),
+      placed!.chars,
+    );
+    expect(text).toHaveLength(24);
+    expect(text.endsWith('…')).toBe(true);
+    expect(overlaps([...walls(200), placed!.box])).toEqual([]);
+    // With room for the whole text, it is whole.
+    expect(placeLabels(arrows, flat, walls(400))[0]!.chars).toBeUndefined();
+    // With room for neither, none.
+    expect(placeLabels(arrows, flat, walls(60))).toEqual([]);
+  });
+
+  it('shorten keeps a text that fits and cuts one that does not, ending in an ellipsis', () => {
+    expect(shorten('HTTP/1.0 200 OK', 16)).toBe('HTTP/1.0 200 OK');
+    expect(shorten('HTTP/1.0 200 OK', undefined)).toBe('HTTP/1.0 200 OK');
+    expect(shorten('ACK + GET http://api.example/page/1 HTTP/1.0', 16)).toBe('ACK + GET http:…');
   });
 });

@@ -5,8 +5,10 @@
  * Arrows that leave within LABEL_GAP px of each other the same way (a burst of segments) share one label:
  * the first speaks for the group. Each label is lettered along its arrow, a little above it, at the middle;
  * if that spot covers a label already placed, a lane mark or a lane name, it tries further along the arrow and
- * below it, and if every spot is taken the label is left out (the arrow keeps its accessible name and tooltip,
- * and zooming in makes room). So no two labels are drawn over each other, however dense the run.
+ * below it; where no spot has room for the whole text, it tries the same spots again with the text shortened
+ * (SHORTER: its first characters and an ellipsis), and if even that finds none the label is left out. Either
+ * way the arrow keeps the whole text in its accessible name and tooltip, and zooming in makes room. So no two
+ * labels are drawn over each other, however dense the run.
  */
 import { firstFree, rectQuad, rotatedQuad, textWidth, type Quad } from '../placement';
 import type { Arrow, Category } from './sequence';
@@ -19,6 +21,8 @@ const ASCENT = 10.5;
 const DESCENT = 3;
 /** Between an arrow and its label's nearest edge. */
 const OFFSET = 3;
+/** The lengths a label too long for every spot is shortened to, in turn (each ending in an ellipsis). */
+const SHORTER = [24, 16] as const;
 
 export interface PlacedLabel {
   readonly key: number;
@@ -32,6 +36,8 @@ export interface PlacedLabel {
   readonly cx: number;
   readonly cy: number;
   readonly box: Quad;
+  /** Set when the whole text found no room: how many characters it is shortened to (see `shorten`). */
+  readonly chars?: number;
 }
 
 export const clip = (text: string) => (text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text);
@@ -48,6 +54,11 @@ export function labelText(arrows: readonly Arrow[], members: readonly number[], 
     else more++;
   }
   return `${clip(lead.label)}${second ? ` + ${clip(second)}` : ''}${more > 0 ? ` (+${more} more)` : ''}`;
+}
+
+/** The text cut to `chars` characters, the last an ellipsis; unchanged if it is no longer than that. */
+export function shorten(text: string, chars: number | undefined): string {
+  return chars === undefined || text.length <= chars ? text : `${text.slice(0, chars - 1).trimEnd()}…`;
 }
 
 export interface LabelEnds {
@@ -80,31 +91,42 @@ export function placeLabels(arrows: readonly Arrow[], ends: (i: number) => Label
   const out: PlacedLabel[] = [];
   for (const g of groups) {
     const { x1, y1, x2, y2 } = ends(g.members[0]!);
-    const w =
-      textWidth(
-        labelText(arrows, g.members, () => true),
-        LABEL_FONT,
-      ) + 2;
+    const text = labelText(arrows, g.members, () => true);
     const slope = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
     // Along the arrow, as sequence diagrams letter them; flipped so it never reads upside down.
     const angle = Math.abs(slope) > 90 ? slope - 180 * Math.sign(slope) : slope;
-    const spots: { x: number; y: number; cx: number; cy: number; box: Quad }[] = [];
-    for (const t of [0.5, 0.38, 0.62, 0.26, 0.74]) {
-      const cx = x1 + (x2 - x1) * t;
-      const cy = y1 + (y2 - y1) * t;
-      for (const below of [false, true]) {
-        const y = below ? cy + OFFSET + ASCENT : cy - OFFSET - DESCENT;
-        spots.push({ x: cx, y, cx, cy, box: rotatedQuad(cx - w / 2, y - ASCENT, w, ASCENT + DESCENT, angle, cx, cy) });
+    // The whole text first; then, only where it fits nowhere, shorter.
+    for (const chars of [undefined, ...SHORTER.filter((n) => n < text.length)]) {
+      const w = textWidth(shorten(text, chars), LABEL_FONT) + 2;
+      const spots: { x: number; y: number; cx: number; cy: number; box: Quad }[] = [];
+      for (const t of [0.5, 0.38, 0.62, 0.26, 0.74]) {
+        const cx = x1 + (x2 - x1) * t;
+        const cy = y1 + (y2 - y1) * t;
+        for (const below of [false, true]) {
+          const y = below ? cy + OFFSET + ASCENT : cy - OFFSET - DESCENT;
+          spots.push({ x: cx, y, cx, cy, box: rotatedQuad(cx - w / 2, y - ASCENT, w, ASCENT + DESCENT, angle, cx, cy) });
+        }
       }
+      const free = firstFree(
+        spots.map((s) => s.box),
+        taken,
+      );
+      if (free < 0) continue;
+      const spot = spots[free]!;
+      taken.push(spot.box);
+      out.push({
+        key: g.members[0]!,
+        members: g.members,
+        x: spot.x,
+        y: spot.y,
+        angle,
+        cx: spot.cx,
+        cy: spot.cy,
+        box: spot.box,
+        ...(chars === undefined ? {} : { chars }),
+      });
+      break;
     }
-    const free = firstFree(
-      spots.map((s) => s.box),
-      taken,
-    );
-    if (free < 0) continue;
-    const spot = spots[free]!;
-    taken.push(spot.box);
-    out.push({ key: g.members[0]!, members: g.members, x: spot.x, y: spot.y, angle, cx: spot.cx, cy: spot.cy, box: spot.box });
   }
   return out;
 }
