@@ -13,6 +13,7 @@ import type { ViewProps } from '../views';
 import { eventsAt } from '../../recording/model';
 import { dissect, type Dissected, type Part, type PartKind } from './anatomy';
 import { DirectionReader, http1ConnectionIds } from './streams';
+import { tlsProtocolOf } from '../tls-records';
 import './message.css';
 
 interface Http1Connection {
@@ -46,6 +47,8 @@ export function connectionAt(recording: Recording, conn: Http1Connection, cursor
   const readers = { client: new DirectionReader(), server: new DirectionReader() };
   events.forEach((e, index) => {
     if (e.type === 'connection-closed' && e.connectionId === conn.connectionId) eof = true;
+    const tls = tlsProtocolOf(e);
+    if (tls && 'connectionId' in e && e.connectionId === conn.connectionId) readers.client.protocol = readers.server.protocol = tls;
     if (e.type !== 'bytes-sent' || e.connectionId !== conn.connectionId) return;
     const data = readers[e.from].read(e.data);
     if (atCursor && atCursor.sourceId === conn.source.id && atCursor.index === index)

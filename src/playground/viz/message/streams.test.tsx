@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Recording } from '../../recording/model';
 import { recordSnippet } from '../run-snippet';
 import { VIEWS } from '../views';
+import { DirectionReader } from './streams';
 import MessageInspector from './MessageInspector';
 
 afterEach(cleanup);
@@ -34,6 +35,21 @@ describe('Messages view, byte ranges by protocol', () => {
     expect(shown.filter((c) => /Rejected|ClientHello|Finished/.test(c!))).toEqual([]);
     // The HTTP/2 and HTTP/3 runs have no HTTP/1 connection to offer.
     expect(connections(container).filter((c) => /^HTTP\/[23]/.test(c!))).toEqual([]);
+  });
+
+  it('takes the plaintext out of protected records: TLS 1.3 type byte and tag after it, TLS 1.2 nonce before and tag after', () => {
+    const bin = (bytes: number[]) => String.fromCharCode(...bytes);
+    const record = (type: number, payload: string) => bin([type, 3, 3, payload.length >> 8, payload.length & 0xff]) + payload;
+    const zeros = (n: number) => '\0'.repeat(n);
+    const hello = record(22, 'ClientHello');
+    const text = 'GET / HTTP/1.1\r\n';
+    const tls13 = new DirectionReader();
+    expect(tls13.read(hello)).toBe('');
+    expect(tls13.read(record(23, `${text}\x17${zeros(16)}`) + record(23, `x${'\x17'}${zeros(16)}`))).toBe(`${text}x`);
+    const tls12 = new DirectionReader();
+    tls12.protocol = 'tls1.2';
+    tls12.read(hello);
+    expect(tls12.read(record(23, `${zeros(8)}${text}${zeros(16)}`))).toBe(text);
   });
 
   it('shows the CONNECT request and its 200 in front of an HTTP/2 tunnel, and the tunnel as tunnel bytes', async () => {

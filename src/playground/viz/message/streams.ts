@@ -11,6 +11,7 @@
  * Kept free of the views' code: the view list (views.ts) asks it whether the Messages view applies.
  */
 import type { Source } from '../../recording/model';
+import { recordPlaintext, tlsProtocolOf, type TlsProtocol } from '../tls-records';
 
 type WireEvents = Extract<Source, { kind: 'wire' }>['events'];
 
@@ -29,13 +30,13 @@ function isTlsRecords(data: string): boolean {
   return at === data.length && data.length > 0;
 }
 
-/** The application data inside a write of TLS records (handshake records carry none). */
-function applicationData(data: string): string {
+/** The application data inside a write of TLS records (handshake records carry none), protection removed. */
+function applicationData(data: string, protocol: TlsProtocol): string {
   let out = '';
   let at = 0;
   while (at + 5 <= data.length) {
     const length = (data.charCodeAt(at + 3) << 8) | data.charCodeAt(at + 4);
-    if (data.charCodeAt(at) === TLS_APPLICATION_DATA) out += data.slice(at + 5, at + 5 + length);
+    if (data.charCodeAt(at) === TLS_APPLICATION_DATA) out += recordPlaintext(data.slice(at + 5, at + 5 + length), protocol);
     at += 5 + length;
   }
   return out;
@@ -47,13 +48,16 @@ function applicationData(data: string): string {
  */
 export class DirectionReader {
   #tls: boolean | undefined;
+  /** Which TLS the connection's handshake events named (the records look alike: both say 0x0303). */
+  protocol: TlsProtocol = 'tls1.3';
 
   /** The HTTP-level bytes of one write ('' for a TLS handshake flight). */
   read(data: string): string {
     if (this.#tls === undefined) this.#tls = data.charCodeAt(0) === TLS_HANDSHAKE && isTlsRecords(data);
-    return this.#tls && isTlsRecords(data) ? applicationData(data) : data;
+    return this.#tls && isTlsRecords(data) ? applicationData(data, this.protocol) : data;
   }
 }
+
 
 /**
  * Ids of the connections in `events` that carried HTTP/1, in order of their first bytes: every connection
@@ -64,12 +68,16 @@ export function http1ConnectionIds(events: WireEvents): string[] {
   const readers = new Map<string, DirectionReader>();
   const decided = new Set<string>();
   const http2 = new Set<string>();
+  const protocols = new Map<string, TlsProtocol>();
   for (const e of events) {
+    const tls = tlsProtocolOf(e);
+    if (tls && 'connectionId' in e) protocols.set(e.connectionId, tls);
     if (e.type !== 'bytes-sent') continue;
     seen.add(e.connectionId);
     if (e.from !== 'client' || decided.has(e.connectionId)) continue;
     let reader = readers.get(e.connectionId);
     if (!reader) readers.set(e.connectionId, (reader = new DirectionReader()));
+    reader.protocol = protocols.get(e.connectionId) ?? reader.protocol;
     const bytes = reader.read(e.data);
     if (bytes.length === 0) continue; // a TLS handshake flight: the client's first HTTP bytes are still to come
     decided.add(e.connectionId);

@@ -5,7 +5,7 @@
  * DATA s1" we replay each direction's writes and remember which byte range held which message:
  * - TLS records (RFC 8446 §5.1: type, legacy version 0x0303, 16-bit length) when the connection runs TLS;
  *   handshake records carry the flight's message names in ASCII (see net/tls.ts), application data records
- *   carry the HTTP bytes;
+ *   carry the HTTP bytes inside what protection adds (tls-records.ts);
  * - HTTP/1.x: a write that starts with a request line or status line (RFC 9112 §3, §4);
  * - HTTP/2: the connection preface (RFC 9113 §3.4) and 9-octet frame headers (§4.1).
  * Anything else is "data". Labels are for people: a message split across writes is named by its first one.
@@ -15,6 +15,8 @@
  * the tunnel is open (RFC 9110 §9.3.6), so a client's bytes are HTTP/2 frames from its preface on, and the
  * other side's once the server speaks HTTP/2 (it announced a session, or the client's preface has gone out).
  */
+
+import { recordPlaintext, type TlsProtocol } from '../tls-records';
 
 export type Category = 'tcp' | 'tls' | 'request' | 'response' | 'h2' | 'data' | 'ack' | 'quic';
 
@@ -71,7 +73,7 @@ export function appLabel(data: string, http2: boolean): { label: string; categor
 }
 
 /**
- * Replays one direction's writes into labelled byte ranges. `tls` says whether the bytes are TLS records.
+ * Replays one direction's writes into labelled byte ranges. `tls` names the TLS the bytes are records of, if any.
  * Application bytes are read as HTTP/1 until this direction speaks HTTP/2: from a write that starts with the
  * client preface, or from `startHttp2()` (the server's side of a connection whose client sent its preface).
  */
@@ -97,7 +99,7 @@ export class StreamLabeller {
     return appLabel(data, this.#http2);
   }
 
-  write(data: string, tls: boolean): void {
+  write(data: string, tls: TlsProtocol | undefined): void {
     // The rest of a record an earlier write began (a proxy relays a server's multi-KB flight segment by
     // segment): it belongs to that record's range.
     if (tls && this.#recordLeft > 0) {
@@ -119,7 +121,7 @@ export class StreamLabeller {
           type === TLS_HANDSHAKE
             ? { label: `TLS ${handshakeNames(payload)}`, category: 'tls' as const }
             : type === TLS_APPLICATION_DATA
-              ? this.#app(payload)
+              ? this.#app(recordPlaintext(payload, tls))
               : { label: `TLS record type ${type}`, category: 'tls' as const };
         this.#push(5 + payload.length, named.label, named.category);
         this.#recordLeft = length - payload.length;

@@ -16,6 +16,7 @@
  */
 import type { TraceEvent } from 'roundtrip/wire';
 import { StreamLabeller, type Category } from './labels';
+import type { TlsProtocol } from '../tls-records';
 
 export type { Category } from './labels';
 
@@ -84,7 +85,8 @@ interface Pending {
 export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
   const connections = new Map<string, ConnectionInfo>();
   const labellers = new Map<string, StreamLabeller>();
-  const tlsConnections = new Set<string>();
+  /** Connections that run TLS, and which (application-data records differ: tls-records.ts). */
+  const tlsConnections = new Map<string, TlsProtocol>();
   /** Proxy-to-server connection -> the client's connection whose tunnel it carries (same bytes, same TLS). */
   const tunnels = new Map<string, string>();
   const pendingSegments = new Map<string, Pending[]>();
@@ -149,7 +151,7 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         return;
       case 'handshake': {
         if (e.protocol !== 'tcp') {
-          tlsConnections.add(e.connectionId);
+          tlsConnections.set(e.connectionId, e.protocol);
           return; // TLS flights travel in segments, labelled from their records.
         }
         const from = peer(e.connectionId, e.from);
@@ -183,7 +185,7 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
       case 'bytes-sent': {
         const l = labeller(e.connectionId, e.from);
         const relayed = tunnels.get(e.connectionId);
-        l.write(e.data, tlsConnections.has(e.connectionId) || (relayed !== undefined && tlsConnections.has(relayed)));
+        l.write(e.data, tlsConnections.get(e.connectionId) ?? (relayed === undefined ? undefined : tlsConnections.get(relayed)));
         // Once the client's preface is out, what comes back is the server's HTTP/2 (relayed by a tunnel, if any).
         if (e.from === 'client' && l.http2) labeller(e.connectionId, 'server').startHttp2();
         return;
