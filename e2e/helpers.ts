@@ -23,7 +23,9 @@ export function playground(page: Page, id: string) {
     /** Replaces the whole snippet through Monaco, the way a reader would with select-all and paste. */
     async replaceCode(code: string) {
       await this.edit.click();
-      await expect(this.editor).toBeVisible();
+      // The light editor takes typing at once; Monaco replaces it once its TypeScript worker has checked the
+      // snippet (src/playground/editor/upgrade.ts), which on a loaded 2-core machine can take over 15 s.
+      await expect(this.editor).toBeVisible({ timeout: 30_000 });
       await this.typeInEditor(code);
     },
     /** Selects everything in the (already open) editor and pastes `code` over it. */

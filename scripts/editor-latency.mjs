@@ -12,6 +12,10 @@
  * Once Monaco shows, the script types `sim` on a new last line and then `.`, and notes
  * - completion: ms from the `.` key's own timestamp to the first frame showing the suggestion list with rows
  *   (goal: at most 500 ms), measured from the moment Monaco appeared, as a reader who starts typing there would.
+ * From the editor's own User Timing marks (editor/upgrade.ts), when the page has them:
+ * - worker warm: ms from the click until the TypeScript worker had checked the snippet once;
+ * - and per run whether Monaco replaced the light editor before that ("cold": it hit the safety cap), which is
+ *   what splits the completion times into two groups.
  *
  * Prints median and p95 (with few runs, p95 is the slowest) per series, and the load average before and after.
  *
@@ -62,6 +66,19 @@ const CLICK_PROBE = (/** @type {string} */ id) => {
   requestAnimationFrame(frame);
 };
 
+/** In the page: the editor's User Timing marks (editor/upgrade.ts), in ms from the click; NaN where absent. */
+const MARKS_PROBE = () => {
+  const r = /** @type {any} */ (window).__rtEditor;
+  const at = (/** @type {string} */ name) => performance.getEntriesByName(name, 'mark')[0];
+  const warm = /** @type {PerformanceMark | undefined} */ (at('roundtrip:editor-warm'));
+  const upgrade = /** @type {PerformanceMark | undefined} */ (at('roundtrip:editor-upgrade'));
+  return {
+    // A worker the editor gave up on (detail.failed) never got warm.
+    warm: warm && !warm.detail?.failed ? warm.startTime - r.clickedAt : NaN,
+    warmAtUpgrade: upgrade ? Boolean(upgrade.detail?.warm) : undefined,
+  };
+};
+
 /** In the page: ms from the `.` keydown to the first frame showing the suggestion list with rows. */
 const DOT_PROBE = (/** @type {[string, number]} */ [id, timeoutMs]) => {
   const root = /** @type {HTMLElement} */ (document.querySelector(`[data-playground-id="${id}"]`));
@@ -79,7 +96,7 @@ const DOT_PROBE = (/** @type {[string, number]} */ [id, timeoutMs]) => {
 
 console.log(`load average before: ${load()}`);
 const browser = await launch();
-/** @type {{ editable: number, monaco: number, completion: number }[]} */
+/** @type {{ editable: number, monaco: number, completion: number, warm: number, warmAtUpgrade: boolean | undefined }[]} */
 const runs = [];
 try {
   for (let i = 0; i < RUNS; i++) {
@@ -106,8 +123,9 @@ try {
     await page.keyboard.type('\nsim');
     await page.keyboard.press('.');
     const completion = await page.evaluate(() => /** @type {any} */ (window).__rtSuggest);
+    const marks = await page.evaluate(MARKS_PROBE);
     const editable = Number.isNaN(ready.editable) ? ready.monaco : ready.editable;
-    runs.push({ editable, monaco: ready.monaco, completion });
+    runs.push({ editable, monaco: ready.monaco, completion, ...marks });
     await context.close();
   }
   const show = (/** @type {string} */ name, /** @type {number[]} */ xs) =>
@@ -127,6 +145,14 @@ try {
     "'.' typed in Monaco -> suggestions",
     runs.map((r) => r.completion),
   );
+  const warms = runs.map((r) => r.warm).filter((x) => !Number.isNaN(x));
+  if (warms.length > 0) show('click into code -> worker warm', warms);
+  if (runs.some((r) => r.warmAtUpgrade !== undefined)) {
+    const group = (/** @type {boolean} */ warm) => runs.filter((r) => r.warmAtUpgrade === warm).map((r) => r.completion.toFixed(0));
+    console.log(
+      `Monaco shown with the worker warm in ${group(true).length} of ${RUNS} runs (completions ${group(true).join(', ') || '-'} ms); before it was warm in ${group(false).length} (completions ${group(false).join(', ') || '-'} ms)`,
+    );
+  }
   const median = percentile(
     runs.map((r) => r.completion),
     50,

@@ -1,5 +1,5 @@
 /**
- * Monaco, loaded only when a reader starts editing (never during SSR, never before interaction).
+ * Monaco, loaded only when a reader is about to edit (never during SSR, never before interaction: load.ts).
  *
  * Monaco 0.57's ESM layout: the editor API, the TypeScript grammar and the TypeScript language service are
  * separate imports, and the workers come through `self.MonacoEnvironment.getWorker`.
@@ -41,12 +41,13 @@ import {
   JsxEmit,
 } from 'monaco-editor/languages/features/typescript/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
-import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
 import roundtripTypes from 'virtual:roundtrip-types';
+import { takeTypeScriptWorker } from './load';
 
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string) {
-    return label === 'typescript' || label === 'javascript' ? new TsWorker() : new EditorWorker();
+    // The TypeScript worker was started with this module's download (load.ts).
+    return label === 'typescript' || label === 'javascript' ? takeTypeScriptWorker() : new EditorWorker();
   },
 };
 
@@ -99,30 +100,88 @@ const siteTheme = () => (document.documentElement.dataset.theme === 'light' ? 'v
 
 let modelCount = 0;
 
-/** A snippet's model, made before its editor, and a promise that settles once the TypeScript worker has checked it. */
+/**
+ * A snippet's model, made before its editor, and a promise that settles once the TypeScript worker has checked
+ * it (or, `failed` saying why, once it is clear it will not). Never rejects.
+ */
 export interface PreparedModel {
   readonly model: monaco.editor.ITextModel;
-  readonly warm: Promise<void>;
+  readonly warm: Promise<{ failed?: string }>;
 }
 
 /**
  * Makes the model for `code` and has the TypeScript worker start on it now: the worker's first answer costs its
- * start-up, reading the libraries' declarations and checking the file (about a second on a cold page), which
+ * start-up, reading the libraries' declarations and checking the file (one to several seconds on a cold page), which
  * the reader would otherwise wait for at their first `.`. A completion list and the file's problems are
  * requested and thrown away; what they leave behind (parsed and bound declarations) makes the next ones fast.
- * Never rejects: a worker that fails here fails again, visibly, when the editor asks.
+ * Never rejects.
  */
 export function prepareModel(code: string): PreparedModel {
+  if (spare) {
+    // Made while the pointer was over the code (prewarm): the worker has read the libraries for it already.
+    const { model, warm } = spare;
+    spare = undefined;
+    if (model.getValue() === code) return { model, warm };
+    model.setValue(code);
+    return { model, warm: warm.then((spareWarm) => (spareWarm.failed ? spareWarm : checkOnce(model))) };
+  }
   const model = monaco.editor.createModel(code, 'typescript', monaco.Uri.parse(`file:///snippet-${++modelCount}.tsx`));
+  return { model, warm: checkOnce(model) };
+}
+
+/**
+ * Has the TypeScript worker check `model` and list completions at its end; settles when it has answered, or
+ * (detail.failed) when it would not, for the upgrade (upgrade.ts) not to wait for it longer.
+ *
+ * Monaco sets up its TypeScript support (tsMode setupTypeScript) once the first TypeScript model exists, a
+ * module load later; asked before then, getTypeScriptWorker rejects ("TypeScript not registered!") at once. So
+ * a rejection is retried until the worker answers: taken as an answer, it put a Monaco whose worker had not
+ * even started in the reader's hands, and their first completion took seconds.
+ */
+async function checkOnce(model: monaco.editor.ITextModel): Promise<{ failed?: string }> {
   const name = model.uri.toString();
-  const warm = getTypeScriptWorker()
-    .then((forUris) => forUris(model.uri))
-    .then((worker) => Promise.all([worker.getSemanticDiagnostics(name), worker.getCompletionsAtPosition(name, code.length)]))
-    .then(
-      () => {},
-      () => {},
-    );
-  return { model, warm };
+  const giveUpAt = performance.now() + CHECK_RETRY_MS;
+  for (;;) {
+    try {
+      const worker = await (await getTypeScriptWorker())(model.uri);
+      if (model.isDisposed()) return {};
+      await Promise.all([worker.getSemanticDiagnostics(name), worker.getCompletionsAtPosition(name, model.getValueLength())]);
+      return {};
+    } catch (error) {
+      if (model.isDisposed()) return {};
+      if (performance.now() >= giveUpAt) return { failed: String(error) };
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+/** How long checkOnce keeps asking a worker that is not there: past it, a worker that fails fails again, visibly, when the editor asks. */
+const CHECK_RETRY_MS = 10_000;
+
+/** A model prepared ahead of the reader's click, for the next prepareModel to take. At most one. */
+let spare: PreparedModel | undefined;
+
+/**
+ * The pointer is over `code`: a click to edit it may follow. Starts the TypeScript worker on it now, so the
+ * editor that the click opens (prepareModel) finds the worker warm or nearly so.
+ */
+export function prewarm(code: string): void {
+  if (!spare && modelCount === 0) spare = prepareModel(code);
+}
+
+/**
+ * Makes the completion list's widget now, with the editor, rather than at the reader's first `.`. Monaco makes
+ * the suggest controller at the first key press and its widget when the page is next idle, or on demand: on a
+ * page still busy (the island hydrating, the sandbox starting) that was at the first `.`, in the way of the
+ * completion the reader is waiting for. Reaches into Monaco's internals (SuggestController.widget, an idle
+ * value), so a Monaco that changes them only loses the head start.
+ */
+function readySuggestions(editor: monaco.editor.IStandaloneCodeEditor): void {
+  try {
+    const suggest = editor.getContribution<monaco.editor.IEditorContribution & { widget?: { value?: unknown } }>('editor.contrib.suggestController');
+    void suggest?.widget?.value;
+  } catch {
+    // Only a head start.
+  }
 }
 
 export function createEditor(container: HTMLElement, options: CreateEditorOptions, prepared?: PreparedModel): EditorHandle {
@@ -140,7 +199,11 @@ export function createEditor(container: HTMLElement, options: CreateEditorOption
     ariaLabel: options.label,
     // Tab inserts indentation; Ctrl+M (Monaco's toggle) or Esc lets Tab move focus instead.
     tabFocusMode: false,
+    // No kind of inlay hint is switched on (typescriptDefaults' inlay hint options are all off), so every request
+    // for them comes back empty; made on each change, they would only queue ahead of a completion in the worker.
+    inlayHints: { enabled: 'off' },
   });
+  readySuggestions(editor);
   if (options.selection) {
     const start = model.getPositionAt(options.selection.start);
     const end = model.getPositionAt(options.selection.end);

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLiteEditor } from './lite';
 import type { CreateEditorOptions, EditorHandle, PreparedModel } from './monaco';
-import { createUpgradingEditor, type MonacoModule } from './upgrade';
+import { createUpgradingEditor, MAX_WARM_WAIT_MS, type MonacoModule, UPGRADE_MARK, WARM_MARK } from './upgrade';
 
 /** Monaco's module as the upgrade sees it: an editor that records how it was made; warm-up settles when told. */
 function fakeMonaco() {
@@ -57,6 +57,8 @@ function type(area: HTMLTextAreaElement, text: string) {
 }
 
 describe('the editor that opens at once and becomes Monaco', () => {
+  afterEach(() => void vi.useRealTimers());
+
   it('is editable at once with the cursor where the reader clicked; Monaco takes over the text, the cursor and focus once its worker is warm', async () => {
     const monaco = fakeMonaco();
     const { editor, changes, area } = open(monaco, { start: 6, end: 6 });
@@ -92,6 +94,35 @@ describe('the editor that opens at once and becomes Monaco', () => {
     expect(monaco.made[0]!.focusWithinAtCreate).toBe(false);
     // Focus still goes to Monaco once it is made.
     expect(monaco.made[0]!.focused).toBe(1);
+  });
+
+  it('waits for a TypeScript worker that takes seconds to start, rather than showing Monaco before it can complete', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    performance.clearMarks();
+    const monaco = fakeMonaco();
+    const { editor, area } = open(monaco);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(monaco.calls).toEqual(['prepare']);
+    expect(area()).not.toBeNull();
+    monaco.warmUp();
+    expect(await editor.upgraded).toBe(true);
+    // The marks scripts/editor-latency.mjs reads: Monaco came with the worker warm.
+    expect(performance.getEntriesByName(WARM_MARK)).toHaveLength(1);
+    expect((performance.getEntriesByName(UPGRADE_MARK)[0] as PerformanceMark).detail).toEqual({ warm: true });
+  });
+
+  it('shows Monaco anyway once the safety cap has passed, for a worker that never answers', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    performance.clearMarks();
+    const monaco = fakeMonaco();
+    const { editor } = open(monaco);
+    await vi.advanceTimersByTimeAsync(MAX_WARM_WAIT_MS - 1);
+    expect(monaco.calls).toEqual(['prepare']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await editor.upgraded).toBe(true);
+    expect(monaco.calls).toEqual(['prepare', 'beforeUpgrade', 'create']);
+    expect(performance.getEntriesByName(WARM_MARK)).toHaveLength(0);
+    expect((performance.getEntriesByName(UPGRADE_MARK)[0] as PerformanceMark).detail).toEqual({ warm: false });
   });
 
   it('does not wait for a slow TypeScript worker longer than it is allowed to', async () => {

@@ -23,11 +23,23 @@ export interface MonacoModule {
 }
 
 /**
- * The longest the light editor waits for the TypeScript worker once Monaco's code is in. On a fast machine the
- * worker is ready well before; on a slow or busy one the reader gets Monaco after this, and its first completion
- * waits for the rest of the worker's start instead (as it did before the warm-up).
+ * The longest the light editor waits for the TypeScript worker once Monaco's code is in: a safety net only, for
+ * a worker that never answers. On a busy machine the worker's start (its 7 MB script, then reading the standard
+ * library's and roundtrip's declarations and checking the snippet) can take several seconds, and a Monaco shown
+ * before it is done makes the reader wait at their first `.` anyway (1.3-2.1 s with the earlier 2 s cap), with
+ * nothing on screen saying why; the light editor meanwhile takes typing, so there is nothing to gain by showing
+ * Monaco early.
  */
-export const MAX_WARM_WAIT_MS = 2000;
+export const MAX_WARM_WAIT_MS = 10_000;
+
+/**
+ * Performance-timeline marks (User Timing), for scripts/editor-latency.mjs: when the worker had checked the
+ * snippet (or `detail.failed`: gave up on it), and when Monaco replaced the light editor (`detail.warm`: whether
+ * the worker had checked the snippet by then).
+ */
+export const WARM_MARK = 'roundtrip:editor-warm';
+export const UPGRADE_MARK = 'roundtrip:editor-upgrade';
+const mark = (name: string, detail?: unknown) => void globalThis.performance?.mark?.(name, detail === undefined ? undefined : { detail });
 
 export interface UpgradingEditor extends EditorHandle {
   /** Settles once Monaco has replaced the light editor (true), or will not (false: it failed, or was disposed). */
@@ -74,8 +86,13 @@ export function createUpgradingEditor(
     async (monaco) => {
       if (disposed) return false;
       const prepared = monaco.prepareModel(lite.getValue());
+      let warm = false;
+      const warmed = prepared.warm.then((result) => {
+        warm = !result?.failed;
+        mark(WARM_MARK, result?.failed ? { failed: result.failed } : undefined);
+      });
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([prepared.warm, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWarmWaitMs)))]);
+      await Promise.race([warmed, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWarmWaitMs)))]);
       clearTimeout(timer);
       if (disposed) {
         prepared.model.dispose();
@@ -83,7 +100,8 @@ export function createUpgradingEditor(
       }
       if (lite.composing()) await new Promise<void>((resolve) => lite.afterComposition(resolve));
       const done = swap(monaco, prepared);
-      if (!done) prepared.model.dispose();
+      if (done) mark(UPGRADE_MARK, { warm });
+      else prepared.model.dispose();
       return done;
     },
     // Monaco failed to download: the light editor stays, and works.

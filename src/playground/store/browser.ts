@@ -7,6 +7,7 @@ import { takeHandedOver } from '../sandbox/spare';
 import { chunksFor, importedModules, sandboxSrc, withNeeds } from '../sandbox/chunks.mjs';
 import { createLiteEditor, prefersLiteEditor } from '../editor/lite';
 import { createUpgradingEditor } from '../editor/upgrade';
+import { loadMonaco } from '../editor/load';
 import type { PlaygroundConfig, PlaygroundEnv, VizModules } from './store';
 
 const SANDBOX_DIR = '/sandbox/';
@@ -42,16 +43,6 @@ function loadVizCode(code?: string): Promise<VizModules> {
 }
 if (typeof document !== 'undefined') void loadVizCode();
 
-/** Monaco's module, requested once (a failed download is tried again by the next caller). */
-let monacoCode: Promise<typeof import('../editor/monaco')> | undefined;
-function loadMonaco(): Promise<typeof import('../editor/monaco')> {
-  if (!monacoCode) {
-    monacoCode = import('../editor/monaco');
-    monacoCode.catch(() => (monacoCode = undefined));
-  }
-  return monacoCode;
-}
-
 export interface PageParts {
   /** Holds the sandbox's iframe. */
   readonly frameHost: () => HTMLElement | null;
@@ -86,8 +77,13 @@ export function browserEnv(config: PlaygroundConfig, code: () => string, parts: 
       // Elsewhere the textarea editor stands in, in this same task, until Monaco is ready (editor/upgrade.ts).
       return { editor: createUpgradingEditor(box, options, createLiteEditor, loadMonaco), mode: 'lite' };
     },
+    // Monaco's code, and its TypeScript worker started on the snippet (editor/monaco.ts prewarm).
     preloadEditor: () => {
-      if (!prefersLiteEditor()) void loadMonaco().catch(() => {});
+      if (!prefersLiteEditor())
+        void loadMonaco().then(
+          ({ prewarm }) => prewarm(code()),
+          () => {},
+        );
     },
     renderNow: parts.renderNow,
     focusRun: () => parts.runButton()?.focus(),

@@ -107,7 +107,7 @@ export interface PlaygroundEnv {
    * `beforeUpgrade` first), or only the textarea editor on touch and narrow screens.
    */
   openEditor(options: CreateEditorOptions): Promise<{ editor: EditorHandle; mode: 'monaco' | 'lite' } | undefined>;
-  /** Starts downloading the editor's code (the pointer is over the code: a click to edit may follow). */
+  /** Starts downloading the editor's code and its TypeScript worker (the pointer is over the code: a click to edit may follow). */
   preloadEditor(): void;
   /** Applies `update` and renders it before returning (the editor box must be visible before it takes focus). */
   renderNow(update: () => void): void;
