@@ -219,10 +219,17 @@ export class TlsStream implements ByteStream {
   #protect(plaintext: Uint8Array): Uint8Array {
     const before = this.version === '1.2' ? TLS12_NONCE : 0;
     const after = this.version === '1.2' ? TLS12_TAG : TLS13_TRAILER;
-    const payload = new Uint8Array(before + plaintext.length + after);
-    payload.set(plaintext, before);
-    if (this.version === '1.3') payload[before + plaintext.length] = APPLICATION_DATA; // TLSInnerPlaintext.type
-    return record(APPLICATION_DATA, payload);
+    const length = before + plaintext.length + after;
+    // One allocation for the whole record (header, nonce, plaintext, trailer), as `record` would lay it out.
+    const out = new Uint8Array(5 + length);
+    out[0] = APPLICATION_DATA;
+    out[1] = 0x03;
+    out[2] = 0x03;
+    out[3] = length >> 8;
+    out[4] = length & 0xff;
+    out.set(plaintext, 5 + before);
+    if (this.version === '1.3') out[5 + before + plaintext.length] = APPLICATION_DATA; // TLSInnerPlaintext.type
+    return out;
   }
 
   /** The plaintext of a received application-data record (`#protect` undone). */
