@@ -103,3 +103,28 @@ describe('describeStep and describePosition', () => {
     expect(describeStep(two, events.length)).toBe(`Other: ${describeWireEvent(events[0]!)}`);
   });
 });
+
+describe('drops say why (#23: queue drops told apart from loss)', () => {
+  it('a drop at the full queue, a random loss and a scheduled one each say which they were, in the log and on the arrow', async () => {
+    const big = createServer({ routes: [http.get('/file', () => new Response(new Uint8Array(400_000)))] });
+    const fetchAll = async (options: Parameters<typeof createSimulation>[0]) => {
+      const sim = createSimulation({ server: big, rtt: 100, bandwidth: 10_000_000, seed: 3, ...options });
+      await (await sim.fetch('/file')).arrayBuffer();
+      return sim.trace.events;
+    };
+    const wordsFor = (events: readonly TraceEvent[]) => {
+      const lost = events.filter((e) => e.type === 'packet-lost' || e.type === 'quic-datagram-dropped');
+      expect(lost.length).toBeGreaterThan(0);
+      const arrows = buildSequence(events).arrows.filter((a) => a.lost).map((a) => a.description);
+      return { log: new Set(lost.map(describeWireEvent).map((t) => t.replace(/^.*? from (client|server) /, ''))), arrows };
+    };
+    const queue = wordsFor(await fetchAll({ httpVersion: '1.1', queue: { packets: 5 } }));
+    expect(queue.log).toEqual(new Set(['dropped at the full bottleneck queue']));
+    expect(queue.arrows.every((d) => d.endsWith(', DROPPED at the full bottleneck queue'))).toBe(true);
+    const random = wordsFor(await fetchAll({ httpVersion: '3', queue: 'unlimited', loss: 0.05 }));
+    expect(random.log).toEqual(new Set(['lost in the network (random loss)']));
+    expect(random.arrows.every((d) => d.endsWith(', LOST in the network (random loss)'))).toBe(true);
+    const scheduled = wordsFor(await fetchAll({ httpVersion: '2', queue: 'unlimited', lossSchedule: { server: [50_000] } }));
+    expect(scheduled.log).toEqual(new Set(['lost in the network (the loss schedule)']));
+  });
+});

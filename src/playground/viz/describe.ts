@@ -9,6 +9,7 @@ import type { TraceEvent } from 'roundtrip/wire';
 import { eventAt, type QueryVizEvent, type Recording } from '../recording/model';
 import { describeQueryEvent } from './query/describe';
 import { formatNumber } from './number';
+import { dropWords } from './drop-words';
 
 const ms = (x: number) => `${formatNumber(x, 1)} ms`;
 const bytes = (n: number) => `${formatNumber(n, 1)} byte${n === 1 ? '' : 's'}`;
@@ -106,7 +107,7 @@ export function describeWireEvent(e: TraceEvent): string {
     case 'ack':
       return `${e.connectionId}: ${e.from} acknowledges up to byte ${e.ack}`;
     case 'packet-lost':
-      return `${e.connectionId}: lost bytes ${e.offset}–${e.offset + e.length} from ${e.from}`;
+      return `${e.connectionId}: bytes ${e.offset}–${e.offset + e.length} from ${e.from} ${dropWords(e.cause)}`;
     case 'retransmit':
       return e.reason === 'timeout'
         ? `${e.connectionId}: ${e.from} retransmits bytes ${e.offset}–${e.offset + e.length} after a ${ms(e.rto)} timeout (attempt ${e.attempt})`
@@ -161,7 +162,7 @@ export function describeWireEvent(e: TraceEvent): string {
     case 'quic-packet-sent':
       return `${e.connectionId}: ${e.from} sent ${e.probe ? 'probe ' : ''}packet ${e.packetNumber} (${e.space}, ${bytes(e.size)}): ${e.frames.join('; ')}`;
     case 'quic-datagram-dropped':
-      return `${e.connectionId}: network dropped packet ${e.packetNumbers.join(', ')} from ${e.from}`;
+      return `${e.connectionId}: packet ${e.packetNumbers.join(', ')} from ${e.from} ${dropWords(e.cause)}`;
     case 'quic-packets-lost':
       return `${e.connectionId}: ${e.from} declares packet ${e.packetNumbers.join(', ')} lost (${e.reason})`;
     case 'quic-pto':

@@ -17,6 +17,10 @@
 import type { TraceEvent } from 'roundtrip/wire';
 import { StreamLabeller, type Category } from './labels';
 import type { TlsProtocol } from '../tls-records';
+import { dropWords, type DropCause } from '../drop-words';
+
+/** A lost arrow's description says why in capitals, as it always has: "LOST in the network", "DROPPED at the full ...". */
+const dropped = (cause: DropCause | undefined) => dropWords(cause).replace(/^\S+/, (first) => first.toUpperCase());
 
 export type { Category } from './labels';
 
@@ -228,7 +232,7 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         const pending = pendingSegments.get(`${e.connectionId}|${e.from}|${e.offset}|${e.length}`)?.shift();
         if (!pending) return;
         const a = arrows[pending.arrow]!;
-        end(pending.arrow, { lost: true, arriveAt: e.at, description: `${a.description}, LOST in the network` }, index);
+        end(pending.arrow, { lost: true, arriveAt: e.at, description: `${a.description}, ${dropped(e.cause)}` }, index);
         return;
       }
       case 'ack': {
@@ -349,7 +353,7 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
           const arrow = quicSent.get(`${e.connectionId}|${e.from}|${pn}`);
           if (arrow === undefined) continue;
           const a = arrows[arrow]!;
-          end(arrow, { lost: true, description: `${a.description}, LOST in the network` }, index);
+          end(arrow, { lost: true, description: `${a.description}, ${dropped(e.cause)}` }, index);
         }
         return;
       case 'quic-packets-lost':
