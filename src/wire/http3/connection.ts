@@ -332,6 +332,11 @@ export class QuicConnection {
           // Handshake packets are never lost, so there is nothing to recover; but the bytes they acknowledge
           // grow the window like any others (RFC 9002 §7.3.1), as TCP's window grows on its handshake's ACKs.
           const sent = this.#handshakeInFlight[ns];
+          // RFC 9002 §5.1: an ACK that newly acknowledges its largest packet number, an ack-eliciting one, is
+          // an RTT sample in every space (ack_delay is not subtracted in Initial and Handshake, §5.3), as TCP
+          // samples its handshake: the first one usually comes from the peer's Initial.
+          const largest = sent.get(Math.max(...frame.ranges.map(([, high]) => high)));
+          if (largest) this.recovery.sampleRtt(roundTime(now - largest.sentAt));
           const acked: { size: number; sentAt: number }[] = [];
           for (const [low, high] of frame.ranges) {
             for (const [number, packet] of sent) {

@@ -38,9 +38,10 @@
  *   their keys are discarded, what is left of them leaves the flight (§6.4).
  *
  * Not modelled: persistent congestion (§7.6), pacing (§7.7), the app-limited rule (§7.8: the window
- * grows even when the sender had nothing more to send), ECN, loss detection and RTT samples in the Initial
- * and Handshake spaces (handshake packets are never lost in this simulator, see connection.ts, so only the
- * application data space needs recovery; the first RTT sample comes from the first 1-RTT ACK).
+ * grows even when the sender had nothing more to send), ECN, and loss detection in the Initial and Handshake
+ * spaces (handshake packets are never lost in this simulator, see connection.ts, so only the application data
+ * space needs recovery). Their ACKs are RTT samples, as in every space (§5.1): the first comes from the
+ * peer's Initial, as TCP's comes from its handshake.
  */
 
 import { GRANULARITY, LossRecovery, PACKET_THRESHOLD, TIME_THRESHOLD, type TransportRules } from '../transport/congestion';
