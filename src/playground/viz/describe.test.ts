@@ -115,7 +115,9 @@ describe('drops say why (#23: queue drops told apart from loss)', () => {
     const wordsFor = (events: readonly TraceEvent[]) => {
       const lost = events.filter((e) => e.type === 'packet-lost' || e.type === 'quic-datagram-dropped');
       expect(lost.length).toBeGreaterThan(0);
-      const arrows = buildSequence(events).arrows.filter((a) => a.lost).map((a) => a.description);
+      const arrows = buildSequence(events)
+        .arrows.filter((a) => a.lost)
+        .map((a) => a.description);
       return { log: new Set(lost.map(describeWireEvent).map((t) => t.replace(/^.*? from (client|server) /, ''))), arrows };
     };
     const queue = wordsFor(await fetchAll({ httpVersion: '1.1', queue: { packets: 5 } }));

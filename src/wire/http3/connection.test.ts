@@ -232,4 +232,3 @@ describe('handshake packets and the congestion window (RFC 9002 §7, §6.4)', ()
     expect(pair.server.recovery.smoothedRtt).toBe(100);
   });
 });
-

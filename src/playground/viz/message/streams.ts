@@ -58,7 +58,6 @@ export class DirectionReader {
   }
 }
 
-
 /**
  * Ids of the connections in `events` that carried HTTP/1, in order of their first bytes: every connection
  * with bytes on it except those whose client opened with the HTTP/2 preface.
