@@ -6,11 +6,11 @@
  *
  * What it does:
  * - The handshake from the table in packets.ts: Initial and Handshake packets carry TLS 1.3 in CRYPTO
- *   frames; the client pads its first Initial datagram to 1200 bytes (RFC 9000 §14.1); a flight larger than a
- *   datagram (the server's, with its certificate chain) is split over several (§19.6). A resumed client
- *   sends application data in 0-RTT packets in its first flight (RFC 9001 §4.6.1).
- * - Packet numbers per space (Initial, Handshake, application; 0-RTT and 1-RTT share the last, RFC 9000
- *   §12.3), ACK frames listing every packet number received, loss detection and NewReno (recovery.ts).
+ *   frames, laid out in datagrams by handshake-datagrams.ts (the client's first Initial padded to 1200 bytes,
+ *   RFC 9000 §14.1; a flight larger than a datagram split over several, §19.6). A resumed client sends
+ *   application data in 0-RTT packets in its first flight (RFC 9001 §4.6.1).
+ * - Packet numbers and ACK frames per space (Initial, Handshake, application; 0-RTT and 1-RTT share the
+ *   last, RFC 9000 §12.3) in packet-spaces.ts; loss detection and NewReno (recovery.ts).
  * - Independent streams (streams.ts): each STREAM frame is delivered to its own stream; a gap in one
  *   stream never holds back another.
  * - Data is packed stream by stream, round-robin, into packets of at most 1452 bytes (recovery.ts), as
@@ -26,26 +26,22 @@
  *   Not checked: the final size against the bytes received (FINAL_SIZE_ERROR, §4.5), and which side may
  *   send which frame on a unidirectional stream (STREAM_STATE_ERROR, §19.4-19.5).
  *
- * Simplifications (besides those in recovery.ts, streams.ts and packets.ts):
+ * Simplifications (besides those in recovery.ts, streams.ts, packets.ts and packet-spaces.ts):
  * - Datagrams without STREAM frames (handshake, ACK, RESET_STREAM, STOP_SENDING, PING, CONNECTION_CLOSE)
- *   are never lost (the same rule as link.ts for TCP control segments), so the Initial and Handshake
- *   spaces need no loss recovery, their ACKs are only piggy-backed on packets of that space that are sent
- *   anyway, and RESET_STREAM / STOP_SENDING go out once (RFC 9000 §13.3 would repeat them until acknowledged).
- *   Their packets still take room in the congestion window, and the ACKs they get grow it (RFC 9002 §7):
- *   the server's Handshake flight, acknowledged by the client's Finished, adds its 3,299 bytes, as the
- *   server's TLS flight does to TCP's window. Those never acknowledged (the server's Initial, the client's
- *   Finished) leave the flight when their keys are discarded (RFC 9001 §4.9, RFC 9002 §6.4).
+ *   are never lost (the same rule as link.ts for TCP control segments): the Initial and Handshake spaces
+ *   need no loss recovery (packet-spaces.ts), and RESET_STREAM / STOP_SENDING go out once (RFC 9000 §13.3
+ *   would repeat them until acknowledged).
  * - Every ack-eliciting packet is acknowledged at once (no max_ack_delay, RFC 9000 §13.2.1).
  * - No connection ids changes, migration, path validation, Retry, version negotiation, key updates,
  *   anti-amplification limit, or stateless reset. The idle timeout is the HTTP/3 layer's: it closes with
  *   CONNECTION_CLOSE (an immediate close, §10.2) rather than silently (§10.1).
  */
 import { WireError } from '../errors';
+import { planHandshakeDatagrams } from './handshake-datagrams';
+import { numberSpace, PacketSpaces } from './packet-spaces';
 import {
-  ackRanges,
   ackedSet,
   handshakeRow,
-  frameSize,
   isAckEliciting,
   packetSize,
   type QuicDatagram,
@@ -54,7 +50,7 @@ import {
   type QuicPacket,
   type QuicSpace,
 } from './packets';
-import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, QUIC_MIN_INITIAL_DATAGRAM, type CongestionChange } from './recovery';
+import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
 import { roundTime } from '../transport/time';
 import { TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES } from '../transport/tls-sizes';
 import type { QuicStreamTransition } from './stream-states';
@@ -115,11 +111,6 @@ export interface QuicConnectionOptions {
 }
 
 type AppChunks = readonly StreamChunk[];
-/** A handshake flight is not split into a piece smaller than this; the piece goes in the next datagram. */
-const CRYPTO_MIN_FRAGMENT = 64;
-type NumberSpace = 'initial' | 'handshake' | 'app';
-
-const numberSpace = (space: QuicSpace): NumberSpace => (space === '0rtt' || space === '1rtt' ? 'app' : space);
 
 export class QuicConnection {
   readonly role: QuicRole;
@@ -128,19 +119,8 @@ export class QuicConnection {
   #state: 'idle' | 'handshaking' | 'open' | 'closed' = 'idle';
   #oneRtt = false;
   #startedAt: number | undefined;
-  readonly #next: Record<NumberSpace, number> = { initial: 0, handshake: 0, app: 0 };
-  readonly #received: Record<NumberSpace, Set<number>> = { initial: new Set(), handshake: new Set(), app: new Set() };
-  readonly #ackPending: Record<NumberSpace, boolean> = { initial: false, handshake: false, app: false };
-  /**
-   * Our ack-eliciting Initial and Handshake packets not yet acknowledged, by number: never lost here, so loss
-   * detection does not track them, but they count in bytes in flight and their ACKs grow the window, as in
-   * every space (RFC 9002 §7), until their keys are discarded (`#discard`, RFC 9002 §6.4).
-   */
-  readonly #handshakeInFlight: Record<'initial' | 'handshake', Map<number, { readonly size: number; readonly sentAt: number }>> = {
-    initial: new Map(),
-    handshake: new Map(),
-  };
-  readonly #discarded = { initial: false, handshake: false };
+  /** Packet numbers, ACKs owed, and our Initial and Handshake packets in flight, per number space. */
+  readonly #spaces: PacketSpaces;
   readonly #flights: QuicFlight[] = [];
   #handshakeDone = false;
   #handshakeState: string;
@@ -177,6 +157,7 @@ export class QuicConnection {
     this.#certificateChainBytes = options.certificateChainBytes ?? TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES;
     this.resumed = options.role === 'client' && options.resume === true;
     this.recovery = new QuicRecovery({ restartAfterIdle: options.restartAfterIdle });
+    this.#spaces = new PacketSpaces(options.role, this.recovery);
     if (options.role === 'server') this.#state = 'handshaking';
     this.#handshakeState = options.role === 'client' ? 'start' : 'wait-client-hello';
   }
@@ -253,11 +234,7 @@ export class QuicConnection {
     this.#startedAt ??= now;
     for (const packet of datagram.packets) {
       this.#events.push({ type: 'packet-received', packet });
-      const space = numberSpace(packet.space);
-      // RFC 9001 §4.9.1: a server discards its Initial keys when it first processes a Handshake packet.
-      if (space === 'handshake' && this.role === 'server') this.#discard('initial');
-      this.#received[space].add(packet.number);
-      if (isAckEliciting(packet.frames)) this.#ackPending[space] = true;
+      this.#spaces.onReceived(packet);
       for (const frame of packet.frames) this.#onFrame(frame, packet.space, now);
       if (this.#isClosed()) return this.#output(now);
     }
@@ -329,23 +306,7 @@ export class QuicConnection {
       case 'ACK': {
         const ns = numberSpace(space);
         if (ns !== 'app') {
-          // Handshake packets are never lost, so there is nothing to recover; but the bytes they acknowledge
-          // grow the window like any others (RFC 9002 §7.3.1), as TCP's window grows on its handshake's ACKs.
-          const sent = this.#handshakeInFlight[ns];
-          // RFC 9002 §5.1: an ACK that newly acknowledges its largest packet number, an ack-eliciting one, is
-          // an RTT sample in every space (ack_delay is not subtracted in Initial and Handshake, §5.3), as TCP
-          // samples its handshake: the first one usually comes from the peer's Initial.
-          const largest = sent.get(Math.max(...frame.ranges.map(([, high]) => high)));
-          if (largest) this.recovery.sampleRtt(roundTime(now - largest.sentAt));
-          const acked: { size: number; sentAt: number }[] = [];
-          for (const [low, high] of frame.ranges) {
-            for (const [number, packet] of sent) {
-              if (number < low || number > high) continue;
-              acked.push(packet);
-              sent.delete(number);
-            }
-          }
-          this.#congestion(this.recovery.onUntrackedAcked(acked));
+          this.#congestion(this.#spaces.onAck(ns, frame.ranges, now));
           return;
         }
         const acked = ackedSet(frame.ranges);
@@ -383,7 +344,7 @@ export class QuicConnection {
         if (!this.#handshakeDone) {
           this.#handshakeDone = true;
           this.#events.push({ type: 'confirmed', side: this.role });
-          this.#discard('handshake');
+          this.#spaces.discard('handshake');
         }
         return;
       case 'CONNECTION_CLOSE':
@@ -418,24 +379,8 @@ export class QuicConnection {
     if (row.confirmed && !this.#handshakeDone) {
       this.#handshakeDone = true;
       this.#events.push({ type: 'confirmed', side: this.role });
-      this.#discard('handshake');
+      this.#spaces.discard('handshake');
     }
-  }
-
-  /**
-   * RFC 9001 §4.9: Initial keys go once the Handshake space is in use, Handshake keys once the handshake is
-   * confirmed; RFC 9002 §6.4: what was sent with them leaves bytes in flight, unacknowledged (our ACKs of
-   * those spaces ride only on packets of the space sent anyway, so the last ones never get one).
-   */
-  #discard(space: 'initial' | 'handshake'): void {
-    if (this.#discarded[space]) return;
-    this.#discarded[space] = true;
-    if (space === 'handshake') this.#discard('initial');
-    const sent = this.#handshakeInFlight[space];
-    let bytes = 0;
-    for (const packet of sent.values()) bytes += packet.size;
-    sent.clear();
-    this.recovery.onUntrackedDiscarded(bytes);
   }
 
   #requeue(payloads: readonly AppChunks[], reason: 'packet-threshold' | 'time-threshold', numbers: readonly number[]): void {
@@ -551,81 +496,28 @@ export class QuicConnection {
     if (this.#control.length > 0 && this.canSendData) {
       // RFC 9000 §12.4: RESET_STREAM and STOP_SENDING may go in 0-RTT and 1-RTT packets; 0-RTT has no ACKs.
       const space: QuicSpace = this.#oneRtt ? '1rtt' : '0rtt';
-      const frames = [...(space === '1rtt' && this.#ackPending.app ? [this.#ack('app')] : []), ...this.#control.splice(0)];
+      const frames = [...(space === '1rtt' && this.#spaces.ackPending('app') ? [this.#spaces.ack('app')] : []), ...this.#control.splice(0)];
       const packet = this.#packet(space, frames, now, true);
       for (const f of frames) if (f.type === 'RESET_STREAM') this.#stream(f.streamId).resetPacket = packet.number;
       this.#datagrams.push(this.#datagram([packet]));
     }
     if (this.canSendData) this.#sendApp(now, false);
-    if (this.#ackPending.app && this.#oneRtt) {
-      this.#datagrams.push(this.#datagram([this.#packet('1rtt', [this.#ack('app')], now, false)]));
+    if (this.#spaces.ackPending('app') && this.#oneRtt) {
+      this.#datagrams.push(this.#datagram([this.#packet('1rtt', [this.#spaces.ack('app')], now, false)]));
     }
     return this.#output(now);
   }
 
-  /**
-   * Sends the queued handshake flights, Initial, then Handshake, then 1-RTT, coalesced into datagrams of at
-   * most QUIC_MAX_DATAGRAM_SIZE (RFC 9000 §12.2): a flight that does not fit (the server's, with its
-   * certificate chain) is split into CRYPTO frames over as many datagrams as it takes (§19.6).
-   */
+  /** Sends the queued handshake flights, coalesced into datagrams as handshake-datagrams.ts plans them. */
   #sendHandshake(now: number): void {
     if (this.#flights.length === 0) return;
-    type Planned = { space: QuicSpace; frames: QuicFrame[] };
-    const datagrams: Planned[][] = [[]];
-    const used = (packets: readonly Planned[]) => packets.reduce((n, p) => n + packetSize(p), 0);
-    for (const space of ['initial', 'handshake', '1rtt'] as const) {
-      const flights = this.#flights.filter((f) => f.space === space);
-      if (flights.length === 0) continue;
-      const ackSpace = numberSpace(space);
-      const leading: QuicFrame[] = this.#ackPending[ackSpace] ? [this.#ack(ackSpace)] : [];
-      // RFC 9001 §4.1.2: the server confirms the handshake to the client with HANDSHAKE_DONE.
-      const trailing: QuicFrame[] = space === '1rtt' && this.role === 'server' && this.#handshakeDone ? [{ type: 'HANDSHAKE_DONE' }] : [];
-      const reserve = trailing.reduce((n, f) => n + frameSize(f), 0);
-      let packet: Planned | undefined;
-      for (const flight of flights) {
-        for (let offset = 0; offset < flight.length; ) {
-          const remaining = flight.length - offset;
-          const header = frameSize({ type: 'CRYPTO', messages: flight.messages, length: remaining }) - remaining;
-          // What this datagram leaves for the frame's data, with this space's packet opened in it if need be.
-          const room = (datagram: readonly Planned[], open: Planned | undefined) =>
-            QUIC_MAX_DATAGRAM_SIZE - used(datagram) - (open ? 0 : packetSize({ space, frames: packet ? [] : leading })) - reserve - header;
-          let current = datagrams[datagrams.length - 1]!;
-          let open = packet && current.includes(packet) ? packet : undefined;
-          if (room(current, open) < Math.min(remaining, CRYPTO_MIN_FRAGMENT) && current.length > 0) {
-            current = [];
-            datagrams.push(current);
-            open = undefined;
-          }
-          const length = Math.min(remaining, room(current, open));
-          if (!open) {
-            open = { space, frames: packet ? [] : [...leading] };
-            current.push(open);
-            packet = open;
-          }
-          open.frames.push(
-            length === flight.length
-              ? { type: 'CRYPTO', messages: flight.messages, length }
-              : { type: 'CRYPTO', messages: flight.messages, length, offset, total: flight.length },
-          );
-          offset += length;
-        }
-      }
-      packet?.frames.push(...trailing);
-    }
+    const datagrams = planHandshakeDatagrams(this.#flights, {
+      role: this.role,
+      handshakeDone: this.#handshakeDone,
+      ack: (space) => (this.#spaces.ackPending(space) ? this.#spaces.ack(space) : undefined),
+    });
     this.#flights.length = 0;
-    // RFC 9000 §14.1: a client's datagram with an Initial packet is padded to at least 1200 bytes, so
-    // the path is known to carry full-size datagrams (and to limit amplification attacks).
-    const first = datagrams[0]![0];
-    if (this.role === 'client' && first?.space === 'initial') {
-      const size = used(datagrams[0]!);
-      if (size < QUIC_MIN_INITIAL_DATAGRAM) first.frames.push({ type: 'PADDING', length: QUIC_MIN_INITIAL_DATAGRAM - size });
-    }
     for (const planned of datagrams) this.#datagrams.push(this.#datagram(planned.map((p) => this.#packet(p.space, p.frames, now, p.space === '1rtt'))));
-  }
-
-  #ack(space: NumberSpace): QuicFrame {
-    this.#ackPending[space] = false;
-    return { type: 'ACK', ranges: ackRanges(this.#received[space]) };
   }
 
   /** Packs stream data into full packets while the window allows (or one probe packet, regardless). */
@@ -637,7 +529,7 @@ export class QuicConnection {
       if (!probe && !this.recovery.canSend(QUIC_MAX_DATAGRAM_SIZE)) return;
       const frames: QuicFrame[] = [];
       // RFC 9000 §17.2.3: a 0-RTT packet cannot carry ACK frames; 1-RTT packets piggy-back them.
-      if (space === '1rtt' && this.#ackPending.app) frames.push(this.#ack('app'));
+      if (space === '1rtt' && this.#spaces.ackPending('app')) frames.push(this.#spaces.ack('app'));
       let room = QUIC_MAX_DATAGRAM_SIZE - packetSize({ space, frames });
       const order = [...ready.slice(this.#rotation % ready.length), ...ready.slice(0, this.#rotation % ready.length)];
       this.#rotation++;
@@ -663,16 +555,11 @@ export class QuicConnection {
   }
 
   #packet(space: QuicSpace, frames: readonly QuicFrame[], now: number, track: boolean, chunks: AppChunks = [], probe = false): QuicPacket {
-    const ns = numberSpace(space);
-    const packet: QuicPacket = { space, number: this.#next[ns]++, frames };
+    const packet: QuicPacket = { space, number: this.#spaces.nextNumber(space), frames };
     const size = packetSize(packet);
-    if (track && ns === 'app') this.recovery.onSent({ number: packet.number, sentAt: now, size, ackEliciting: isAckEliciting(frames), payload: chunks });
-    else if (ns !== 'app' && !this.#discarded[ns] && isAckEliciting(frames)) {
-      // RFC 9001 §4.9.1: a client discards its Initial keys when it first sends a Handshake packet.
-      if (ns === 'handshake' && this.role === 'client') this.#discard('initial');
-      this.#handshakeInFlight[ns].set(packet.number, { size, sentAt: now });
-      this.recovery.onUntrackedSent(size, now);
-    }
+    if (track && numberSpace(space) === 'app')
+      this.recovery.onSent({ number: packet.number, sentAt: now, size, ackEliciting: isAckEliciting(frames), payload: chunks });
+    else this.#spaces.onSent(packet, size, now); // Initial and Handshake packets only
     this.#events.push({ type: 'packet-sent', packet, size, cwnd: this.recovery.cwnd, bytesInFlight: this.recovery.bytesInFlight, probe });
     return packet;
   }

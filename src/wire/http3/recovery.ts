@@ -34,12 +34,12 @@
  *   Bytes in flight count ack-eliciting packets only; ACK-only packets are not congestion controlled.
  * - One congestion controller for all packet number spaces (§7, Appendix B.2): the Initial and Handshake
  *   packets count in bytes in flight, and their acknowledged bytes grow the window in slow start like any
- *   others (connection.ts), as TCP's window grows when its TLS handshake segments are acknowledged; when
+ *   others (packet-spaces.ts), as TCP's window grows when its TLS handshake segments are acknowledged; when
  *   their keys are discarded, what is left of them leaves the flight (§6.4).
  *
  * Not modelled: persistent congestion (§7.6), pacing (§7.7), the app-limited rule (§7.8: the window
  * grows even when the sender had nothing more to send), ECN, and loss detection in the Initial and Handshake
- * spaces (handshake packets are never lost in this simulator, see connection.ts, so only the application data
+ * spaces (handshake packets are never lost in this simulator, see packet-spaces.ts, so only the application data
  * space needs recovery). Their ACKs are RTT samples, as in every space (§5.1): the first comes from the
  * peer's Initial, as TCP's comes from its handshake.
  */

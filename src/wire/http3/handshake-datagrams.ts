@@ -1,0 +1,81 @@
+/**
+ * How a QUIC endpoint lays its queued handshake flights out in datagrams, as a plan of packets (their space
+ * and frames, not yet numbered): Initial, then Handshake, then 1-RTT, coalesced into datagrams of at most
+ * QUIC_MAX_DATAGRAM_SIZE (RFC 9000 §12.2). A flight that does not fit (the server's, with its certificate
+ * chain) is split into CRYPTO frames over as many datagrams as it takes (§19.6), and a client pads the
+ * datagram of its first Initial to 1200 bytes (§14.1). connection.ts numbers and sends the packets.
+ */
+import type { WireRole } from '../engine';
+import { frameSize, packetSize, type QuicFlight, type QuicFrame, type QuicSpace } from './packets';
+import { numberSpace, type NumberSpace } from './packet-spaces';
+import { QUIC_MAX_DATAGRAM_SIZE, QUIC_MIN_INITIAL_DATAGRAM } from './recovery';
+
+/** A handshake flight is not split into a piece smaller than this; the piece goes in the next datagram. */
+const CRYPTO_MIN_FRAGMENT = 64;
+
+/** A packet to send: its space and frames, numbered when it is sent. */
+export interface PlannedPacket {
+  readonly space: QuicSpace;
+  readonly frames: QuicFrame[];
+}
+
+export interface HandshakePlanOptions {
+  readonly role: WireRole;
+  /** The handshake is confirmed: a server ends its 1-RTT flight with HANDSHAKE_DONE. */
+  readonly handshakeDone: boolean;
+  /** The ACK frame owed in a number space, if any; asked once per space that has a flight, in send order. */
+  readonly ack: (space: NumberSpace) => QuicFrame | undefined;
+}
+
+/** The datagrams (each a list of coalesced packets) that carry `flights`. */
+export function planHandshakeDatagrams(flights: readonly QuicFlight[], options: HandshakePlanOptions): PlannedPacket[][] {
+  const datagrams: PlannedPacket[][] = [[]];
+  const used = (packets: readonly PlannedPacket[]) => packets.reduce((n, p) => n + packetSize(p), 0);
+  for (const space of ['initial', 'handshake', '1rtt'] as const) {
+    const inSpace = flights.filter((f) => f.space === space);
+    if (inSpace.length === 0) continue;
+    const ack = options.ack(numberSpace(space));
+    const leading: QuicFrame[] = ack ? [ack] : [];
+    // RFC 9001 §4.1.2: the server confirms the handshake to the client with HANDSHAKE_DONE.
+    const trailing: QuicFrame[] = space === '1rtt' && options.role === 'server' && options.handshakeDone ? [{ type: 'HANDSHAKE_DONE' }] : [];
+    const reserve = trailing.reduce((n, f) => n + frameSize(f), 0);
+    let packet: PlannedPacket | undefined;
+    for (const flight of inSpace) {
+      for (let offset = 0; offset < flight.length; ) {
+        const remaining = flight.length - offset;
+        const header = frameSize({ type: 'CRYPTO', messages: flight.messages, length: remaining }) - remaining;
+        // What this datagram leaves for the frame's data, with this space's packet opened in it if need be.
+        const room = (datagram: readonly PlannedPacket[], open: PlannedPacket | undefined) =>
+          QUIC_MAX_DATAGRAM_SIZE - used(datagram) - (open ? 0 : packetSize({ space, frames: packet ? [] : leading })) - reserve - header;
+        let current = datagrams[datagrams.length - 1]!;
+        let open = packet && current.includes(packet) ? packet : undefined;
+        if (room(current, open) < Math.min(remaining, CRYPTO_MIN_FRAGMENT) && current.length > 0) {
+          current = [];
+          datagrams.push(current);
+          open = undefined;
+        }
+        const length = Math.min(remaining, room(current, open));
+        if (!open) {
+          open = { space, frames: packet ? [] : [...leading] };
+          current.push(open);
+          packet = open;
+        }
+        open.frames.push(
+          length === flight.length
+            ? { type: 'CRYPTO', messages: flight.messages, length }
+            : { type: 'CRYPTO', messages: flight.messages, length, offset, total: flight.length },
+        );
+        offset += length;
+      }
+    }
+    packet?.frames.push(...trailing);
+  }
+  // RFC 9000 §14.1: a client's datagram with an Initial packet is padded to at least 1200 bytes, so
+  // the path is known to carry full-size datagrams (and to limit amplification attacks).
+  const first = datagrams[0]![0];
+  if (options.role === 'client' && first?.space === 'initial') {
+    const size = used(datagrams[0]!);
+    if (size < QUIC_MIN_INITIAL_DATAGRAM) first.frames.push({ type: 'PADDING', length: QUIC_MIN_INITIAL_DATAGRAM - size });
+  }
+  return datagrams;
+}
