@@ -1,7 +1,7 @@
 /** Byte helpers every folder of src/wire may use (engines included): no I/O, no state. */
 
-/** The chunks joined into one new array, in order. */
-export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+/** The chunks (byte arrays, or plain arrays of byte values) joined into one new array, in order. */
+export function concatBytes(chunks: readonly ArrayLike<number>[]): Uint8Array {
   let length = 0;
   for (const c of chunks) length += c.length;
   const out = new Uint8Array(length);

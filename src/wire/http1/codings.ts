@@ -4,6 +4,7 @@
  * body's data events with the codings left (DataEvent.codings), and whoever collects the body undoes them
  * with decodeTransferCodings, which uses the platform's DecompressionStream and so is asynchronous.
  */
+import { concatBytes } from '../bytes';
 import { WireError } from '../errors';
 import { HTTP1_ERROR_CODES } from './codes';
 
@@ -30,24 +31,16 @@ const decompress = async (body: Uint8Array, coding: string): Promise<Uint8Array>
   writer.close().catch(() => {});
   const reader = stream.readable.getReader();
   const parts: Uint8Array[] = [];
-  let length = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       parts.push(value);
-      length += value.length;
     }
   } catch {
     throw decodingError(`The body is not valid ${coding} data, though Transfer-Encoding says it is (RFC 9110 §8.4.1); it cannot be decoded.`);
   }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 };
 
 /**

@@ -422,15 +422,7 @@ function payloadOf(frame: Frame): { payload: Uint8Array; flags: number } {
   if ((frame.type === 'DATA' || frame.type === 'HEADERS' || frame.type === 'PUSH_PROMISE') && frame.padding) {
     parts.push(frame.padding);
   }
-  let size = 0;
-  for (const part of parts) size += part.length;
-  const payload = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    payload.set(part, at);
-    at += part.length;
-  }
-  return { payload, flags };
+  return { payload: concatBytes(parts), flags };
 }
 
 const word = (v: number): number[] => [(v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff];
