@@ -78,8 +78,6 @@ export interface Http2ConnectionOptions {
 }
 
 export type { ReceiveResult, SendResult } from './frame-builders';
-// The limits are options of a connection: their type is found here too (server/server.ts imports it so).
-export type { Http2Limits } from './limits';
 
 export class Http2Connection {
   readonly role: Role;

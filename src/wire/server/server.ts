@@ -6,7 +6,7 @@
  * sim/http1/server.ts, the HTTP/2 ones in sim/http2/server.ts.
  */
 import { DEFAULT_HEADER_TIMEOUT_MS } from '../http1/connection';
-import type { Http2Limits } from '../http2/connection';
+import type { Http2Limits } from '../http2/limits';
 import { Faults } from './faults';
 import type { Route } from './router';
 import { ResourceStore, type ResourceInit } from './store';
