@@ -9,7 +9,7 @@ export { TcpNetwork, TcpSocket, MSS as TCP_MSS, INITIAL_CWND as TCP_INITIAL_CWND
 export type { NetContext, TcpOptions } from './tcp';
 export { LossRecovery } from '../transport/congestion';
 export type { TransportRules, LossReason, CongestionPhase, CongestionChange, RecoveryOutcome, TimeoutOutcome, SentPacketInfo } from '../transport/congestion';
-export { TlsStream, TLS_FLIGHTS } from './tls';
+export { TlsStream, TLS_FLIGHTS, TLS_RECORD_PROTECTION } from './tls';
 export type { TlsVersion } from './tls';
 export type { ByteStream, CloseInfo as ByteStreamCloseInfo, StreamState as ByteStreamState } from './stream';
 export { CLIENT_CONNECTION_TABLE } from './connection-table';

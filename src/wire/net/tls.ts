@@ -50,13 +50,15 @@ export type TlsVersion = '1.2' | '1.3';
 const HANDSHAKE = 22;
 const APPLICATION_DATA = 23;
 const MAX_RECORD = 16384;
-/** TLS 1.3's inner content type byte (RFC 8446 §5.2) and every AEAD's 16-byte tag. */
-const TLS13_TRAILER = 1 + 16;
-/** TLS 1.2 AES-GCM's explicit nonce (RFC 5288 §3), before the ciphertext. */
-const TLS12_NONCE = 8;
-const TLS12_TAG = 16;
-/** Bytes a record of application data adds to its plaintext on the wire, header included. */
-export const TLS_RECORD_OVERHEAD: Readonly<Record<TlsVersion, number>> = { '1.3': 5 + TLS13_TRAILER, '1.2': 5 + TLS12_NONCE + TLS12_TAG };
+/**
+ * What protection puts around an application-data record's plaintext, in bytes: before it, TLS 1.2 AES-GCM's
+ * explicit nonce (RFC 5288 §3); after it, TLS 1.3's inner content type byte (RFC 8446 §5.2) and the 16-byte
+ * AEAD tag. The views that read records back (the playground's Messages and Sequence) use this table too.
+ */
+export const TLS_RECORD_PROTECTION: Readonly<Record<TlsVersion, { readonly before: number; readonly after: number }>> = {
+  '1.3': { before: 0, after: 1 + 16 },
+  '1.2': { before: 8, after: 16 },
+};
 /** The largest plaintext one record carries (RFC 8446 §5.1, RFC 5246 §6.2.1). */
 export const TLS_MAX_RECORD_PLAINTEXT = MAX_RECORD;
 
@@ -217,8 +219,7 @@ export class TlsStream implements ByteStream {
 
   /** An application-data record as protection would size it: zero bytes for the nonce, content type and tag. */
   #protect(plaintext: Uint8Array): Uint8Array {
-    const before = this.version === '1.2' ? TLS12_NONCE : 0;
-    const after = this.version === '1.2' ? TLS12_TAG : TLS13_TRAILER;
+    const { before, after } = TLS_RECORD_PROTECTION[this.version];
     const length = before + plaintext.length + after;
     // One allocation for the whole record (header, nonce, plaintext, trailer), as `record` would lay it out.
     const out = new Uint8Array(5 + length);
@@ -234,7 +235,8 @@ export class TlsStream implements ByteStream {
 
   /** The plaintext of a received application-data record (`#protect` undone). */
   #unprotect(payload: Uint8Array): Uint8Array {
-    return this.version === '1.2' ? payload.subarray(TLS12_NONCE, payload.length - TLS12_TAG) : payload.subarray(0, payload.length - TLS13_TRAILER);
+    const { before, after } = TLS_RECORD_PROTECTION[this.version];
+    return payload.subarray(before, payload.length - after);
   }
 
   close(reason?: string): void {
