@@ -34,11 +34,16 @@ function NumberField({ id, spec, value, onCommit }: { id: string; spec: NumberOp
   const [text, setText] = useState(String(value));
   const [problem, setProblem] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // A reset or a link changes the value from outside: show it.
-  useEffect(() => {
+  // A reset, a link or the adoption of a value typed before hydration changes the value from outside: show it
+  // in the same render. (An effect would commit one render with the old text: the control would show the old
+  // value while the playground holds the new one, and an Enter or a blur in that moment would commit the old
+  // value back. Pressing Enter as the island hydrated did exactly that.)
+  const [shownValue, setShownValue] = useState(value);
+  if (!Object.is(shownValue, value)) {
+    setShownValue(value);
     setText(String(value));
     setProblem(null);
-  }, [value]);
+  }
   useEffect(() => () => clearTimeout(timer.current), []);
   const commit = (raw: string, delay: number) => {
     clearTimeout(timer.current);
