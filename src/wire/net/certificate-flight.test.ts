@@ -39,14 +39,16 @@ describe('the certificate flight', () => {
     expect(() => resolveOptions({ certificateChainBytes: 20_000 })).toThrow(/certificateChainBytes/);
   });
 
-  it('over TCP: one 3,235-byte record (ServerHello 90 + chain 2,800 + 340), in three segments', async () => {
+  it('over TCP: 3,263 bytes of records (ServerHello 90 + chain 2,800 + 340, in three records), in three segments', async () => {
     const s = await fetched('1.1');
-    // 1,448-byte segments (1,500 - 40 - 12 of timestamp option): 3,235 = 1,448 + 1,448 + 339.
-    expect(serverHandshakeSegments(s, 3235)).toEqual([1448, 1448, 339]);
-    // Without the timestamp option (createSimulation's tcpTimestamps: false): 1,460 + 1,460 + 315.
-    expect(serverHandshakeSegments(await fetched('1.1', { tcpTimestamps: false }), 3235)).toEqual([1460, 1460, 315]);
-    // A 500-byte chain: 90 + 500 + 340 + 5 = 935 bytes, one segment.
-    expect(serverHandshakeSegments(await fetched('1.1', { certificateChainBytes: 500 }), 935)).toEqual([935]);
+    // The ServerHello record (5 + 90 = 95), the ChangeCipherSpec record (5 + 1 = 6) and the protected record of
+    // the rest (5 + 2,800 + 340 + inner type 1 + tag 16 = 3,162): 95 + 6 + 3,162 = 3,263 bytes.
+    // 1,448-byte segments (1,500 - 40 - 12 of timestamp option): 3,263 = 1,448 + 1,448 + 367.
+    expect(serverHandshakeSegments(s, 3263)).toEqual([1448, 1448, 367]);
+    // Without the timestamp option (createSimulation's tcpTimestamps: false): 3,263 = 1,460 + 1,460 + 343.
+    expect(serverHandshakeSegments(await fetched('1.1', { tcpTimestamps: false }), 3263)).toEqual([1460, 1460, 343]);
+    // A 500-byte chain: 95 + 6 + (5 + 500 + 340 + 1 + 16 = 862) = 963 bytes, one segment.
+    expect(serverHandshakeSegments(await fetched('1.1', { certificateChainBytes: 500 }), 963)).toEqual([963]);
   });
 
   it('over QUIC: the Handshake CRYPTO data (340 + 2,800 = 3,140 bytes) split over three datagrams', async () => {
@@ -75,9 +77,9 @@ describe('the certificate flight', () => {
       (await fetched('1.1', { bandwidth, certificateChainBytes: chain })).trace.ofType('tls-established').find((e) => e.side === 'client')!.tlsMs;
     const quicMs = async (chain: number) =>
       (await fetched('3', { bandwidth, certificateChainBytes: chain })).trace.ofType('quic-ready').find((e) => e.side === 'client')!.handshakeMs;
-    // TCP: 500 -> 2,800 bytes of chain takes the record from 935 bytes (one segment, 935 + 52 of headers with
-    // the timestamp option = 987 on the wire) to 3,235 (three segments, 3,235 + 3 x 52 = 3,391 on the wire):
-    // 2,404 bytes more, 2,404 x 8 / 1e6 s = 19.232 ms.
+    // TCP: 500 -> 2,800 bytes of chain takes the flight's records from 963 bytes (one segment, 963 + 52 of
+    // headers with the timestamp option = 1,015 on the wire) to 3,263 (three segments, 3,263 + 3 x 52 = 3,419 on
+    // the wire): 2,404 bytes more, 2,404 x 8 / 1e6 s = 19.232 ms.
     expect((await tlsMs(2800)) - (await tlsMs(500))).toBeCloseTo(19.232, 3);
     // QUIC: from one datagram of 148 + 46 + 7 + 840 = 1,041 bytes (1,069 with UDP/IPv4) to three of 1,452, 1,452
     // and 543 (3,531 with UDP/IPv4): 2,462 bytes more, 19.696 ms.

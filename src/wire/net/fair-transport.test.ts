@@ -29,9 +29,9 @@ describe('the bottleneck queue (drop-tail, one bandwidth-delay product by defaul
   // with W packets out the queue grows by one per ACK and peaks near W. With the 83-packet queue the round
   // from 80 to 160 peaks just under it; the next starts with 160 - 83 = 77 packets standing in the queue,
   // which overflows a few ACKs later, at a window of about 166. A 20-packet queue overflows 20 ACKs into a
-  // round: the window starts at 10 packets (14,480 bytes of 1,448) plus the 3,235 bytes of the server's TLS
-  // flight once they are acknowledged (17,715 bytes, 12.2 packets), doubles to 24.4, and is about
-  // 24.4 + 20 = 44.4 when it drops.
+  // round: the window starts at 10 packets (14,480 bytes of 1,448) plus the 3,263 bytes of the server's TLS
+  // flight once they are acknowledged (17,743 bytes, 12.25 packets), doubles to 24.5, and is about
+  // 24.5 + 20 = 44.5 when it drops.
   const BYTES = 1024 * 1024;
   const firstDropWindow = async (queue: SimulationOptions['queue']) => {
     const s = sim('1.1', BYTES, { bandwidth: 10_000_000, queue });

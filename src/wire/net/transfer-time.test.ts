@@ -49,7 +49,7 @@ describe('transfer time, no bandwidth limit: round trips only', () => {
   // With the first body packet lost: the packets behind it arrive, and the third of their acknowledgements
   // (back one RTT after the loss) declares it lost. Both windows grew by the server's handshake flight, which
   // the client acknowledged before the body (RFC 9002 §7 for QUIC's Handshake packets):
-  // - TCP: 14,480 + 3,235 = 17,715, a first body flight of 12 segments (12 x 1,448 = 17,376). The first two
+  // - TCP: 14,480 + 3,263 = 17,743, a first body flight of 12 segments (12 x 1,448 = 17,376). The first two
   //   SACKs add two segments, the third halves the window to 7 segments at 350 ms: the copy and two new
   //   segments leave then, the last five at 450 ms, and TCP finishes one round trip later, at 500 ms.
   // - QUIC: 14,520 + 1,304 + 1,452 + 543 = 17,819 with 277 bytes in flight (NewSessionTicket 237, control

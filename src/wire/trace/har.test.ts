@@ -51,12 +51,13 @@ describe('HAR export', () => {
     const fresh = ok.find((e) => e._reused === false)!;
     // 2 RTT plus serialization at 10 Mbit/s, each segment with 52 bytes of headers (TCP/IPv4 40 + timestamp
     // option 12): the ClientHello record (280 + 5 bytes, 1 segment, 337 on the wire) 0.2696 ms, kept as a whole
-    // microsecond, 0.270; the server's flight (ServerHello 90 + certificate chain 2,800 + 340 more, one 3,235-byte
-    // record in three segments of 1,448, 1,448 and 339, 3,391 bytes on the wire) 2.7128 ms:
-    // 160 + 0.270 + 2.7128 = 162.9828, 162.983 in whole microseconds.
-    expect(fresh.timings.connect).toBeCloseTo(162.983, 3);
-    // The TLS part of it: the second of those round trips with the same serialization, 80 + 0.270 + 2.7128.
-    expect(fresh.timings.ssl).toBeCloseTo(82.983, 3);
+    // microsecond, 0.270; the server's flight (ServerHello record 5 + 90, ChangeCipherSpec record 5 + 1, then
+    // certificate chain 2,800 + 340 more in a protected record, 5 + 3,140 + 1 + 16 = 3,162: 3,263 bytes in three
+    // segments of 1,448, 1,448 and 367, 3,263 + 3 x 52 = 3,419 bytes on the wire) 3,419 x 8 / 1e7 s = 2.7352 ms:
+    // 160 + 0.270 + 2.7352 = 163.0052, 163.005 in whole microseconds.
+    expect(fresh.timings.connect).toBeCloseTo(163.005, 3);
+    // The TLS part of it: the second of those round trips with the same serialization, 80 + 0.270 + 2.7352.
+    expect(fresh.timings.ssl).toBeCloseTo(83.005, 3);
     const reused = ok.find((e) => e._reused === true)!;
     expect(reused.timings.connect).toBe(-1);
     expect(reused.timings.ssl).toBe(-1);

@@ -42,14 +42,31 @@ describe('Messages view, byte ranges by protocol', () => {
     const record = (type: number, payload: string) => bin([type, 3, 3, payload.length >> 8, payload.length & 0xff]) + payload;
     const zeros = (n: number) => '\0'.repeat(n);
     const hello = record(22, 'ClientHello');
+    const changeCipherSpec = record(20, '\x01');
     const text = 'GET / HTTP/1.1\r\n';
     const tls13 = new DirectionReader();
     expect(tls13.read(hello)).toBe('');
+    // The client's Finished, protected as application_data with the inner type handshake (22), carries no HTTP.
+    expect(tls13.read(changeCipherSpec + record(23, `Finished${zeros(28)}\x16${zeros(16)}`))).toBe('');
     expect(tls13.read(record(23, `${text}\x17${zeros(16)}`) + record(23, `x${'\x17'}${zeros(16)}`))).toBe(`${text}x`);
     const tls12 = new DirectionReader();
     tls12.protocol = 'tls1.2';
     tls12.read(hello);
+    expect(tls12.read(record(22, 'ClientKeyExchange') + changeCipherSpec + record(22, `${zeros(8)}Finished${zeros(8)}${zeros(16)}`))).toBe('');
     expect(tls12.read(record(23, `${zeros(8)}${text}${zeros(16)}`))).toBe(text);
+  });
+
+  it('never reads a TLS 1.3 server flight, protected records included, as HTTP', () => {
+    const bin = (bytes: number[]) => String.fromCharCode(...bytes);
+    const record = (type: number, payload: string) => bin([type, 3, 3, payload.length >> 8, payload.length & 0xff]) + payload;
+    const zeros = (n: number) => '\0'.repeat(n);
+    const server = new DirectionReader();
+    const flight =
+      record(22, `ServerHello${zeros(79)}`) +
+      record(20, '\x01') +
+      record(23, `EncryptedExtensions, Certificate, CertificateVerify, Finished${zeros(200)}\x16${zeros(16)}`);
+    expect(server.read(flight)).toBe('');
+    expect(server.read(record(23, `HTTP/1.1 200 OK\r\n\x17${zeros(16)}`))).toBe('HTTP/1.1 200 OK\r\n');
   });
 
   it('shows the CONNECT request and its 200 in front of an HTTP/2 tunnel, and the tunnel as tunnel bytes', async () => {

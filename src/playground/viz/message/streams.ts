@@ -11,12 +11,11 @@
  * Kept free of the views' code: the view list (views.ts) asks it whether the Messages view applies.
  */
 import type { Source } from '../../recording/model';
-import { recordPlaintext, tlsProtocolOf, type TlsProtocol } from '../tls-records';
+import { TlsRecordReader, tlsProtocolOf, type TlsProtocol } from '../tls-records';
 
 type WireEvents = Extract<Source, { kind: 'wire' }>['events'];
 
 const TLS_HANDSHAKE = 22;
-const TLS_APPLICATION_DATA = 23;
 const H2_PREFACE = 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n';
 
 /** Whether a write is whole TLS records (type, legacy version 0x0303, 16-bit length, exactly filling it). */
@@ -30,13 +29,17 @@ function isTlsRecords(data: string): boolean {
   return at === data.length && data.length > 0;
 }
 
-/** The application data inside a write of TLS records (handshake records carry none), protection removed. */
-function applicationData(data: string, protocol: TlsProtocol): string {
+/**
+ * The application data inside a write of TLS records, protection removed: handshake records carry none, TLS
+ * 1.3's encrypted ones (application_data on the outside) included.
+ */
+function applicationData(data: string, protocol: TlsProtocol, records: TlsRecordReader): string {
   let out = '';
   let at = 0;
   while (at + 5 <= data.length) {
     const length = (data.charCodeAt(at + 3) << 8) | data.charCodeAt(at + 4);
-    if (data.charCodeAt(at) === TLS_APPLICATION_DATA) out += recordPlaintext(data.slice(at + 5, at + 5 + length), protocol);
+    const content = records.read(data.charCodeAt(at), data.slice(at + 5, at + 5 + length), protocol);
+    if (content.kind === 'application-data') out += content.plaintext;
     at += 5 + length;
   }
   return out;
@@ -48,13 +51,14 @@ function applicationData(data: string, protocol: TlsProtocol): string {
  */
 export class DirectionReader {
   #tls: boolean | undefined;
+  readonly #records = new TlsRecordReader();
   /** Which TLS the connection's handshake events named (the records look alike: both say 0x0303). */
   protocol: TlsProtocol = 'tls1.3';
 
   /** The HTTP-level bytes of one write ('' for a TLS handshake flight). */
   read(data: string): string {
     if (this.#tls === undefined) this.#tls = data.charCodeAt(0) === TLS_HANDSHAKE && isTlsRecords(data);
-    return this.#tls && isTlsRecords(data) ? applicationData(data, this.protocol) : data;
+    return this.#tls && isTlsRecords(data) ? applicationData(data, this.protocol, this.#records) : data;
   }
 }
 

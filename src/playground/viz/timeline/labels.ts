@@ -4,8 +4,9 @@
  * A segment only has a stream offset and a length. To label it "GET /index.html HTTP/1.1" or "HEADERS s1,
  * DATA s1" we replay each direction's writes and remember which byte range held which message:
  * - TLS records (RFC 8446 §5.1: type, legacy version 0x0303, 16-bit length) when the connection runs TLS;
- *   handshake records carry the flight's message names in ASCII (see net/tls.ts), application data records
- *   carry the HTTP bytes inside what protection adds (tls-records.ts);
+ *   handshake records carry their messages' names in ASCII (see net/tls.ts), application data records carry
+ *   the HTTP bytes inside what protection adds, and TLS 1.3's encrypted handshake records, though typed
+ *   application data, are named as the handshake messages they carry (tls-records.ts);
  * - HTTP/1.x: a write that starts with a request line or status line (RFC 9112 §3, §4);
  * - HTTP/2: the connection preface (RFC 9113 §3.4) and 9-octet frame headers (§4.1).
  * Anything else is "data". Labels are for people: a message split across writes is named by its first one.
@@ -16,7 +17,7 @@
  * other side's once the server speaks HTTP/2 (it announced a session, or the client's preface has gone out).
  */
 
-import { recordPlaintext, type TlsProtocol } from '../tls-records';
+import { TlsRecordReader, tlsRecordLabel, type TlsProtocol } from '../tls-records';
 
 export type Category = 'tcp' | 'tls' | 'request' | 'response' | 'h2' | 'data' | 'ack' | 'quic';
 
@@ -32,8 +33,6 @@ const H2_FRAME_TYPES = ['DATA', 'HEADERS', 'PRIORITY', 'RST_STREAM', 'SETTINGS',
 const H2_PREFACE = 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n';
 const REQUEST_LINE = /^([A-Z][A-Z0-9!#$%&'*+.^_`|~-]*) (\S+)(?: HTTP\/\d\.\d)?\r\n/;
 const STATUS_LINE = /^HTTP\/\d(?:\.\d)? \d{3}[^\r\n]*/;
-const TLS_HANDSHAKE = 22;
-const TLS_APPLICATION_DATA = 23;
 
 function h2Frames(data: string, from: number): string[] {
   const names: string[] = [];
@@ -83,6 +82,7 @@ export class StreamLabeller {
   #http2 = false;
   /** Bytes of the last TLS record still to come in later writes. */
   #recordLeft = 0;
+  readonly #records = new TlsRecordReader();
 
   /** True once this direction's application bytes are HTTP/2 frames. */
   get http2(): boolean {
@@ -117,12 +117,8 @@ export class StreamLabeller {
         const type = data.charCodeAt(at);
         const length = (data.charCodeAt(at + 3) << 8) | data.charCodeAt(at + 4);
         const payload = data.slice(at + 5, at + 5 + length);
-        const named =
-          type === TLS_HANDSHAKE
-            ? { label: `TLS ${handshakeNames(payload)}`, category: 'tls' as const }
-            : type === TLS_APPLICATION_DATA
-              ? this.#app(recordPlaintext(payload, tls))
-              : { label: `TLS record type ${type}`, category: 'tls' as const };
+        const content = this.#records.read(type, payload, tls);
+        const named = content.kind === 'application-data' ? this.#app(content.plaintext) : { label: tlsRecordLabel(content), category: 'tls' as const };
         this.#push(5 + payload.length, named.label, named.category);
         this.#recordLeft = length - payload.length;
         at += 5 + length;
@@ -160,12 +156,3 @@ export class StreamLabeller {
     return { label: `${length} B`, category: 'data', starts: false };
   }
 }
-
-/**
- * The simulator's handshake records carry the flight's message names, then zero bytes up to the flight's
- * realistic size (a certificate chain is a few KB): the label is the names only.
- */
-const handshakeNames = (payload: string): string => {
-  const end = payload.indexOf('\0');
-  return end === -1 ? payload : payload.slice(0, end);
-};
