@@ -61,7 +61,7 @@ describe('TLS handshake records', () => {
       'GET /todos HTTP/1.1',
     ]);
     expect(rangeLabels(tls12, 'server', 'tls1.2')).toEqual([
-      'TLS ServerHello, Certificate, ServerHelloDone',
+      'TLS ServerHello, Certificate, ServerKeyExchange, ServerHelloDone',
       'TLS ChangeCipherSpec',
       'TLS Finished (encrypted)',
       'HTTP/1.1 200 OK',

@@ -128,16 +128,17 @@ describe('TLS 1.2 handshake records (RFC 5246 §7.1, §7.4.9; RFC 5288 §3)', ()
     expect(r.reply).toBe('pong');
     const client = writes(r.trace, 'client', '1.2');
     const server = writes(r.trace, 'server', '1.2');
-    // Unchanged: ServerHello, Certificate, ServerHelloDone in one plaintext record of 90 + 2,800 + 340.
-    expect(server[0]).toEqual([{ type: 22, length: 3230, name: 'ServerHello, Certificate, ServerHelloDone' }]);
-    // ClientKeyExchange 4 + 2 + 256 = 262; ChangeCipherSpec 1; Finished 8 (nonce) + 4 + 12 + 16 (tag) = 40:
-    // 267 + 6 + 45 = 318 bytes on the wire.
+    // ServerHello 90, Certificate 2,800, ServerKeyExchange 4 + 36 + 260 = 300 (X25519, RSA-2048 signature),
+    // ServerHelloDone 4: one plaintext record of 3,194.
+    expect(server[0]).toEqual([{ type: 22, length: 3194, name: 'ServerHello, Certificate, ServerKeyExchange, ServerHelloDone' }]);
+    // ClientKeyExchange 4 + 1 + 32 = 37; ChangeCipherSpec 1; Finished 8 (nonce) + 4 + 12 + 16 (tag) = 40:
+    // 42 + 6 + 45 = 93 bytes on the wire.
     expect(client[1]).toEqual([
-      { type: 22, length: 262, name: 'ClientKeyExchange' },
+      { type: 22, length: 37, name: 'ClientKeyExchange' },
       { type: 20, length: 1, name: '' },
       { type: 22, length: 40, name: 'Finished' },
     ]);
-    expect(r.trace.ofType('bytes-sent').filter((e) => e.from === 'client')[1]!.data.length).toBe(318);
+    expect(r.trace.ofType('bytes-sent').filter((e) => e.from === 'client')[1]!.data.length).toBe(93);
     // The server: ChangeCipherSpec and Finished, 6 + 45 = 51 bytes.
     expect(server[1]).toEqual([
       { type: 20, length: 1, name: '' },

@@ -2,8 +2,9 @@
  * TLS as timed flights over any ByteStream (a TCP socket or a CONNECT tunnel), with no cryptography.
  *
  * The point is the cost in round trips before the first request byte can leave:
- * - TLS 1.2 (RFC 5246 §7.3): ClientHello -> ServerHello..ServerHelloDone -> ClientKeyExchange,
- *   ChangeCipherSpec, Finished -> ChangeCipherSpec, Finished. The client sends data after 2 RTT.
+ * - TLS 1.2 (RFC 5246 §7.3) with an ECDHE key exchange (RFC 8422): ClientHello -> ServerHello, Certificate,
+ *   ServerKeyExchange, ServerHelloDone -> ClientKeyExchange, ChangeCipherSpec, Finished -> ChangeCipherSpec,
+ *   Finished. The client sends data after 2 RTT.
  * - TLS 1.3 (RFC 8446 §2): ClientHello (with key_share) -> ServerHello..Finished -> Finished. The client
  *   sends its Finished and its first request together, after 1 RTT.
  *
@@ -117,9 +118,17 @@ const SERVER_HELLO = TLS_SERVER_HELLO_BYTES;
 /** The server's messages besides its ServerHello and its certificate chain (added for `certificate` records). */
 const SERVER_AUTH = TLS_SERVER_AUTH_EXTRA_BYTES;
 const FINISHED = TLS_FINISHED_BYTES;
-// TLS 1.2: RSA key exchange (4-byte header, 2-byte length, a 2048-bit encrypted premaster secret: RFC 5246
-// §7.4.7.1) and Finished (4-byte header, 12 bytes of verify_data: RFC 5246 §7.4.9).
-const CLIENT_KEY_EXCHANGE = 4 + 2 + 256;
+// TLS 1.2 as browsers negotiate it: ECDHE_RSA with AES-GCM (the suite Chrome's TLS guidance recommends to sites)
+// and X25519, not RSA key exchange, which has no forward secrecy and which the IETF is deprecating for TLS 1.2
+// (draft-ietf-tls-deprecate-obsolete-kex):
+// - ServerKeyExchange (RFC 8422 §5.4): 4-byte header; ServerECDHParams: curve type 1, named curve 2, point
+//   length 1, X25519 point 32; then the signature: algorithm 2, length 2, 2048-bit RSA signature 256.
+// - ServerHelloDone (RFC 5246 §7.4.5): its 4-byte header alone.
+// - ClientKeyExchange (RFC 8422 §5.7): 4-byte header, point length 1, the client's X25519 point 32.
+// - Finished (RFC 5246 §7.4.9): 4-byte header, 12 bytes of verify_data.
+const SERVER_KEY_EXCHANGE = 4 + (1 + 2 + 1 + 32) + (2 + 2 + 256);
+const SERVER_HELLO_DONE = 4;
+const CLIENT_KEY_EXCHANGE = 4 + 1 + 32;
 const FINISHED_1_2 = 4 + 12;
 
 const CHANGE_CIPHER_SPEC_RECORD: FlightRecord = { type: 'change_cipher_spec', messages: 'ChangeCipherSpec' };
@@ -137,14 +146,21 @@ export const TLS_FLIGHTS: readonly FlightRow[] = [
     version: '1.2',
     side: 'server',
     received: 'ClientHello',
-    send: 'ServerHello, Certificate, ServerHelloDone',
-    records: [{ type: 'handshake', messages: 'ServerHello, Certificate, ServerHelloDone', bytes: SERVER_HELLO + SERVER_AUTH, certificate: true }],
+    send: 'ServerHello, Certificate, ServerKeyExchange, ServerHelloDone',
+    records: [
+      {
+        type: 'handshake',
+        messages: 'ServerHello, Certificate, ServerKeyExchange, ServerHelloDone',
+        bytes: SERVER_HELLO + SERVER_KEY_EXCHANGE + SERVER_HELLO_DONE,
+        certificate: true,
+      },
+    ],
     ready: false,
   },
   {
     version: '1.2',
     side: 'client',
-    received: 'ServerHello, Certificate, ServerHelloDone',
+    received: 'ServerHello, Certificate, ServerKeyExchange, ServerHelloDone',
     send: 'ClientKeyExchange, ChangeCipherSpec, Finished',
     records: [
       { type: 'handshake', messages: 'ClientKeyExchange', bytes: CLIENT_KEY_EXCHANGE },

@@ -51,7 +51,7 @@ export interface ConnectionClosedEvent extends Base<'connection-closed'> {
 export interface HandshakeEvent extends Base<'handshake'> {
   readonly connectionId: string;
   readonly protocol: 'tcp' | 'tls1.2' | 'tls1.3';
-  /** e.g. 'SYN', 'SYN-ACK', 'ACK', 'ClientHello', 'ServerHello, Certificate, ServerHelloDone'. */
+  /** e.g. 'SYN', 'SYN-ACK', 'ACK', 'ClientHello', 'ServerHello, Certificate, ServerKeyExchange, ServerHelloDone'. */
   readonly step: string;
   readonly from: Side;
 }
