@@ -146,9 +146,16 @@ export class StreamLabeller {
       if (offset < r.start) hi = mid - 1;
       else if (offset >= r.end) lo = mid + 1;
       else {
-        let more = 0;
-        for (let i = mid + 1; i < ranges.length && ranges[i]!.start < offset + length; i++) more++;
+        let last = mid;
+        while (last + 1 < ranges.length && ranges[last + 1]!.start < offset + length) last++;
         const starts = offset === r.start;
+        const covered = ranges.slice(mid, last + 1);
+        // A segment that starts a run of TLS records (a handshake flight: ServerHello, ChangeCipherSpec, the
+        // encrypted rest) names each, in order, as Wireshark's Info column lists the records of a packet.
+        if (starts && covered.length > 1 && covered.every((c) => c.category === 'tls' && c.label.startsWith('TLS '))) {
+          return { label: `TLS ${covered.map((c) => c.label.slice(4)).join(', ')}`, category: 'tls', starts };
+        }
+        const more = last - mid;
         const label = `${starts ? r.label : `${r.label} (continued)`}${more > 0 ? ` +${more} more` : ''}`;
         return { label, category: r.category, starts };
       }
