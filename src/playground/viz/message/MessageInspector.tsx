@@ -13,7 +13,7 @@ import type { ViewProps } from '../views';
 import { eventsAt } from '../../recording/model';
 import { dissect, type Dissected, type Part, type PartKind } from './anatomy';
 import { DirectionReader, http1ConnectionIds } from './streams';
-import { tlsProtocolOf } from '../tls-records';
+import { tlsProtocolOf, type TlsProtocol } from '../tls-records';
 import './message.css';
 
 interface Http1Connection {
@@ -45,10 +45,12 @@ export function connectionAt(recording: Recording, conn: Http1Connection, cursor
   const fresh: { client?: { start: number; end: number }; server?: { start: number; end: number } } = {};
   const length = { client: 0, server: 0 };
   const readers = { client: new DirectionReader(), server: new DirectionReader() };
+  // The TLS this connection ran, if any: from its first byte (https:), or inside a CONNECT tunnel.
+  let tunnelTls: TlsProtocol | undefined;
   events.forEach((e, index) => {
     if (e.type === 'connection-closed' && e.connectionId === conn.connectionId) eof = true;
     const tls = tlsProtocolOf(e);
-    if (tls && 'connectionId' in e && e.connectionId === conn.connectionId) readers.client.protocol = readers.server.protocol = tls;
+    if (tls && 'connectionId' in e && e.connectionId === conn.connectionId) tunnelTls = readers.client.protocol = readers.server.protocol = tls;
     if (e.type !== 'bytes-sent' || e.connectionId !== conn.connectionId) return;
     const data = readers[e.from].read(e.data);
     if (atCursor && atCursor.sourceId === conn.source.id && atCursor.index === index)
@@ -59,9 +61,9 @@ export function connectionAt(recording: Recording, conn: Http1Connection, cursor
   const bytesOf = (parts: string[]) => Uint8Array.from(parts.join(''), (c) => c.charCodeAt(0) & 0xff);
   const clientBytes = bytesOf(chunks.client);
   const serverBytes = bytesOf(chunks.server);
-  const requests = dissect(clientBytes, 'request', { eof });
+  const requests = dissect(clientBytes, 'request', { eof, tunnelTls });
   const answered = requests.filter((m) => m.method !== undefined).map((m) => ({ method: m.method!, ...(m.version ? { version: m.version } : {}) }));
-  const responses = dissect(serverBytes, 'response', { eof, requests: answered });
+  const responses = dissect(serverBytes, 'response', { eof, requests: answered, tunnelTls });
   return {
     client: { bytes: clientBytes, messages: requests, fresh: fresh.client },
     server: { bytes: serverBytes, messages: responses, fresh: fresh.server },

@@ -9,6 +9,7 @@
  * following the grammar of RFC 9112 (§3 request line, §4 status line, §5 field lines, §7.1 chunked coding).
  */
 import { Http1Reader, type Http1Version } from 'roundtrip/wire';
+import { TlsRecordReader, tlsRecordLabel, type TlsProtocol } from '../tls-records';
 
 export type PartKind =
   | 'method'
@@ -70,6 +71,11 @@ export interface DissectOptions {
   readonly eof?: boolean;
   /** For responses: the methods (and versions) of the requests they answer, in order. */
   readonly requests?: readonly { readonly method: string; readonly version?: Http1Version }[];
+  /**
+   * The TLS a tunnel carries, when the connection's handshake events name one: the bytes after a CONNECT are
+   * then cut into its records, each named as the proxy sees it (the handshake's messages; encrypted data).
+   */
+  readonly tunnelTls?: TlsProtocol;
 }
 
 const CR = 0x0d;
@@ -262,7 +268,13 @@ export function dissect(bytes: Uint8Array, reads: 'request' | 'response', option
         if (reads === 'response') answered++;
         const framing = reader.meta?.framing.kind;
         if (framing === 'tunnel' || reader.meta?.proposesSwitch) {
-          return tunnel(out, bytes, consumed, method === 'CONNECT' ? 'Tunnel bytes after CONNECT: not HTTP/1' : 'Bytes after the protocol switch: not HTTP/1');
+          return tunnel(
+            out,
+            bytes,
+            consumed,
+            method === 'CONNECT' ? 'Tunnel bytes after CONNECT: not HTTP/1' : 'Bytes after the protocol switch: not HTTP/1',
+            options.tunnelTls,
+          );
         }
         break;
       }
@@ -311,9 +323,34 @@ export function dissect(bytes: Uint8Array, reads: 'request' | 'response', option
   }
 }
 
-function tunnel(out: Dissected[], bytes: Uint8Array, from: number, label: string): Dissected[] {
+function tunnel(out: Dissected[], bytes: Uint8Array, from: number, label: string, tls?: TlsProtocol): Dissected[] {
   if (from < bytes.length) {
-    out.push({ kind: 'tunnel', start: from, end: bytes.length, title: label, parts: [{ start: from, end: bytes.length, kind: 'tunnel', label }] });
+    const parts = tls ? tlsRecordParts(bytes, from, tls) : undefined;
+    out.push({ kind: 'tunnel', start: from, end: bytes.length, title: label, parts: parts ?? [{ start: from, end: bytes.length, kind: 'tunnel', label }] });
   }
   return out;
+}
+
+/**
+ * The tunnel's bytes as TLS records (RFC 8446 §5.1: type, 0x0303, 16-bit length), each a part named by what it
+ * carries, as the proxy relaying them sees it: the handshake's messages, then data it cannot read. Undefined
+ * when the bytes do not start as TLS records.
+ */
+function tlsRecordParts(bytes: Uint8Array, from: number, protocol: TlsProtocol): Part[] | undefined {
+  const reader = new TlsRecordReader();
+  const parts: Part[] = [];
+  let at = from;
+  while (at + 5 <= bytes.length) {
+    const type = bytes[at]!;
+    if (type < 20 || type > 24 || bytes[at + 1] !== 3 || bytes[at + 2] !== 3) break;
+    const length = (bytes[at + 3]! << 8) | bytes[at + 4]!;
+    const end = Math.min(bytes.length, at + 5 + length);
+    const content = reader.read(type, String.fromCharCode(...bytes.subarray(at + 5, Math.min(end, at + 5 + 200))), protocol);
+    const named = content.kind === 'application-data' ? 'TLS application data (encrypted: the proxy relays it unread)' : tlsRecordLabel(content);
+    parts.push({ start: at, end, kind: 'tunnel', label: end < at + 5 + length ? `${named}, still arriving` : named });
+    at = end;
+  }
+  if (parts.length === 0) return undefined;
+  if (at < bytes.length) parts.push({ start: at, end: bytes.length, kind: 'tunnel', label: 'The start of the next TLS record, still arriving' });
+  return parts;
 }

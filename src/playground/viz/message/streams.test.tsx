@@ -11,6 +11,7 @@ import type { Recording } from '../../recording/model';
 import { recordSnippet } from '../run-snippet';
 import { VIEWS } from '../views';
 import { DirectionReader } from './streams';
+import { dissect } from './anatomy';
 import MessageInspector from './MessageInspector';
 
 afterEach(cleanup);
@@ -81,5 +82,39 @@ describe('Messages view, byte ranges by protocol', () => {
       expect.stringMatching(/^Response HTTP\/1\.1 200 Connection Established /),
       expect.stringMatching(/^Not HTTP\/1 Tunnel bytes after CONNECT/),
     ]);
+    // The tunnel is cut into the TLS records the proxy relays, each named by what it carries.
+    const parts = [...container.querySelectorAll('li')].map((li) => li.textContent);
+    const tunnelled = (from: string) => parts.slice(parts.indexOf(from)).filter((t) => t?.startsWith('TLS '));
+    expect(tunnelled('TLS ClientHello (bytes 59–343)').slice(0, 4)).toEqual([
+      'TLS ClientHello (bytes 59–343)',
+      'TLS ChangeCipherSpec (bytes 344–349)',
+      'TLS Finished (encrypted) (bytes 350–407)',
+      'TLS application data (encrypted: the proxy relays it unread) (bytes 408–481)',
+    ]);
+    // 39 bytes of 200 response, then ServerHello 95, ChangeCipherSpec 6 and the protected rest 3,162 (3,263).
+    expect(tunnelled('TLS ServerHello (bytes 39–133)').slice(0, 3)).toEqual([
+      'TLS ServerHello (bytes 39–133)',
+      'TLS ChangeCipherSpec (bytes 134–139)',
+      'TLS EncryptedExtensions, Certificate, CertificateVerify, Finished (encrypted) (bytes 140–3301)',
+    ]);
+  });
+
+  it('cuts a tunnel into TLS records only when the connection ran TLS, and says what is still arriving', () => {
+    const head = 'CONNECT api.example:443 HTTP/1.1\r\nHost: api.example:443\r\n\r\n';
+    const hello = `\x16\x03\x03\x00\x10ClientHello${'\0'.repeat(5)}`;
+    // TLS 1.3: an application_data record before the client's Finished is its encrypted handshake.
+    const finished = `\x14\x03\x03\x00\x01\x01\x17\x03\x03\x00\x1aFinished\0\x16${'\0'.repeat(16)}`;
+    const bytes = Uint8Array.from(`${head}${hello}${finished}\x17\x03\x03\x00\x20abc`, (c) => c.charCodeAt(0));
+    const labels = (tunnelTls?: 'tls1.3') =>
+      dissect(bytes, 'request', tunnelTls ? { tunnelTls } : {})
+        .at(-1)!
+        .parts.map((p) => [p.label, p.start, p.end]);
+    expect(labels('tls1.3')).toEqual([
+      ['TLS ClientHello', head.length, head.length + 21],
+      ['TLS ChangeCipherSpec', head.length + 21, head.length + 27],
+      ['TLS Finished (encrypted)', head.length + 27, head.length + 58],
+      ['TLS application data (encrypted: the proxy relays it unread), still arriving', head.length + 58, bytes.length],
+    ]);
+    expect(labels()).toEqual([['Tunnel bytes after CONNECT: not HTTP/1', head.length, bytes.length]]);
   });
 });
