@@ -9,7 +9,7 @@ import { VirtualClock } from './clock';
 import { createRandom } from './random';
 import { Link } from './link';
 import { TcpNetwork } from './tcp';
-import { TLS_FLIGHTS, TlsStream } from './tls';
+import { TLS_FLIGHTS, TlsStream, type TlsVersion } from './tls';
 import { Trace } from '../trace/trace';
 import type { Side } from '../trace/events';
 
@@ -73,13 +73,17 @@ function run(version: '1.2' | '1.3', certificateChainBytes?: number) {
   return { trace, got, reply };
 }
 
+/** A ping and its pong over `version`, both delivered, and the records each side wrote, write by write. */
+function exchange(version: TlsVersion) {
+  const r = run(version);
+  expect(r.got).toBe('ping');
+  expect(r.reply).toBe('pong');
+  return { r, client: writes(r.trace, 'client', version), server: writes(r.trace, 'server', version) };
+}
+
 describe('TLS 1.3 handshake records (RFC 8446 §2, §5)', () => {
   it('hide everything after the ServerHello in application_data records with inner type handshake', () => {
-    const r = run('1.3');
-    expect(r.got).toBe('ping');
-    expect(r.reply).toBe('pong');
-    const client = writes(r.trace, 'client', '1.3');
-    const server = writes(r.trace, 'server', '1.3');
+    const { r, client, server } = exchange('1.3');
     // ClientHello: one plaintext handshake record, 280 bytes.
     expect(client[0]).toEqual([{ type: 22, length: 280, name: 'ClientHello' }]);
     // ServerHello in clear (90), the compatibility ChangeCipherSpec (the byte 0x01), then EncryptedExtensions 40
@@ -123,11 +127,7 @@ describe('TLS 1.3 handshake records (RFC 8446 §2, §5)', () => {
 
 describe('TLS 1.2 handshake records (RFC 5246 §7.1, §7.4.9; RFC 5288 §3)', () => {
   it('protect each side Finished after its ChangeCipherSpec, keeping the handshake type in clear', () => {
-    const r = run('1.2');
-    expect(r.got).toBe('ping');
-    expect(r.reply).toBe('pong');
-    const client = writes(r.trace, 'client', '1.2');
-    const server = writes(r.trace, 'server', '1.2');
+    const { r, client, server } = exchange('1.2');
     // ServerHello 90, Certificate 2,800, ServerKeyExchange 4 + 36 + 260 = 300 (X25519, RSA-2048 signature),
     // ServerHelloDone 4: one plaintext record of 3,194.
     expect(server[0]).toEqual([{ type: 22, length: 3194, name: 'ServerHello, Certificate, ServerKeyExchange, ServerHelloDone' }]);
