@@ -1,15 +1,39 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { highlightTsx } from './highlight';
 
+const CODE = "import { QueryClient } from 'roundtrip/query';\nconst client = new QueryClient(); // one per page\n";
+
+function colours(html: string) {
+  return (text: string) => html.match(new RegExp(`<span style="(--shiki-light:[^"]+)">${text}</span>`))?.[1];
+}
+
+// github-light-high-contrast / github-dark: keywords red / pink, strings navy / light blue, comments grey.
+const KEYWORD = '--shiki-light:#A0111F;--shiki-dark:#F97583';
+const STRING = '--shiki-light:#032563;--shiki-dark:#9ECBFF';
+const COMMENT = '--shiki-light:#66707B;--shiki-dark:#6A737D';
+
 describe('highlightTsx', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it("colours code with the build's grammar and themes, under Astro's classes so the site's theme switch applies", async () => {
-    const code = "import { QueryClient } from 'roundtrip/query';\nconst client = new QueryClient(); // one per page\n";
-    const html = await highlightTsx(code);
+    const html = await highlightTsx(CODE);
     expect(html).toMatch(/^<pre class="astro-code astro-code-themes github-light-high-contrast github-dark"/);
-    const colourOf = (text: string) => html.match(new RegExp(`<span style="(--shiki-light:[^"]+)">${text}</span>`))?.[1];
-    // github-light-high-contrast / github-dark: keywords red / pink, strings navy / light blue, comments grey.
-    expect(colourOf('import')).toBe('--shiki-light:#A0111F;--shiki-dark:#F97583');
-    expect(colourOf(" 'roundtrip/query'")).toBe('--shiki-light:#032563;--shiki-dark:#9ECBFF');
-    expect(colourOf('// one per page')).toBe('--shiki-light:#66707B;--shiki-dark:#6A737D');
+    const colourOf = colours(html);
+    expect(colourOf('import')).toBe(KEYWORD);
+    expect(colourOf(" 'roundtrip/query'")).toBe(STRING);
+    expect(colourOf('// one per page')).toBe(COMMENT);
+  });
+
+  it('gives the same colours however slow the machine is: no wall-clock limit on tokenizing a line', async () => {
+    await highlightTsx('const warm = 1;\n'); // load the highlighter before the clock is replaced
+    const fast = await highlightTsx(CODE);
+    // A machine so busy that every look at the clock finds another second gone: Shiki's default 500 ms limit per
+    // line would stop each line after its first token and colour the rest wrongly (the tokenizer reads Date.now).
+    let now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => (now += 1000));
+    const slow = await highlightTsx(CODE);
+    expect(slow).toBe(fast);
+    expect(colours(slow)('// one per page')).toBe(COMMENT);
+    clock.mockRestore();
   });
 });

@@ -30,9 +30,17 @@ function loadHighlighter(): Promise<HighlighterCore> {
   return highlighter;
 }
 
-/** `code` as the HTML Astro's <Code> would make of it (its classes, so the site's theme CSS colours it). */
+/**
+ * `code` as the HTML Astro's <Code> would make of it (its classes, so the site's theme CSS colours it).
+ *
+ * `tokenizeTimeLimit: 0`: by default Shiki's tokenizer stops a line after 500 ms of wall-clock time and colours
+ * the rest of it from wherever it stopped, so on a slow phone or a busy machine (the first line also pays for
+ * compiling the grammar's regular expressions) a comment came out in a keyword's colour. A snippet is a few
+ * dozen short lines, so the time the colours take is bounded by the code, not by a clock; and the colours never
+ * depend on how fast the machine is.
+ */
 export async function highlightTsx(code: string): Promise<string> {
-  const html = (await loadHighlighter()).codeToHtml(code, { lang: 'tsx', themes: THEMES, defaultColor: false });
+  const html = (await loadHighlighter()).codeToHtml(code, { lang: 'tsx', themes: THEMES, defaultColor: false, tokenizeTimeLimit: 0 });
   return html.replace('class="shiki shiki-themes', 'class="astro-code astro-code-themes');
 }
 
