@@ -19,3 +19,12 @@ describe('CLIENT_CONNECTION_TABLE notes', () => {
     }
   });
 });
+
+describe('CLIENT_CONNECTION_TABLE pipelining note', () => {
+  it('does not present waiting for a persistent connection as RFC 9112 §9.3.2, which asks it only of a retry', () => {
+    const row = CLIENT_CONNECTION_TABLE.find((r) => r.from === 'busy' && r.input === 'pipeline');
+    expect(row?.to).toBe('pipelined');
+    expect(row?.note).toMatch(/our choice/);
+    expect(row?.note).toMatch(/§9\.3\.2 forbids pipelining at once only on a connection that replaces a failed one/);
+  });
+});

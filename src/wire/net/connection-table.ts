@@ -58,7 +58,12 @@ export const CLIENT_CONNECTION_TABLE: readonly TransitionRow[] = Object.freeze([
   row('idle', 'idle-timeout', 'closing', "Keep-Alive timeout (1.0) or the client's idle limit"),
   row('idle', 'peer-closed', 'closed', 'the server closed an idle connection (RFC 9112 §9.5)'),
   row('idle', 'abort', 'closed', 'reset'),
-  row('busy', 'pipeline', 'pipelined', 'RFC 9112 §9.3.2: only once the connection is known to persist'),
+  row(
+    'busy',
+    'pipeline',
+    'pipelined',
+    'only once a response showed the connection persists, our choice: RFC 9112 §9.3.2 forbids pipelining at once only on a connection that replaces a failed one',
+  ),
   row('busy', 'response-keep', 'idle', 'no close signal: reusable'),
   row('busy', 'response-close', 'closing', 'Connection: close, 1.0 without Keep-Alive, or Keep-Alive max reached'),
   row('busy', 'peer-closed', 'closed', 'closed before the response completed'),

@@ -49,8 +49,10 @@ export interface SimulationOptions {
   /** Probability that a data segment is lost, 0-1. */
   readonly loss?: number;
   /**
-   * TCP's lowest retransmission timeout (RFC 6298 §2.4), virtual ms. Default 200, Linux's TCP_RTO_MIN;
-   * the RFC asks for 1000, which makes every tail loss cost at least a second.
+   * TCP's lowest retransmission timeout, virtual ms: the computed SRTT + 4 x RTTVAR is raised to it. Default
+   * 200, the value of Linux's TCP_RTO_MIN, though Linux puts that floor under the variance term (its timeout
+   * is at least SRTT + 200 ms); RFC 6298 §2.4 rounds the timeout up to 1000, which makes every tail loss cost
+   * at least a second.
    */
   readonly minRto?: number;
   /**
@@ -65,9 +67,10 @@ export interface SimulationOptions {
    */
   readonly restartAfterIdle?: boolean;
   /**
-   * The TCP timestamp option (RFC 7323 §3) on every segment, 12 bytes, as Linux, Windows, macOS, iOS and
-   * Android send it: segments carry 1,448 bytes of a 1,500-byte packet. Default true; false gives 1,460-byte
-   * segments (and an initial window of 14,600 bytes instead of 14,480).
+   * The TCP timestamp option (RFC 7323 §3) on every segment, 12 bytes, as Linux, macOS, iOS and Android
+   * offer it: segments carry 1,448 bytes of a 1,500-byte packet. Default true; false gives 1,460-byte
+   * segments (and an initial window of 14,600 bytes instead of 14,480), what a Windows client gets: Windows
+   * does not offer the option by default, and RFC 7323 §3.2 uses it only when both SYNs carried it.
    */
   readonly tcpTimestamps?: boolean;
   /**

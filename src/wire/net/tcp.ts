@@ -8,8 +8,9 @@
  *   handshake (SYN to SYN-ACK, SYN-ACK to ACK), as Linux does.
  * - Segments of at most 1448 bytes: an Ethernet MTU of 1500 minus 40 bytes of TCP/IPv4 headers and the 12
  *   bytes of the timestamp option (RFC 7323 §3: 10 bytes, padded with two NOPs to a 4-byte boundary), which
- *   Linux, Windows, macOS, iOS and Android all put on every segment. `timestamps: false` (TcpOptions) drops
- *   it: 1460-byte segments of 1500-byte packets. Only the option's size is modelled (RTT samples come from
+ *   Linux, macOS, iOS and Android offer in their SYN and then put on every segment. `timestamps: false`
+ *   (TcpOptions) drops it: 1460-byte segments of 1500-byte packets, as a Windows client sends, since Windows
+ *   does not offer the option by default and RFC 7323 §3.2 uses it only when both SYNs carried it. Only the option's size is modelled (RTT samples come from
  *   the ACKs as before, RFC 7323 §4 would give the same ones here, ACKs are never delayed or lost).
  * - Loss recovery and congestion control are the rules QUIC runs too (congestion.ts, `LossRecovery`):
  *   an initial window of 10 segments (RFC 6928 §2: min(10 x MSS, max(2 x MSS, 14600)) = 14,480 bytes with
@@ -17,10 +18,12 @@
  *   slow start (+1 segment per ACK), congestion avoidance (+1 segment per RTT), fast retransmit of
  *   every hole that three later segments have passed (RFC 5681 §3.2 generalised by SACK, RFC 6675), a
  *   time threshold for lost retransmissions and tail losses (RACK, RFC 8985), one window cut per
- *   recovery period (ssthresh = cwnd/2, at least 2 x SMSS, as Linux halves it; RFC 5681 §3.1 eq. 4 says
- *   FlightSize/2, see congestion.ts for why both transports halve cwnd; RFC 6582), and the
+ *   recovery period (ssthresh = cwnd/2, at least 2 x SMSS: NewReno's halving, RFC 6582; RFC 5681 §3.1 eq. 4
+ *   says FlightSize/2, see congestion.ts for why both transports halve cwnd; Linux's default CUBIC keeps 0.7
+ *   of cwnd instead, RFC 9438 §4.6, and is not modelled), and the
  *   retransmission timeout of RFC 6298 (SRTT and RTTVAR, doubling backoff, Karn's rule), floored at
- *   `minRto` (TcpOptions; 200 ms like Linux's TCP_RTO_MIN by default, where RFC 6298 §2.4 says 1 s).
+ *   `minRto` (TcpOptions; 200 ms by default, the value of Linux's TCP_RTO_MIN, which Linux applies to the
+ *   variance term instead, so its RTO is at least SRTT + 200 ms; RFC 6298 §2.4 says 1 s).
  *   On a timeout the window falls to one segment and the oldest unacknowledged data goes first.
  * - ACKs: every segment is acknowledged at once (no delayed ACKs) with a cumulative ACK; an ACK for a
  *   segment that arrived out of order also names that segment, the first SACK block of RFC 2018 §4.
@@ -60,20 +63,22 @@ export const MSS_WITHOUT_TIMESTAMPS = 1460;
 export const TIMESTAMP_OPTION_BYTES = 12;
 /** Initial window in segments (RFC 6928 §2). */
 export const INITIAL_CWND = 10;
-/** The default floor of the retransmission timeout, ms: Linux's TCP_RTO_MIN (RFC 6298 §2.4 says 1 s). */
+/** The default floor of the retransmission timeout, ms: the value of Linux's TCP_RTO_MIN (RFC 6298 §2.4 says 1 s). */
 export const MIN_RTO = 200;
 
 export interface TcpOptions {
   /**
-   * Lowest retransmission timeout, virtual ms. Default 200, Linux's TCP_RTO_MIN, so a lesson does not
-   * stall for a second per timeout; RFC 6298 §2.4 asks for 1000.
+   * Lowest retransmission timeout, virtual ms. Default 200, the value of Linux's TCP_RTO_MIN (which Linux
+   * adds to SRTT rather than using as a floor), so a lesson does not stall for a second per timeout; RFC 6298
+   * §2.4 asks for 1000.
    */
   readonly minRto?: number;
   /** Restart from min(IW, cwnd) after an idle period longer than the RTO (RFC 5681 §4.1). Default true. */
   readonly restartAfterIdle?: boolean;
   /**
    * The timestamp option (RFC 7323) on every segment: 12 bytes of each 1500-byte packet, so segments carry
-   * 1448 bytes. Default true, as every browser's operating system negotiates it; false: 1460.
+   * 1448 bytes. Default true, as Linux, macOS, iOS and Android negotiate it; false: 1460, a Windows client,
+   * whose SYN does not offer the option by default.
    */
   readonly timestamps?: boolean;
 }
@@ -86,7 +91,7 @@ export const tcpRules = (minRto = MIN_RTO, restartAfterIdle = true, timestamps =
     maxSegmentSize: mss,
     initialWindow: Math.min(INITIAL_CWND * mss, Math.max(2 * mss, 14600)),
     minimumWindow: 2 * mss,
-    // Linux's tcp_reno_ssthresh halves cwnd; so does QUIC (RFC 9002 §7.3.2). See congestion.ts.
+    // NewReno halves cwnd (RFC 6582), as QUIC does (RFC 9002 §7.3.2); Linux's default CUBIC keeps 0.7 (RFC 9438 §4.6). See congestion.ts.
     reductionBasis: 'cwnd',
     // RFC 6298 §2.1: RTO = 1 s before any sample, i.e. SRTT + 4 x SRTT/2 = 1000. The handshake's sample
     // replaces it before the first data segment leaves.

@@ -21,8 +21,9 @@
  * - Congestion response: at most one reduction per recovery period, which starts at the loss and ends
  *   with the acknowledgement of a transmission sent after it (RFC 9002 §7.3.2; TCP: RFC 6582 §3.2's
  *   recovery point, reached when everything outstanding at the loss is acknowledged). The new
- *   ssthresh is half the congestion window for both (RFC 9002 §7.3.2; for TCP what Linux does,
- *   tcp_reno_ssthresh), then cwnd = max(ssthresh, minimum window). RFC 5681 §3.1 eq. 4 halves TCP's
+ *   ssthresh is half the congestion window for both (RFC 9002 §7.3.2; for TCP NewReno's halving, what
+ *   Linux's Reno module does in tcp_reno_ssthresh, while Linux's default, CUBIC, keeps 0.7 of cwnd, RFC 9438
+ *   §4.6, and is not modelled), then cwnd = max(ssthresh, minimum window). RFC 5681 §3.1 eq. 4 halves TCP's
  *   FlightSize instead (`reductionBasis: 'flight-size'`), which with SACK counts every byte since the
  *   oldest hole, so a second loss a round trip after the first cut TCP's window less than QUIC's: over
  *   40 seeds at 1 % loss a 1 MiB download took 7 % longer over QUIC for that reason alone. In recovery the
@@ -39,8 +40,8 @@
  * - Timeouts, where the two protocols really differ:
  *   - QUIC's probe timeout (RFC 9002 §6.2): SRTT + max(4 x RTTVAR, 1 ms), doubled per consecutive PTO,
  *     armed from the last ack-eliciting send; it sends a probe and declares nothing lost.
- *   - TCP's retransmission timeout (RFC 6298 §2): max(minRto, SRTT + max(1 ms, 4 x RTTVAR)), at most
- *     60 s, restarted whenever new data is acknowledged (§5.3), doubled per expiry (§5.5). On expiry
+ *   - TCP's retransmission timeout (RFC 6298 §2): max(minRto, SRTT + max(1 ms, 4 x RTTVAR)) (Linux
+ *     floors the variance term instead, SRTT + max(4 x RTTVAR, 200 ms)), at most 60 s, restarted whenever new data is acknowledged (§5.3), doubled per expiry (§5.5). On expiry
  *     ssthresh = max(FlightSize/2, 2 x SMSS), cwnd = one SMSS (RFC 5681 §3.1, the loss window) and
  *     everything outstanding is marked lost and resent from the oldest in slow start, as Linux does.
  *     A repeated expiry keeps ssthresh (RFC 5681 §3.1).
