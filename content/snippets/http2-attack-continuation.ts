@@ -2,8 +2,11 @@ import { HTTP2_FLAGS, connectRawHttp2, createServer, createSimulation, http } fr
 import { defineOptions } from 'roundtrip/playground';
 
 // CONTINUATION flood (CVE-2024-27316 and its April 2024 family): one HEADERS without END_HEADERS, then
-// CONTINUATION after CONTINUATION, none of them ending the block. Until it ends, the server can neither
-// decode the block nor hand the request on: it can only hold it. Turn the defence off and watch the pile grow.
+// CONTINUATION after CONTINUATION, none of them ending the block. Until it ends, the request cannot be handed
+// on. A server either keeps the fragments, paying in memory (this one, and Apache httpd before its fix), or
+// decodes each as it comes to keep HPACK in step and drops what is over its limit, paying in CPU (nghttp2
+// before 1.61.0). Only the attacker is barred from sending other frames meanwhile (RFC 9113 §4.3, §6.10).
+// Turn the defence off and watch the pile grow.
 const { defence, frames } = defineOptions({
   defence: { type: 'boolean', default: true, doc: 'At most 8 CONTINUATION frames per field block (nghttp2)' },
   frames: { type: 'number', default: 500, min: 10, max: 2000, integer: true, doc: 'CONTINUATION frames the attacker sends' },

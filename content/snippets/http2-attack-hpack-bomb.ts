@@ -2,10 +2,11 @@ import { FLAGS, connectRawHttp2, createServer, createSimulation, errorCodeName, 
 import { defineOptions } from 'roundtrip/playground';
 
 // HPACK bomb: one header field of 4,000 bytes goes into the server's dynamic table once, then the block
-// names it again and again, one byte per copy (RFC 7541 §7.3). A small block decodes to a huge header list.
+// names it again and again, one byte per copy (RFC 7541 §6.1). A small block decodes to a huge header list:
+// 4,096 to one at best, 16 KB of references to a 4 KB entry making 64 MB (CVE-2016-1544, CVE-2016-6581).
 // Turn the defence off and see what reaches the handler.
 const { defence, copies } = defineOptions({
-  defence: { type: 'boolean', default: true, doc: 'Header list capped at 16 KiB while it is decoded (Node: 64 KiB)' },
+  defence: { type: 'boolean', default: true, doc: 'Header list capped at 16 KiB while it is decoded (Node: 65,535 bytes)' },
   copies: { type: 'number', default: 100, min: 1, max: 400, integer: true, doc: 'Times the block names the big table entry' },
 });
 

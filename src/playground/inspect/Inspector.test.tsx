@@ -4,7 +4,7 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeShareState, encodeShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
-import Inspector, { INSPECT_SHARE_ID, MAX_SHARE_CHARS } from './Inspector';
+import Inspector, { INSPECT_SHARE_ID, MAX_SHARE_CHARS, SAMPLE } from './Inspector';
 import { inspect } from './inspect';
 
 beforeEach(() => {
@@ -23,6 +23,21 @@ afterEach(() => {
 const box = () => screen.getByLabelText(/Paste bytes, text or a HAR/) as HTMLTextAreaElement;
 /** How many steps the recording of `text` has (what the panel's slider spans). */
 const stepsOf = (text: string) => inspect({ text }).recording!.steps.length;
+
+describe('the placeholder sample', () => {
+  it('is one whole exchange that both modes read without an error, a warning or leftover bytes', () => {
+    const body = SAMPLE.slice(SAMPLE.lastIndexOf('\n\n') + 2);
+    expect(SAMPLE).toContain(`Content-Length: ${new TextEncoder().encode(body).length}\n`);
+    const result = inspect({ text: SAMPLE });
+    expect(result.format).toBe('http1');
+    expect(result.problems).toEqual([]);
+    expect(result.verdicts).toHaveLength(4);
+    for (const v of result.verdicts ?? []) {
+      expect(v, `${v.from} ${v.strict ? 'strict' : 'lenient'}`).toMatchObject({ messages: 1, incomplete: false, tolerated: [] });
+      expect(v.error).toBeUndefined();
+    }
+  });
+});
 
 describe('Inspector', () => {
   it('reads pasted HTTP/1 and shows both verdicts and an error where it is', async () => {

@@ -31,8 +31,9 @@ export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
 /** The view each format opens on: the one that shows what that input is made of. */
 const FIRST_VIEW: Readonly<Record<Format, string>> = { http1: 'messages', curl: 'messages', h2: 'frames', hpack: 'hpack', har: 'waterfall' };
 
-const SAMPLE =
-  'GET /todos/1 HTTP/1.1\nHost: 127.0.0.1:8080\nUser-Agent: curl/7.88.1\nAccept: */*\n\nHTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: 36\n\n{"id":"1","title":"Try the inspector"}';
+/** The placeholder: one exchange as pasted text, whose Content-Length (38) is its body's length (Inspector.test.tsx). */
+export const SAMPLE =
+  'GET /todos/1 HTTP/1.1\nHost: 127.0.0.1:8080\nUser-Agent: curl/7.88.1\nAccept: */*\n\nHTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: 38\n\n{"id":"1","title":"Try the inspector"}';
 
 interface Settings {
   format: Format | null;
@@ -490,7 +491,10 @@ function FieldTable({
 function Verdicts({ verdicts }: { verdicts: InspectResult['verdicts'] & object }) {
   return (
     <table data-testid="inspect-verdicts">
-      <caption>The engine's verdicts, strict (rejects every ambiguity) and lenient (repairs what RFC 9112 allows)</caption>
+      <caption>
+        The engine's verdicts, strict (rejects every ambiguity) and lenient (repairs what RFC 9112 allows, and also accepts some of what it tells a server to
+        answer with 400: whitespace before a colon, §5.1; a missing, repeated or invalid Host, §3.2)
+      </caption>
       <thead>
         <tr>
           <th scope="col">Side</th>

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HTTP1_ERROR_CODES, type CodeInfo } from './codes';
+import { Http1Reader } from './reader';
 
 const entries = Object.entries(HTTP1_ERROR_CODES) as [string, CodeInfo][];
 
@@ -17,6 +18,28 @@ describe('HTTP1_ERROR_CODES lenient-mode notes', () => {
       expect(info.lenientNote, code).toMatch(/MUST/);
     }
     expect((HTTP1_ERROR_CODES['whitespace-before-colon'] as CodeInfo).lenientNote).toMatch(/smuggling/);
+  });
+
+  it('mark Transfer-Encoding in HTTP/1.0 as non-conforming: RFC 9112 §6.1 makes any recipient treat its framing as faulty and close', () => {
+    const info = HTTP1_ERROR_CODES['te-in-http10'] as CodeInfo;
+    expect(info.tolerable).toBe(true);
+    expect(info.rfc).toBe('RFC 9112 §6.1');
+    expect(info.lenientNote).toMatch(/non-conforming for a server or a client/i);
+    expect(info.lenientNote).toMatch(/MUST treat the framing .* as faulty and close the connection/);
+    expect(info.lenientNote).toMatch(/lenient mode decodes the chunked body/);
+  });
+
+  it('lenient mode does decode the chunked body of an HTTP/1.0 request, which is what the note warns of', () => {
+    const reader = new Http1Reader('request', { strict: false });
+    reader.feed(new TextEncoder().encode('POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'));
+    const body: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const ev = reader.next();
+      if (ev.type === 'data') body.push(new TextDecoder().decode(ev.data));
+      if (ev.type === 'end-of-message' || ev.type === 'error' || ev.type === 'need-data') break;
+    }
+    expect(body.join('')).toBe('abc');
+    expect(reader.tolerated.map((t) => t.code)).toContain('te-in-http10');
   });
 
   it('put a lenient note only on codes lenient mode can tolerate', () => {

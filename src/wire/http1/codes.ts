@@ -56,7 +56,13 @@ export const HTTP1_ERROR_CODES = Object.freeze({
     lenientNote: 'Non-conforming for a server, which MUST answer a request whose Host value is invalid with 400.',
   },
   'te-and-cl': { status: 400, tolerable: true, rfc: 'RFC 9112 §6.3' },
-  'te-in-http10': { status: 400, tolerable: true, rfc: 'RFC 9112 §6.1' },
+  'te-in-http10': {
+    status: 400,
+    tolerable: true,
+    rfc: 'RFC 9112 §6.1',
+    lenientNote:
+      'Non-conforming for a server or a client, which MUST treat the framing of an HTTP/1.0 message with Transfer-Encoding as faulty and close the connection after it; lenient mode decodes the chunked body instead.',
+  },
   'te-not-chunked-final': { status: 400, tolerable: false, rfc: 'RFC 9112 §6.3' },
   'te-chunked-repeated': { status: 400, tolerable: false, rfc: 'RFC 9112 §6.1' },
   'te-unknown-coding': { status: 501, tolerable: true, rfc: 'RFC 9112 §6.1' },

@@ -21,14 +21,16 @@ export interface Http2Limits {
   /**
    * Server: SETTINGS_MAX_CONCURRENT_STREAMS announced in our preface and enforced from the start, before
    * the client acknowledges it; a stream over it is reset with REFUSED_STREAM (§5.1.2). Default 100
-   * (nghttpd's). An explicit `settings.MAX_CONCURRENT_STREAMS` wins.
+   * (nghttpd's, and the smallest value §5.1.2 recommends; nghttp2 the library and Node announce 2^32 - 1,
+   * no limit). An explicit `settings.MAX_CONCURRENT_STREAMS` wins.
    */
   maxConcurrentStreams: number;
   /**
    * Largest decoded header list (names + values + 32 per field, §6.5.2). Server: announced as
    * SETTINGS_MAX_HEADER_LIST_SIZE. Enforced while decoding, so a small HPACK block that expands to
    * gigabytes (an "HPACK bomb") costs its own size, not the expansion: the stream is reset with
-   * ENHANCE_YOUR_CALM, as Node does. Default 65 536 (Node's). An explicit setting wins.
+   * ENHANCE_YOUR_CALM, as Node does (RFC 9113 §10.5.1 suggests answering 431 instead). Default 65,536 (64 KiB),
+   * ours: Node's is 65,535. An explicit setting wins.
    */
   maxHeaderListSize: number;
   /**
