@@ -23,6 +23,23 @@ const decodingError = (message: string): WireError =>
 /** Whether every coding of the list can be undone here. */
 export const canDecodeTransferCodings = (codings: readonly string[]): boolean => codings.every((c) => FORMAT[c] !== undefined);
 
+/**
+ * The note a response carries when its transfer codings cannot be undone here. RFC 9112 §6.3 rule 4: a
+ * response whose final coding is not chunked (`chunked, deflate`, `identity`, `chunkedchunked`) is read until
+ * the connection closes; it is framed correctly, so it is not an error, but its bytes are handed on as they
+ * came, still coded. (Only a request like that is refused: a server answers 400, or 501 to a coding it does
+ * not know, framing.ts.) `codings` as the body's data events list them.
+ */
+export const undecodedCodingsNote = (codings: readonly string[]): string => {
+  const why = codings.includes('chunked')
+    ? 'chunked was applied before another coding, so the body was read until the connection closed (RFC 9112 §6.3 rule 4)'
+    : `${codings
+        .filter((c) => FORMAT[c] === undefined)
+        .map((c) => `"${c}"`)
+        .join(', ')} cannot be undone here (only ${DECODABLE_TRANSFER_CODINGS.join(', ')} can, RFC 9112 §6.1)`;
+  return `Transfer-Encoding: ${codings.join(', ')} was not decoded: ${why}; the body is the bytes as received.`;
+};
+
 const decompress = async (body: Uint8Array, coding: string): Promise<Uint8Array> => {
   const stream = new DecompressionStream(FORMAT[coding]!);
   const writer = stream.writable.getWriter();

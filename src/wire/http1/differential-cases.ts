@@ -60,6 +60,10 @@ const startLines: DiffCase[] = [
   req('request line bare LF', `GET / HTTP/1.1\n${H}\r\n`),
   req('HTTP/0.9 simple request', 'GET /index.html\r\n'),
   req('PRI preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'),
+  // Fail fast (issue #29): an invalid version is judged when it is read, not at the line's end.
+  req('HTTP/5.6, line not finished', 'GET / HTTP/5.6'),
+  req('HTTP/5.6', `GET / HTTP/5.6\r\n${H}\r\n`),
+  req('version letter, line not finished', 'GET / HTTP/1.x'),
 ];
 
 const emptyLines: DiffCase[] = [
@@ -106,6 +110,8 @@ const whitespace: DiffCase[] = [
   req('space after start line, section not finished', 'GET / HTTP/1.1\r\n Host: evil\r\n'),
   req('tab after start line', `GET / HTTP/1.1\r\n\tX: y\r\n${H}\r\n`),
   res('space after status line', 'HTTP/1.1 200 OK\r\n X: y\r\nContent-Length: 0\r\n\r\n'),
+  res('space after status line, section not finished', 'HTTP/1.1 200 OK\r\n Host: foo\r\n'),
+  req('space after start line, line not finished', 'GET / HTTP/1.1\r\n Host: foo'),
   req('obs-fold', `GET / HTTP/1.1\r\n${H}X-A: one\r\n two\r\n\r\n`),
   req('obs-fold with tab', `GET / HTTP/1.1\r\n${H}X-A: one\r\n\ttwo\r\n\r\n`),
   res('obs-fold in a response', 'HTTP/1.1 200 OK\r\nX-A: one\r\n two\r\nContent-Length: 0\r\n\r\n'),
@@ -221,6 +227,11 @@ const transferEncoding: DiffCase[] = [
   res('response gzip only: read until close', ok('Transfer-Encoding: gzip\r\n', 'abc')),
   res('response identity: read until close', ok('Transfer-Encoding: identity\r\n', 'abc')),
   res('response unknown coding: read until close', ok('Transfer-Encoding: foo\r\n', 'abc')),
+  // RFC 9112 §6.3 rule 4: a response whose final coding is not chunked is read until close (issue #29).
+  res('response chunked, deflate: read until close', ok('Transfer-Encoding: chunked, deflate\r\n', 'abc')),
+  res('response chunked, identity: read until close', ok('Transfer-Encoding: chunked, identity\r\n', 'abc')),
+  res('response chunkedchunked: read until close', ok('Transfer-Encoding: chunkedchunked\r\n', 'abc')),
+  req('request chunked, deflate', post('Transfer-Encoding: chunked, deflate\r\n', 'abc')),
   res('response Transfer-Encoding in HTTP/1.0', 'HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'),
 ];
 

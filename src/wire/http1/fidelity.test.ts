@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeTransferCodings } from './codings';
 import { latin1Encode } from './corpus';
 import { DIFF_CASES } from './differential-cases';
-import { parseHttp1, parseHttp1Async } from './parse';
+import { type Http1Response, parseHttp1, parseHttp1Async } from './parse';
 import { bytewise, splitAt, type Transcript, transcript } from './testing';
 
 const both = (reads: 'request' | 'response', input: string, ctx: { method?: string } = {}): Transcript => {
@@ -104,7 +104,9 @@ describe('fail fast: an error already visible is reported when its line is compl
     ['CR without LF where the section should end', 'request', `GET / HTTP/1.1\r\n${H}\rX`, 'Y: z\r\n\r\n', 'invalid-field-name', 25],
     ['a bad field name before a bare CR', 'request', `GET / HTTP/1.1\r\n${H}X@: a\rb`, '\r\n\r\n', 'invalid-field-name', 26],
     ['a request line ending in CR without LF', 'request', 'GET / HTTP/1.1\rX', `\r\n${H}\r\n`, 'request-line-whitespace', 14],
-    ['a CR inside the version', 'request', 'GET / HTTP/1\rX', `Y\r\n${H}\r\n`, 'request-line-whitespace', 12],
+    // The CR ends the version early ("HTTP/1"): a bad version, judged as soon as the CR's next byte shows it is
+    // not the line's end (issue #29: the version fails when it is read).
+    ['a CR inside the version', 'request', 'GET / HTTP/1\rX', `Y\r\n${H}\r\n`, 'invalid-version', 6],
     ['a status line ending in CR without LF', 'response', 'HTTP/1.1 200 OK\rX', '\r\n\r\n', 'bare-cr', 15],
     ['a response field with a bare CR', 'response', 'HTTP/1.1 200 OK\r\nX: a\rb', '\r\nContent-Length: 0\r\n\r\n', 'bare-cr', 21],
     ['a bad line before the header size limit', 'request', `GET / HTTP/1.1\r\n${H}X@: y\r\n`, `Big: ${'a'.repeat(20000)}\r\n\r\n`, 'invalid-field-name', 26],
@@ -186,10 +188,16 @@ describe('transfer codings other than chunked are decoded, or refused (RFC 9112 
     expect(bad.messages).toEqual([]);
     expect(bad.error).toMatchObject({ code: 'transfer-coding-failed', side: 'remote' });
     expect(bad.error?.message).toMatch(/not valid gzip/);
+    // A coding nobody here can undo is no error in a response (RFC 9112 §6.3 rule 4 frames it until close):
+    // the bytes as received, with a note that says why (issue #29).
     const unknown = await parseHttp1Async('HTTP/1.1 200 OK\r\nTransfer-Encoding: foo\r\n\r\nabc', { role: 'client' });
-    expect(unknown.error?.message).toMatch(/"foo" cannot be decoded/);
+    expect(unknown.error).toBeUndefined();
+    const note = (unknown.messages[0] as Http1Response).undecoded;
+    expect(note?.codings).toEqual(['foo']);
+    expect(note?.note).toMatch(/"foo" cannot be undone here/);
     const sync = parseHttp1('HTTP/1.1 200 OK\r\nTransfer-Encoding: foo\r\n\r\nabc', { role: 'client' });
-    expect(sync.error?.message).toMatch(/cannot be decoded here/);
+    expect(sync.messages).toEqual(unknown.messages);
+    await expect(decodeTransferCodings(latin1Encode('abc'), ['foo'])).rejects.toThrow(/"foo" cannot be decoded here/);
   });
 
   it('keeps the messages before an undecodable one', async () => {

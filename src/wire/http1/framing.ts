@@ -80,17 +80,18 @@ const transferCodings = (facts: FieldFacts, isRequest: boolean, ctx: ParseContex
   if (isRequest) {
     // RFC 9112 §6.1: a sender applies chunked last. A response that does not is read until close (§6.3 step 4).
     if (chunkedCount === 1 && !final) ctx.fail('te-chunked-repeated', offset, 'chunked must be the last transfer coding when present (RFC 9112 §6.1).');
-    for (const c of codings) {
-      if (!REQUEST_CODINGS.has(c))
-        ctx.violation('te-unknown-coding', offset, `The transfer coding "${c}" is not implemented; a server answers 501 (RFC 9112 §6.1).`);
-    }
-    // RFC 9112 §6.3 step 4: a request whose final coding is not chunked has no determinable length: 400, close.
+    // RFC 9112 §6.3 step 4: a request whose final coding is not chunked has no determinable length: the server
+    // MUST answer 400 and close. That MUST comes before §6.1's SHOULD (501 for an unknown coding).
     if (!final)
       ctx.fail(
         'te-not-chunked-final',
         offset,
         'A request with Transfer-Encoding must end it with chunked (RFC 9112 §6.3); otherwise its length cannot be known.',
       );
+    for (const c of codings) {
+      if (!REQUEST_CODINGS.has(c))
+        ctx.violation('te-unknown-coding', offset, `The transfer coding "${c}" is not implemented; a server answers 501 (RFC 9112 §6.1).`);
+    }
   }
   if (final) return codings.length === 1 ? CHUNKED : { kind: 'chunked', codings: Object.freeze(codings.slice(0, -1)) };
   return { kind: 'close', codings: Object.freeze(codings) };

@@ -126,6 +126,37 @@ const parseVersion = (b: Uint8Array, i: number, end: number, ctx: ParseContext, 
   );
 };
 
+/** "HTTP/1.1" as bytes; positions 5 and 7 take any digit. */
+const VERSION_SHAPE = [0x48, 0x54, 0x54, 0x50, 0x2f, 0, 0x2e, 0];
+
+/**
+ * Strict mode: where a request line's version already fails, judged from the bytes before `end` alone, so the
+ * answer is the same whether or not the rest of the line has arrived. The line must start "method SP target
+ * SP" (the first two bytes below 0x21 both SPs); then the version is compared byte by byte with
+ * HTTP/DIGIT.DIGIT, and a major version other than 1 fails at its last digit (RFC 9112 §2.3, RFC 9110 §2.5).
+ * Returns the array index the line should be judged up to (it then fails there, as a version or on what comes
+ * before it), or -1 when nothing is wrong yet: llhttp likewise stops at the first byte that cannot be a version.
+ */
+export const versionFailsAt = (b: Uint8Array, ls: number, end: number): number => {
+  let i = ls;
+  while (i < end && b[i]! > SP) i++;
+  if (i >= end || b[i] !== SP) return -1;
+  const sp1 = i++;
+  while (i < end && b[i]! > SP) i++;
+  if (i >= end || b[i] !== SP || i === sp1 + 1) return -1;
+  const v = i + 1;
+  for (let k = 0; k < 9 && v + k < end; k++) {
+    const c = b[v + k]!;
+    // A ninth byte that is not whitespace makes the version too long ("HTTP/1.1x").
+    if (k === 8) return c > SP ? v + 9 : -1;
+    const fits = k === 5 || k === 7 ? c >= 0x30 && c <= 0x39 : c === VERSION_SHAPE[k];
+    // A whitespace byte ends the version early: judge the line without it.
+    if (!fits) return c > SP ? v + k + 1 : v + k;
+    if (k === 7 && b[v + 5] !== 0x31) return v + 8;
+  }
+  return -1;
+};
+
 export const parseRequestLine = (b: Uint8Array, ls: number, le: number, ctx: ParseContext, toStream: number, src: TextSource): RequestLine => {
   // Fast path: exactly "method SP target SP version" or "GET SP target"; anything else takes splitStartLine.
   let fast: [number, number][] | undefined;
@@ -164,6 +195,12 @@ export const parseRequestLine = (b: Uint8Array, ls: number, le: number, ctx: Par
         [sp1 + 1, sp2],
         [sp2 + 1, le],
       ];
+  }
+  if (ctx.strict) {
+    // Judge the line only up to where its version fails, as byte-at-a-time feeding does (reader.ts). (The fast
+    // path above needs no cut: its version is eight visible bytes, judged in place with the same result.)
+    const cut = versionFailsAt(b, ls, le);
+    if (cut >= 0 && cut < le) return parseRequestLine(b, ls, cut, ctx, toStream, src);
   }
   const plain = fast !== undefined && plainRequestLine(b, fast);
   // Whitespace other than the two SPs, a bare CR included, always takes the split, wherever it is: the error
@@ -307,7 +344,9 @@ export const parseFields = (
     const first = b[ls]!;
     if (first === SP || first === HTAB) {
       if (headers.length === 0 && firstLine) {
-        // RFC 9112 §2.2: reject, or consume each whitespace-preceded line without processing it.
+        // RFC 9112 §2.2: reject, or consume each whitespace-preceded line without processing it. Strict mode
+        // rejects (at the whitespace, before the line ends: reader.ts failFast); lenient mode consumes the line
+        // unprocessed and records it in `tolerated`.
         ctx.violation(
           'whitespace-after-start-line',
           ls + toStream,

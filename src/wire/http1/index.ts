@@ -6,6 +6,8 @@ export { parseHttp1, parseHttp1Async, serializeHttp1 } from './parse';
 export {
   decodeTransferCodings as decodeHttp1TransferCodings,
   DECODABLE_TRANSFER_CODINGS as HTTP1_DECODABLE_TRANSFER_CODINGS,
+  canDecodeTransferCodings as canDecodeHttp1TransferCodings,
+  undecodedCodingsNote as http1UndecodedCodingsNote,
 } from './codings';
 export type { Http1Message, Http1Request, Http1Response, ParseHttp1Options, ParseHttp1Result } from './parse';
 

@@ -5,7 +5,7 @@
  * request that proposes a protocol switch), returning the unparsed rest as `remaining`.
  */
 import { WireError } from '../errors';
-import { DECODABLE_TRANSFER_CODINGS, canDecodeTransferCodings, decodeTransferCodings } from './codings';
+import { DECODABLE_TRANSFER_CODINGS, canDecodeTransferCodings, decodeTransferCodings, undecodedCodingsNote } from './codings';
 import { localError, type Tolerated } from './codes';
 import { type Header, type Http1Version, endOfMessageEvent, requestEvent, responseEvent, informationalEvent } from './events';
 import { Http1Reader, type ReaderOptions } from './reader';
@@ -29,6 +29,12 @@ export interface Http1Response {
   headers: Header[];
   body: Uint8Array;
   trailers?: Header[];
+  /**
+   * A response whose transfer codings cannot be undone here (`chunked, deflate`, `identity`, an unknown
+   * coding): framed as RFC 9112 §6.3 says (read until close when chunked is not last), `body` holds the bytes
+   * as received, and this says which codings are still applied and why.
+   */
+  undecoded?: { readonly codings: readonly string[]; readonly note: string };
 }
 
 export type Http1Message = Http1Request | Http1Response;
@@ -65,7 +71,8 @@ const toBytes = (input: string): Uint8Array => {
 /**
  * All messages in `input`. A body under transfer codings other than chunked (`Transfer-Encoding: gzip,
  * chunked`) cannot be decoded synchronously: parsing stops at that message with a 'transfer-coding-not-decoded'
- * error, and parseHttp1Async is the call that decodes it. The coded bytes are never returned as a body.
+ * error, and parseHttp1Async is the call that decodes it. A response under codings that cannot be decoded at
+ * all keeps its bytes as received and says so in `undecoded`; otherwise coded bytes are never returned as a body.
  */
 export const parseHttp1 = (input: Uint8Array | string, opts: ParseHttp1Options): ParseHttp1Result => parseMessages(input, opts, undefined);
 
@@ -127,7 +134,11 @@ const parseMessages = (input: Uint8Array | string, opts: ParseHttp1Options, code
             ? { kind: 'request', method: ev.method, target: ev.target, version: ev.version, headers: ev.headers as Header[], body: EMPTY, trailers: [] }
             : { kind: 'response', version: ev.version, status: ev.status, reason: ev.reason, headers: ev.headers as Header[], body: EMPTY, trailers: [] };
         codings = reader.codings;
-        if (codings !== undefined && coded === undefined) {
+        if (codings !== undefined && ev.type === 'response' && !canDecodeTransferCodings(codings)) {
+          // Framed correctly, just not decodable here: the bytes as received, with a note (codings.ts).
+          (current as Http1Response).undecoded = Object.freeze({ codings, note: undecodedCodingsNote(codings) });
+          codings = undefined;
+        } else if (codings !== undefined && coded === undefined) {
           result.error = notDecoded(codings, reader.meta!.offset);
           return result;
         }

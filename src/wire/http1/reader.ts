@@ -15,13 +15,25 @@ import { type Http1Event, type Http1Version, type Header, type EndOfMessageEvent
 
 const END: EndOfMessageEvent = Object.freeze({ type: 'end-of-message', trailers: Object.freeze([]) });
 import { type BodyFraming, persistentBy, requestFraming, responseFraming } from './framing';
-import { type MutableFacts, type RequestLine, type StatusLine, contentEnd, noFacts, parseFields, parseRequestLine, parseStatusLine } from './head';
+import {
+  type MutableFacts,
+  type RequestLine,
+  type StatusLine,
+  contentEnd,
+  noFacts,
+  parseFields,
+  parseRequestLine,
+  parseStatusLine,
+  versionFailsAt,
+} from './head';
 import { ReceiveBuffer } from './receive-buffer';
 
 const Chunked = ChunkedDecoder;
 
 const CR = 0x0d;
 const LF = 0x0a;
+const SP = 0x20;
+const HTAB = 0x09;
 
 export interface ReaderOptions {
   /** Reject every ambiguity (default). false: repair what RFC 9112 allows and report it in `tolerated`. */
@@ -330,6 +342,12 @@ export class Http1Reader {
       p.next = lf + 1;
       p.scanned = p.next;
     }
+    // RFC 9112 §2.2: a first field line that starts with whitespace is already invalid at that byte (strict
+    // mode rejects it rather than skipping the line), so it fails before the line is complete.
+    if (p.next === p.end + 1 && p.next < Math.min(limit, buf.offset + buf.length)) {
+      const first = buf.at(p.next);
+      if (first === SP || first === HTAB) parseFields(buf.raw, p.next - toStream, p.next + 1 - toStream, this.ctx, toStream, buf, [], 0, 0, p.facts, true);
+    }
     const cr = this.bareCr(Math.max(p.next, p.scanned - 1), limit);
     if (cr >= 0) parseFields(buf.raw, p.next - toStream, cr + 2 - toStream, this.ctx, toStream, buf, [], 0, 0, p.facts, p.next === p.end + 1);
     p.scanned = Math.max(p.scanned, limit);
@@ -342,10 +360,18 @@ export class Http1Reader {
    * in the reason phrase has its version, code and SP in place. A status line with an earlier CR waits.
    */
   private startLineFailFast(start: number, limit: number): void {
-    const cr = this.bareCr(start, limit);
-    if (cr < 0) return;
     const buf = this.buffer;
     const toStream = start - buf.rawStart;
+    if (this.reads === 'request') {
+      // A version that already cannot be right fails now ("GET / HTTP/5.6" before its CRLF, RFC 9112 §2.3),
+      // judged on the bytes before any CR, which may yet be the line's end.
+      let end = Math.min(limit, buf.offset + buf.length);
+      for (let i = start; i < end; i++) if (buf.at(i) === CR) end = i;
+      const cut = versionFailsAt(buf.raw, buf.rawStart, end - toStream);
+      if (cut >= 0) parseRequestLine(buf.raw, buf.rawStart, cut, this.ctx, toStream, buf);
+    }
+    const cr = this.bareCr(start, limit);
+    if (cr < 0) return;
     if (this.reads === 'request') parseRequestLine(buf.raw, buf.rawStart, cr + 2 - toStream, this.ctx, toStream, buf);
     else if (cr - start >= CR_AT_STATUS_REASON) parseStatusLine(buf.raw, buf.rawStart, cr + 2 - toStream, this.ctx, toStream, buf);
   }

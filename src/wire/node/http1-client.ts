@@ -18,7 +18,9 @@ import {
   http1Data,
   http1EndOfMessage,
   http1Request,
+  canDecodeHttp1TransferCodings,
   decodeHttp1TransferCodings,
+  http1UndecodedCodingsNote,
 } from '../http1/index';
 import { SocketTransport, type Timers, realTimers } from './transport';
 
@@ -167,6 +169,10 @@ export class Http1Client {
             n += c.length;
           }
           // Transfer-Encoding: gzip, chunked: give back the content, never the coded bytes (RFC 9112 §6.1).
+          // Codings nothing here can undo (`chunked, deflate`: read until close, RFC 9112 §6.3 rule 4): the bytes
+          // as received, with the note saying so.
+          if (codings !== undefined && codings.length > 0 && !canDecodeHttp1TransferCodings(codings))
+            return { ...final!, body, trailers: [...step.trailers], informational, undecoded: { codings, note: http1UndecodedCodingsNote(codings) } };
           if (codings !== undefined && codings.length > 0) body = await decodeHttp1TransferCodings(body, codings);
           return { ...final!, body, trailers: [...step.trailers], informational };
         }

@@ -149,6 +149,8 @@ export interface MessageParsedEvent extends Base<'message-parsed'> {
   readonly startLine: string;
   readonly headers: HeaderList;
   readonly bodyLength: number;
+  /** What a reader should know about the message, e.g. that its transfer codings were not decoded. */
+  readonly note?: string;
 }
 /**
  * A protocol engine rejected what the peer sent (HTTP/1 today): its error code and text, the byte offset in

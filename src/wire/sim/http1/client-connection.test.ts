@@ -129,6 +129,31 @@ describe('the simulated HTTP/1 client reads through Http1Connection', () => {
     expect(events(sim, 'request-failed')).toHaveLength(1);
   });
 
+  it.each(['chunked, deflate', 'chunked, identity', 'chunkedchunked'])(
+    'Transfer-Encoding: %s: read until close (RFC 9112 §6.3 rule 4), the fetch gets the bytes as sent, the trace notes they were not decoded',
+    async (te) => {
+      const sim = createSimulation({ server: createServer({}) });
+      let accepted = 0;
+      sim.network.listen('coded.example:80', 'server', (socket: TcpSocket) => {
+        accepted++;
+        socket.onData(() => {
+          socket.write(latin1(`HTTP/1.1 200 OK\r\nTransfer-Encoding: ${te}\r\n\r\nraw bytes`));
+          socket.close('response sent');
+        });
+      });
+      const res = await sim.fetch('http://coded.example/');
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('raw bytes');
+      expect(events(sim, 'protocol-error')).toEqual([]);
+      const parsed = sim.trace.events.filter((e): e is TraceEventOf<'message-parsed'> => e.type === 'message-parsed' && e.by === 'client');
+      expect(parsed).toHaveLength(1);
+      expect(parsed[0]!.note).toMatch(new RegExp(`^Transfer-Encoding: ${te} was not decoded`));
+      // Framed by the close, so the connection is not reused: a second fetch opens a second connection.
+      await sim.fetch('http://coded.example/');
+      expect(accepted).toBe(2);
+    },
+  );
+
   it.each([
     ['HTTP/1.0 without keep-alive', 'HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nhi', []],
     ['HTTP/1.1 with Connection: close', 'HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nhi', [{ name: 'Connection', value: 'close' }]],

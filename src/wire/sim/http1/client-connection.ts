@@ -7,7 +7,9 @@
  * client rejects, a 'protocol-error' (the engine's code, text and offset), the fetch failed with the engine's
  * WireError as the cause, and the connection closed. A body the engine marks with transfer codings
  * (`Transfer-Encoding: gzip, chunked`) is decoded before anyone sees it (RFC 9112 §6.1); a body that does not
- * decode fails the fetch the same way.
+ * decode fails the fetch the same way. Codings no one here can undo (`chunked, deflate`, which RFC 9112 §6.3
+ * rule 4 frames until close; `identity`; an unknown one) leave a correctly framed response: the fetch gets its
+ * bytes as received, and the 'message-parsed' event notes that they were not decoded.
  *
  * Persistence after a response, in the order RFC 9112 §9.3 checks it:
  * - we asked to close (Connection: close, or a 1.0 request without Keep-Alive) -> close;
@@ -24,7 +26,13 @@ import type { Exchange } from '../exchange';
 import type { ByteStream, CloseInfo } from '../../net/stream';
 import { concatBytes } from '../../net/stream';
 import type { NetContext } from '../../net/tcp';
-import { type Http1ReadStep, decodeHttp1TransferCodings, isHttp1Persistent as isPersistent } from '../../http1/index';
+import {
+  type Http1ReadStep,
+  canDecodeHttp1TransferCodings,
+  decodeHttp1TransferCodings,
+  http1UndecodedCodingsNote,
+  isHttp1Persistent as isPersistent,
+} from '../../http1/index';
 import { Http1Observer } from './observer';
 
 export interface ConnectionHooks {
@@ -232,8 +240,12 @@ export class Http1ClientConnection {
           const { chunks } = reading;
           const body = chunks.length === 1 ? chunks[0]! : chunks.length === 0 ? new Uint8Array(0) : concatBytes(chunks);
           const response: WireResponse = { version: reading.version, status: reading.status, reason: reading.reason, headers: reading.headers, body };
-          this.#parsed(response);
-          this.#complete(exchange, response, reading.codings);
+          // Codings nobody here can undo (`chunked, deflate`, read until close by RFC 9112 §6.3 rule 4): the
+          // response is framed correctly, so the fetch gets its bytes as received and the trace says why.
+          const { codings } = reading;
+          const undecodable = codings !== undefined && codings.length > 0 && !canDecodeHttp1TransferCodings(codings);
+          this.#parsed(response, undecodable ? http1UndecodedCodingsNote(codings) : undefined);
+          this.#complete(exchange, response, undecodable ? undefined : codings);
           // The next response has begun if the engine read more, or holds bytes it has not read yet.
           const next = this.#outstanding[0];
           const more = steps.slice(i + 1).some((s) => s.type !== 'connection-closed') || this.#engine.buffered > 0;
@@ -261,7 +273,7 @@ export class Http1ClientConnection {
     }
   }
 
-  #parsed(response: WireResponse): void {
+  #parsed(response: WireResponse, note?: string): void {
     this.#setup.ctx.trace.emit({
       type: 'message-parsed',
       connectionId: this.id,
@@ -270,6 +282,7 @@ export class Http1ClientConnection {
       startLine: startLine(response),
       headers: response.headers,
       bodyLength: response.body.length,
+      ...(note === undefined ? {} : { note }),
     });
   }
 
