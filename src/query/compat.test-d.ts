@@ -40,6 +40,24 @@ describe('result and state types are mutually assignable with the reference', ()
     expectTypeOf<ours.QueryKey>().toEqualTypeOf<ref.QueryKey>();
   });
 
+  it('queryClient.query() and infiniteQuery() resolve to the same types', () => {
+    const oursClient = {} as ours.QueryClient;
+    const refClient = {} as ref.QueryClient;
+    const todo = { queryKey: ['todo', 1] as const, queryFn: async (): Promise<Todo> => ({ id: 1 }) };
+    expectTypeOf(oursClient.query(todo)).toEqualTypeOf(refClient.query(todo));
+    expectTypeOf(oursClient.query(todo)).toEqualTypeOf<Promise<Todo>>();
+    const selected = { ...todo, select: (t: Todo) => String(t.id) };
+    expectTypeOf(oursClient.query(selected)).toEqualTypeOf(refClient.query(selected));
+    expectTypeOf(oursClient.query(selected)).toEqualTypeOf<Promise<string>>();
+    const pages = {
+      queryKey: ['todos'] as const,
+      queryFn: async ({ pageParam }: { pageParam: number }): Promise<Todo[]> => [{ id: pageParam }],
+      initialPageParam: 0,
+    };
+    expectTypeOf(oursClient.infiniteQuery(pages)).toEqualTypeOf<Promise<ours.InfiniteData<Todo[], number>>>();
+    expectTypeOf(oursClient.infiniteQuery(pages)).toEqualTypeOf(refClient.infiniteQuery(pages));
+  });
+
   it('mutation observer results', () => {
     // `mutate` mentions the client class (nominal), so compare everything else
     type R1 = Omit<ours.MutationObserverResult<Todo, Error, string, number>, 'mutate'>;

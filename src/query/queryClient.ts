@@ -116,6 +116,12 @@ export class QueryClient {
     return this.getQueryState<TInferredQueryFnData>(queryKey)?.data;
   }
 
+  /**
+   * Cached data if there is any, stale or not (refetched in the background with `revalidateIfStale`),
+   * otherwise a fetch.
+   * @deprecated As in @tanstack/query-core 5.108: call `query({ ...options, staleTime: 'static' })`, which
+   * answers from any cached data the same way. To go in the next major version.
+   */
   ensureQueryData<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey>(
     options: EnsureQueryDataOptions<TQueryFnData, TError, TData, TQueryKey>,
   ): Promise<TData> {
@@ -218,7 +224,11 @@ export class QueryClient {
     return Promise.all(promises).then(noop);
   }
 
-  /** Fetch (without retry by default) unless fresh data is cached; then apply `select`. */
+  /**
+   * The data for `options`: the cached data when it is fresh by `staleTime`, otherwise a fetch (not retried
+   * unless `retry` says so), with `select` applied either way. Rejects with the fetch's or `select`'s error.
+   * Replaces `fetchQuery`, and with `staleTime: 'static'` `ensureQueryData` (@tanstack/query-core 5.102).
+   */
   async query<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = never>(
     options: QueryExecuteOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey, TPageParam>,
   ): Promise<TData> {
@@ -227,6 +237,10 @@ export class QueryClient {
     return defaulted.select ? defaulted.select(queryData) : queryData;
   }
 
+  /**
+   * Cached data when fresh by `staleTime`, otherwise a fetch (not retried unless asked); `select` is not applied.
+   * @deprecated As in @tanstack/query-core 5.108: call `query(options)`. To go in the next major version.
+   */
   fetchQuery<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = never>(
     options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
   ): Promise<TData> {
@@ -243,12 +257,22 @@ export class QueryClient {
     return [query, stale ? query.fetch(defaulted) : undefined, defaulted];
   }
 
+  /**
+   * `fetchQuery` whose promise resolves to nothing and never rejects.
+   * @deprecated As in @tanstack/query-core 5.108: call `query(options)`, adding `.catch(noop)` where a
+   * failure should be ignored. To go in the next major version.
+   */
   prefetchQuery<TQueryFnData = unknown, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey>(
     options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey>,
   ): Promise<void> {
     return this.fetchQuery(options).then(noop).catch(noop);
   }
 
+  /**
+   * `query` for an infinite query: `initialPageParam` is required, and `pages` with `getNextPageParam`
+   * refetches that many pages from the first. Replaces `fetchInfiniteQuery`, and with `staleTime: 'static'`
+   * `ensureInfiniteQueryData` (@tanstack/query-core 5.102).
+   */
   infiniteQuery<TQueryFnData, TError = DefaultError, TData = InfiniteData<TQueryFnData>, TQueryKey extends QueryKey = QueryKey, TPageParam = unknown>(
     options: InfiniteQueryExecuteOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
   ): Promise<Array<TData> extends Array<InfiniteData<TQueryFnData>> ? InfiniteData<TQueryFnData, TPageParam> : TData> {
@@ -256,6 +280,7 @@ export class QueryClient {
     return this.query(options as any) as any;
   }
 
+  /** @deprecated As in @tanstack/query-core 5.108: call `infiniteQuery(options)`. To go in the next major version. */
   fetchInfiniteQuery<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = unknown>(
     options: FetchInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
   ): Promise<InfiniteData<TData, TPageParam>> {
@@ -263,12 +288,20 @@ export class QueryClient {
     return this.fetchQuery(options as any);
   }
 
+  /**
+   * @deprecated As in @tanstack/query-core 5.108: call `infiniteQuery(options)`, adding `.catch(noop)` where a
+   * failure should be ignored. To go in the next major version.
+   */
   prefetchInfiniteQuery<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = unknown>(
     options: FetchInfiniteQueryOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
   ): Promise<void> {
     return this.fetchInfiniteQuery(options).then(noop).catch(noop);
   }
 
+  /**
+   * @deprecated As in @tanstack/query-core 5.108: call `infiniteQuery({ ...options, staleTime: 'static' })`. To go
+   * in the next major version.
+   */
   ensureInfiniteQueryData<TQueryFnData, TError = DefaultError, TData = TQueryFnData, TQueryKey extends QueryKey = QueryKey, TPageParam = unknown>(
     options: EnsureInfiniteQueryDataOptions<TQueryFnData, TError, TData, TQueryKey, TPageParam>,
   ): Promise<InfiniteData<TData, TPageParam>> {
