@@ -10,7 +10,7 @@
  * - ChangeCipherSpec records (type 20).
  * The records of both versions say 0x0303, so the version comes from the connection's 'handshake' events.
  */
-import { TLS_RECORD_PROTECTION } from 'roundtrip/wire';
+import { TLS_RECORD_PROTECTION, parseTlsPartLabel } from 'roundtrip/wire';
 
 export type TlsProtocol = 'tls1.2' | 'tls1.3';
 
@@ -71,10 +71,9 @@ export class TlsRecordReader {
   #handshake(plaintext: string, encrypted: boolean): TlsRecordContent {
     const messages = messageNames(plaintext);
     // A record that ends the direction's part of the handshake (a group split over records names its part,
-    // "... Finished (1/2)": only the last completes it).
-    const part = / \((\d+)\/(\d+)\)$/.exec(messages);
-    const names = part ? messages.slice(0, part.index) : messages;
-    if ((!part || part[1] === part[2]) && names.split(', ').includes('Finished')) this.#finished = true;
+    // "... Finished (1/2)": only the last completes it), read as the engine reads it.
+    const label = parseTlsPartLabel(messages);
+    if (label.completes && label.messages.split(', ').includes('Finished')) this.#finished = true;
     return { kind: 'handshake', messages, encrypted };
   }
 }

@@ -11,6 +11,8 @@ export { LossRecovery } from '../transport/congestion';
 export type { TransportRules, LossReason, CongestionPhase, CongestionChange, RecoveryOutcome, TimeoutOutcome, SentPacketInfo } from '../transport/congestion';
 export { TlsStream, TLS_FLIGHTS, TLS_RECORD_PROTECTION } from './tls';
 export type { TlsVersion } from './tls';
+export { isWholeTlsRecords, parseTlsPartLabel, readTlsRecords, tlsPartLabel } from './tls-records';
+export type { ReadTlsRecordsOptions, TlsPartLabel, TlsRecordSpan } from './tls-records';
 export type { ByteStream, CloseInfo as ByteStreamCloseInfo, StreamState as ByteStreamState } from './stream';
 export { CLIENT_CONNECTION_TABLE } from './connection-table';
 export type { ClientConnectionState, ClientConnectionInput, TransitionRow as ClientConnectionTransition } from './connection-table';

@@ -53,6 +53,7 @@ import { roundTime } from './clock';
 import type { Side } from '../trace/events';
 import { Signal, type Unsubscribe } from '../trace/subscribable';
 import { asciiBytes, concatBytes, type ByteStream, type CloseInfo, type StreamState } from './stream';
+import { parseTlsPartLabel, readTlsRecords, tlsPartLabel } from './tls-records';
 import {
   TLS_CLIENT_HELLO_BYTES,
   TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES,
@@ -258,7 +259,7 @@ function recordPlaintexts(messages: string, bytes: number): Uint8Array[] {
   const parts = Math.max(1, Math.ceil(bytes / MAX_RECORD));
   const out: Uint8Array[] = [];
   for (let i = 0; i < parts; i++) {
-    const name = asciiBytes(parts === 1 ? messages : `${messages} (${i + 1}/${parts})`);
+    const name = asciiBytes(tlsPartLabel(messages, i + 1, parts));
     const size = Math.min(MAX_RECORD, bytes - i * MAX_RECORD);
     if (name.length >= size) out.push(name);
     else {
@@ -273,10 +274,8 @@ function recordPlaintexts(messages: string, bytes: number): Uint8Array[] {
 /** The messages a handshake record's plaintext completes: none for a part before the last. */
 function completedMessages(plaintext: Uint8Array): readonly string[] {
   const end = plaintext.indexOf(0);
-  const label = String.fromCharCode(...(end < 0 ? plaintext : plaintext.subarray(0, end)));
-  const part = / \((\d+)\/(\d+)\)$/.exec(label);
-  if (part) return part[1] === part[2] ? messagesOf(label.slice(0, part.index)) : [];
-  return messagesOf(label);
+  const { messages, completes } = parseTlsPartLabel(String.fromCharCode(...(end < 0 ? plaintext : plaintext.subarray(0, end))));
+  return completes ? messagesOf(messages) : [];
 }
 
 export class TlsStream implements ByteStream {
@@ -425,12 +424,10 @@ export class TlsStream implements ByteStream {
   #receive(bytes: Uint8Array): void {
     this.#buffer = this.#buffer.length === 0 ? bytes : concatBytes([this.#buffer, bytes]);
     const out: Uint8Array[] = [];
-    while (this.#buffer.length >= 5) {
-      const length = (this.#buffer[3]! << 8) | this.#buffer[4]!;
-      if (this.#buffer.length < 5 + length) break;
-      const type = this.#buffer[0]!;
-      const payload = this.#buffer.subarray(5, 5 + length);
-      this.#buffer = this.#buffer.subarray(5 + length);
+    const buffer = this.#buffer;
+    for (const { type, payloadStart, end } of readTlsRecords(buffer, { completeOnly: true })) {
+      const payload = buffer.subarray(payloadStart, end);
+      this.#buffer = buffer.subarray(end);
       if (type === HANDSHAKE && this.#state !== 'open') {
         // TLS 1.2 keeps the record type in clear; after the peer's ChangeCipherSpec its records are protected
         // (RFC 5246 §7.1): its Finished comes with an explicit nonce and a tag.

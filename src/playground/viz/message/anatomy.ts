@@ -8,7 +8,7 @@
  * WireError for bad input. This file only names the pieces inside ranges the engine has already accepted,
  * following the grammar of RFC 9112 (§3 request line, §4 status line, §5 field lines, §7.1 chunked coding).
  */
-import { Http1Reader, type Http1Version } from 'roundtrip/wire';
+import { Http1Reader, type Http1Version, readTlsRecords } from 'roundtrip/wire';
 import { TlsRecordReader, tlsRecordLabel, type TlsProtocol } from '../tls-records';
 
 export type PartKind =
@@ -340,14 +340,10 @@ function tlsRecordParts(bytes: Uint8Array, from: number, protocol: TlsProtocol):
   const reader = new TlsRecordReader();
   const parts: Part[] = [];
   let at = from;
-  while (at + 5 <= bytes.length) {
-    const type = bytes[at]!;
-    if (type < 20 || type > 24 || bytes[at + 1] !== 3 || bytes[at + 2] !== 3) break;
-    const length = (bytes[at + 3]! << 8) | bytes[at + 4]!;
-    const end = Math.min(bytes.length, at + 5 + length);
-    const content = reader.read(type, String.fromCharCode(...bytes.subarray(at + 5, Math.min(end, at + 5 + 200))), protocol);
+  for (const { type, start, payloadStart, end, complete } of readTlsRecords(bytes, { from, check: true })) {
+    const content = reader.read(type, String.fromCharCode(...bytes.subarray(payloadStart, Math.min(end, payloadStart + 200))), protocol);
     const named = content.kind === 'application-data' ? 'TLS application data (encrypted: the proxy relays it unread)' : tlsRecordLabel(content);
-    parts.push({ start: at, end, kind: 'tunnel', label: end < at + 5 + length ? `${named}, still arriving` : named });
+    parts.push({ start, end, kind: 'tunnel', label: complete ? named : `${named}, still arriving` });
     at = end;
   }
   if (parts.length === 0) return undefined;

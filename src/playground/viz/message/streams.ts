@@ -11,6 +11,7 @@
  * Kept free of the views' code: the view list (views.ts) asks it whether the Messages view applies.
  */
 import type { Source } from '../../recording/model';
+import { isWholeTlsRecords, readTlsRecords } from 'roundtrip/wire';
 import { TlsRecordReader, tlsProtocolOf, type TlsProtocol } from '../tls-records';
 
 type WireEvents = Extract<Source, { kind: 'wire' }>['events'];
@@ -18,29 +19,15 @@ type WireEvents = Extract<Source, { kind: 'wire' }>['events'];
 const TLS_HANDSHAKE = 22;
 const H2_PREFACE = 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n';
 
-/** Whether a write is whole TLS records (type, legacy version 0x0303, 16-bit length, exactly filling it). */
-function isTlsRecords(data: string): boolean {
-  let at = 0;
-  while (at + 5 <= data.length) {
-    const type = data.charCodeAt(at);
-    if (type < 20 || type > 24 || data.charCodeAt(at + 1) !== 3 || data.charCodeAt(at + 2) !== 3) return false;
-    at += 5 + ((data.charCodeAt(at + 3) << 8) | data.charCodeAt(at + 4));
-  }
-  return at === data.length && data.length > 0;
-}
-
 /**
  * The application data inside a write of TLS records, protection removed: handshake records carry none, TLS
  * 1.3's encrypted ones (application_data on the outside) included.
  */
 function applicationData(data: string, protocol: TlsProtocol, records: TlsRecordReader): string {
   let out = '';
-  let at = 0;
-  while (at + 5 <= data.length) {
-    const length = (data.charCodeAt(at + 3) << 8) | data.charCodeAt(at + 4);
-    const content = records.read(data.charCodeAt(at), data.slice(at + 5, at + 5 + length), protocol);
+  for (const r of readTlsRecords(data)) {
+    const content = records.read(r.type, data.slice(r.payloadStart, r.end), protocol);
     if (content.kind === 'application-data') out += content.plaintext;
-    at += 5 + length;
   }
   return out;
 }
@@ -57,8 +44,8 @@ export class DirectionReader {
 
   /** The HTTP-level bytes of one write ('' for a TLS handshake flight). */
   read(data: string): string {
-    if (this.#tls === undefined) this.#tls = data.charCodeAt(0) === TLS_HANDSHAKE && isTlsRecords(data);
-    return this.#tls && isTlsRecords(data) ? applicationData(data, this.protocol, this.#records) : data;
+    if (this.#tls === undefined) this.#tls = data.charCodeAt(0) === TLS_HANDSHAKE && isWholeTlsRecords(data);
+    return this.#tls && isWholeTlsRecords(data) ? applicationData(data, this.protocol, this.#records) : data;
   }
 }
 

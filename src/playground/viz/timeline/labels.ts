@@ -17,6 +17,7 @@
  * other side's once the server speaks HTTP/2 (it announced a session, or the client's preface has gone out).
  */
 
+import { readTlsRecords } from 'roundtrip/wire';
 import { TlsRecordReader, tlsRecordLabel, type TlsProtocol } from '../tls-records';
 
 export type Category = 'tcp' | 'tls' | 'request' | 'response' | 'h2' | 'data' | 'ack' | 'quic';
@@ -113,15 +114,13 @@ export class StreamLabeller {
     }
     if (tls && data.length >= 5 && data.charCodeAt(1) === 3 && data.charCodeAt(2) === 3) {
       let at = 0;
-      while (at + 5 <= data.length) {
-        const type = data.charCodeAt(at);
-        const length = (data.charCodeAt(at + 3) << 8) | data.charCodeAt(at + 4);
-        const payload = data.slice(at + 5, at + 5 + length);
-        const content = this.#records.read(type, payload, tls);
+      for (const record of readTlsRecords(data)) {
+        const payload = data.slice(record.payloadStart, record.end);
+        const content = this.#records.read(record.type, payload, tls);
         const named = content.kind === 'application-data' ? this.#app(content.plaintext) : { label: tlsRecordLabel(content), category: 'tls' as const };
-        this.#push(5 + payload.length, named.label, named.category);
-        this.#recordLeft = length - payload.length;
-        at += 5 + length;
+        this.#push(record.end - record.start, named.label, named.category);
+        this.#recordLeft = record.length - payload.length;
+        at = record.end;
       }
       if (at < data.length) this.#push(data.length - at, `data (${data.length - at} B)`, 'data');
       return;
