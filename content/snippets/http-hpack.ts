@@ -1,4 +1,5 @@
 import { HpackDecoder, HpackEncoder } from 'roundtrip/wire';
+import { show } from 'roundtrip/playground';
 
 // Two requests on one HTTP/2 connection share one compression context. The second block is tiny,
 // because everything it repeats is already in the dynamic table (indexes 62 and up).
@@ -16,6 +17,7 @@ const request = (path: string) => [
 
 for (const path of ['/todos', '/todos?page=2']) {
   const block = encoder.encodeAnnotated(request(path));
+  show(block.bytes, { as: 'hpack' }); // step through it in the HPACK view
   console.log(`${path}: ${block.bytes.length} bytes`);
   for (const step of block.steps) {
     const where = step.representation === 'indexed' ? `index ${step.index} (${step.table})` : step.representation;

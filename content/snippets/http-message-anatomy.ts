@@ -1,4 +1,5 @@
 import { parseHttp1, serializeHttp1 } from 'roundtrip/wire';
+import { show } from 'roundtrip/playground';
 
 // A request exactly as it crosses the wire: request line, header lines, an empty line, then the body.
 // Each line ends with CR LF. Try removing the Host line, or writing "get" instead of "GET".
@@ -10,6 +11,7 @@ const wire =
   '\r\n' +
   '{"title":"milk"}';
 
+show(wire, { as: 'http1' }); // the Messages view labels every byte
 const { messages, error } = parseHttp1(wire, { role: 'server' });
 if (error) console.error(error.code, error.message);
 for (const message of messages) {
@@ -31,4 +33,5 @@ const response = serializeHttp1({
   ],
   body: new Uint8Array(),
 });
+show(response, { as: 'http1', from: 'server' });
 console.log(JSON.stringify(new TextDecoder().decode(response)));

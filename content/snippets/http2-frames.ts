@@ -1,4 +1,5 @@
 import { HTTP2_FLAGS, HpackEncoder, decodeHttp2Frames, encodeHttp2Frames, type Http2Frame } from 'roundtrip/wire';
+import { show } from 'roundtrip/playground';
 
 // Two requests multiplexed on one HTTP/2 connection: odd stream ids, interleaved frames, and the
 // request line turned into pseudo-header fields compressed with HPACK.
@@ -21,6 +22,7 @@ const frames: Http2Frame[] = [
 ];
 
 const bytes = encodeHttp2Frames(frames);
+show(bytes, { as: 'http2' }); // the Frames view reads these bytes, field by field
 console.log(`${frames.length} frames, ${bytes.length} bytes on the wire`);
 for (const frame of decodeHttp2Frames(bytes).frames) {
   console.log(`stream ${frame.streamId}`.padEnd(10), frame.type.padEnd(9), `flags 0x${frame.flags.toString(16)}`);

@@ -37,7 +37,7 @@ const here = (/** @type {string} */ p) => fileURLToPath(new URL(p, import.meta.u
  */
 const SANDBOX_SCRIPTS = {
   runtime: { entry: here('../sandbox/runtime.ts'), global: 'RoundtripSandbox' },
-  wire: { entry: roundtripAliases['roundtrip/wire'], global: SANDBOX_CHUNKS.wire.global },
+  wire: { entry: here('../sandbox/chunk-wire.ts'), global: SANDBOX_CHUNKS.wire.global },
   query: { entry: roundtripAliases['roundtrip/query'], global: SANDBOX_CHUNKS.query.global, devWarnings: true },
   react: { entry: here('../sandbox/chunk-react.ts'), global: SANDBOX_CHUNKS.react.global, imports: { 'roundtrip/query': 'query' } },
   compiler: { entry: here('../sandbox/compile.ts'), global: SANDBOX_CHUNKS.compiler.global },

@@ -98,23 +98,54 @@ export function http1Events(segments: readonly Segment[], machine: readonly Mach
  */
 export function h2Events(events: readonly TraceEvent[], sender: 'client' | 'server'): TraceEvent[] {
   const connectionId = events.find((e) => 'connectionId' in e)?.connectionId ?? 'c1';
-  const out: Unsequenced[] = [{ type: 'connection-opening', at: 0, connectionId, from: 'client', to: 'server', address: 'server', rtt: 0 }];
-  const writer = new MessageWriter();
-  if (!events.some((e) => e.type === 'h2-preface'))
-    out.push({ type: 'bytes-sent', at: 0, connectionId, from: 'client', data: binaryString(HTTP2_CLIENT_PREFACE) });
-  let arrival: Unsequenced | undefined;
-  for (const e of events) {
-    const at = e.at * STEP_MS;
+  const tracer = new H2Tracer(connectionId);
+  const out = tracer.open(events.some((e) => e.type === 'h2-preface'));
+  for (const e of events) out.push(...tracer.add(e, e.at * STEP_MS, sender));
+  out.push(...tracer.settle());
+  return numbered(out);
+}
+
+/**
+ * Traces read HTTP/2 events (h2.ts) as they come, for a reader that gets frames a few at a time (the
+ * playground's `show`, sandbox/capture-show.ts) as much as for a whole capture (`h2Events`): each frame is
+ * written by its side and arrives at the peer half a step later, just before the next frame goes out.
+ */
+export class H2Tracer {
+  readonly #connectionId: string;
+  readonly #writer = new MessageWriter();
+  #arrival: Unsequenced | undefined;
+
+  constructor(connectionId: string) {
+    this.#connectionId = connectionId;
+  }
+
+  /** The connection's opening, and the preface as written when the bytes to come do not start with it. */
+  open(prefaceComes: boolean): Unsequenced[] {
+    const connectionId = this.#connectionId;
+    const out: Unsequenced[] = [{ type: 'connection-opening', at: 0, connectionId, from: 'client', to: 'server', address: 'server', rtt: 0 }];
+    if (!prefaceComes) out.push({ type: 'bytes-sent', at: 0, connectionId, from: 'client', data: binaryString(HTTP2_CLIENT_PREFACE) });
+    return out;
+  }
+
+  /** One read event placed at `at`; a frame (or the preface) also as the bytes `sender` wrote. */
+  add(e: TraceEvent, at: number, sender: 'client' | 'server'): Unsequenced[] {
+    const out: Unsequenced[] = [];
     if (e.type === 'h2-preface' || e.type === 'h2-frame') {
-      if (arrival) out.push(arrival);
+      out.push(...this.settle());
       const from = e.type === 'h2-preface' ? 'client' : sender;
-      const [sent, segment, arrived] = writer.write(connectionId, from, e.data, at, at + STEP_MS / 2);
+      const [sent, segment, arrived] = this.#writer.write(this.#connectionId, from, e.data, at, at + STEP_MS / 2);
       out.push(sent!, segment!);
-      arrival = arrived;
+      this.#arrival = arrived;
     }
     const { seq: _, ...rest } = e;
-    out.push({ ...rest, at });
+    out.push({ ...rest, at } as Unsequenced);
+    return out;
   }
-  if (arrival) out.push(arrival);
-  return numbered(out);
+
+  /** The last frame's arrival at the peer, once nothing else is sent before it. */
+  settle(): Unsequenced[] {
+    const arrival = this.#arrival;
+    this.#arrival = undefined;
+    return arrival ? [arrival] : [];
+  }
 }

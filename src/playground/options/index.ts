@@ -15,6 +15,10 @@
  *
  * The object must be written inline as literals: the site reads it at build time, without running the
  * snippet, to show the panel before the first run.
+ *
+ * `show(bytes, { as: 'http1' | 'http2' | 'hpack' })` draws bytes the snippet encoded or decoded with the
+ * codecs of `roundtrip/wire` in the visualizer's Messages, Frames and HPACK views (show.ts); outside a
+ * playground it does nothing.
  */
 import { takeOptionsContext } from './context';
 import { OptionsError, resolveValues, validateSchema, type OptionsSchema, type OptionValues } from './schema';
@@ -29,6 +33,8 @@ export type {
   BooleanOptionSpec,
 } from './schema';
 export { OptionsError } from './schema';
+export { show } from './show';
+export type { ShowFormat, ShowOptions } from './show';
 
 /** Declares the snippet's options and returns their current values: the defaults, or what the reader chose. */
 export function defineOptions<const S extends OptionsSchema>(schema: S): OptionValues<S> {

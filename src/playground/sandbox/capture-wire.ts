@@ -49,7 +49,12 @@ export function simulationOptions(o: Resolved): SourceOptions {
   };
 }
 
+/**
+ * The wire module as a snippet gets it: simulations recorded. The sandbox's wire chunk also carries what draws
+ * `show()` (chunk-wire.ts); that is the runtime's, not the snippet's, so it is left out here.
+ */
 export function instrumentWireModule(wire: WireModule, capture: Capture): WireModule {
+  const { createShowRecorder: _, ...library } = wire as WireModule & { createShowRecorder?: unknown };
   const createSimulation: WireModule['createSimulation'] = (options) => {
     const sim = wire.createSimulation(options);
     const label = sim.options.label || summarizeSimulation(sim.options);
@@ -61,5 +66,5 @@ export function instrumentWireModule(wire: WireModule, capture: Capture): WireMo
     sim.fetch = withCallSite(sim.fetch);
     return sim;
   };
-  return Object.freeze({ ...wire, createSimulation });
+  return Object.freeze({ ...library, createSimulation }) as WireModule;
 }

@@ -22,6 +22,7 @@ import { guardCallbacks, type Schedulers } from './guard';
 import { HEARTBEAT_MS, parseHostMessage, SANDBOX_PROTOCOL_VERSION, type SandboxToHost } from './protocol';
 import { createCapture, type Capture, type CaptureController } from './capture';
 import { instrumentWireModule } from './capture-wire';
+import type { ShowRecorder } from './capture-show';
 import { instrumentQueryModule } from './capture-query';
 import { reportCaughtErrors, type ReactDomClientLike } from './react-errors';
 import { MAX_STEPS, MAX_VIRTUAL_MS, REAL_TIME_PRAGMA, VirtualTime, windowRealTime } from './virtual-time';
@@ -117,6 +118,16 @@ function modulesFor(capture: Capture, sandboxConsole: SandboxConsole): Readonly<
   return modules;
 }
 
+/**
+ * The chunks a snippet's code needs: those of the modules it imports, and the wire chunk when it calls
+ * roundtrip/playground's `show` (what draws shown bytes travels with the wire library, chunk-wire.ts).
+ */
+function chunksToRun(code: string): SandboxChunkName[] {
+  const modules = importedModules(code);
+  const chunks = chunksFor(modules);
+  return modules.includes('roundtrip/playground') && /\bshow\b/.test(code) ? withNeeds([...chunks, 'wire']) : chunks;
+}
+
 /** Every module name a snippet may import, loaded or not: what an unknown import's error lists. */
 const OFFERED = ['roundtrip/playground', ...Object.values(SANDBOX_CHUNKS).flatMap((chunk) => chunk.modules)];
 
@@ -165,9 +176,15 @@ async function run(runId: number, code: string, js: string | undefined, options:
   // The heartbeat lasts as long as this realm (one run), not just until 'done': the host keeps watching, so work
   // left behind that never yields (a self-requeueing microtask) is stopped too.
   setInterval(() => send({ v: 1, type: 'alive', runId }), HEARTBEAT_MS);
-  installOptionsContext({ overrides: options, onSchema: (schema) => send({ v: 1, type: 'options', runId, schema }) });
+  // What draws the snippet's show() calls comes with the wire chunk (chunk-wire.ts): set once the chunks ran.
+  let showBytes: ShowRecorder | undefined;
+  installOptionsContext({
+    overrides: options,
+    onSchema: (schema) => send({ v: 1, type: 'options', runId, schema }),
+    show: (bytes, showOptions) => showBytes?.(bytes, showOptions),
+  });
   // The libraries start loading before the compiler has run: source imports name them as well as the output.
-  const libraries = loadChunks(chunksFor(importedModules(js ?? code)));
+  const libraries = loadChunks(chunksToRun(js ?? code));
   // Awaited below; a failure reported there, not as an unhandled rejection if compiling fails first.
   libraries.catch(() => {});
   if (js === undefined) {
@@ -220,7 +237,11 @@ async function run(runId: number, code: string, js: string | undefined, options:
   capture = runCapture;
   try {
     await libraries;
-    await loadChunks(chunksFor(importedModules(js)));
+    await loadChunks(chunksToRun(js));
+    showBytes = chunkGlobal<{ createShowRecorder?: (capture: Capture, warn: (text: string) => void) => ShowRecorder }>('wire')?.createShowRecorder?.(
+      runCapture,
+      sandboxConsole.warn,
+    );
     const snippet = await loadSnippet(js, evaluateAsScript);
     // The realm's timers and Date go virtual unless the snippet opts out (virtual-time.ts): its waits then take no
     // wall time. Installed after the libraries loaded (React's scheduler keeps the real timers it took) and

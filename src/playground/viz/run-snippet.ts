@@ -22,6 +22,7 @@ import { formatArgs } from '../sandbox/format';
 import { createCapture, type Capture } from '../sandbox/capture';
 import { instrumentWireModule } from '../sandbox/capture-wire';
 import { instrumentQueryModule } from '../sandbox/capture-query';
+import { createShowRecorder } from '../sandbox/capture-show';
 import type { Recording } from '../recording/model';
 import { installOptionsContext } from '../options/context';
 import type { OptionsSchema } from '../options/schema';
@@ -84,7 +85,7 @@ export async function recordSnippet(
   const app = file.endsWith('.tsx') ? document.body.appendChild(Object.assign(document.createElement('div'), { id: 'root' })) : undefined;
   let done = false;
   let reported: OptionsSchema | undefined;
-  installOptionsContext({ overrides, onSchema: (schema) => (reported = schema) });
+  installOptionsContext({ overrides, onSchema: (schema) => (reported = schema), show: createShowRecorder(capture, log) });
   const run = executeSnippet(compiled.js, modulesFor(capture), { log, info: log, warn: log, error: log, debug: log }).finally(() => {
     done = true;
     installOptionsContext(undefined);

@@ -18,9 +18,9 @@
  * recorded (where a describer or a view meets something new), and evenly spaced steps up to the budget.
  * Recordings shorter than the budget (the small query snippets) are drawn at every step.
  *
- * Every snippet runs, the two React ones (.tsx) included, in jsdom. Four of them only call the codecs (no
- * simulation, no query client) and record nothing to draw (NOTHING_TO_DRAW); the test checks that they still
- * record nothing, so one that starts recording is stepped through like the others.
+ * Every snippet runs, the two React ones (.tsx) included, in jsdom. Those that only call the codecs (no
+ * simulation, no query client) hand their bytes to `show()` (roundtrip/playground), so they record and are
+ * stepped through like the others.
  *
  * Captions: every step drawn is also read (text, aria-label, title) for float noise such as
  * "200.00000000000006 ms": numbers are shown rounded (number.ts, timeline/format.ts).
@@ -145,9 +145,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Snippets that only call the codecs (no simulation, no query client): their runs record nothing to draw. */
-const NOTHING_TO_DRAW = new Set(['hello-query.ts', 'http-hpack.ts', 'http-message-anatomy.ts', 'http2-frames.ts']);
-
 describe('every view through every docs snippet', () => {
   it('finds all the snippets', () => {
     expect(SNIPPETS.length).toBeGreaterThanOrEqual(31);
@@ -157,10 +154,6 @@ describe('every view through every docs snippet', () => {
     '%s',
     async (file) => {
       const { recording } = await recordSnippet(file);
-      if (NOTHING_TO_DRAW.has(file)) {
-        expect(recording.sources).toEqual([]);
-        return;
-      }
       expect(recording.steps.length, 'the run recorded something').toBeGreaterThan(0);
       const views = VIEWS.filter((v) => v.applies(recording));
       const problems: string[] = [];
