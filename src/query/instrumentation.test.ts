@@ -88,9 +88,41 @@ describe('instrumentation', () => {
     void client.fetchQuery({ queryKey: ['g'], retry: 1, retryDelay: () => 5, queryFn: () => failLater(1, 'no') }).catch(() => undefined);
     await vi.advanceTimersByTimeAsync(100);
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ delay: 5, delaySource: 'retryDelay-function' });
-    expect(events.find((e) => e.type === 'retryGiveUp')).toMatchObject({ failureCount: 1, reason: 'retry-exhausted' });
+    expect(events.find((e) => e.type === 'retryGiveUp')).toMatchObject({ failureCount: 2, reason: 'retry-exhausted' });
     expect(events.find((e) => e.type === 'error')).toBeDefined();
     expect(events.find((e) => e.type === 'fetchEnd')).toMatchObject({ outcome: 'error' });
+  });
+
+  it.each([
+    [0, 1],
+    [1, 2],
+    [3, 4],
+  ])('with retry: %i, gives up after %i failed attempts, the fetchFailureCount TanStack ends with', async (retry, failed) => {
+    const client = new QueryClient();
+    const { events } = record(client);
+    let calls = 0;
+    void client.fetchQuery({ queryKey: ['n', retry], retry, retryDelay: 1, queryFn: () => (calls++, failLater(1, 'no')) }).catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(calls).toBe(failed);
+    expect(client.getQueryState(['n', retry])?.fetchFailureCount).toBe(failed);
+    expect(events.find((e) => e.type === 'retryGiveUp')).toMatchObject({ failureCount: failed, reason: 'retry-exhausted' });
+  });
+
+  it('reports no cancel when the last observer leaves a fetch that has already succeeded', async () => {
+    const client = new QueryClient();
+    const { events, types } = record(client);
+    // the queryFn reads the signal, so a running fetch would be cancelled with its state reverted
+    const observer = new QueryObserver(client, { queryKey: ['done'], queryFn: ({ signal }) => (signal.aborted, later(10, 'x')) });
+    const stop = observer.subscribe((result) => {
+      if (result.status === 'success') stop();
+    });
+    await vi.advanceTimersByTimeAsync(20);
+    expect(client.getQueryData(['done'])).toBe('x');
+    expect(types()).not.toContain('cancel');
+    // while it runs, leaving does cancel it, and that is reported
+    const running = new QueryObserver(client, { queryKey: ['running'], queryFn: ({ signal }) => (signal.aborted, later(10, 'y')) });
+    running.subscribe(() => undefined)();
+    expect(events.filter((e) => e.type === 'cancel')).toMatchObject([{ revert: true, subject: { queryKey: ['running'] } }]);
   });
 
   it('reports pause and continue with the reason (offline, unfocused)', async () => {
@@ -203,7 +235,7 @@ describe('instrumentation', () => {
       subject: { mutationId: 2 },
     });
     expect(events.filter((e) => e.type === 'timerFired' && e.timer.timer === 'retry')).toHaveLength(1);
-    expect(events.find((e) => e.type === 'retryGiveUp')).toMatchObject({ failureCount: 1, reason: 'retry-exhausted' });
+    expect(events.find((e) => e.type === 'retryGiveUp')).toMatchObject({ failureCount: 2, reason: 'retry-exhausted' });
   });
 
   it('is one instrumentation per client, hearing only that client', async () => {

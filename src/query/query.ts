@@ -227,7 +227,8 @@ export class Query<TQueryFnData = unknown, TError = DefaultError, TData = TQuery
         const pausedBeforeData = this.state.fetchStatus === 'paused' && this.state.status === 'pending';
         if (this.#abortSignalConsumed || pausedBeforeData) {
           const revert = { revert: true };
-          trace(this.#client, 'cancel', this, revert);
+          // A retryer that has settled ignores the cancel (retryer.ts): only a running fetch is reported cancelled.
+          if (this.#retryer.status() === 'pending') trace(this.#client, 'cancel', this, revert);
           this.#retryer.cancel(revert);
         } else {
           this.#retryer.cancelRetry();

@@ -143,8 +143,12 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
       if (!settled()) config.dispatch({ type: 'continue' });
     });
 
-  const giveUp = (error: TError, reason: 'retry-exhausted' | 'retry-cancelled') => {
-    tracePoint('retryGiveUp', failureCount, reason);
+  /**
+   * `failed`: attempts that failed in all, TanStack's fetchFailureCount once the error lands (`failureCount` here
+   * counts only the failures that were retried, so the last failure is one more when it is what gives up).
+   */
+  const giveUp = (error: TError, reason: 'retry-exhausted' | 'retry-cancelled', failed: number) => {
+    tracePoint('retryGiveUp', failed, reason);
     reject(error);
   };
 
@@ -165,7 +169,7 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
         const retryDelay = config.retryDelay ?? defaultRetryDelay;
         const delay = typeof retryDelay === 'function' ? retryDelay(failureCount, error) : retryDelay;
         if (retryCancelled || !shouldRetry(retry, failureCount, error)) {
-          giveUp(error, retryCancelled ? 'retry-cancelled' : 'retry-exhausted');
+          giveUp(error, retryCancelled ? 'retry-cancelled' : 'retry-exhausted', failureCount + 1);
           return;
         }
         failureCount++;
@@ -177,7 +181,8 @@ export function createRetryer<TData = unknown, TError = DefaultError>(config: Re
             return settled() || canContinue() ? undefined : pause(canContinue);
           })
           .then(() => {
-            if (retryCancelled) giveUp(error, 'retry-cancelled');
+            // the failure that led here was counted before the wait: no attempt has run since
+            if (retryCancelled) giveUp(error, 'retry-cancelled', failureCount);
             else attempt();
           });
       });

@@ -32,6 +32,7 @@ export interface TraceFacts {
   /** The retryer waits `delay` ms before attempt `attempt` (1 for the first retry) after `error`. */
   retry: [attempt: number, delay: number, error: unknown];
   retryFired: [];
+  /** `failureCount`: every failed attempt, the first included (TanStack's fetchFailureCount): retry: 1 gives up after 2. */
   retryGiveUp: [failureCount: number, reason: 'retry-exhausted' | 'retry-cancelled'];
   pause: [reason: PauseReason];
   timerScheduled: [timer: ObserverTimerKind, delay: number];

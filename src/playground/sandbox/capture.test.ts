@@ -166,6 +166,23 @@ describe('capture', () => {
     expect(sent.filter((m) => m.type === 'viz-events').flatMap((m) => (m.type === 'viz-events' ? m.events : []))).toEqual([{ at: 1 }]);
   });
 
+  it("moves the run's clock with each simulation's time, from where it stood when the simulation was made", () => {
+    const readings: number[] = [];
+    const run = { at: 1_000, now: () => run.at, catchUp: (to: number) => void (to > run.at && readings.push((run.at = to))) };
+    const capture = createCapture({ runId: 1, send: () => {}, warn: () => {}, schedule: () => {}, clock: run });
+    const first = capture.addSource('wire', 'A');
+    first.push({ type: 'x', at: 0 } as never);
+    first.push({ type: 'x', at: 250 } as never);
+    const query = capture.addSource('query', 'Q');
+    query.push({ kind: 'environment', at: 99_999, online: true, focused: true } as never);
+    run.at = 2_000; // the snippet slept
+    const second = capture.addSource('wire', 'B');
+    second.push({ type: 'x', at: 100 } as never);
+    first.push({ type: 'x', at: 300 } as never); // behind the clock now: no move back
+    // Query events are stamped by the clock, not the other way round.
+    expect(readings).toEqual([1_250, 2_100]);
+  });
+
   it('routes devtools actions to the source that registered a handler', () => {
     const { capture, warnings } = harness();
     const q = capture.addSource('query', 'Q');

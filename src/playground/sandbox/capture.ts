@@ -20,6 +20,7 @@
  */
 import type { DevtoolsAction, SourceInfo, SourceKind } from '../recording/model';
 import type { SandboxToHost, VizEventPayload } from './protocol';
+import { runClock, type RunClock } from './virtual-time';
 
 /** Events one run may record, all sources together. */
 export const MAX_RECORDED_EVENTS = 50_000;
@@ -64,6 +65,11 @@ export interface CaptureOptions {
    */
   readonly sliceMs?: number;
   readonly maxEvents?: number;
+  /**
+   * The run's clock, which each simulation's events catch up (virtual-time.ts, RunClock). Default: the one
+   * installed in this realm when the simulation is created, if any.
+   */
+  readonly clock?: RunClock;
 }
 
 /**
@@ -150,9 +156,18 @@ export function createCapture(options: CaptureOptions): CaptureController {
       flush();
       const source: SourceInfo = { id, kind, label, ...(sourceOptions ? { options: sourceOptions } : {}) };
       send({ v: 1, type: 'viz-source', runId, source });
+      // One clock for the run: a simulation's time t is the run clock's time at its creation plus t.
+      const clock = kind === 'wire' ? (options.clock ?? runClock()) : undefined;
+      const origin = clock?.now() ?? 0;
       return {
         id,
-        push: (event) => enqueue(id, event),
+        push: clock
+          ? (event) => {
+              const at = (event as { at?: unknown }).at;
+              if (typeof at === 'number') clock.catchUp(origin + at);
+              enqueue(id, event);
+            }
+          : (event) => enqueue(id, event),
         onAction: (handler) => void handlers.set(id, handler),
       };
     },

@@ -48,6 +48,30 @@ describe('VirtualTime', () => {
     expect(order.at(-1)).toBe('later');
   });
 
+  it('catches up to a simulation: timers passed on the way fire at the next turn, in due order, none skipped', async () => {
+    const { real, scheduled, advance } = fakeReal();
+    const clock = new VirtualTime(real);
+    const order: string[] = [];
+    const snippet = (async () => {
+      clock.setTimeout(() => order.push(`b@${clock.now()}`), 400);
+      clock.setTimeout(() => order.push(`a@${clock.now()}`), 100);
+      await Promise.resolve();
+      clock.catchUp(250); // a simulated fetch took 250 ms, in microtasks
+      clock.catchUp(200); // never back
+      order.push(`fetched@${clock.now()}`);
+      await new Promise((resolve) => clock.setTimeout(resolve, 500));
+      clock.setTimeout(() => order.push('later'), 1_000);
+    })();
+    expect(await clock.drive(snippet)).toEqual({ elapsed: 750 });
+    expect(order).toEqual(['fetched@250', 'a@250', 'b@400']);
+    // Following the wall clock, a catch-up moves the reading and keeps the pending timer's due time.
+    clock.catchUp(1_000);
+    expect(clock.now()).toBe(1_000);
+    expect(scheduled.map((s) => s.ms)).toEqual([1_000, 750]);
+    advance(750);
+    expect(clock.now()).toBe(1_750);
+  });
+
   it('waits without spinning when the snippet waits for something other than a timer', async () => {
     const { real } = fakeReal();
     const clock = new VirtualTime(real);

@@ -22,6 +22,37 @@
 
 type Callback = (...args: unknown[]) => unknown;
 
+/**
+ * The run's one clock, as the capture sees it: simulations keep their own virtual clocks (src/wire, one per
+ * simulation, starting at 0) and move in microtasks, where the realm's timers never get a turn, so a query
+ * whose queryFn awaits `sim.fetch` would see no time pass (issue #27: "+0 ms" for a 250 ms response). The
+ * capture maps each simulation's time onto this clock from the moment the simulation was created and
+ * catches the clock up as the simulation's events arrive (capture.ts), so what the query library stamps
+ * (event times, dataUpdatedAt, stale and gc timers) and what the snippet's `Date.now()` reads agree with the
+ * network's times.
+ */
+export interface RunClock {
+  /** The clock's reading, in its own milliseconds. */
+  now(): number;
+  /** Moves the clock forward to `to` if it is behind; never back. */
+  catchUp(to: number): void;
+}
+
+let activeClock: RunClock | undefined;
+
+/**
+ * The clock simulations move in this realm: the VirtualTime installed last, or one a test sets. A sandbox
+ * realm runs one snippet, so there is one.
+ */
+export function runClock(): RunClock | undefined {
+  return activeClock;
+}
+
+/** For tests that drive time another way (fake timers): the clock simulations move. Undefined removes it. */
+export function setRunClock(clock: RunClock | undefined): void {
+  activeClock = clock;
+}
+
 /** The realm's real scheduling, taken before the virtual clock replaces it. */
 export interface RealTime {
   now(): number;
@@ -77,7 +108,7 @@ export interface DriveResult {
   readonly limit?: 'time' | 'steps';
 }
 
-export class VirtualTime {
+export class VirtualTime implements RunClock {
   readonly #real: RealTime;
   readonly #startEpoch: number;
   #now = 0;
@@ -98,6 +129,26 @@ export class VirtualTime {
   /** Milliseconds since the clock was made. */
   now(): number {
     return this.#mode === 'virtual' ? this.#now : this.#base.virtual + (this.#real.now() - this.#base.real);
+  }
+
+  /**
+   * Moves the clock forward to `to` (a simulation's events got there first: see RunClock). Timers that fell due
+   * on the way fire at the drive's next turn, in due order, as late as the simulation kept the realm busy:
+   * never skipped, never before time. Following the wall clock, the reading jumps ahead by the difference, and
+   * pending timers keep their due times.
+   */
+  catchUp(to: number): void {
+    const ahead = to - this.now();
+    if (!(ahead > 0)) return;
+    if (this.#mode === 'virtual') {
+      this.#now = to;
+      return;
+    }
+    this.#base = { virtual: this.#base.virtual + ahead, real: this.#base.real };
+    for (const timer of this.#timers.values()) {
+      if (timer.real !== undefined) this.#real.clearTimeout(timer.real);
+      this.#schedule(timer);
+    }
   }
 
   get pending(): number {
@@ -221,6 +272,7 @@ export class VirtualTime {
 
   /** Puts the clock in place of `target`'s timers and `Date`. */
   install(target: TimeGlobals): void {
+    activeClock = this;
     target.setTimeout = this.setTimeout;
     target.setInterval = this.setInterval;
     target.clearTimeout = this.clearTimeout;

@@ -133,4 +133,15 @@ describe('event timeline', () => {
     expect(within(list).getAllByRole('button')).toHaveLength(names.length - 1);
     expect(within(list).getByRole('button', { current: 'step' }).textContent).toContain('retry 1 of 3');
   });
+
+  it('never repeats an axis label, however short the run (a run of 1 ms read "0 ms 0 ms 0 ms 1 ms")', async () => {
+    const rec = recorder();
+    const client = new rec.lib.QueryClient();
+    void client.prefetchQuery({ queryKey: ['quick'], queryFn: () => new Promise((r) => setTimeout(() => r(1), 1)) });
+    await vi.advanceTimersByTimeAsync(5);
+    const recording = rec.recording();
+    render(<EventTimeline recording={recording} cursor={recording.steps.length - 1} />);
+    const labels = [...screen.getByRole('img').querySelectorAll('.rt-q-axis text')].map((t) => t.textContent);
+    expect(labels).toEqual(['0 ms', '1 ms']);
+  });
 });

@@ -148,9 +148,12 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
   const end = Math.max(full.end, lanes.end);
   const x = (t: number) => LABEL_W + ((t - start) / Math.max(end - start, 1)) * (WIDTH - LABEL_W - PAD);
   const height = AXIS_H + Math.max(lanes.lanes.length, 1) * ROW_H + 6;
-  const step = tickStep(end - start);
+  // Labels are whole milliseconds: a step under 1 ms would repeat them ("0 ms 0 ms 0 ms 1 ms", issue #27).
+  const step = Math.max(1, tickStep(end - start));
   const ticks: number[] = [];
-  for (let t = 0; t <= end - start + 1e-9 && ticks.length < 30; t += step) ticks.push(t);
+  for (let t = 0; t <= end - start + 1e-9 && ticks.length < 30; t += step) {
+    if (ticks.length === 0 || formatMs(t) !== formatMs(ticks[ticks.length - 1]!)) ticks.push(t);
+  }
   // The window moves in steps of LIST_STEP, so most cursor moves change no list item but the marked ones.
   const focus = lowerBound(listable, current);
   const from = Math.max(0, Math.min(Math.floor((focus - LIST_WINDOW / 2) / LIST_STEP) * LIST_STEP, listable.length - LIST_WINDOW));
