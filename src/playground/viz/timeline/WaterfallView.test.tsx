@@ -5,7 +5,8 @@ import type { Simulation } from 'roundtrip/wire';
 import { stepOf } from '../../recording/model';
 import WaterfallView from './WaterfallView';
 import { formatMs } from './format';
-import { loadPage, PAGE, recordingOf } from './testing';
+import { createSimulation } from 'roundtrip/wire';
+import { loadPage, PAGE, pageServer, recordingOf } from './testing';
 
 afterEach(cleanup);
 
@@ -116,5 +117,30 @@ describe('WaterfallView', () => {
     fireEvent.click(within(details).getByRole('button', { name: 'Go to its last byte' }));
     const finishedIndex = h2.trace.events.indexOf(f);
     expect(onCursor).toHaveBeenLastCalledWith(stepOf(recording, 'sim-2', finishedIndex));
+  });
+
+  it('HTTP/2, six requests at once on one connection: only the one that opened it has connection phases, as in Chrome', async () => {
+    const sim = createSimulation({ rtt: 100, server: pageServer(), httpVersion: '2', tls: '1.3' });
+    await Promise.all(PAGE.slice(1).map(async (p) => (await sim.fetch(`https://api.example${p}`)).text()));
+    const recording = recordingOf([{ sim }]);
+    const phasesOf = (container: HTMLElement) =>
+      rows(container).map((row) => [...new Set([...row.querySelectorAll<HTMLElement>('.rt-tl-bar')].map((b) => b.dataset.phase))]);
+    const { container } = render(<WaterfallView recording={recording} cursor={recording.steps.length - 1} />);
+    const finished = phasesOf(container);
+    expect(finished).toHaveLength(6);
+    expect(finished[0]).toEqual(['connect', 'ssl', 'wait']);
+    // the other five queued (stalled) for the handshakes the first one paid for, then waited for their responses
+    for (const phases of finished.slice(1)) expect(phases).toEqual(['blocked', 'wait']);
+    const [opener, ...others] = sim.trace.ofType('request-finished');
+    for (const f of others) expect(f.timings.blocked).toBeCloseTo(opener!.timings.connect, 3);
+    cleanup();
+    // In the middle of the TLS handshake, before anything was sent: the same, drawn up to the cursor.
+    const opened = sim.trace.ofType('connection-opened')[0]!;
+    const tls = sim.trace.events.findIndex((e) => e.at > opened.at);
+    expect(sim.trace.events.slice(0, tls + 1).some((e) => e.type === 'request-sent')).toBe(false);
+    const { container: early } = render(<WaterfallView recording={recording} cursor={tls} />);
+    const live = phasesOf(early);
+    expect(live[0]).toEqual(['connect', 'ssl']);
+    for (const phases of live.slice(1)) expect(phases).toEqual(['blocked']);
   });
 });

@@ -187,6 +187,8 @@ class Http2ClientSession {
   #openedAt: number | undefined;
   #readyAt: number | undefined;
   #tlsMs = -1;
+  /** A request has been started on this connection: the first one opened it, and only it paid for the setup. */
+  #opener = false;
   #idleTimer: number | undefined;
   #corked: Uint8Array[] | undefined;
 
@@ -206,7 +208,7 @@ class Http2ClientSession {
     transport.onOpen(() => (this.#openedAt = ctx.clock.now()));
     if (https) {
       // TLS 1.2 cannot carry h2 in practice (RFC 9113 §9.2 cipher suite rules); the simulation's TLS version applies.
-      const tls = new TlsStream(transport, env.options.tls === '1.2' ? '1.2' : '1.3', ctx);
+      const tls = new TlsStream(transport, env.options.tls === '1.2' ? '1.2' : '1.3', ctx, { keyShare: env.options.tlsKeyShare });
       tls.onOpen(() => {
         this.#readyAt = ctx.clock.now();
         this.#tlsMs = this.#readyAt - (this.#openedAt ?? this.#readyAt);
@@ -327,7 +329,10 @@ class Http2ClientSession {
     if ((body.length > 0 || ['POST', 'PUT', 'PATCH'].includes(exchange.method)) && field(fields, 'content-length') === undefined) {
       fields.push({ name: 'content-length', value: String(body.length) });
     }
-    const reused = this.#readyAt !== undefined;
+    // Requests started while the first one's TCP and TLS handshakes run wait for that connection, as in Chrome,
+    // whose DevTools show them stalled with no connection phases: they reuse a connection they did not open.
+    const reused = this.#readyAt !== undefined || this.#opener;
+    this.#opener = true;
     exchange.dispatchedAt = ctx.clock.now();
     exchange.connectionId = this.connectionId;
     exchange.reused = reused;
@@ -526,7 +531,8 @@ class Http2ClientSession {
       serverIPAddress: this.#serverIP,
       timings: Object.freeze(
         roundTimings({
-          blocked: dispatched - ex.startedAt,
+          // A request that waited for another's handshakes was blocked until its HEADERS could leave.
+          blocked: (fresh ? dispatched : sentAt) - ex.startedAt,
           dns: -1,
           connect: fresh ? sentAt - dispatched : -1,
           ssl: fresh ? this.#tlsMs : -1,
