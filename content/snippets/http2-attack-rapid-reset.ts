@@ -3,12 +3,14 @@ import { defineOptions } from 'roundtrip/playground';
 
 // Rapid reset (CVE-2023-44487): open a stream, cancel it in the same breath, repeat. A reset stream no
 // longer counts against SETTINGS_MAX_CONCURRENT_STREAMS, so that limit never bites, yet the server has
-// already started on every request. Turn the defence off and count the handler's runs.
+// already started on every request. Two defences: count the resets (nghttp2), or keep counting a handler
+// against the stream limit until it has finished (Go). Switch between them, or turn both off.
 const { defence, streams } = defineOptions({
   defence: {
-    type: 'boolean',
-    default: true,
-    doc: 'Skip requests reset in the same read, and an RST_STREAM budget: a burst of 50, refilled at 33 per second (nghttp2: 1000 and 33)',
+    type: 'select',
+    choices: ['reset budget', 'handler limit', 'none'],
+    default: 'reset budget',
+    doc: 'reset budget: skip requests reset in the same read, and a burst of 50 resets refilled at 33 per second (nghttp2: 1000 and 33). handler limit: at most 20 handlers at once, the stream limit, reset or not; more wait, and past 80 waiting the connection ends (Go)',
   },
   streams: { type: 'number', default: 200, min: 10, max: 500, integer: true, doc: 'Streams the attacker opens and resets' },
 });
@@ -16,13 +18,18 @@ const { defence, streams } = defineOptions({
 let started = 0;
 const server = createServer({
   routes: [
-    http.get('/search', () => {
-      started++; // the work a real server would do: a database query, a proxied request...
-      return Response.json({ results: [] });
-    }),
+    http.get(
+      '/search',
+      () => {
+        started++; // the work a real server would do: a database query, a proxied request...
+        return Response.json({ results: [] });
+      },
+      { latency: 500 }, // ...which takes half a second, whether or not anyone still waits for it
+    ),
   ],
-  http2Limits: { resetBurst: defence ? 50 : Number.POSITIVE_INFINITY },
-  handleResetStreams: !defence,
+  http2Limits: { resetBurst: defence === 'reset budget' ? 50 : Number.POSITIVE_INFINITY, maxConcurrentStreams: 20 },
+  handleResetStreams: defence !== 'reset budget',
+  limitRunningHandlers: defence === 'handler limit',
 });
 const sim = createSimulation({ server, httpVersion: '2' });
 const attacker = connectRawHttp2(sim);

@@ -28,7 +28,7 @@ const count = (events: readonly TraceEvent[], frameType: string, side: 'client' 
 const number = (output: string, pattern: RegExp) => Number(pattern.exec(output)?.[1]);
 
 describe('HTTP/2 attack snippets', () => {
-  it('rapid reset: on, no request started and GOAWAY INTERNAL_ERROR after the burst; off, no GOAWAY and the handler runs for every reset stream', async () => {
+  it('rapid reset: reset budget, no request started and GOAWAY INTERNAL_ERROR after the burst; none, no GOAWAY and the handler runs for every reset stream', async () => {
     const on = await run('rapid-reset');
     expect(on.reported).toEqual(on.extracted);
     expect(on.views).toEqual(expect.arrayContaining(['sequence', 'frames']));
@@ -36,12 +36,25 @@ describe('HTTP/2 attack snippets', () => {
     expect(count(on.events, 'GOAWAY', 'client', 'received')).toBe(1);
     // Each request is withdrawn in the read that brought it, so none is started; the budget still ends the connection.
     expect(number(on.output, /handler started (\d+) times/)).toBe(0);
-    const off = await run('rapid-reset', { defence: false });
+    const off = await run('rapid-reset', { defence: 'none' });
     expect(goaways(off.events)).toEqual([]);
     expect(off.output).toContain('no GOAWAY');
     expect(number(off.output, /handler started (\d+) times/)).toBe(200);
-    const more = await run('rapid-reset', { defence: false, streams: 400 });
+    const more = await run('rapid-reset', { defence: 'none', streams: 400 });
     expect(number(more.output, /handler started (\d+) times/)).toBe(400);
+  });
+
+  it('rapid reset: handler limit, handlers bounded by the stream limit of 20, GOAWAY ENHANCE_YOUR_CALM once more than 80 wait', async () => {
+    const limited = await run('rapid-reset', { defence: 'handler limit' });
+    expect(number(limited.output, /handler started (\d+) times/)).toBe(20);
+    expect(goaways(limited.events)).toEqual(['ENHANCE_YOUR_CALM']);
+    // 20 run and 81 wait before the 102nd request (stream 203) finds the queue over 80.
+    expect(number(limited.output, /last stream (\d+)/)).toBe(203);
+    expect(limited.output).toMatch(/More than 80 requests waiting for one of 20 handlers/);
+    // Under the queue's bound the connection stays open, and still only 20 handlers ever start.
+    const few = await run('rapid-reset', { defence: 'handler limit', streams: 60 });
+    expect(goaways(few.events)).toEqual([]);
+    expect(number(few.output, /handler started (\d+) times/)).toBe(20);
   });
 
   it('CONTINUATION flood: on, GOAWAY ENHANCE_YOUR_CALM at the ninth; off, the server holds every frame of the block', async () => {

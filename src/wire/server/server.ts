@@ -51,6 +51,14 @@ export interface ServerOptions {
    * request is handled as soon as its frame is read, the cost the attack exploits.
    */
   readonly handleResetStreams?: boolean;
+  /**
+   * HTTP/2: at most SETTINGS_MAX_CONCURRENT_STREAMS handlers running at once on a connection, counting a
+   * handler until it has finished (its route's `latency` included) even when the client reset its stream.
+   * Requests over it wait in a queue, and a request whose stream is reset while it waits never starts; a
+   * queue longer than four times the limit ends the connection with GOAWAY ENHANCE_YOUR_CALM. Go's answer to
+   * rapid reset (CVE-2023-39325, golang.org/x/net 0.17.0). Default false: every request is handled at once.
+   */
+  readonly limitRunningHandlers?: boolean;
 }
 
 /** What the mock server reports about one HTTP/2 connection (`MockServer.http2Connections()`). */
@@ -110,6 +118,7 @@ export class MockServer {
     prefaceTimeout: number | false;
     halfOpenStreamsKeepAlive: boolean;
     handleResetStreams: boolean;
+    limitRunningHandlers: boolean;
   } {
     const o = this.#options;
     return {
@@ -118,6 +127,7 @@ export class MockServer {
       prefaceTimeout: o.prefaceTimeout ?? DEFAULT_PREFACE_TIMEOUT,
       halfOpenStreamsKeepAlive: o.halfOpenStreamsKeepAlive ?? false,
       handleResetStreams: o.handleResetStreams ?? false,
+      limitRunningHandlers: o.limitRunningHandlers ?? false,
     };
   }
 

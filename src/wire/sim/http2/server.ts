@@ -17,6 +17,12 @@
  * - Defences (RFC 9113 §10.5) are the engine's, with the server's `http2Limits` and the virtual clock
  *   (the RST_STREAM budget refills on it). A connection error is answered with its GOAWAY, written
  *   before the TCP connection closes, so the peer (and the trace) sees why.
+ * - With `limitRunningHandlers`, Go's rapid-reset defence (CVE-2023-39325): a handler holds one of
+ *   SETTINGS_MAX_CONCURRENT_STREAMS slots until it has finished, its route's latency included, even if the
+ *   client reset its stream meanwhile (a handler cannot tell). Requests over the limit queue in arrival order;
+ *   one reset while it waits is skipped; a queue past 4 x the limit is GOAWAY ENHANCE_YOUR_CALM, Go's bound.
+ *   Without it every request is handled at once: SETTINGS_MAX_CONCURRENT_STREAMS counts open streams only
+ *   (§5.1.2), so a client that resets each stream can have any number of handlers running.
  * - Faults: a 'status' fault answers with that status; a 'drop' fault resets the TCP connection.
  *   A slow body (bytesPerTick) is not modelled over HTTP/2: DATA goes out as flow control allows.
  */
@@ -54,6 +60,8 @@ export function http2Server(): ServerProtocol {
 
 /** What nginx and h2o announce; clients queue requests beyond it (RFC 9113 §5.1.2). */
 export const SERVER_MAX_CONCURRENT_STREAMS = 100;
+/** `limitRunningHandlers`: the queue may hold this many times the stream limit (golang.org/x/net http2, scheduleHandler). */
+const QUEUED_HANDLERS_PER_STREAM = 4;
 
 interface IncomingRequest {
   readonly headers: readonly HeaderField[];
@@ -78,6 +86,12 @@ export class Http2ServerConnection {
   #writeTimer: number | undefined;
   #closing = false;
   #goingAway = false;
+  /** Handlers started and not finished, their stream reset or not (`limitRunningHandlers`). */
+  #running = 0;
+  /** Requests waiting for a handler slot, in arrival order (`limitRunningHandlers`). */
+  #unstarted: { readonly streamId: number; readonly incoming: IncomingRequest }[] = [];
+  /** The SETTINGS_MAX_CONCURRENT_STREAMS we announce: the handler limit. */
+  readonly #streamLimit: number;
   #idleTimer: number | undefined;
   #dateAt = NaN;
   #dateText = '';
@@ -87,6 +101,7 @@ export class Http2ServerConnection {
     this.#stream = stream;
     this.#env = env;
     this.#ctx = ctx;
+    this.#streamLimit = server.defences.http2Limits.maxConcurrentStreams ?? SERVER_MAX_CONCURRENT_STREAMS;
     // `annotateFieldBlocks`: the tracer shows the encoder's own HPACK steps rather than decoding every block again.
     this.#conn = new Http2Connection({
       role: 'server',
@@ -135,20 +150,25 @@ export class Http2ServerConnection {
     const ready = this.#ready.splice(0);
     if (this.#conn.error === null) for (const streamId of ready) if (this.#requests.has(streamId)) this.#handle(streamId);
     if (this.#conn.error !== null) {
-      // The GOAWAY that says why goes out (after anything already queued), then the connection closes.
-      this.#out.push(result.bytes);
-      const out = concatBytes(this.#out.splice(0));
-      this.#ctx.clock.clearTimeout(this.#writeTimer);
-      this.#writeTimer = undefined;
-      this.#tracer.sent(out);
-      this.#stream.write(out);
-      this.#closing = true;
-      this.#ctx.clock.clearTimeout(this.#idleTimer);
-      this.#stream.close(`HTTP/2 connection error: ${this.#conn.error.message}`);
+      this.#closeWith(result.bytes, `HTTP/2 connection error: ${this.#conn.error.message}`);
       return;
     }
+    if (this.#closing) return; // the handler queue overflowed (#handle) and the GOAWAY went out
     this.#write(result.bytes);
     this.#flush();
+  }
+
+  /** The GOAWAY that says why goes out (after anything already queued), then the connection closes. */
+  #closeWith(goaway: Uint8Array, reason: string): void {
+    this.#out.push(goaway);
+    const out = concatBytes(this.#out.splice(0));
+    this.#ctx.clock.clearTimeout(this.#writeTimer);
+    this.#writeTimer = undefined;
+    this.#tracer.sent(out);
+    this.#stream.write(out);
+    this.#closing = true;
+    this.#ctx.clock.clearTimeout(this.#idleTimer);
+    this.#stream.close(reason);
   }
 
   #event(e: Http2Event): void {
@@ -211,9 +231,26 @@ export class Http2ServerConnection {
   }
 
   #handle(streamId: number): void {
+    if (this.#closing) return;
     this.#ctx.clock.clearTimeout(this.#idleTimer);
     const incoming = this.#requests.get(streamId)!;
     this.#requests.delete(streamId);
+    if (this.#server.defences.limitRunningHandlers && this.#running >= this.#streamLimit) {
+      const bound = QUEUED_HANDLERS_PER_STREAM * this.#streamLimit;
+      if (this.#unstarted.length > bound) {
+        const debug = `More than ${bound} requests waiting for one of ${this.#streamLimit} handlers: streams reset while their handlers still run (CVE-2023-39325).`;
+        this.#closeWith(this.#conn.goAway('ENHANCE_YOUR_CALM', debug).bytes, `HTTP/2: ${debug}`);
+        return;
+      }
+      this.#unstarted.push({ streamId, incoming });
+      return;
+    }
+    this.#start(streamId, incoming);
+  }
+
+  /** Runs the handler for a request: a handler slot is taken until #handlerDone. */
+  #start(streamId: number, incoming: IncomingRequest): void {
+    this.#running++;
     const request = this.#wireRequest(incoming.headers, incoming.body.length === 1 ? incoming.body[0]! : concatBytes(incoming.body));
     const { trace } = this.#ctx;
     const id = this.#stream.connectionId;
@@ -231,6 +268,7 @@ export class Http2ServerConnection {
     });
     const fault = this.#server.faults.take();
     if (fault?.kind === 'drop') {
+      this.#running--;
       trace.emit({ type: 'fault-injected', connectionId: id, fault: 'drop', detail: `${fault.how} instead of answering ${request.method} ${request.target}` });
       this.#closing = true;
       if (fault.how === 'reset') this.#stream.abort('fault: dropped connection');
@@ -255,9 +293,18 @@ export class Http2ServerConnection {
     return { routes: this.#server.routes, store: this.#server.store, origin: this.#env.origin };
   }
 
+  /** `mayPush`: the reply of a client's request (not of a push), whose handler holds a slot until it is done. */
   #answer(streamId: number, request: WireRequest, reply: Reply, mayPush: boolean): void {
-    if (this.#closing || !this.#working.has(streamId)) return;
+    if (this.#closing) return;
     const { clock, trace } = this.#ctx;
+    if (!this.#working.has(streamId)) {
+      // Reset while its handler ran: the handler cannot tell and works to its end, keeping its slot.
+      const latency = reply.options.latency ?? 0;
+      if (!mayPush) return;
+      if (latency > 0) clock.setTimeout(() => this.#handlerDone(), latency);
+      else this.#handlerDone();
+      return;
+    }
     emitPrebuilt(trace, {
       type: 'server-handled',
       connectionId: this.#stream.connectionId,
@@ -272,12 +319,30 @@ export class Http2ServerConnection {
     if (extra > 0) trace.emit({ type: 'fault-injected', connectionId: this.#stream.connectionId, fault: 'latency', detail: `+${extra} ms` });
     const delay = (reply.options.latency ?? 0) + extra;
     const send = (): void => {
+      if (mayPush) this.#handlerDone();
       if (this.#closing || !this.#working.has(streamId)) return;
       if (mayPush) this.#push(streamId, request, reply);
       this.#respond(streamId, request.method, reply);
     };
     if (delay > 0) clock.setTimeout(send, delay);
     else send();
+  }
+
+  /**
+   * A handler finished: its slot goes to the oldest waiting request whose stream is still open; those reset
+   * while they waited are dropped on the way, as golang.org/x/net's handlerDone does.
+   */
+  #handlerDone(): void {
+    this.#running--;
+    if (this.#closing) return;
+    let i = 0;
+    for (; i < this.#unstarted.length; i++) {
+      const next = this.#unstarted[i]!;
+      if (!this.#working.has(next.streamId)) continue;
+      if (this.#running >= this.#streamLimit) break;
+      this.#start(next.streamId, next.incoming);
+    }
+    this.#unstarted.splice(0, i);
   }
 
   #push(streamId: number, request: WireRequest, reply: Reply): void {
