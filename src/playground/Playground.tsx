@@ -57,9 +57,11 @@ export interface PlaygroundProps {
   openIn?: { href: string; id: string };
   /** 'full': the /playground page's one big playground. */
   variant?: 'embedded' | 'full';
+  /** The view a run opens on (viz/views.ts id), when it applies: the one that teaches the page. A share link's view wins. */
+  view?: string;
 }
 
-export default function Playground({ id, title, code: originalCode, children, compiled, schema, openIn, variant = 'embedded' }: PlaygroundProps) {
+export default function Playground({ id, title, code: originalCode, children, compiled, schema, openIn, variant = 'embedded', view }: PlaygroundProps) {
   const rootRef = useRef<HTMLElement>(null);
   const editorBoxRef = useRef<HTMLDivElement>(null);
   const runButtonRef = useRef<HTMLButtonElement>(null);
@@ -219,6 +221,7 @@ export default function Playground({ id, title, code: originalCode, children, co
             title={title}
             {...(vizRun.live ? { onAction: store.devtools } : {})}
             initial={vizRun.initial}
+            {...(view ? { defaultView: view } : {})}
             onPosition={store.setPosition}
           />
         ) : (

@@ -14,6 +14,14 @@ describe('examples gallery', () => {
     expect(examplePath('first')).toBe('/playground/first/');
   });
 
+  it("keeps a playground's view, and names the page for a view that does not exist", () => {
+    const found = collectExamples({ '/x/content/docs/http/h2.mdx': page('<Playground id="f" view="frames" title="F" code={snip} />') }, { 'a.ts': '' });
+    expect(found[0]?.view).toBe('frames');
+    expect(() => collectExamples({ '/x/content/docs/http/h2.mdx': page('<Playground id="f" view="frame" title="F" code={snip} />') }, { 'a.ts': '' })).toThrow(
+      '/x/content/docs/http/h2.mdx: playground "f" opens on view="frame", which is no view; the views are sequence,',
+    );
+  });
+
   it('names the page for a duplicate id or a missing snippet', () => {
     const twice = {
       '/c/content/docs/query/a.mdx': page('<Playground id="x" title="A" code={snip} />'),

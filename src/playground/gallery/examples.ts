@@ -6,6 +6,7 @@
  * Read from the sources rather than declared by hand, so a new playground on a page joins the gallery without
  * anyone remembering to add it. Build-time only (Vite's import.meta.glob over content/).
  */
+import { VIEW_IDS } from '../viz/views';
 export interface Example {
   /** The playground's id: unique on the site, used in share links and the gallery URL. */
   id: string;
@@ -14,6 +15,8 @@ export interface Example {
   /** content/snippets/<file> */
   snippet: string;
   page: { title: string; href: string; section: string };
+  /** The view a run opens on (`view="frames"` on the tag), the one that teaches the page; absent: the first that applies. */
+  view?: string;
 }
 
 const SECTIONS: Readonly<Record<string, string>> = { http: 'HTTP', query: 'Query library' };
@@ -55,6 +58,7 @@ export function collectExamples(pages: Readonly<Record<string, string>>, snippet
       const id = attrs.id?.text;
       const title = attrs.title?.text;
       const ref = attrs.code?.ref;
+      const view = attrs.view?.text;
       const snippet = ref ? imports.get(ref) : undefined;
       if (!id || !title || !snippet) throw new Error(`${path}: a <Playground> needs id="…", title="…" and code={a snippet imported with ?raw}.`);
       const code = snippets[snippet];
@@ -64,8 +68,10 @@ export function collectExamples(pages: Readonly<Record<string, string>>, snippet
         throw new Error(
           `${path}: playground id "${id}" is already used on ${other}; ids must be unique on the site (they name share links and /playground pages).`,
         );
+      if (view !== undefined && !VIEW_IDS.includes(view))
+        throw new Error(`${path}: playground "${id}" opens on view="${view}", which is no view; the views are ${VIEW_IDS.join(', ')}.`);
       seen.set(id, path);
-      examples.push({ id, title, code, snippet, page });
+      examples.push({ id, title, code, snippet, page, ...(view ? { view } : {}) });
     }
   }
   return examples;

@@ -51,6 +51,8 @@ export interface VizPanelProps {
   readonly onAction?: (sourceId: string, action: DevtoolsAction) => void;
   /** Where to open: the view last used, and a step from a share link. */
   readonly initial?: VizPosition;
+  /** The view to open on when `initial` names none (the page's `view`), if it applies; else the first that does. */
+  readonly defaultView?: string;
   /** Tells the playground what to put in a share link. */
   readonly onPosition?: (position: VizPosition) => void;
 }
@@ -169,7 +171,7 @@ class ViewBoundary extends Component<{ label: string; children: ReactNode }, { e
   }
 }
 
-export default function VizPanel({ store, idPrefix, playgroundId, title, onAction, initial, onPosition }: VizPanelProps) {
+export default function VizPanel({ store, idPrefix, playgroundId, title, onAction, initial, defaultView, onPosition }: VizPanelProps) {
   const { recording, finished } = useRecording(store);
   const reducedMotion = useReducedMotion();
   const recordingRef = useRef<Recording>(EMPTY_RECORDING);
@@ -225,15 +227,16 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
 
   const views = useMemo(() => VIEWS.filter((v) => v.applies(recording)), [recording]);
   const [chosen, setChosen] = useState<string | undefined>(initial?.view);
-  const active = views.find((v) => v.id === chosen) ?? views[0];
+  const fallback = views.find((v) => v.id === defaultView) ?? views[0];
+  const active = views.find((v) => v.id === chosen) ?? fallback;
 
   const cursor = state.cursor;
   useEffect(() => {
     if (!onPosition) return;
-    const view = active && active !== views[0] ? active.id : undefined;
+    const view = active && active !== fallback ? active.id : undefined;
     const step = cursor >= 0 && cursor < recording.steps.length - 1 ? cursor : undefined;
     onPosition({ ...(view ? { view } : {}), ...(step !== undefined ? { step } : {}) });
-  }, [onPosition, active, views, cursor, recording]);
+  }, [onPosition, active, fallback, cursor, recording]);
 
   // The log: every step when paused, the latest at most once a second while playing. Paused, the text is
   // derived during render (no state): a scrub step is then one render of the panel, not two.
