@@ -11,7 +11,7 @@ import { eventsAt, stepOf } from '../../recording/model';
 import { NO_CLIENT_TEXT, sinceStart, useQuerySource } from './common';
 import { describeQueryEvent, formatMs, isRoutineQueryEvent } from './describe';
 import { eventIndexAt } from './fold';
-import { buildLanes, tickStep } from './lanes';
+import { buildLanes, tickStep, type Lanes } from './lanes';
 import { TimelineLane } from './TimelineLane';
 import './styles.css';
 
@@ -21,6 +21,18 @@ const LABEL_W = 110;
 const PAD = 16;
 const AXIS_H = 22;
 const ROW_H = 34;
+/** Narrowest a retry delay is drawn, px: room for its label ("1,000 ms" at 11 px). */
+const MIN_BACKOFF_PX = 48;
+/** Widest the drawing grows to give retry delays that room. */
+const MAX_WIDTH = 2400;
+
+/** Pixels per ms that draw the shortest retry delay of the run MIN_BACKOFF_PX wide (0 when there is none). */
+function minScale(lanes: Lanes): number {
+  let shortest = Infinity;
+  for (const lane of lanes.lanes) for (const s of lane.spans) if (s.kind === 'backoff' && s.to > s.from) shortest = Math.min(shortest, s.to - s.from);
+  return Number.isFinite(shortest) ? MIN_BACKOFF_PX / shortest : 0;
+}
+
 /**
  * Events listed at once; longer recordings show a window around the cursor. The box shows about ten. Each
  * time the window moves, the browser restyles every item in it (measured: ~55 ms of CPU for a 300-event window
@@ -104,7 +116,7 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
   const [showRoutine, setShowRoutine] = useState(false);
   const listRef = useRef<HTMLOListElement>(null);
   const [box, setBox] = useState<HTMLDivElement | null>(null);
-  const WIDTH = useWidth(box) ?? DEFAULT_WIDTH;
+  const BOX_WIDTH = useWidth(box) ?? DEFAULT_WIDTH;
   const visible = useMemo(() => (source ? eventsAt(recording, source, cursor) : []), [recording, source, cursor]);
   const now = visible.at(-1)?.at;
   const lanes = useMemo(() => buildLanes(visible, now), [visible, now]);
@@ -142,12 +154,24 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
     }
   }, [current]);
 
+  // The cursor line stays in view when the drawing is wider than its box.
+  const cursorX = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    const at = cursorX.current;
+    if (!box || at === undefined || box.scrollWidth <= box.clientWidth) return;
+    if (at < box.scrollLeft + LABEL_W || at > box.scrollLeft + box.clientWidth - PAD) box.scrollLeft = Math.max(0, at - box.clientWidth / 2);
+  });
+
   if (!source || !full) return <p className="rt-q-empty">{NO_CLIENT_TEXT}</p>;
 
   const start = full.start;
   const end = Math.max(full.end, lanes.end);
+  // A retry delay must be wide enough to see and to carry its label: on a phone an 11 s run left a 500 ms
+  // backoff 9 px wide (issue #27). The drawing widens (the box scrolls sideways) up to MAX_WIDTH.
+  const WIDTH = Math.max(BOX_WIDTH, Math.min(MAX_WIDTH, Math.ceil(LABEL_W + PAD + (end - start) * minScale(full))));
   const x = (t: number) => LABEL_W + ((t - start) / Math.max(end - start, 1)) * (WIDTH - LABEL_W - PAD);
   const height = AXIS_H + Math.max(lanes.lanes.length, 1) * ROW_H + 6;
+  cursorX.current = now === undefined ? undefined : x(now);
   // Labels are whole milliseconds: a step under 1 ms would repeat them ("0 ms 0 ms 0 ms 1 ms", issue #27).
   const step = Math.max(1, tickStep(end - start));
   const ticks: number[] = [];
@@ -204,8 +228,18 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
         <li>■ gc</li>
       </ul>
       <div className="rt-q-timeline">
-        <div ref={setBox}>
-          <svg className="rt-q-lanes" viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-labelledby={headingId}>
+        <div
+          ref={setBox}
+          className="rt-q-lanes-box"
+          {...(WIDTH > BOX_WIDTH ? { tabIndex: 0, role: 'region', 'aria-label': `Timeline of ${source.label}, wider than the box: scroll sideways` } : {})}
+        >
+          <svg
+            className="rt-q-lanes"
+            viewBox={`0 0 ${WIDTH} ${height}`}
+            style={WIDTH > BOX_WIDTH ? { width: WIDTH } : undefined}
+            role="img"
+            aria-labelledby={headingId}
+          >
             <title id={headingId}>
               {`Timeline of ${source.label}: ${lanes.lanes.length} lane${lanes.lanes.length === 1 ? '' : 's'}, ${retries} retr${retries === 1 ? 'y' : 'ies'} so far. The event list below says the same in words.`}
             </title>
@@ -234,6 +268,9 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
             ))}
             {now !== undefined ? <line className="rt-q-cursor" x1={x(now)} x2={x(now)} y1={AXIS_H - 6} y2={height} /> : null}
           </svg>
+          {WIDTH > BOX_WIDTH ? (
+            <p className="rt-q-note">Drawn wide enough to show every retry delay: scroll sideways (the cursor line stays in view).</p>
+          ) : null}
         </div>
         <div>
           <ol className="rt-q-events" ref={listRef} aria-label={`Events of ${source.label}`}>

@@ -74,7 +74,7 @@ export const TimelineLane = memo(function TimelineLane({ lane, y, start, end, le
   const x = (t: number) => left + ((t - start) / Math.max(end - start, 1)) * (right - left);
   const spanShape = (s: Span, key: number) => {
     const x0 = x(s.from);
-    const x1 = Math.max(x(s.to), x0 + 2);
+    const x1 = Math.max(x(s.to), x0 + (s.kind === 'backoff' ? 4 : 2));
     const cls = `rt-q-item${s.event === current ? ' is-current' : ''}`;
     // A backoff's label already says how long it is; attempts and pauses get their measured length.
     const title = `${lane.label}: ${s.label}${s.kind === 'backoff' ? '' : `${s.open ? ' (running)' : ''}, ${formatMs(s.to - s.from)}`}`;
@@ -83,6 +83,7 @@ export const TimelineLane = memo(function TimelineLane({ lane, y, start, end, le
       return (
         <g key={key} className={cls} onClick={() => onGo(s.event)}>
           <title>{title}</title>
+          <rect className="rt-q-backoff-band" x={x0} y={y - 5} width={x1 - x0} height={10} />
           <line className="rt-q-backoff" x1={x0} x2={x1} y1={y} y2={y} />
           <rect x={x0} y={y - 9} width={x1 - x0} height={18} fill="transparent" />
           {x1 - x0 > 36 ? (

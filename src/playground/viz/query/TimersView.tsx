@@ -4,13 +4,13 @@
  * run (updated every 100 ms, and only while something is counting); when replaying, time stands at the
  * cursor event's `at`.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../views';
 import { visibleCount } from '../../recording/model';
 import { NO_CLIENT_TEXT, sinceStart, useQuerySource } from './common';
 import { formatMs } from './describe';
 import { eventIndexAt, indexClientFold } from './fold';
-import { liveNow, timerRows } from './timers';
+import { liveNow, retryDelayRows, timerRows } from './timers';
 import './styles.css';
 
 /** Countdown refresh: ten updates a second reads as continuous for numbers and costs nothing when idle. */
@@ -18,6 +18,7 @@ export const TICK_MS = 100;
 
 export default function TimersView({ recording, cursor, live }: ViewProps) {
   const { source, picker } = useQuerySource(recording);
+  const headingId = useId();
   const folds = useMemo(() => indexClientFold(source ? source.events : []), [source]);
   const count = source ? visibleCount(recording, source.id, cursor) : 0;
   const state = useMemo(() => folds.at(count), [folds, count]);
@@ -31,6 +32,7 @@ export default function TimersView({ recording, cursor, live }: ViewProps) {
   const cursorAt = source && index >= 0 ? source.events[index]!.at : lastAt;
   const now = lastAt === null ? null : live ? liveNow(lastAt, anchor.current.wall, wall) : (cursorAt ?? lastAt);
   const rows = now === null ? [] : timerRows(state.timers.values(), now);
+  const retries = useMemo(() => (source && now !== null ? retryDelayRows(source.events, count, now, state.start) : []), [source, count, now, state.start]);
   const counting = live === true && rows.some((r) => r.remaining > 0);
 
   useEffect(() => {
@@ -75,6 +77,21 @@ export default function TimersView({ recording, cursor, live }: ViewProps) {
           ))}
         </ul>
       )}
+      {retries.length > 0 ? (
+        <section className="rt-q-retries" aria-labelledby={`${headingId}-retries`}>
+          <h4 id={`${headingId}-retries`}>Retry delays so far</h4>
+          <ol aria-label={`Retry delays of ${source.label}`}>
+            {retries.map((r) => (
+              <li key={r.event} data-state={r.state}>
+                <code>{r.subject}</code> {r.text}
+                {r.state === 'pending' ? (
+                  <progress max={r.delay} value={r.delay - r.remaining} aria-label={`retry ${r.retry} delay, ${r.subject}`} aria-valuetext={r.text} />
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -17,6 +17,8 @@ import { setRunClock } from '../../sandbox/virtual-time';
 import { recordSnippet } from '../run-snippet';
 import { describeQueryEvent } from './describe';
 import EventTimeline from './EventTimeline';
+import TimersView from './TimersView';
+import { stepOf } from '../../recording/model';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
@@ -75,5 +77,57 @@ describe('attempts counted as TanStack counts them', () => {
       .filter((t) => t!.includes('gave up'));
     expect(gaveUp).toEqual([expect.stringMatching(new RegExp(`\\['flaky'\\]: gave up after ${words}$`))]);
     expect(view.getByRole('img').querySelectorAll('line.rt-q-backoff')).toHaveLength(retry);
+  });
+});
+
+describe('both retry timers of the retry timeline (500 ms, then 1,000 ms)', () => {
+  it('the Timers view shows each retry delay as it becomes pending and keeps it listed after', async () => {
+    const { recording } = await recordSnippet('query-retry-timeline.ts');
+    const source = recording.sources.find((s): s is QuerySource => s.kind === 'query')!;
+    const retryAt = (n: number) => source.events.findIndex((e) => e.kind === 'instrumentation' && e.event.type === 'retry' && e.event.attempt === n);
+    const delays = (cursor: number) => {
+      const view = render(<TimersView recording={recording} cursor={cursor} live={false} />);
+      const items = within(view.getByRole('list', { name: 'Retry delays of QueryClient 1' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent);
+      const pending = within(view.getByRole('list', { name: /Pending timers/ }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent)
+        .filter((t) => t!.includes('retry backoff'));
+      cleanup();
+      return { items, pending };
+    };
+    const second = delays(stepOf(recording, source.id, retryAt(2)));
+    expect(second.items).toEqual([
+      "['todos'] retry 1 of 3: 500 ms, waited out at +800 ms, the next attempt started",
+      "['todos'] retry 2 of 3: 1,000 ms, 1,000 ms left",
+    ]);
+    expect(second.pending).toEqual([expect.stringContaining('1,000 ms left')]);
+    const first = delays(stepOf(recording, source.id, retryAt(1)));
+    expect(first.items).toEqual(["['todos'] retry 1 of 3: 500 ms, 500 ms left"]);
+    expect(first.pending).toEqual([expect.stringContaining('500 ms left')]);
+    // At the end of the run both are still listed, with when each was waited out.
+    const end = render(<TimersView recording={recording} cursor={recording.steps.length - 1} live={false} />);
+    expect(
+      within(end.getByRole('list', { name: 'Retry delays of QueryClient 1' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      "['todos'] retry 1 of 3: 500 ms, waited out at +800 ms, the next attempt started",
+      "['todos'] retry 2 of 3: 1,000 ms, waited out at +2,100 ms, the next attempt started",
+    ]);
+  });
+
+  it('the event timeline draws both retry-delay spans wide enough to label, even at phone width', async () => {
+    const { recording } = await recordSnippet('query-retry-timeline.ts');
+    const view = render(<EventTimeline recording={recording} cursor={recording.steps.length - 1} />);
+    const svg = view.getByRole('img');
+    expect(svg.querySelectorAll('rect.rt-q-backoff-band')).toHaveLength(2);
+    expect([...svg.querySelectorAll('.rt-q-backoff-label')].map((t) => t.textContent)).toEqual(['500 ms', '1,000 ms']);
+    // jsdom measures no width: the drawing starts from 600 px and widens so the 500 ms delay gets its 48 px
+    const bands = [...svg.querySelectorAll<SVGRectElement>('rect.rt-q-backoff-band')].map((r) => Number(r.getAttribute('width')));
+    expect(bands[0]).toBeGreaterThanOrEqual(48);
+    expect(bands[1]! / bands[0]!).toBeCloseTo(2, 5);
+    expect(view.getByRole('region', { name: /scroll sideways/ })).toBeTruthy();
   });
 });
