@@ -3,59 +3,46 @@
  * arrow per handshake step, segment, ACK or QUIC packet, in the manner of Wireshark's flow graph and the
  * packet diagrams of RFC 9293.
  *
- * The model (sequence.ts) and its geometry are computed once per source and zoom level; the cursor only
- * chooses which arrows are drawn, how far in-flight ones have got, and which is highlighted. Arrows are
- * memoized components, so a scrub step re-renders only the few whose state changed.
+ * The model (sequence.ts) and its geometry (sequence-layout.ts) are computed once per source and scale; the
+ * cursor only chooses which arrows are drawn, how far in-flight ones have got, and which is highlighted. Arrows
+ * are memoized components, so a scrub step re-renders only the few whose state changed.
+ *
+ * Time has a minimum scale (100 ms is at least 90 px) and the box scrolls along it, keeping the cursor's
+ * moment in view; the reader zooms with the − and + buttons, Ctrl/⌘ and the wheel over the diagram, or the
+ * - and + keys inside it (0 goes back), and "Fit" squeezes the whole run into the box.
  *
  * Keyboard: the diagram is one tab stop (roving tabindex); arrow keys move between arrows and marks in
  * trace order, Home/End jump to the ends, Enter or Space moves the player's cursor to that event.
  */
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import type { ViewProps } from '../views';
 import { stepOf } from '../../recording/model';
-import { buildSequence, type Arrow, type LaneMark, type Peer, type SequenceModel } from './sequence';
-import { labelText, placeLabels, shorten, textQuad } from './sequence-labels';
-import { rectQuad, textWidth, type Quad } from '../placement';
+import { buildSequence, type Arrow, type ConnectionInfo, type LaneMark } from './sequence';
+import { labelText, shorten } from './sequence-labels';
+import {
+  canZoom,
+  geometry,
+  layoutLabels,
+  MARK_TEXT,
+  markBox,
+  pxPerMsFor,
+  scrollToKeep,
+  TOP,
+  tickTimes as axisTicks,
+  zoomNear,
+  type Scale,
+} from './sequence-layout';
 import { SourcePicker, useSourceAt } from './source';
-import { formatMs, ticks } from './format';
+import { formatMs } from './format';
 import { useWidth } from './useWidth';
 import './timeline.css';
 
 /** Width before the container is measured (and in tests, where nothing is laid out). */
 const DEFAULT_WIDTH = 720;
-const MIN_WIDTH = 420;
-const TOP = 44;
-const BOTTOM = 24;
-const GUTTER = 72;
-const ZOOMS = [0.25, 0.5, 1, 2, 4, 8] as const;
-/** Font sizes (px; the SVG is drawn at one unit a pixel) of the axis, lane names and marks. */
-const AXIS_FONT = 11;
-const LANE_FONT = 12;
-const MARK_FONT = 11;
+/** Narrower than a phone's box (390 px less the page's margins): the diagram fits the width there. */
+const MIN_WIDTH = 280;
 /** How far along its path a lost packet is drawn before it stops. */
 const LOST_AT = 0.6;
-
-interface Geometry {
-  readonly width: number;
-  readonly laneX: ReadonlyMap<Peer, number>;
-  readonly y: (t: number) => number;
-  readonly height: number;
-}
-
-function geometry(model: SequenceModel, pxPerMs: number, width: number): Geometry {
-  const laneX = new Map<Peer, number>();
-  const left = GUTTER + 50;
-  const right = width - 50;
-  model.lanes.forEach((lane, i) => laneX.set(lane, model.lanes.length === 1 ? left : left + ((right - left) * i) / (model.lanes.length - 1)));
-  const y = (t: number) => TOP + t * pxPerMs;
-  return { width, laneX, y, height: TOP + model.duration * pxPerMs + BOTTOM };
-}
-
-/** Base scale: about 600 px for the whole run, within readable bounds. */
-function basePxPerMs(duration: number): number {
-  if (duration <= 0) return 1;
-  return Math.min(4, Math.max(0.15, 600 / duration));
-}
 
 type ArrowState = 'flight' | 'done';
 
@@ -146,8 +133,6 @@ const ArrowLabel = memo(function ArrowLabel({ text, x, y, angle, cx, cy, current
   );
 });
 
-const MARK_TEXT: Record<LaneMark['kind'], string> = { rto: 'RTO', hol: 'HOL', 'loss-detected': 'lost', pto: 'PTO', ready: 'ready', closed: 'close' };
-
 interface MarkProps {
   readonly mark: LaneMark;
   readonly width: number;
@@ -157,12 +142,6 @@ interface MarkProps {
   readonly tabbable: boolean;
   readonly onActivate: (index: number) => void;
   readonly onFocusItem: (index: number) => void;
-}
-
-/** A mark's badge: beside the lane, on the outer side, so it does not cover arrows. */
-function markBox(mark: LaneMark, width: number, x: number): { bx: number; w: number } {
-  const w = Math.ceil(textWidth(MARK_TEXT[mark.kind], MARK_FONT, 600)) + 10;
-  return { bx: x < width / 2 ? x - w - 4 : x + 4, w };
 }
 
 const MarkShape = memo(function MarkShape({ mark, width, x, y, current, tabbable, onActivate, onFocusItem }: MarkProps) {
@@ -191,7 +170,7 @@ const MarkShape = memo(function MarkShape({ mark, width, x, y, current, tabbable
 export default function SequenceView({ recording, cursor, onCursor }: ViewProps) {
   const at = useSourceAt(recording, cursor);
   const { source, visible, now, currentIndex } = at;
-  const [zoom, setZoom] = useState(2);
+  const [scale, setScale] = useState<Scale>({ zoom: 0 });
   const [showAcks, setShowAcks] = useState(false);
   const [active, setActive] = useState<number | undefined>(undefined);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -201,31 +180,13 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
   // length is part of the key.
   const events = source?.events;
   const model = useMemo(() => buildSequence(events ?? []), [events, events?.length]);
-  const pxPerMs = basePxPerMs(model.duration) * ZOOMS[zoom]!;
+  const pxPerMs = pxPerMsFor(model.duration, scale);
   const width = useWidth(scrollRef, DEFAULT_WIDTH, MIN_WIDTH);
   const geo = useMemo(() => geometry(model, pxPerMs, width), [model, pxPerMs, width]);
-  const tickTimes = useMemo(() => ticks(model.duration, Math.max(4, Math.round((geo.height - TOP) / 80))), [model, geo]);
-  // Every label the run will show, placed once per model and scale clear of the marks, lane names, axis and
-  // each other; the cursor then only picks which are drawn.
-  const placed = useMemo(() => {
-    const obstacles: Quad[] = [
-      ...model.marks.map((m) => {
-        const x = geo.laneX.get(m.lane) ?? GUTTER;
-        const { bx, w } = markBox(m, geo.width, x);
-        return rectQuad(bx, geo.y(m.at) - 8, w, 16);
-      }),
-      ...model.lanes.map((lane) => textQuad(lane, LANE_FONT, geo.laneX.get(lane) ?? GUTTER, 18, 'middle', 600)),
-      ...tickTimes.map((t) => textQuad(formatMs(t), AXIS_FONT, GUTTER - 8, geo.y(t) + 4, 'end')),
-    ];
-    return placeLabels(
-      model.arrows,
-      (i) => {
-        const a = model.arrows[i]!;
-        return { x1: geo.laneX.get(a.from) ?? GUTTER, y1: geo.y(a.sentAt), x2: geo.laneX.get(a.to) ?? GUTTER, y2: geo.y(a.arriveAt) };
-      },
-      obstacles,
-    );
-  }, [model, geo, tickTimes]);
+  const tickTimes = useMemo(() => axisTicks(model, geo), [model, geo]);
+  const gutter = geo.gutter;
+  // Every label the run will show, placed once per model and scale; the cursor then only picks which are drawn.
+  const placed = useMemo(() => layoutLabels(model, geo, tickTimes), [model, geo, tickTimes]);
   const items = useMemo(() => {
     const all = [...model.arrows.filter((a) => showAcks || a.category !== 'ack').map((a) => a.index), ...model.marks.map((m) => m.index)];
     return all.sort((a, b) => a - b);
@@ -290,16 +251,60 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
     observer.observe(box);
     return () => observer.disconnect();
   }, []);
-  useEffect(() => {
+  // A new scale keeps the cursor's moment where it was on screen (zooming around it, as a map zooms around
+  // the pointer); a cursor move at one scale scrolls only when the moment leaves the box.
+  const lastScale = useRef(pxPerMs);
+  useLayoutEffect(() => {
     const box = scrollRef.current;
     const { top, height } = viewport.current;
     if (!box || height === 0) return;
-    if (nowY < top + TOP || nowY > top + height - 24) {
-      const next = Math.max(0, nowY - height / 2);
-      viewport.current.top = next;
-      box.scrollTop = next;
-    }
-  }, [nowY]);
+    let next: number;
+    if (lastScale.current !== pxPerMs) {
+      const before = TOP + (nowY - TOP) * (lastScale.current / pxPerMs);
+      next = Math.max(0, top + (nowY - before));
+      lastScale.current = pxPerMs;
+      if (nowY < next + TOP || nowY > next + height - 24) next = scrollToKeep(nowY, next, height);
+    } else next = scrollToKeep(nowY, top, height);
+    if (next === top) return;
+    viewport.current.top = next;
+    box.scrollTop = next;
+  }, [nowY, pxPerMs]);
+
+  // Zoom: by powers of two from the base scale; leaving Fit zooms from where the picture is.
+  const duration = model.duration;
+  const zoomBy = useCallback(
+    (step: number) =>
+      setScale((s) => {
+        const zoom = 'fit' in s ? zoomNear(duration, pxPerMsFor(duration, s)) : s.zoom;
+        const can = canZoom(duration, zoom);
+        if ((step > 0 && !can.in) || (step < 0 && !can.out)) return 'fit' in s ? { zoom } : s;
+        return { zoom: zoom + step };
+      }),
+    [duration],
+  );
+  const fit = () => setScale((s) => ('fit' in s ? { zoom: 0 } : { fit: true, fitHeight: viewport.current.height || 480 }));
+  const zoomLimits = 'fit' in scale ? { in: true, out: true } : canZoom(duration, scale.zoom);
+  // Ctrl/⌘ and the wheel zoom the diagram, not the page. React's wheel listener is passive, so the page's
+  // zoom could not be prevented from it: a native listener it is.
+  useEffect(() => {
+    const box = scrollRef.current;
+    if (!box) return;
+    const onWheel = (e: WheelEvent) => {
+      if (!e.ctrlKey && !e.metaKey) return;
+      e.preventDefault();
+      if (e.deltaY !== 0) zoomBy(e.deltaY < 0 ? 1 : -1);
+    };
+    box.addEventListener('wheel', onWheel, { passive: false });
+    return () => box.removeEventListener('wheel', onWheel);
+  }, [zoomBy]);
+  const onZoomKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === '+' || e.key === '=') zoomBy(1);
+    else if (e.key === '-' || e.key === '_') zoomBy(-1);
+    else if (e.key === '0') setScale({ zoom: 0 });
+    else return;
+    e.preventDefault();
+  };
 
   // The axis and lanes depend on the model and scale only.
   const backdrop = useMemo(
@@ -308,8 +313,8 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
         <g className="rt-tl-axis" aria-hidden="true">
           {tickTimes.map((t) => (
             <g key={t}>
-              <line x1={GUTTER - 4} x2={geo.width - 8} y1={geo.y(t)} y2={geo.y(t)} />
-              <text x={GUTTER - 8} y={geo.y(t) + 4} textAnchor="end">
+              <line x1={gutter - 4} x2={geo.width - 8} y1={geo.y(t)} y2={geo.y(t)} />
+              <text x={gutter - 8} y={geo.y(t) + 4} textAnchor="end">
                 {formatMs(t)}
               </text>
             </g>
@@ -327,7 +332,7 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
         </g>
       </>
     ),
-    [model, geo, tickTimes],
+    [model, geo, tickTimes, gutter],
   );
 
   if (!source) return <p className="rt-tl-empty">This run created no simulation, so there is nothing to draw.</p>;
@@ -341,8 +346,8 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
     const arrived = arrivedAt(a);
     const span = a.arriveAt - a.sentAt;
     const progress = arrived ? 1 : span > 0 ? Math.max(0, Math.min(1, (now - a.sentAt) / span)) : 1;
-    const x1 = geo.laneX.get(a.from) ?? GUTTER;
-    const x2 = geo.laneX.get(a.to) ?? GUTTER;
+    const x1 = geo.laneX.get(a.from) ?? gutter;
+    const x2 = geo.laneX.get(a.to) ?? gutter;
     const y1 = geo.y(a.sentAt);
     const y2 = geo.y(a.arriveAt);
     arrowsDrawn.push(
@@ -370,7 +375,7 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
         key={`m${m.index}`}
         mark={m}
         width={geo.width}
-        x={geo.laneX.get(m.lane) ?? GUTTER}
+        x={geo.laneX.get(m.lane) ?? gutter}
         y={geo.y(m.at)}
         current={m.index === currentItem}
         tabbable={m.index === tabStop}
@@ -390,7 +395,15 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
       : visible === 0
         ? 'Before the first event'
         : `The cursor is in another simulation; this one is shown after its event ${visible} of ${source.events.length}`);
-  const connections = [...model.connections.values()];
+  // Connections that differ only in their id share one legend entry ("c1, c2, … c9: client → server (TCP,
+  // api.example:443)"), each id with its colour: nine lines of the same words took a phone's whole screen.
+  const legend = new Map<string, ConnectionInfo[]>();
+  for (const c of model.connections.values()) {
+    const what = `${c.from} → ${c.to} (${c.protocol === 'quic' ? 'QUIC' : 'TCP'}, ${c.address})`;
+    const group = legend.get(what);
+    if (group) group.push(c);
+    else legend.set(what, [c]);
+  }
 
   return (
     <div className="rt-tl rt-tl-sequence">
@@ -400,29 +413,37 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
           <input type="checkbox" checked={showAcks} onChange={(e) => setShowAcks(e.currentTarget.checked)} /> Show ACKs
         </label>
         <span className="rt-tl-zoom" role="group" aria-label="Time scale">
-          <button type="button" onClick={() => setZoom((z) => Math.max(0, z - 1))} disabled={zoom === 0} aria-label="Zoom out (less time per pixel)">
+          <button type="button" onClick={() => zoomBy(-1)} disabled={!zoomLimits.out} aria-label="Zoom out (more time in view)" aria-keyshortcuts="-">
             −
           </button>
-          <span aria-live="off">{ZOOMS[zoom]}×</span>
-          <button
-            type="button"
-            onClick={() => setZoom((z) => Math.min(ZOOMS.length - 1, z + 1))}
-            disabled={zoom === ZOOMS.length - 1}
-            aria-label="Zoom in (more room per millisecond)"
-          >
+          <span className="rt-tl-scale" data-testid="sequence-scale" data-px-per-ms={pxPerMs} title="How tall 100 ms of virtual time is drawn">
+            100 ms = {Math.round(pxPerMs * 100)} px
+          </span>
+          <button type="button" onClick={() => zoomBy(1)} disabled={!zoomLimits.in} aria-label="Zoom in (more room per millisecond)" aria-keyshortcuts="+">
             +
+          </button>
+          <button type="button" onClick={fit} aria-pressed={'fit' in scale} title="Squeeze the whole run into the box (labels may be shortened or left out)">
+            Fit
           </button>
         </span>
       </div>
       <p className="rt-tl-caption" data-testid="sequence-caption">
         <strong>{formatMs(now)}</strong> · {caption}
       </p>
-      {connections.length > 0 && (
+      {legend.size > 0 && (
         <ul className="rt-tl-legend" aria-label="Connections">
-          {connections.map((c) => (
-            <li key={c.id} className={`rt-tl-c${c.order % 6}`}>
-              <span className="rt-tl-swatch rt-tl-swatch-line" aria-hidden="true" />
-              {c.id}: {c.from} → {c.to} ({c.protocol === 'quic' ? 'QUIC' : 'TCP'}, {c.address})
+          {[...legend].map(([what, group]) => (
+            <li key={what}>
+              <span className="rt-tl-legend-ids">
+                {group.map((c, i) => (
+                  <span key={c.id} className={`rt-tl-legend-id rt-tl-c${c.order % 6}`}>
+                    <span className="rt-tl-swatch rt-tl-swatch-line" aria-hidden="true" />
+                    {c.id}
+                    {i < group.length - 1 ? ',' : ':'}
+                  </span>
+                ))}
+              </span>{' '}
+              {what}
             </li>
           ))}
         </ul>
@@ -432,10 +453,11 @@ export default function SequenceView({ recording, cursor, onCursor }: ViewProps)
         className="rt-tl-scroll"
         ref={scrollRef}
         onScroll={(e) => (viewport.current.top = e.currentTarget.scrollTop)}
+        onKeyDown={onZoomKey}
         {...(visibleItems.length === 0 ? { tabIndex: 0, role: 'region', 'aria-label': 'Sequence diagram (nothing drawn yet)' } : {})}
       >
         {/* The cursor's moment: an HTML line moved by a transform, so scrubbing does not re-lay out the SVG. */}
-        <div className="rt-tl-now" style={{ transform: `translateY(${nowY}px)`, left: GUTTER - 4, width: geo.width - GUTTER - 4 }} aria-hidden="true" />
+        <div className="rt-tl-now" style={{ transform: `translateY(${nowY}px)`, left: gutter - 4, width: geo.width - gutter - 4 }} aria-hidden="true" />
         <svg
           ref={svgRef}
           className="rt-tl-svg"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { overlaps, rectQuad } from '../placement';
 import type { Arrow, Peer } from './sequence';
-import { labelText, placeLabels, shorten } from './sequence-labels';
+import { labelText, mergeKey, placeLabels, shorten } from './sequence-labels';
 
 const X: Record<Peer, number> = { client: 120, proxy: 400, server: 680 };
 
@@ -47,17 +47,46 @@ describe('sequence labels', () => {
     expect(overlaps([mark, ...placed.map((p) => p.box)])).toEqual([]);
   });
 
-  it('arrows that leave together the same way share one label, naming a different kind riding along', () => {
+  it('arrows that leave together the same way share one label only with their own kind on their own connection', () => {
     const arrows = [
       arrow(0, 'client', 'server', 0, 'Finished', 'tls'),
       arrow(1, 'client', 'server', 1, 'GET /', 'request'),
-      arrow(2, 'client', 'server', 2, 'DATA', 'request'),
+      arrow(2, 'client', 'server', 2, 'GET /a', 'request'),
+      arrow(3, 'client', 'server', 3, 'GET /b', 'request'),
     ];
-    const placed = placeLabels(arrows, ends(arrows), []);
-    expect(placed.map((p) => p.members)).toEqual([[0, 1, 2]]);
-    expect(labelText(arrows, placed[0]!.members, () => true)).toBe('Finished + GET / (+1 more)');
+    const other = { ...arrow(4, 'client', 'server', 3.5, 'GET /c', 'request'), connectionId: 'c2' };
+    const all = [...arrows, other];
+    const placed = placeLabels(all, ends(all), []);
+    expect(placed.map((p) => p.members)).toEqual([[0], [1, 2, 3], [4]]);
+    expect(labelText(all, placed[1]!.members, () => true)).toBe('GET / (+2 more)');
     // Before the others arrive, the first speaks alone.
-    expect(labelText(arrows, placed[0]!.members, (a) => a.index === 0)).toBe('Finished');
+    expect(labelText(all, placed[1]!.members, (a) => a.index === 1)).toBe('GET /');
+  });
+
+  it('never merges a connection closing (FIN, RST) or opening (SYN, SYN-ACK, ACK) into another label', () => {
+    // Issue #27: HTTP/1.0 closes c1 with a FIN and opens c2 with a SYN at the same moment.
+    const fin = arrow(0, 'client', 'server', 0, 'FIN', 'tcp');
+    const syn = { ...arrow(1, 'client', 'server', 0, 'SYN', 'tcp'), connectionId: 'c2' };
+    const fin2 = arrow(2, 'client', 'server', 0.5, 'FIN', 'tcp');
+    const rst = arrow(3, 'client', 'server', 1, 'RST', 'tcp');
+    const all = [fin, syn, fin2, rst];
+    const placed = placeLabels(all, ends(all), []);
+    expect(placed.map((p) => p.members)).toEqual([[0], [1], [2], [3]]);
+    expect(placed.map((p) => labelText(all, p.members, () => true))).toEqual(['c1 FIN', 'c2 SYN', 'c1 FIN', 'c1 RST']);
+    expect(overlaps(placed.map((p) => p.box))).toEqual([]);
+    expect(mergeKey(fin)).not.toBe(mergeKey(fin2));
+  });
+
+  it('places the control arrows first: a burst of data never takes their room', () => {
+    // A request on c2 and c1's FIN leave together along one line, with room for one label only: above the
+    // middle of the line. The FIN, later in the trace, gets it.
+    const request = { ...arrow(0, 'client', 'server', 0, 'GET /', 'request'), connectionId: 'c2' };
+    const fin = arrow(1, 'client', 'server', 0, 'FIN', 'tcp');
+    const flat = () => ({ x1: 0, y1: 100, x2: 400, y2: 100 });
+    const walls = [rectQuad(0, 0, 150, 200), rectQuad(250, 0, 150, 200), rectQuad(150, 0, 100, 80), rectQuad(150, 101, 100, 100)];
+    const placed = placeLabels([request, fin], flat, walls);
+    expect(placed.map((p) => p.members)).toEqual([[1]]);
+    expect(overlaps([...walls, placed[0]!.box])).toEqual([]);
   });
 
   it('a label with no room for its whole text is shortened rather than left out, and left out only when even that finds none', () => {

@@ -2,16 +2,24 @@
  * Where the sequence diagram's arrow labels go. Computed once per model and geometry, for every label the run
  * will ever show, so scrubbing only chooses which are drawn, never moves one.
  *
- * Arrows that leave within LABEL_GAP px of each other the same way (a burst of segments) share one label:
- * the first speaks for the group. Each label is lettered along its arrow, a little above it, at the middle;
- * if that spot covers a label already placed, a lane mark or a lane name, it tries further along the arrow and
- * below it; where no spot has room for the whole text, it tries the same spots again with the text shortened
- * (SHORTER: its first characters and an ellipsis), and if even that finds none the label is left out. Either
- * way the arrow keeps the whole text in its accessible name and tooltip, and zooming in makes room. So no two
- * labels are drawn over each other, however dense the run.
+ * Arrows that leave within LABEL_GAP px of each other the same way, on the same connection and carrying the
+ * same kind of message (a burst of segments of one response, a window of requests), share one label: the
+ * first speaks for the group, "(+N more)" counts the rest. Nothing else is ever merged: an arrow of another
+ * kind or another connection keeps its own label, and the TCP control arrows (SYN, SYN-ACK, the handshake's
+ * ACK, FIN, RST: RFC 9293 §3.5-3.6), which open and close connections, are never grouped at all. Issue #27:
+ * on HTTP/1.0 the FIN closing c1 and the SYN opening c2 left together and were drawn as "FIN (+1 more)", so the
+ * new connection, the point of the lesson, never appeared.
+ *
+ * Each label is lettered along its arrow, a little above it, at the middle; if that spot covers a label
+ * already placed, a lane mark or a lane name, it tries further along the arrow and below it; where no spot
+ * has room for the whole text, it tries the same spots again with the text shortened (SHORTER: its first
+ * characters and an ellipsis), and if even that finds none the label is left out. Control arrows are placed
+ * first, so a dense burst of data never takes their room. Either way the arrow keeps the whole text in its
+ * accessible name and tooltip, and zooming in makes room. So no two labels are drawn over each other, however
+ * dense the run.
  */
 import { firstFree, rectQuad, rotatedQuad, textWidth, type Quad } from '../placement';
-import type { Arrow, Category } from './sequence';
+import type { Arrow } from './sequence';
 
 export const LABEL_FONT = 11;
 const LABEL_MAX = 40;
@@ -23,6 +31,10 @@ const DESCENT = 3;
 const OFFSET = 3;
 /** The lengths a label too long for every spot is shortened to, in turn (each ending in an ellipsis). */
 const SHORTER = [24, 16] as const;
+/** Where along its arrow a label is tried, in turn; a control arrow's label tries more places and rows. */
+const ALONG = [0.5, 0.38, 0.62, 0.26, 0.74] as const;
+const CONTROL_ALONG = [0.5, 0.38, 0.62, 0.26, 0.74, 0.16, 0.84] as const;
+const STACK = 4;
 
 export interface PlacedLabel {
   readonly key: number;
@@ -42,18 +54,30 @@ export interface PlacedLabel {
 
 export const clip = (text: string) => (text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text);
 
-/** What a group's label says, given which of its members are on screen (the first must be). */
+/**
+ * Whether an arrow opens or closes a connection (TCP's SYN, SYN-ACK, handshake ACK, FIN, RST): its label is
+ * never merged into another's and is placed before the others.
+ */
+export const isControl = (a: Arrow): boolean => a.category === 'tcp';
+
+/**
+ * The key arrows must share to be merged into one label: same direction, same connection, same kind. Control
+ * arrows get a key of their own (their index), so they are never merged.
+ */
+export function mergeKey(a: Arrow): string {
+  return isControl(a) ? `#${a.index}` : `${a.from}>${a.to}|${a.connectionId}|${a.category}`;
+}
+
+/**
+ * What a group's label says, given which of its members are on screen (the first must be). A control arrow
+ * names its connection ("c2 SYN"): six connections opened at once draw six SYN-ACKs along the same line.
+ */
 export function labelText(arrows: readonly Arrow[], members: readonly number[], shown: (a: Arrow) => boolean): string {
   const lead = arrows[members[0]!]!;
-  let second: string | undefined;
+  if (isControl(lead)) return `${lead.connectionId} ${lead.label}`;
   let more = 0;
-  for (const m of members.slice(1)) {
-    const a = arrows[m]!;
-    if (!shown(a)) continue;
-    if (second === undefined && a.category !== lead.category) second = a.label;
-    else more++;
-  }
-  return `${clip(lead.label)}${second ? ` + ${clip(second)}` : ''}${more > 0 ? ` (+${more} more)` : ''}`;
+  for (const m of members.slice(1)) if (shown(arrows[m]!)) more++;
+  return `${clip(lead.label)}${more > 0 ? ` (+${more} more)` : ''}`;
 }
 
 /** The text cut to `chars` characters, the last an ellipsis; unchanged if it is no longer than that. */
@@ -73,23 +97,25 @@ export interface LabelEnds {
  * lane names, the axis).
  */
 export function placeLabels(arrows: readonly Arrow[], ends: (i: number) => LabelEnds, obstacles: readonly Quad[]): PlacedLabel[] {
-  const groups: { members: number[]; y1: number; category: Category }[] = [];
-  const lastByDir = new Map<string, (typeof groups)[number]>();
+  const groups: { members: number[]; y1: number; control: boolean }[] = [];
+  const lastByKey = new Map<string, (typeof groups)[number]>();
   arrows.forEach((a, i) => {
     if (!a.label) return;
-    const dir = `${a.from}>${a.to}`;
+    const key = mergeKey(a);
     const { y1 } = ends(i);
-    const group = lastByDir.get(dir);
+    const group = lastByKey.get(key);
     if (group && y1 - group.y1 < LABEL_GAP) group.members.push(i);
     else {
-      const made = { members: [i], y1, category: a.category };
-      lastByDir.set(dir, made);
+      const made = { members: [i], y1, control: isControl(a) };
+      lastByKey.set(key, made);
       groups.push(made);
     }
   });
   const taken: Quad[] = [...obstacles];
   const out: PlacedLabel[] = [];
-  for (const g of groups) {
+  // Control arrows first (in trace order), then the rest: a connection's opening and closing keep their room.
+  const order = [...groups.filter((g) => g.control), ...groups.filter((g) => !g.control)];
+  for (const g of order) {
     const { x1, y1, x2, y2 } = ends(g.members[0]!);
     const text = labelText(arrows, g.members, () => true);
     const slope = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
@@ -99,12 +125,18 @@ export function placeLabels(arrows: readonly Arrow[], ends: (i: number) => Label
     for (const chars of [undefined, ...SHORTER.filter((n) => n < text.length)]) {
       const w = textWidth(shorten(text, chars), LABEL_FONT) + 2;
       const spots: { x: number; y: number; cx: number; cy: number; box: Quad }[] = [];
-      for (const t of [0.5, 0.38, 0.62, 0.26, 0.74]) {
-        const cx = x1 + (x2 - x1) * t;
-        const cy = y1 + (y2 - y1) * t;
-        for (const below of [false, true]) {
-          const y = below ? cy + OFFSET + ASCENT : cy - OFFSET - DESCENT;
-          spots.push({ x: cx, y, cx, cy, box: rotatedQuad(cx - w / 2, y - ASCENT, w, ASCENT + DESCENT, angle, cx, cy) });
+      // A control arrow may stack its label further out (several connections opened at one moment draw
+      // their handshakes along one line, and each must be named).
+      const levels = g.control ? STACK : 1;
+      for (let level = 0; level < levels; level++) {
+        for (const t of g.control ? CONTROL_ALONG : ALONG) {
+          const cx = x1 + (x2 - x1) * t;
+          const cy = y1 + (y2 - y1) * t;
+          for (const below of [false, true]) {
+            const out = level * (ASCENT + DESCENT + 1);
+            const y = below ? cy + OFFSET + ASCENT + out : cy - OFFSET - DESCENT - out;
+            spots.push({ x: cx, y, cx, cy, box: rotatedQuad(cx - w / 2, y - ASCENT, w, ASCENT + DESCENT, angle, cx, cy) });
+          }
         }
       }
       const free = firstFree(
@@ -128,7 +160,8 @@ export function placeLabels(arrows: readonly Arrow[], ends: (i: number) => Label
       break;
     }
   }
-  return out;
+  // Drawn in trace order, as before the control labels went first.
+  return out.sort((a, b) => a.key - b.key);
 }
 
 /** A text's box at (x, baseline y) with the given anchor: the obstacles the view passes in. */
