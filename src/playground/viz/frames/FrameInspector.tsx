@@ -4,13 +4,31 @@
  * at (or focusing) a field lights up its bytes; pointing at a byte selects the field it belongs to.
  *
  * The chosen frame follows the player's cursor; clicking a frame moves the cursor there (onCursor), or
- * just shows it when the view runs without a player.
+ * just shows it when the view runs without a player. The lanes' box scrolls both ways to keep the chosen
+ * frame in view: down to its row and sideways to its stream's lane (rapid reset opens 52 streams, 11,000 px
+ * of lanes at full width), with the # and ms columns kept at the left edge. Past COMPACT_FROM streams the
+ * lanes start compact (narrower, without each frame's length).
  */
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../views';
 import { stepOf } from '../../recording/model';
 import { HexDump } from './HexDump';
-import { flatten, frameAtCursor, frameIndex, frameTree, nodeAt, visibleFrameCount, type FieldNode, type FrameEvent, type FrameRef } from './model';
+import {
+  COMPACT_FROM,
+  COMPACT_LANE_REM,
+  flatten,
+  frameAtCursor,
+  frameIndex,
+  frameTree,
+  LANE_FIXED_REM,
+  LANE_REM,
+  laneScrollLeft,
+  nodeAt,
+  visibleFrameCount,
+  type FieldNode,
+  type FrameEvent,
+  type FrameRef,
+} from './model';
 import './frames.css';
 
 const dirArrow = (d: 'sent' | 'received') => (d === 'sent' ? '→' : '←');
@@ -57,6 +75,9 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   // The scroll box as last measured. A cursor move reads this instead of the DOM: reading layout right after
   // React's writes would force a synchronous layout on every step.
   const [view, setView] = useState({ top: 0, height: 18 * 16, bodyTop: 0 });
+  // The box's horizontal extent and the root font size, as last measured (read, not followed: only a new
+  // selection scrolls sideways).
+  const across = useRef({ left: 0, width: 0, content: 0, rem: 16 });
   const windowed = count > RENDER_ALL_UP_TO;
   const measure = useCallback(() => {
     const wrap = wrapRef.current;
@@ -66,6 +87,12 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
     if (row && row.offsetHeight > 0) rowPx.current = row.offsetHeight;
     const bodyTop = body.getBoundingClientRect().top - wrap.getBoundingClientRect().top + wrap.scrollTop;
     const next = { top: wrap.scrollTop, height: wrap.clientHeight, bodyTop };
+    across.current = {
+      left: wrap.scrollLeft,
+      width: wrap.clientWidth,
+      content: wrap.scrollWidth,
+      rem: Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16,
+    };
     setView((v) => (v.top === next.top && v.height === next.height && v.bodyTop === next.bodyTop ? v : next));
   }, []);
   // Measured on mount and when the list starts windowing; after that the scroll handler keeps `view` current.
@@ -104,6 +131,26 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   // Stream 0 always has a lane; other streams once their first frame is visible. The same array while the
   // set does not change, so memoized rows skip re-rendering.
   const streams = useStable(lane ? lane.streams.filter((s) => s.id === 0 || s.first < count).map((s) => s.id) : NO_STREAMS);
+  const [compactChoice, setCompact] = useState<boolean | null>(null);
+  const compact = compactChoice ?? (lane?.streams.length ?? 0) > COMPACT_FROM;
+  const laneRem = compact ? COMPACT_LANE_REM : LANE_REM;
+  // Sideways: the chosen frame's lane in view beside the sticky # and ms columns. Smooth unless the reader
+  // asked for reduced motion; measured again after, by the scroll event.
+  const selectedLane = selected ? streams.indexOf(selected.event.streamId) : -1;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new selection (or lane width) scrolls sideways; the box's extent is read, not followed
+  useLayoutEffect(() => {
+    const wrap = wrapRef.current;
+    if (!wrap || selectedLane < 0) return;
+    // From the last measurement, not the DOM: reading layout after React's writes would force it every step.
+    const { rem, left: now, width } = across.current;
+    const content = (LANE_FIXED_REM + streams.length * laneRem) * rem;
+    const left = laneScrollLeft(selectedLane, laneRem * rem, LANE_FIXED_REM * rem, { left: now, width, content });
+    if (left === now) return;
+    across.current.left = left;
+    const reduce = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (typeof wrap.scrollTo === 'function') wrap.scrollTo({ left, behavior: reduce ? 'auto' : 'smooth' });
+    else wrap.scrollLeft = left;
+  }, [selectedLane, laneRem, selected?.index, streams.length]);
   // Stable across renders (rows are memoized on it); reads the latest props through a ref.
   const latest = useRef({ recording, endpoint, onCursor, cursor });
   latest.current = { recording, endpoint, onCursor, cursor };
@@ -123,20 +170,34 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
 
   return (
     <div className="rt-fi">
-      <label className="rt-fi-endpoint">
-        Endpoint{' '}
-        <select value={endpoint.key} onChange={(e) => setChosenKey(e.target.value)}>
-          {endpoints.map((e) => (
-            <option key={e.key} value={e.key}>
-              {`${e.source.label}: connection ${e.connectionId}, ${e.side}`}
-            </option>
-          ))}
-        </select>
-      </label>
+      <div className="rt-fi-bar">
+        <label className="rt-fi-endpoint">
+          Endpoint{' '}
+          <select value={endpoint.key} onChange={(e) => setChosenKey(e.target.value)}>
+            {endpoints.map((e) => (
+              <option key={e.key} value={e.key}>
+                {`${e.source.label}: connection ${e.connectionId}, ${e.side}`}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="rt-fi-compact">
+          <input type="checkbox" checked={compact} onChange={(e) => setCompact(e.currentTarget.checked)} /> Compact lanes
+        </label>
+        {selected ? (
+          <span className="rt-fi-where" data-testid="frames-where">
+            {selected.event.streamId === 0 ? 'Stream 0 (connection)' : `Stream ${selected.event.streamId}`}, lane {selectedLane + 1} of {streams.length}
+          </span>
+        ) : null}
+      </div>
       <div className="rt-fi-lanes-wrap" ref={wrapRef} onScroll={measure}>
         {/* Fixed layout with set lane widths: a cursor move that changes which rows exist does not make the
             browser re-measure every cell of the table, and the lanes do not shift width while scrubbing. */}
-        <table className="rt-fi-lanes" aria-rowcount={windowed ? count + 1 : undefined} style={{ width: `${LANE_FIXED_REM + streams.length * LANE_REM}rem` }}>
+        <table
+          className={`rt-fi-lanes${compact ? ' is-compact' : ''}`}
+          aria-rowcount={windowed ? count + 1 : undefined}
+          style={{ width: `${LANE_FIXED_REM + streams.length * laneRem}rem`, ['--rt-fi-lane' as string]: `${laneRem}rem` }}
+        >
           <caption>
             Frames the {endpoint.side} sent (→) and received (←) on {endpoint.connectionId}, one lane per stream
           </caption>
@@ -152,7 +213,7 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
               <th scope="col">#</th>
               <th scope="col">ms</th>
               {streams.map((s) => (
-                <th scope="col" key={s} className="rt-fi-lane">
+                <th scope="col" key={s} className="rt-fi-lane" data-stream={s}>
                   {s === 0 ? 'Stream 0 (connection)' : `Stream ${s}`}
                 </th>
               ))}
@@ -172,12 +233,6 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   );
 }
 
-/**
- * Width of the # and ms columns together, and of each lane, in rem (frames.css sets the same on the cols and
- * draws a lane separator every LANE_REM): the table is exactly this wide, so the separators line up.
- */
-const LANE_FIXED_REM = 7.5;
-const LANE_REM = 13.5;
 const NO_STREAMS: readonly number[] = [];
 
 /** `next` itself when it differs from the last value, else the last value: a stable identity for memo. */
@@ -265,7 +320,7 @@ function FrameButton({ frame: f, current, onChoose }: { frame: FrameRef; current
           <span className="rt-sr-only">{f.event.flags.join(', ')}</span>
         </small>
       ) : null}
-      <small> {f.event.length} B</small>
+      <small className="rt-fi-len"> {f.event.length} B</small>
     </button>
   );
 }

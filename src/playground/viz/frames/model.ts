@@ -369,3 +369,36 @@ export function nodeAt(nodes: readonly FieldNode[], offset: number): FieldNode |
   }
   return best;
 }
+
+/**
+ * Lane widths, in rem (frames.css draws the separators with the same period, from the table's --rt-fi-lane):
+ * the # and ms columns together, a lane, and a compact lane. A connection with more than COMPACT_FROM streams
+ * (rapid reset opens 52) starts with compact lanes, which leave out each frame's length (the detail shows it).
+ */
+export const LANE_FIXED_REM = 7.5;
+export const LANE_REM = 13.5;
+export const COMPACT_LANE_REM = 7;
+export const COMPACT_FROM = 8;
+
+/** The scroll box's horizontal extent, in px: where it stands, how wide it is, and how wide its content is. */
+export interface HorizontalView {
+  readonly left: number;
+  readonly width: number;
+  readonly content: number;
+}
+
+/**
+ * Where the lanes' scroll box should stand so that lane `lane` (0 = stream 0) is in view beside the # and ms
+ * columns, which stay put (sticky) at the box's left edge: unchanged when the lane is already wholly visible
+ * (a reader's own scrolling is left alone), else the lane centred in the room beside the fixed columns, within
+ * what the content allows. All in px.
+ */
+export function laneScrollLeft(lane: number, laneWidth: number, fixedWidth: number, view: HorizontalView): number {
+  if (lane < 0 || view.width <= 0) return view.left;
+  const start = fixedWidth + lane * laneWidth;
+  const end = start + laneWidth;
+  if (start >= view.left + fixedWidth - 0.5 && end <= view.left + view.width + 0.5) return view.left;
+  const room = view.width - fixedWidth;
+  const centred = start - fixedWidth - Math.max(0, (room - laneWidth) / 2);
+  return Math.round(Math.max(0, Math.min(centred, view.content - view.width)));
+}
