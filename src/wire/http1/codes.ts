@@ -61,7 +61,7 @@ export const HTTP1_ERROR_CODES = Object.freeze({
     tolerable: true,
     rfc: 'RFC 9112 §6.1',
     lenientNote:
-      'Non-conforming for a server or a client, which MUST treat the framing of an HTTP/1.0 message with Transfer-Encoding as faulty and close the connection after it; lenient mode decodes the chunked body instead.',
+      'Non-conforming for a server or a client, which MUST treat the framing as faulty and close the connection after the message; lenient mode decodes the chunked body.',
   },
   'te-not-chunked-final': { status: 400, tolerable: false, rfc: 'RFC 9112 §6.3' },
   'te-chunked-repeated': { status: 400, tolerable: false, rfc: 'RFC 9112 §6.1' },
