@@ -7,13 +7,13 @@
  * Pointing at a part of the raw text, or focusing it in the legend, highlights it in both places. The
  * message the current step wrote is marked (aria-current).
  */
-import { useMemo, useState } from 'react';
+import { memo, type RefObject, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Recording, WireSource } from '../../recording/model';
 import type { ViewProps } from '../views';
-import { eventsAt } from '../../recording/model';
+import { visibleCount } from '../../recording/model';
 import { dissect, type Dissected, type Part, type PartKind } from './anatomy';
-import { DirectionReader, http1ConnectionIds } from './streams';
-import { tlsProtocolOf, type TlsProtocol } from '../tls-records';
+import { http1ConnectionIds } from './streams';
+import { bytesBefore, connectionBytes, type ConnectionBytes, type DirectionBytes } from './connection-bytes';
 import './message.css';
 
 interface Http1Connection {
@@ -30,43 +30,73 @@ function connectionsOf(recording: Recording): Http1Connection[] {
 }
 
 export interface DirectionView {
+  /** The direction's bytes as of the cursor. */
   readonly bytes: Uint8Array;
+  /**
+   * Every byte the direction wrote in the recording, of which `bytes` is a prefix: the messages point into it,
+   * and it stays the same array from step to step, so a message drawn before is not drawn again.
+   */
+  readonly allBytes: Uint8Array;
   readonly messages: readonly Dissected[];
   /** Bytes written by the event at the cursor, if it is one of this direction's. */
   readonly fresh: { readonly start: number; readonly end: number } | undefined;
 }
 
+/**
+ * What was dissected at each (client length, server length, close, TLS) a cursor met, per connection: a jump
+ * back to a step seen before costs a lookup. Bounded, since a long run has thousands of steps.
+ */
+interface Dissections {
+  readonly byState: Map<string, { readonly requests: readonly Dissected[]; readonly responses: readonly Dissected[] }>;
+  /** One object per distinct message, so a message that did not change between steps is the same object. */
+  readonly canonical: Map<string, Dissected>;
+}
+
+const DISSECTIONS_KEPT = 256;
+const dissectionsCache = new WeakMap<ConnectionBytes, Dissections>();
+
+/** `messages` with each replaced by the equal one met before, if any. */
+function canonicalize(messages: Dissected[], canonical: Map<string, Dissected>, direction: string): Dissected[] {
+  return messages.map((m) => {
+    const key = `${direction}|${m.kind}|${m.start}|${m.end}|${m.title}|${m.error?.code ?? ''}|${m.error?.offset ?? ''}|${m.parts.map((p) => `${p.end} ${p.kind} ${p.label}`).join('|')}`;
+    const known = canonical.get(key);
+    if (known) return known;
+    canonical.set(key, m);
+    return m;
+  });
+}
+
 /** Both directions of a connection as of `cursor`, dissected by the engine. */
 export function connectionAt(recording: Recording, conn: Http1Connection, cursor: number): { client: DirectionView; server: DirectionView } {
-  const events = eventsAt(recording, conn.source, cursor);
-  const chunks = { client: [] as string[], server: [] as string[] };
-  let eof = false;
-  const atCursor = recording.steps[cursor];
-  const fresh: { client?: { start: number; end: number }; server?: { start: number; end: number } } = {};
-  const length = { client: 0, server: 0 };
-  const readers = { client: new DirectionReader(), server: new DirectionReader() };
+  const read = connectionBytes(conn.source.events, conn.connectionId);
+  const count = visibleCount(recording, conn.source.id, cursor);
+  const eof = read.closedAt < count;
   // The TLS this connection ran, if any: from its first byte (https:), or inside a CONNECT tunnel.
-  let tunnelTls: TlsProtocol | undefined;
-  events.forEach((e, index) => {
-    if (e.type === 'connection-closed' && e.connectionId === conn.connectionId) eof = true;
-    const tls = tlsProtocolOf(e);
-    if (tls && 'connectionId' in e && e.connectionId === conn.connectionId) tunnelTls = readers.client.protocol = readers.server.protocol = tls;
-    if (e.type !== 'bytes-sent' || e.connectionId !== conn.connectionId) return;
-    const data = readers[e.from].read(e.data);
-    if (atCursor && atCursor.sourceId === conn.source.id && atCursor.index === index)
-      fresh[e.from] = { start: length[e.from], end: length[e.from] + data.length };
-    chunks[e.from].push(data);
-    length[e.from] += data.length;
-  });
-  const bytesOf = (parts: string[]) => Uint8Array.from(parts.join(''), (c) => c.charCodeAt(0) & 0xff);
-  const clientBytes = bytesOf(chunks.client);
-  const serverBytes = bytesOf(chunks.server);
-  const requests = dissect(clientBytes, 'request', { eof, tunnelTls });
-  const answered = requests.filter((m) => m.method !== undefined).map((m) => ({ method: m.method!, ...(m.version ? { version: m.version } : {}) }));
-  const responses = dissect(serverBytes, 'response', { eof, requests: answered, tunnelTls });
+  const tunnelTls = read.tls.findLast((t) => t.index < count)?.protocol;
+  const clientLength = bytesBefore(read.client, count);
+  const serverLength = bytesBefore(read.server, count);
+  let cache = dissectionsCache.get(read);
+  if (!cache) dissectionsCache.set(read, (cache = { byState: new Map(), canonical: new Map() }));
+  const state = `${clientLength} ${serverLength} ${eof} ${tunnelTls ?? ''}`;
+  let dissected = cache.byState.get(state);
+  if (!dissected) {
+    const clientBytes = read.client.bytes.subarray(0, clientLength);
+    const serverBytes = read.server.bytes.subarray(0, serverLength);
+    const requests = canonicalize(dissect(clientBytes, 'request', { eof, tunnelTls }), cache.canonical, 'c');
+    const answered = requests.filter((m) => m.method !== undefined).map((m) => ({ method: m.method!, ...(m.version ? { version: m.version } : {}) }));
+    const responses = canonicalize(dissect(serverBytes, 'response', { eof, requests: answered, tunnelTls }), cache.canonical, 's');
+    if (cache.byState.size >= DISSECTIONS_KEPT) cache.byState.delete(cache.byState.keys().next().value!);
+    cache.byState.set(state, (dissected = { requests, responses }));
+  }
+  const atCursor = recording.steps[cursor];
+  const freshIn = (direction: DirectionBytes) => {
+    if (!atCursor || atCursor.sourceId !== conn.source.id) return undefined;
+    const k = direction.writes.indexOf(atCursor.index);
+    return k < 0 ? undefined : { start: k === 0 ? 0 : direction.ends[k - 1]!, end: direction.ends[k]! };
+  };
   return {
-    client: { bytes: clientBytes, messages: requests, fresh: fresh.client },
-    server: { bytes: serverBytes, messages: responses, fresh: fresh.server },
+    client: { bytes: read.client.bytes.subarray(0, clientLength), allBytes: read.client.bytes, messages: dissected.requests, fresh: freshIn(read.client) },
+    server: { bytes: read.server.bytes.subarray(0, serverLength), allBytes: read.server.bytes, messages: dissected.responses, fresh: freshIn(read.server) },
   };
 }
 
@@ -180,7 +210,8 @@ export default function MessageInspector({ recording, cursor }: ViewProps) {
   );
 }
 
-function Direction({ title, view }: { title: string; view: DirectionView }) {
+/** Memoised: a step elsewhere in the recording leaves a direction's view as it was, and React skips it. */
+const Direction = memo(function Direction({ title, view }: { title: string; view: DirectionView }) {
   return (
     <section className="rt-mi-direction" aria-label={title}>
       <h4>
@@ -188,19 +219,63 @@ function Direction({ title, view }: { title: string; view: DirectionView }) {
       </h4>
       {view.messages.length === 0 ? <p className="rt-empty">Nothing sent yet.</p> : null}
       {view.messages.map((m) => (
-        <Message key={m.start} message={m} bytes={view.bytes} current={view.fresh !== undefined && view.fresh.start < m.end && view.fresh.end > m.start} />
+        <MemoMessage
+          key={m.start}
+          message={m}
+          bytes={view.allBytes}
+          current={view.fresh !== undefined && view.fresh.start < m.end && view.fresh.end > m.start}
+        />
       ))}
     </section>
   );
+});
+
+/** How far outside the viewport a message's bytes and legend are drawn already: far enough that a scroll finds them drawn. */
+const NEAR_PX = 500;
+
+/**
+ * Whether `ref`'s element is (or has been) within NEAR_PX of the viewport. A keep-alive connection at the end of
+ * a long run is 18 messages, 1,500 elements and 10,000 px: creating and laying all of them out on a jump to the
+ * end took most of a 50 ms frame (issue #27). The first check runs before paint (no frame shows a message
+ * empty that is on screen); later ones when the reader scrolls near. Without IntersectionObserver, always.
+ */
+function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(typeof IntersectionObserver === 'undefined');
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (near || !element) return;
+    const box = element.getBoundingClientRect();
+    if (box.bottom > -NEAR_PX && box.top < window.innerHeight + NEAR_PX) {
+      setNear(true);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: `${NEAR_PX}px 0px` },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, near]);
+  return near;
+}
+
+/** The height a message not drawn yet keeps for itself, in lines: about what its bytes and legend will take. */
+function estimatedLines(message: Dissected): number {
+  const lines = message.parts.filter((p) => p.kind === 'crlf' || p.kind === 'empty-line').length;
+  const body = message.parts.reduce((n, p) => (BODY_KINDS.has(p.kind) ? n + Math.min(p.end - p.start, MAX_BODY_SHOWN) / 60 : n), 0);
+  const legend = message.parts.filter((p) => !SEPARATORS.has(p.kind)).length;
+  return Math.ceil(lines + body + legend);
 }
 
 export function Message({ message, bytes, current }: { message: Dissected; bytes: Uint8Array; current: boolean }) {
-  const [selected, setSelected] = useState<number | null>(null);
-  const meaningful = message.parts.map((p, i) => [p, i] as const).filter(([p]) => !SEPARATORS.has(p.kind));
-  const textBody = useMemo(() => bodyIsUtf8Text(message, bytes), [message, bytes]);
+  const figure = useRef<HTMLElement>(null);
+  const near = useNearViewport(figure);
   const e = message.error;
   return (
     <figure
+      ref={figure}
       className={`rt-mi-message rt-mi-${message.kind}${current ? ' is-current' : ''}`}
       aria-current={current ? 'step' : undefined}
       data-start={message.start}
@@ -214,6 +289,22 @@ export function Message({ message, bytes, current }: { message: Dissected; bytes
           {e.line !== undefined ? ` (line ${e.line}, column ${e.column})` : ''}: {e.message}
         </p>
       ) : null}
+      {near ? (
+        <MessageParts message={message} bytes={bytes} />
+      ) : (
+        <div className="rt-mi-later" style={{ blockSize: `${estimatedLines(message) * 1.5}em` }} aria-hidden="true" />
+      )}
+    </figure>
+  );
+}
+
+/** A message's bytes, part by part, and the legend naming each part. */
+function MessageParts({ message, bytes }: { message: Dissected; bytes: Uint8Array }) {
+  const [selected, setSelected] = useState<number | null>(null);
+  const meaningful = message.parts.map((p, i) => [p, i] as const).filter(([p]) => !SEPARATORS.has(p.kind));
+  const textBody = useMemo(() => bodyIsUtf8Text(message, bytes), [message, bytes]);
+  return (
+    <>
       <pre className="rt-mi-raw">
         {message.parts.map((p, i) => (
           <PartText key={i} part={p} index={i} bytes={bytes} textBody={textBody} selected={selected === i} onSelect={setSelected} />
@@ -240,9 +331,15 @@ export function Message({ message, bytes, current }: { message: Dissected; bytes
           </li>
         ))}
       </ol>
-    </figure>
+    </>
   );
 }
+
+/**
+ * A message only redraws when it changed: connectionAt hands the same object for an unchanged message, and
+ * `bytes` is the direction's whole recording (see DirectionView.allBytes).
+ */
+const MemoMessage = memo(Message);
 
 function PartText({
   part,
