@@ -6,7 +6,7 @@
  * The state and what changes it live in the store (store/store.ts); this component draws a snapshot of it and
  * hands the reader's actions to it.
  */
-import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { OptionsSchema } from './options/schema';
 import OptionsPanel from './options/OptionsPanel';
@@ -19,6 +19,7 @@ import { useHighlighted } from './highlight';
 import { caretAtPoint, selectionIn } from './editor/caret';
 import { takeWakeActions } from './build/wake-actions';
 import type { TextSelection } from './editor/monaco';
+import { GhostContext, type GhostContextValue } from './viz/ghost-context';
 
 /**
  * A click on the code before hydration made it editable in place (build/interaction-directive.ts editInPlace):
@@ -84,10 +85,13 @@ export default function Playground({ id, title, code: originalCode, children, co
     run,
     output,
     viz: vizRun,
+    ghost,
     notice,
     shareStatus,
     downloadStatus,
   } = useSyncExternalStore(store.subscribe, store.getState, store.getState);
+  // The previous run for the views to draw under this one (store/ghost.ts); a new value only when it changes.
+  const ghostContext = useMemo<GhostContextValue>(() => ({ ghost, pin: store.pinGhost, clear: store.clearGhost }), [ghost, store]);
   const narrow = useNarrow();
   const prefix = `rt-${id}`;
 
@@ -213,17 +217,19 @@ export default function Playground({ id, title, code: originalCode, children, co
       <div className="rt-panel rt-panel-timeline" {...panelProps(prefix, 'timeline', panel, narrow)}>
         {/* The visualizer panel: below the output on wide screens, the Timeline tab on phones. */}
         {vizRun ? (
-          <vizRun.Panel
-            key={vizRun.key}
-            store={vizRun.recording}
-            idPrefix={prefix}
-            playgroundId={id}
-            title={title}
-            {...(vizRun.live ? { onAction: store.devtools } : {})}
-            initial={vizRun.initial}
-            {...(view ? { defaultView: view } : {})}
-            onPosition={store.setPosition}
-          />
+          <GhostContext.Provider value={ghostContext}>
+            <vizRun.Panel
+              key={vizRun.key}
+              store={vizRun.recording}
+              idPrefix={prefix}
+              playgroundId={id}
+              title={title}
+              {...(vizRun.live ? { onAction: store.devtools } : {})}
+              initial={vizRun.initial}
+              {...(view ? { defaultView: view } : {})}
+              onPosition={store.setPosition}
+            />
+          </GhostContext.Provider>
         ) : (
           <p className="rt-empty rt-timeline-placeholder">Run the snippet to record its timeline.</p>
         )}

@@ -9,7 +9,7 @@
  */
 import type { SandboxHost, RunEvent } from '../sandbox/host';
 import type { ConsoleLevel, SourcePosition } from '../sandbox/protocol';
-import type { DevtoolsAction } from '../recording/model';
+import type { DevtoolsAction, Recording } from '../recording/model';
 import type { RecordingStore } from '../viz/recording';
 import type { VizPosition } from '../viz/VizPanel';
 import type { CreateEditorOptions, EditorHandle, TextSelection } from '../editor/monaco';
@@ -19,7 +19,8 @@ import { isPanelId, FIRST_PANEL, type PanelId } from '../layout/tabs';
 import { REAL_TIME_PRAGMA } from '../sandbox/virtual-time';
 import { decodeShareState, encodeShareState, type ShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
-import { initialOptions, optionsFromShare, optionsToShare, reportSchema, setOption, type OptionsState } from './options';
+import { initialOptions, optionsFromShare, optionsToShare, optionValues, reportSchema, setOption, type OptionsState } from './options';
+import { nextGhost, type Ghost, type RunInputs } from './ghost';
 
 export interface OutputLine {
   readonly key: number;
@@ -67,6 +68,8 @@ export interface PlaygroundState {
   readonly run: RunState;
   readonly output: readonly OutputLine[];
   readonly viz: VizRun | null;
+  /** The previous run, drawn faded under the current one (store/ghost.ts); null when there is none to compare. */
+  readonly ghost: Ghost | null;
   /** About a share link this playground opened from. */
   readonly notice: string | null;
   readonly shareStatus: string;
@@ -207,6 +210,8 @@ export class PlaygroundStore {
   #position: VizPosition = {};
   /** A link's view and step, for the next run to open at. */
   #linked: VizPosition | null = null;
+  /** The last run that recorded something, and what it ran with: the next run's ghost (store/ghost.ts). */
+  #lastRun: { readonly inputs: RunInputs; readonly recording: () => Recording } | undefined;
 
   constructor(config: PlaygroundConfig, env: PlaygroundEnv) {
     this.config = config;
@@ -220,6 +225,7 @@ export class PlaygroundStore {
       run: { status: 'idle' },
       output: [],
       viz: null,
+      ghost: null,
       notice: null,
       shareStatus: '',
       downloadStatus: '',
@@ -278,6 +284,15 @@ export class PlaygroundStore {
     void this.run();
   };
 
+  /** Keeps the ghost across further runs until it is cleared (again: lets the next changed run replace it). */
+  pinGhost = (pinned = true): void => {
+    const { ghost } = this.#state;
+    if (ghost && ghost.pinned !== pinned) this.#set({ ghost: { ...ghost, pinned } });
+  };
+  clearGhost = (): void => {
+    if (this.#state.ghost) this.#set({ ghost: null });
+  };
+
   devtools = (sourceId: string, action: DevtoolsAction): void => {
     const viz = this.#state.viz;
     if (viz?.live) this.#host?.devtools(viz.runId, sourceId, action);
@@ -293,6 +308,9 @@ export class PlaygroundStore {
     const initial = this.#linked ?? (this.#position.view ? { view: this.#position.view } : {});
     this.#linked = null;
     const key = (this.#key += 1);
+    const inputs: RunInputs = { code, values: optionValues(this.#state.options) };
+    const ghost = nextGhost(this.#state.ghost, this.#lastRun, inputs, key);
+    if (ghost !== this.#state.ghost) this.#set({ ghost });
     let runId = 0;
     let viz: VizRun | undefined;
     const early: RecordEvent[] = [];
@@ -357,6 +375,8 @@ export class PlaygroundStore {
     await vizModules;
     const finished = viz!;
     finished.recording.finish();
+    // Snapshot taken when the next run starts: events a finished run still records (timers, gc) belong to it.
+    if (finished.recording.length > 0) this.#lastRun = { inputs, recording: () => finished.recording.snapshot() };
     // A stopped run's sandbox is gone: its devtools actions have nowhere to go.
     if (finished.runId !== 0 && !host.isLive(finished.runId) && this.#state.viz === finished) this.#set({ viz: { ...finished, live: false } });
     this.#set({ run: failed ? { status: 'failed' } : { status: 'finished', ms: Math.round(this.#env.now() - started) } });

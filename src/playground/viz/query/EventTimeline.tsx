@@ -13,7 +13,17 @@ import { describeQueryEvent, formatMs, isRoutineQueryEvent } from './describe';
 import { eventIndexAt } from './fold';
 import { buildLanes, tickStep, type Lanes } from './lanes';
 import { TimelineLane } from './TimelineLane';
+import { describeDelta, formatDelta, GhostBar, ghostSource, useGhost } from '../ghost';
+import type { Lane } from './lanes';
 import './styles.css';
+import '../ghost.css';
+
+/** When a lane's last fetch ended (its last closed fetch span), or undefined. */
+function settledAt(lane: Lane): number | undefined {
+  let at: number | undefined;
+  for (const s of lane.spans) if (s.kind === 'fetch' && !s.open) at = Math.max(at ?? -Infinity, s.to);
+  return at;
+}
 
 /** Drawn at the element's own width (1 unit = 1 CSS pixel, so text stays 11 px); this until it is measured. */
 const DEFAULT_WIDTH = 600;
@@ -123,6 +133,10 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
   // The axis covers the whole recording, so scrubbing moves the cursor line, not the scale.
   const full = useMemo(() => (source ? buildLanes(source.events) : undefined), [source]);
   const current = source ? eventIndexAt(recording, source, cursor) : -1;
+  // The previous run's same client (the ghost), at its end, drawn as a faded strip under each lane.
+  const { ghost } = useGhost();
+  const then = source ? ghostSource(ghost, 'query', source.id) : undefined;
+  const ghostLanes = useMemo(() => (then ? buildLanes(then.events) : undefined), [then]);
   // Which events are timer bookkeeping, and the indices of the events the list shows: built once per recording
   // and filter (not on every cursor move).
   const routine = useMemo(() => Uint8Array.from(source?.events ?? [], (e) => (isRoutineQueryEvent(e) ? 1 : 0)), [source]);
@@ -165,7 +179,9 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
   if (!source || !full) return <p className="rt-q-empty">{NO_CLIENT_TEXT}</p>;
 
   const start = full.start;
-  const end = Math.max(full.end, lanes.end);
+  // Ghost times are put on this run's axis by their distance from the ghost client's first event.
+  const shift = ghostLanes ? start - ghostLanes.start : 0;
+  const end = Math.max(full.end, lanes.end, ghostLanes ? ghostLanes.end + shift : 0);
   // A retry delay must be wide enough to see and to carry its label: on a phone an 11 s run left a 500 ms
   // backoff 9 px wide (issue #27). The drawing widens (the box scrolls sideways) up to MAX_WIDTH.
   const WIDTH = Math.max(BOX_WIDTH, Math.min(MAX_WIDTH, Math.ceil(LABEL_W + PAD + (end - start) * minScale(full))));
@@ -202,6 +218,7 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
           Show timer bookkeeping
         </label>
       </div>
+      {ghostLanes ? <GhostBar what="as a thin faded strip under each query's lane" /> : null}
       <ul className="rt-q-legend" aria-label="Legend">
         <li>
           <svg width="22" height="12" aria-hidden="true">
@@ -266,6 +283,40 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
                 onGo={go}
               />
             ))}
+            {ghostLanes
+              ? lanes.lanes.map((lane, row) => {
+                  const was = ghostLanes.lanes.find((g) => g.id === lane.id);
+                  if (!was) return null;
+                  const y = AXIS_H + row * ROW_H + ROW_H / 2 + 12;
+                  const mine = full.lanes.find((l) => l.id === lane.id);
+                  const a = mine ? settledAt(mine) : undefined;
+                  const b = settledAt(was);
+                  const moved = a !== undefined && b !== undefined ? a - start - (b - ghostLanes.start) : undefined;
+                  return (
+                    <g key={`ghost-${lane.id}`} className="is-ghost" data-ghost-lane={lane.id}>
+                      <title>{`${ghost!.label}: ${was.label}${b !== undefined ? `, last fetch settled at +${formatMs(b - ghostLanes.start)}` : ''}`}</title>
+                      {was.spans
+                        .filter((sp) => sp.kind !== 'fetch')
+                        .map((sp, i) => (
+                          <rect
+                            key={i}
+                            className={sp.kind === 'attempt' ? 'rt-q-attempt' : sp.kind === 'backoff' ? 'rt-q-backoff-band' : 'rt-q-paused'}
+                            data-kind={sp.kind}
+                            x={x(sp.from + shift)}
+                            y={y}
+                            width={Math.max(x(sp.to + shift) - x(sp.from + shift), 2)}
+                            height={5}
+                          />
+                        ))}
+                      {moved !== undefined && lane.id === (mine?.id ?? '') && visible.length === source.events.length ? (
+                        <text className="rt-q-ghost-delta" x={WIDTH - PAD} y={y - 14} textAnchor="end" data-delta={Math.round(moved)}>
+                          {`${formatDelta(moved)} (${describeDelta(moved)})`}
+                        </text>
+                      ) : null}
+                    </g>
+                  );
+                })
+              : null}
             {now !== undefined ? <line className="rt-q-cursor" x1={x(now)} x2={x(now)} y1={AXIS_H - 6} y2={height} /> : null}
           </svg>
           {WIDTH > BOX_WIDTH ? (

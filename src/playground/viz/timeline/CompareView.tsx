@@ -15,7 +15,9 @@ import { fastest, summarize, type RunSummary } from './summary';
 import { wireSources } from './source';
 import { formatBytes, formatMs } from './format';
 import { PhaseLegend, TimeAxis } from './WaterfallView';
+import { describeDelta, formatDelta, GhostBar, useGhost } from '../ghost';
 import './timeline.css';
+import '../ghost.css';
 
 const VIEW_W = 1000;
 const ROW_H = 6;
@@ -27,6 +29,8 @@ interface Run {
   readonly summary: RunSummary;
   readonly visible: number;
   readonly now: number;
+  /** The same simulation in the previous run (the ghost), at its end. */
+  readonly ghost: { readonly model: RequestModel; readonly summary: RunSummary } | undefined;
 }
 
 const rowCaches = new WeakMap<RequestModel, WeakMap<RequestTrack, RequestRow>>();
@@ -37,17 +41,32 @@ interface MiniProps {
   readonly now: number;
   readonly scale: number;
   readonly label: string;
+  /** The ghost's requests, drawn faded and full height under this run's (which then take the upper part). */
+  readonly ghost?: RequestModel | undefined;
 }
 
 /** One thin bar per request. Memoized on plain props: runs the cursor is not in do not re-render. */
-const MiniWaterfall = memo(function MiniWaterfall({ model, visible, now, scale, label }: MiniProps) {
+const MiniWaterfall = memo(function MiniWaterfall({ model, visible, now, scale, label, ghost }: MiniProps) {
   let cache = rowCaches.get(model);
   if (!cache) rowCaches.set(model, (cache = new WeakMap()));
   const rows = rowsAt(model, visible, now, cache);
-  const height = Math.max(ROW_H, rows.length * (ROW_H + ROW_GAP));
+  const ghostRows = ghost ? rowsAt(ghost, Number.MAX_SAFE_INTEGER, ghost.duration) : [];
+  const height = Math.max(ROW_H, Math.max(rows.length, ghostRows.length) * (ROW_H + ROW_GAP));
   const x = (t: number) => (VIEW_W * t) / scale;
   return (
     <svg viewBox={`0 0 ${VIEW_W} ${height}`} preserveAspectRatio="none" height={height} role="img" aria-label={label}>
+      {ghostRows.map((row, i) =>
+        row.spans.map((span, j) => (
+          <rect
+            key={`g${i}-${j}`}
+            className={`rt-tl-cbar is-ghost rt-tl-phase-${span.phase}`}
+            x={x(span.start)}
+            y={i * (ROW_H + ROW_GAP)}
+            width={Math.max(1, x(span.end) - x(span.start))}
+            height={ROW_H}
+          />
+        )),
+      )}
       {rows.map((row, i) =>
         row.spans.map((span, j) => (
           <rect
@@ -57,7 +76,7 @@ const MiniWaterfall = memo(function MiniWaterfall({ model, visible, now, scale, 
             x={x(span.start)}
             y={i * (ROW_H + ROW_GAP)}
             width={Math.max(1, x(span.end) - x(span.start))}
-            height={ROW_H}
+            height={ghost ? ROW_H * 0.6 : ROW_H}
           />
         )),
       )}
@@ -78,6 +97,17 @@ export default function CompareView({ recording, cursor }: ViewProps) {
   // Models depend on the sources only; the cursor just picks how much of each is shown.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `sources` is rebuilt every render; the recording's sources and their lengths say when it changed
   const models = useMemo(() => new Map(sources.map((s) => [s.id, buildRequests(s.events)])), [recording.sources, lengths]);
+  const { ghost } = useGhost();
+  // The previous run's simulations, matched by id, at their end.
+  const ghosts = useMemo(() => {
+    const out = new Map<string, { model: RequestModel; summary: RunSummary }>();
+    for (const g of ghost?.recording.sources ?? []) {
+      if (g.kind !== 'wire') continue;
+      const rtt = typeof g.options?.rtt === 'number' ? g.options.rtt : undefined;
+      out.set(g.id, { model: buildRequests(g.events), summary: summarize(g.events, g.events.length, rtt) });
+    }
+    return out;
+  }, [ghost]);
 
   if (sources.length === 0) return <p className="rt-tl-empty">This run created no simulation to compare.</p>;
 
@@ -85,11 +115,13 @@ export default function CompareView({ recording, cursor }: ViewProps) {
     const model = models.get(source.id) ?? buildRequests(source.events);
     const visible = visibleCount(recording, source.id, cursor);
     const rtt = typeof source.options?.rtt === 'number' ? source.options.rtt : undefined;
-    return { source, model, visible, now: visible > 0 ? source.events[visible - 1]!.at : 0, summary: summarize(source.events, visible, rtt) };
+    const then = ghosts.get(source.id);
+    return { source, model, visible, now: visible > 0 ? source.events[visible - 1]!.at : 0, summary: summarize(source.events, visible, rtt), ghost: then };
   });
   const best = fastest(runs.map((r) => r.summary));
   const bestId = best >= 0 ? runs[best]!.source.id : undefined;
-  const scale = Math.max(1, ...runs.map((r) => Math.max(r.model.duration, ...r.model.requests.map((q) => q.finished?.event.at ?? 0))));
+  const span = (m: RequestModel) => Math.max(m.duration, ...m.requests.map((q) => q.finished?.event.at ?? 0));
+  const scale = Math.max(1, ...runs.map((r) => Math.max(span(r.model), r.ghost ? span(r.ghost.model) : 0)));
   const shown = order === 'time' ? [...runs].sort((a, b) => (a.summary.loadTime ?? Infinity) - (b.summary.loadTime ?? Infinity)) : runs;
 
   return (
@@ -110,6 +142,7 @@ export default function CompareView({ recording, cursor }: ViewProps) {
               : 'Still loading: the fastest is marked once every run has finished.'}
         </span>
       </div>
+      {runs.some((r) => r.ghost) ? <GhostBar what="faded under each simulation; the page-load time says what moved" /> : null}
       <PhaseLegend />
       <div className="rt-tl-scroll-x">
         <table className="rt-tl-table" aria-label="Simulations compared">
@@ -142,6 +175,8 @@ export default function CompareView({ recording, cursor }: ViewProps) {
             {shown.map((run) => {
               const s = run.summary;
               const isBest = run.source.id === bestId;
+              const was = run.ghost?.summary;
+              const moved = s.complete && s.loadTime !== undefined && was?.complete && was.loadTime !== undefined ? s.loadTime - was.loadTime : undefined;
               return (
                 <Fragment key={run.source.id}>
                   <tr data-source-id={run.source.id} className={`rt-tl-compare-numbers${isBest ? ' is-fastest' : ''}`}>
@@ -151,6 +186,11 @@ export default function CompareView({ recording, cursor }: ViewProps) {
                     </th>
                     <td className="rt-tl-num" data-col="load">
                       {s.loadTime === undefined ? '–' : `${formatMs(s.loadTime)}${s.complete ? '' : ' so far'}`}
+                      {moved !== undefined ? (
+                        <span className="rt-tl-delta" data-delta={Math.round(moved)} title={describeDelta(moved)}>
+                          {formatDelta(moved)}
+                        </span>
+                      ) : null}
                     </td>
                     <td className="rt-tl-num" data-col="connections">
                       {s.connections}
@@ -168,7 +208,14 @@ export default function CompareView({ recording, cursor }: ViewProps) {
                   {/* Under its numbers, the run's requests on the shared time axis above. */}
                   <tr className={`rt-tl-compare-timeline${isBest ? ' is-fastest' : ''}`} data-timeline-of={run.source.id}>
                     <td colSpan={6}>
-                      <MiniWaterfall model={run.model} visible={run.visible} now={run.now} scale={scale} label={`${run.source.label}: ${miniLabel(s)}`} />
+                      <MiniWaterfall
+                        model={run.model}
+                        visible={run.visible}
+                        now={run.now}
+                        scale={scale}
+                        label={`${run.source.label}: ${miniLabel(s)}${was ? `; the ghost: ${miniLabel(was)}` : ''}`}
+                        ghost={run.ghost?.model}
+                      />
                     </td>
                   </tr>
                 </Fragment>

@@ -13,7 +13,9 @@ import { buildRequests, pathOf, PHASES, rowsAt, type RequestRow, type RequestTra
 import { SourcePicker, useSourceAt } from './source';
 import { formatBytes, formatMs, ticks } from './format';
 import { useWidth } from './useWidth';
+import { describeDelta, formatDelta, GhostBar, ghostSource, useGhost } from '../ghost';
 import './timeline.css';
+import '../ghost.css';
 
 const PHASE_LABEL = new Map(PHASES.map((p) => [p.phase, p.label]));
 
@@ -34,15 +36,35 @@ export function PhaseLegend() {
  * The stacked bar of one request, positioned in percent of `scale` ms. The cursor line reads its position
  * from `--rt-tl-now`, set once on the table, so moving the cursor does not re-render finished rows.
  */
-export function PhaseTrack({ row, scale, cursorLine = false }: { row: RequestRow; scale: number; cursorLine?: boolean }) {
+export function PhaseTrack({
+  row,
+  scale,
+  cursorLine = false,
+  ghost,
+}: {
+  row: RequestRow;
+  scale: number;
+  cursorLine?: boolean;
+  ghost?: RequestRow | undefined;
+}) {
   const pct = (t: number) => `${(100 * t) / scale}%`;
   const summary = row.spans.map((s) => `${PHASE_LABEL.get(s.phase)} ${formatMs(s.end - s.start)}`).join(', ');
+  const then = ghost ? `; the ghost's took ${formatMs(ghost.end - ghost.start)}, ending at ${formatMs(ghost.end)}` : '';
   return (
     <div
-      className="rt-tl-track"
+      className={`rt-tl-track${ghost ? ' has-ghost' : ''}`}
       role="img"
-      aria-label={`${pathOf(row.track.url)}: ${summary || 'not started'}${row.state === 'pending' ? ', in progress' : ''}`}
+      aria-label={`${pathOf(row.track.url)}: ${summary || 'not started'}${row.state === 'pending' ? ', in progress' : ''}${then}`}
     >
+      {ghost?.spans.map((s, i) => (
+        <span
+          key={`g${i}`}
+          className={`rt-tl-ghost-bar rt-tl-phase-${s.phase}`}
+          data-phase={s.phase}
+          data-ms={s.end - s.start}
+          style={{ left: pct(s.start), width: pct(s.end - s.start) }}
+        />
+      ))}
       {row.spans.map((s, i) => (
         <span
           key={i}
@@ -144,6 +166,8 @@ function Details({ row, id, onGo }: { row: RequestRow; id: string; onGo: ((which
 
 interface RowProps {
   readonly row: RequestRow;
+  /** The same request in the ghost run, finished. */
+  readonly ghost: RequestRow | undefined;
   readonly scale: number;
   readonly selected: boolean;
   readonly detailsId: string;
@@ -151,8 +175,9 @@ interface RowProps {
   readonly onHover: (requestId: string) => void;
 }
 
-const Row = memo(function Row({ row, scale, selected, detailsId, onToggle, onHover }: RowProps) {
+const Row = memo(function Row({ row, ghost, scale, selected, detailsId, onToggle, onHover }: RowProps) {
   const id = row.track.requestId;
+  const moved = ghost && row.state === 'finished' && ghost.state === 'finished' ? row.end - row.start - (ghost.end - ghost.start) : undefined;
   return (
     <tr data-request-id={id} className={`${selected ? 'is-selected' : ''}${row.state === 'failed' ? ' is-failed' : ''}`}>
       <td>
@@ -172,9 +197,16 @@ const Row = memo(function Row({ row, scale, selected, detailsId, onToggle, onHov
       <td>{row.protocol}</td>
       <td>{row.connectionId}</td>
       <td className="rt-tl-num">{row.size === undefined ? '' : formatBytes(row.size)}</td>
-      <td className="rt-tl-num">{formatMs(row.end - row.start)}</td>
+      <td className="rt-tl-num">
+        {formatMs(row.end - row.start)}
+        {moved !== undefined ? (
+          <span className="rt-tl-delta" data-delta={Math.round(moved)} title={describeDelta(moved)}>
+            {formatDelta(moved)}
+          </span>
+        ) : null}
+      </td>
       <td className="rt-tl-wf-cell" onMouseEnter={() => onHover(id)}>
-        <PhaseTrack row={row} scale={scale} cursorLine />
+        <PhaseTrack row={row} scale={scale} cursorLine ghost={ghost} />
       </td>
     </tr>
   );
@@ -190,14 +222,29 @@ export default function WaterfallView({ recording, cursor, onCursor }: ViewProps
   // biome-ignore lint/correctness/useExhaustiveDependencies: a fresh row cache for each model
   const cache = useMemo(() => new WeakMap<RequestTrack, RequestRow>(), [model]);
   const toggle = useCallback((id: string) => setSelected((s) => (s === id ? undefined : id)), []);
+  // The previous run's same simulation, at its end: each request's bar drawn faded under this run's.
+  const { ghost } = useGhost();
+  const then = source ? ghostSource(ghost, 'wire', source.id) : undefined;
+  const ghostRows = useMemo(() => {
+    if (!then) return undefined;
+    const m = buildRequests(then.events);
+    const last = then.events.length > 0 ? then.events[then.events.length - 1]!.at : 0;
+    const rows = rowsAt(m, then.events.length, last);
+    const scale = Math.max(m.duration, ...m.requests.map((r) => r.finished?.event.at ?? 0), 1);
+    const done = rows.filter((r) => r.state === 'finished');
+    return { byId: new Map(rows.map((r) => [r.track.requestId, r])), scale, lastEnd: done.length > 0 ? Math.max(...done.map((r) => r.end)) : undefined };
+  }, [then]);
   if (!source) return <p className="rt-tl-empty">This run created no simulation, so there are no requests to show.</p>;
 
   const rows = rowsAt(model, visible, now, cache);
   // The whole run's span, so the axis holds still while the cursor moves.
-  const scale = Math.max(model.duration, ...model.requests.map((r) => r.finished?.event.at ?? 0), 1);
+  const scale = Math.max(model.duration, ...model.requests.map((r) => r.finished?.event.at ?? 0), ghostRows?.scale ?? 1, 1);
   const chosen = rows.find((r) => r.track.requestId === selected);
   const transferred = rows.reduce((sum, r) => sum + (r.size ?? 0), 0);
   const done = rows.filter((r) => r.state === 'finished');
+  // What moved: the last finish against the ghost's, once every request of this run has settled.
+  const settled = rows.length > 0 && rows.length === model.requests.length && rows.every((r) => r.state !== 'pending');
+  const lastMoved = settled && done.length > 0 && ghostRows?.lastEnd !== undefined ? Math.max(...done.map((r) => r.end)) - ghostRows.lastEnd : undefined;
   const go = onCursor
     ? (row: RequestRow) => (which: 'start' | 'end') => {
         const index = which === 'start' ? row.track.startIndex : (row.track.finished?.index ?? row.track.failed?.index ?? row.track.startIndex);
@@ -213,8 +260,16 @@ export default function WaterfallView({ recording, cursor, onCursor }: ViewProps
         <span data-testid="waterfall-summary">
           {rows.length} request{rows.length === 1 ? '' : 's'} · {formatBytes(transferred)} transferred
           {done.length > 0 ? ` · last finished at ${formatMs(Math.max(...done.map((r) => r.end)))}` : ''}
+          {lastMoved !== undefined ? (
+            <span className="rt-tl-delta" data-delta={Math.round(lastMoved)} title={describeDelta(lastMoved)}>
+              {formatDelta(lastMoved)}
+            </span>
+          ) : null}
         </span>
       </div>
+      {ghostRows ? (
+        <GhostBar what={`faded under each request${ghostRows.lastEnd !== undefined ? `; its last request finished at ${formatMs(ghostRows.lastEnd)}` : ''}`} />
+      ) : null}
       <PhaseLegend />
       <div className="rt-tl-scroll-x">
         <table className="rt-tl-table" aria-label={`Requests of ${source.label}`} style={nowStyle(now, scale)}>
@@ -245,6 +300,7 @@ export default function WaterfallView({ recording, cursor, onCursor }: ViewProps
               <Row
                 key={row.track.requestId}
                 row={row}
+                ghost={ghostRows?.byId.get(row.track.requestId)}
                 scale={scale}
                 selected={row.track.requestId === selected}
                 detailsId={detailsId}
