@@ -11,11 +11,12 @@
 import { useEffect, useState } from 'react';
 import type { HighlighterCore } from 'shiki/core';
 
-const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark' } as const;
+export const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark' } as const;
 
 let highlighter: Promise<HighlighterCore> | undefined;
 
-function loadHighlighter(): Promise<HighlighterCore> {
+/** Shiki with the TSX grammar and both themes, loaded once (also by the light editor's colours, editor/paint.ts). */
+export function loadHighlighter(): Promise<HighlighterCore> {
   highlighter ??= Promise.all([
     import('shiki/core'),
     import('shiki/engine/javascript'),

@@ -4,9 +4,17 @@
  * right; this adds what a code box needs on top: a line-number gutter, Tab/Shift+Tab indentation, Enter that
  * keeps the indentation, Ctrl/Cmd+Enter to run, and Esc to let the next Tab move focus (as in Monaco).
  *
+ * The code is coloured as the build coloured the static code (editor/paint.ts): the textarea's own text is
+ * transparent over a layer that draws the same text, token by token, in the same monospace font and metrics.
+ * Opening puts the text cursor where the reader clicked (or at the start, from the Edit button) and never
+ * scrolls the page: focus is taken with `preventScroll`, and only the textarea itself scrolls, to the cursor.
+ *
  * Same handle as the Monaco editor (editor/monaco.ts), so the playground does not care which one it has.
  */
+import type { HighlighterCore } from 'shiki/core';
+import { loadHighlighter } from '../highlight';
 import type { CreateEditorOptions, EditorHandle, EditorProblem, TextSelection } from './monaco';
+import { createPainter, drawCode, type PaintedToken } from './paint';
 
 const INDENT = '  ';
 
@@ -62,12 +70,35 @@ export interface LiteEditorHandle extends EditorHandle {
   afterComposition(callback: () => void): void;
 }
 
-export function createLiteEditor(container: HTMLElement, options: CreateEditorOptions): LiteEditorHandle {
+/**
+ * The 0-based line of `offset` in `text`, and the scrollTop that shows that line in a box `visibleLines` high,
+ * moving as little as possible from `scrollTop` (as a browser reveals a caret): pure, so it is unit-tested.
+ */
+export function scrollToShowLine(text: string, offset: number, lineHeight: number, visibleLines: number, scrollTop: number): number {
+  let line = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  const top = line * lineHeight;
+  if (top < scrollTop) return top;
+  return Math.max(top + lineHeight - visibleLines * lineHeight, scrollTop);
+}
+
+/** Where the light editor's colours come from: Shiki, loaded once (highlight.ts); injected in tests. */
+export type LoadHighlighter = () => Promise<HighlighterCore>;
+
+export function createLiteEditor(container: HTMLElement, options: CreateEditorOptions, highlighter: LoadHighlighter = loadHighlighter): LiteEditorHandle {
   const root = document.createElement('div');
   root.className = 'rt-lite';
   const gutter = document.createElement('pre');
   gutter.className = 'rt-lite-gutter';
   gutter.setAttribute('aria-hidden', 'true');
+  // The textarea and, behind it, the coloured copy of its text.
+  const body = document.createElement('div');
+  body.className = 'rt-lite-body';
+  const paint = document.createElement('pre');
+  paint.className = 'rt-lite-paint';
+  paint.setAttribute('aria-hidden', 'true');
+  const paintCode = document.createElement('code');
+  paint.append(paintCode);
   const area = document.createElement('textarea');
   area.className = 'rt-lite-input';
   area.value = options.code;
@@ -80,8 +111,40 @@ export function createLiteEditor(container: HTMLElement, options: CreateEditorOp
   const problemText = document.createElement('p');
   problemText.className = 'rt-lite-problem';
   problemText.hidden = true;
-  root.append(gutter, area);
+  body.append(paint, area);
+  root.append(gutter, body);
   container.append(root, problemText);
+
+  let shiki: HighlighterCore | undefined;
+  let painter: ((code: string) => PaintedToken[][]) | undefined;
+  let disposed = false;
+  /** Redraws the coloured layer for the textarea's text, in the same task as the change: never a stale layer. */
+  const repaint = () => {
+    let lines: PaintedToken[][] | undefined;
+    try {
+      lines = painter?.(area.value);
+    } catch {
+      // A tokenizer failure leaves the code uncoloured, never wrongly coloured; the next change starts afresh.
+      lines = undefined;
+      if (painter && shiki) painter = createPainter(shiki);
+    }
+    drawCode(paintCode, area.value, lines);
+    syncScroll();
+  };
+  const syncScroll = () => {
+    gutter.scrollTop = area.scrollTop;
+    paint.style.transform = `translate(${-area.scrollLeft}px, ${-area.scrollTop}px)`;
+  };
+  highlighter().then(
+    (loaded) => {
+      if (disposed) return;
+      shiki = loaded;
+      painter = createPainter(loaded);
+      repaint();
+    },
+    // Shiki did not arrive: the code stays uncoloured, and editable.
+    () => {},
+  );
 
   let problemLine = 0;
   // After Esc, Tab moves focus instead of indenting, until the reader types again (Monaco's tab-focus idea).
@@ -96,6 +159,7 @@ export function createLiteEditor(container: HTMLElement, options: CreateEditorOp
   };
   const changed = () => {
     renderGutter();
+    repaint();
     options.onChange(area.value);
   };
   const replaceSelection = (text: string) => {
@@ -139,9 +203,7 @@ export function createLiteEditor(container: HTMLElement, options: CreateEditorOp
     if (e.key !== 'Tab' && e.key !== 'Shift') tabMovesFocus = false;
   };
   const onInput = () => changed();
-  const onScroll = () => {
-    gutter.scrollTop = area.scrollTop;
-  };
+  const onScroll = syncScroll;
   const onFocus = () => {
     tabMovesFocus = false;
   };
@@ -155,7 +217,23 @@ export function createLiteEditor(container: HTMLElement, options: CreateEditorOp
   area.addEventListener('compositionstart', onCompositionStart);
   area.addEventListener('compositionend', onCompositionEnd);
   renderGutter();
-  if (options.selection) area.setSelectionRange(options.selection.start, options.selection.end);
+  repaint();
+  // Where the reader clicked; from the Edit button, the start (a textarea's cursor otherwise starts at the end,
+  // and focusing it scrolled the page to the snippet's last line).
+  area.setSelectionRange(options.selection?.start ?? 0, options.selection?.end ?? 0);
+
+  /** Takes focus without scrolling the page, and scrolls the textarea itself to show the cursor's line. */
+  const focus = () => {
+    area.focus({ preventScroll: true });
+    const style = getComputedStyle(area);
+    const lineHeight = Number.parseFloat(style.lineHeight);
+    const padding = Number.parseFloat(style.paddingTop) + Number.parseFloat(style.paddingBottom);
+    if (lineHeight > 0 && area.clientHeight > 0) {
+      const visible = Math.max(1, Math.floor((area.clientHeight - padding) / lineHeight));
+      area.scrollTop = scrollToShowLine(area.value, area.selectionEnd, lineHeight, visible, area.scrollTop);
+      syncScroll();
+    }
+  };
 
   return {
     selection: () => ({ start: area.selectionStart, end: area.selectionEnd }),
@@ -172,9 +250,11 @@ export function createLiteEditor(container: HTMLElement, options: CreateEditorOp
     setValue: (code) => {
       area.value = code;
       renderGutter();
+      repaint();
     },
-    focus: () => area.focus(),
+    focus,
     dispose: () => {
+      disposed = true;
       area.removeEventListener('keydown', onKeyDown);
       area.removeEventListener('input', onInput);
       area.removeEventListener('scroll', onScroll);

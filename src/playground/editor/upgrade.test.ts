@@ -143,7 +143,8 @@ describe('the editor that opens at once and becomes Monaco', () => {
 
   it('lets an input method finish composing before Monaco takes over', async () => {
     const monaco = fakeMonaco();
-    const { editor, area } = open(monaco);
+    // The reader clicked at the end of the code.
+    const { editor, area } = open(monaco, { start: 13, end: 13 });
     const textarea = area()!;
     textarea.dispatchEvent(new CompositionEvent('compositionstart'));
     monaco.warmUp();

@@ -8,6 +8,7 @@ import { chunksFor, importedModules, sandboxSrc, withNeeds } from '../sandbox/ch
 import { createLiteEditor, prefersLiteEditor } from '../editor/lite';
 import { createUpgradingEditor } from '../editor/upgrade';
 import { loadMonaco } from '../editor/load';
+import { loadHighlighter } from '../highlight';
 import type { PlaygroundConfig, PlaygroundEnv, VizModules } from './store';
 
 const SANDBOX_DIR = '/sandbox/';
@@ -77,8 +78,10 @@ export function browserEnv(config: PlaygroundConfig, code: () => string, parts: 
       // Elsewhere the textarea editor stands in, in this same task, until Monaco is ready (editor/upgrade.ts).
       return { editor: createUpgradingEditor(box, options, createLiteEditor, loadMonaco), mode: 'lite' };
     },
-    // Monaco's code, and its TypeScript worker started on the snippet (editor/monaco.ts prewarm).
+    // Monaco's code, and its TypeScript worker started on the snippet (editor/monaco.ts prewarm); and Shiki, which
+    // colours the light editor that stands in meanwhile (editor/paint.ts).
     preloadEditor: () => {
+      loadHighlighter().catch(() => {});
       if (!prefersLiteEditor())
         void loadMonaco().then(
           ({ prewarm }) => prewarm(code()),
