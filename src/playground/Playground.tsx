@@ -6,7 +6,7 @@
  * The state and what changes it live in the store (store/store.ts); this component draws a snapshot of it and
  * hands the reader's actions to it.
  */
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { OptionsSchema } from './options/schema';
 import OptionsPanel from './options/OptionsPanel';
@@ -20,6 +20,7 @@ import { caretAtPoint, selectionIn } from './editor/caret';
 import { takeWakeActions } from './build/wake-actions';
 import type { TextSelection } from './editor/monaco';
 import { GhostContext, type GhostContextValue } from './viz/ghost-context';
+import SplitDivider, { SPLIT_DEFAULT } from './SplitDivider';
 
 /**
  * A click on the code before hydration made it editable in place (build/interaction-directive.ts editInPlace):
@@ -41,6 +42,12 @@ function clickedSelection(code: HTMLElement, x: number, y: number): TextSelectio
   const at = caretAtPoint(code, x, y);
   return at === undefined ? undefined : { start: at, end: at };
 }
+
+/**
+ * The full-page playground's split (SplitDivider.tsx): the editor's share of the width, kept for the page's life
+ * so a playground that remounts keeps it. Nothing is written to storage.
+ */
+let fullSplit = SPLIT_DEFAULT;
 
 export interface PlaygroundProps {
   /** Unique on the page; names the playground in share links. */
@@ -67,6 +74,7 @@ export default function Playground({ id, title, code: originalCode, children, co
   const editorBoxRef = useRef<HTMLDivElement>(null);
   const runButtonRef = useRef<HTMLButtonElement>(null);
   const frameHostRef = useRef<HTMLDivElement>(null);
+  const splitRef = useRef<HTMLDivElement>(null);
   const [store] = useState(() => {
     const config = { id, title, code: originalCode, compiled, schema, openIn, variant };
     const parts = { frameHost: () => frameHostRef.current, editorBox: () => editorBoxRef.current, runButton: () => runButtonRef.current, renderNow: flushSync };
@@ -94,6 +102,11 @@ export default function Playground({ id, title, code: originalCode, children, co
   const ghostContext = useMemo<GhostContextValue>(() => ({ ghost, pin: store.pinGhost, clear: store.clearGhost }), [ghost, store]);
   const narrow = useNarrow();
   const prefix = `rt-${id}`;
+  const [split, setSplit] = useState(fullSplit);
+  const changeSplit = (value: number) => {
+    fullSplit = value;
+    setSplit(value);
+  };
 
   // On hydration: restore state from a link addressed to this playground, then perform the presses that woke us.
   useEffect(() => {
@@ -120,48 +133,8 @@ export default function Playground({ id, title, code: originalCode, children, co
   // Code the build did not highlight (from a link, or edited): coloured on the client, plain until then.
   const highlighted = useHighlighted(code, !editing && (edited || !children));
 
-  return (
-    <section
-      ref={rootRef}
-      className={`rt-playground not-content${variant === 'full' ? ' rt-playground-full' : ''}`}
-      data-playground-id={id}
-      data-sandbox-src={sandboxSrcFor(originalCode, originalCode, compiled)}
-      // For the directive: a press on Run before hydration starts this in the sandbox at once (spare.ts startEarlyRun).
-      data-compiled={compiled}
-      aria-label={`Playground: ${title}`}
-    >
-      <PlaygroundToolbar
-        store={store}
-        title={title}
-        prefix={prefix}
-        runButtonRef={runButtonRef}
-        running={running}
-        editable={editorState === 'static'}
-        hasOptions={hasOptions}
-        optionsOpen={optionsOpen}
-        optionsChanged={changed}
-        edited={edited}
-      />
-      {notice && (
-        <p className="rt-notice" role="status">
-          {notice}
-        </p>
-      )}
-      {hasOptions && optionsOpen && (
-        <div id={`${prefix}-options`}>
-          <OptionsPanel
-            idPrefix={prefix}
-            title={title}
-            schema={options.schema!}
-            values={optionValues(options)}
-            changed={changed}
-            onChange={(name, value) => store.setOptions({ [name]: value })}
-            onReset={store.resetOptions}
-            onAdopt={store.setOptions}
-          />
-        </div>
-      )}
-      <PanelTabs prefix={prefix} title={title} active={panel} narrow={narrow} onSelect={store.selectPanel} />
+  const panels = (
+    <>
       <div className="rt-panel rt-panel-code" {...panelProps(prefix, 'code', panel, narrow)}>
         {!editing && (
           // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: a pointer shortcut; keyboards use the Edit button
@@ -193,6 +166,7 @@ export default function Playground({ id, title, code: originalCode, children, co
         />
         {editing && <p className="rt-hint">Ctrl/Cmd+Enter runs. Esc leaves the editor; Tab then moves focus.</p>}
       </div>
+      {variant === 'full' && <SplitDivider value={split} onChange={changeSplit} controls={`${prefix}-panel-code`} container={() => splitRef.current} />}
       <div className="rt-panel rt-panel-output" {...panelProps(prefix, 'output', panel, narrow)}>
         {output.length > 0 && !running && (
           <div className="rt-output-bar">
@@ -234,6 +208,61 @@ export default function Playground({ id, title, code: originalCode, children, co
           <p className="rt-empty rt-timeline-placeholder">Run the snippet to record its timeline.</p>
         )}
       </div>
+    </>
+  );
+
+  return (
+    <section
+      ref={rootRef}
+      className={`rt-playground not-content${variant === 'full' ? ' rt-playground-full' : ''}`}
+      data-playground-id={id}
+      data-sandbox-src={sandboxSrcFor(originalCode, originalCode, compiled)}
+      // For the directive: a press on Run before hydration starts this in the sandbox at once (spare.ts startEarlyRun).
+      data-compiled={compiled}
+      aria-label={`Playground: ${title}`}
+      // The full variant's columns from 1024 px (Playground.css): the editor's share, the divider, the rest.
+      style={variant === 'full' ? ({ '--rt-split-editor': `${split}fr`, '--rt-split-rest': `${100 - split}fr` } as CSSProperties) : undefined}
+    >
+      <PlaygroundToolbar
+        store={store}
+        title={title}
+        prefix={prefix}
+        runButtonRef={runButtonRef}
+        running={running}
+        editable={editorState === 'static'}
+        hasOptions={hasOptions}
+        optionsOpen={optionsOpen}
+        optionsChanged={changed}
+        edited={edited}
+      />
+      {notice && (
+        <p className="rt-notice" role="status">
+          {notice}
+        </p>
+      )}
+      {hasOptions && optionsOpen && (
+        <div id={`${prefix}-options`} className="rt-options-box">
+          <OptionsPanel
+            idPrefix={prefix}
+            title={title}
+            schema={options.schema!}
+            values={optionValues(options)}
+            changed={changed}
+            onChange={(name, value) => store.setOptions({ [name]: value })}
+            onReset={store.resetOptions}
+            onAdopt={store.setOptions}
+          />
+        </div>
+      )}
+      <PanelTabs prefix={prefix} title={title} active={panel} narrow={narrow} onSelect={store.selectPanel} />
+      {/* The full variant puts the panels in a box that sets the editor beside the rest from 1024 px. */}
+      {variant === 'full' ? (
+        <div className="rt-split" ref={splitRef}>
+          {panels}
+        </div>
+      ) : (
+        panels
+      )}
       <p className="rt-share-status" role="status">
         {shareStatus || downloadStatus}
       </p>
