@@ -52,7 +52,7 @@ import {
 } from './packets';
 import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
 import { roundTime } from '../transport/time';
-import { TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES } from '../transport/tls-sizes';
+import { TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES, TLS_DEFAULT_KEY_SHARE, TLS_KEY_SHARE_EXTRA_BYTES, type TlsKeyShare } from '../transport/tls-sizes';
 import type { QuicStreamTransition } from './stream-states';
 import { ReceiveStream, SendStream, type StreamChunk } from './streams';
 
@@ -108,6 +108,8 @@ export interface QuicConnectionOptions {
    * TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES (2,800), the same as TLS over TCP (net/tls.ts).
    */
   readonly certificateChainBytes?: number;
+  /** The key exchange both sides use (TLS 1.3 key_share, RFC 8446 §4.2.8). Default TLS_DEFAULT_KEY_SHARE. */
+  readonly keyShare?: TlsKeyShare;
 }
 
 type AppChunks = readonly StreamChunk[];
@@ -151,10 +153,12 @@ export class QuicConnection {
   /** Stream bytes sent for the first time so far, on all streams: the offset of our next new application byte. */
   #appSent = 0;
   readonly #certificateChainBytes: number;
+  readonly #keyShare: TlsKeyShare;
 
   constructor(options: QuicConnectionOptions) {
     this.role = options.role;
     this.#certificateChainBytes = options.certificateChainBytes ?? TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES;
+    this.#keyShare = options.keyShare ?? TLS_DEFAULT_KEY_SHARE;
     this.resumed = options.role === 'client' && options.resume === true;
     this.recovery = new QuicRecovery({ restartAfterIdle: options.restartAfterIdle });
     this.#spaces = new PacketSpaces(options.role, this.recovery);
@@ -364,7 +368,10 @@ export class QuicConnection {
       return;
     }
     this.#handshakeState = row.next;
-    for (const flight of row.send) this.#flights.push(flight.certificate ? { ...flight, length: flight.length + this.#certificateChainBytes } : flight);
+    for (const flight of row.send) {
+      const extra = (flight.certificate ? this.#certificateChainBytes : 0) + (flight.keyShare ? TLS_KEY_SHARE_EXTRA_BYTES[this.#keyShare][flight.keyShare] : 0);
+      this.#flights.push(extra > 0 ? { ...flight, length: flight.length + extra } : flight);
+    }
     for (const flight of row.send) this.#events.push({ type: 'handshake', from: this.role, space: flight.space, messages: flight.messages });
     if (row.oneRtt && !this.#oneRtt) {
       this.#oneRtt = true;

@@ -33,7 +33,7 @@ import { joinBytes as concat } from '../bytes';
 import { isSafeMethod } from '../data/methods';
 import { WireError } from '../errors';
 import type { WireEngine, WireRole } from '../engine';
-import { QuicConnection, type QuicEvent, type QuicOutput } from './connection';
+import { QuicConnection, type QuicConnectionOptions, type QuicEvent, type QuicOutput } from './connection';
 import {
   decodeHttp3Frames,
   encodeHttp3Frame,
@@ -69,6 +69,8 @@ export interface Http3ConnectionOptions {
   readonly restartAfterIdle?: boolean;
   /** Server: size of its TLS Certificate message, bytes (QuicConnectionOptions.certificateChainBytes). */
   readonly certificateChainBytes?: number;
+  /** The TLS key exchange (QuicConnectionOptions.keyShare). */
+  readonly keyShare?: QuicConnectionOptions['keyShare'];
 }
 
 /** An HTTP/3 event; the QUIC engine's events come through unchanged beside these. */
@@ -132,6 +134,7 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
       ...(options.resume ? { resume: true } : {}),
       ...(options.restartAfterIdle === false ? { restartAfterIdle: false } : {}),
       ...(options.certificateChainBytes !== undefined ? { certificateChainBytes: options.certificateChainBytes } : {}),
+      ...(options.keyShare !== undefined ? { keyShare: options.keyShare } : {}),
     });
   }
 

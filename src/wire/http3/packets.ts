@@ -153,6 +153,8 @@ export interface QuicFlight {
   readonly length: number;
   /** The flight carries the server's Certificate (RFC 8446 §4.4.2): the chain's size is added to `length`. */
   readonly certificate?: boolean;
+  /** The flight carries a key share: what the negotiated group adds is added to `length` (TLS_KEY_SHARE_EXTRA_BYTES). */
+  readonly keyShare?: 'client' | 'server';
 }
 
 export interface QuicHandshakeRow {
@@ -187,7 +189,7 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     side: 'client',
     state: 'start',
     received: '',
-    send: [{ space: 'initial', messages: FULL_CH, length: TLS_CLIENT_HELLO_BYTES }],
+    send: [{ space: 'initial', messages: FULL_CH, length: TLS_CLIENT_HELLO_BYTES, keyShare: 'client' }],
     next: 'wait-server-hello',
     oneRtt: false,
     confirmed: false,
@@ -196,7 +198,7 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     side: 'client',
     state: 'start',
     received: 'resume',
-    send: [{ space: 'initial', messages: PSK_CH, length: TLS_RESUME_CLIENT_HELLO_BYTES }],
+    send: [{ space: 'initial', messages: PSK_CH, length: TLS_RESUME_CLIENT_HELLO_BYTES, keyShare: 'client' }],
     next: 'wait-server-hello',
     oneRtt: false,
     confirmed: false,
@@ -206,7 +208,7 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     state: 'wait-client-hello',
     received: FULL_CH,
     send: [
-      { space: 'initial', messages: 'ServerHello', length: TLS_SERVER_HELLO_BYTES },
+      { space: 'initial', messages: 'ServerHello', length: TLS_SERVER_HELLO_BYTES, keyShare: 'server' },
       { space: 'handshake', messages: FULL_SH, length: TLS_SERVER_AUTH_EXTRA_BYTES, certificate: true },
     ],
     next: 'wait-client-finished',
@@ -219,7 +221,7 @@ export const QUIC_HANDSHAKE: readonly QuicHandshakeRow[] = [
     state: 'wait-client-hello',
     received: PSK_CH,
     send: [
-      { space: 'initial', messages: 'ServerHello (pre_shared_key)', length: TLS_RESUME_SERVER_HELLO_BYTES },
+      { space: 'initial', messages: 'ServerHello (pre_shared_key)', length: TLS_RESUME_SERVER_HELLO_BYTES, keyShare: 'server' },
       { space: 'handshake', messages: PSK_SH, length: TLS_RESUME_SERVER_AUTH_BYTES },
     ],
     next: 'wait-client-finished',

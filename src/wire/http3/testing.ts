@@ -7,6 +7,7 @@ import type { WireRole } from '../engine';
 import { QuicConnection, type QuicEvent, type QuicOutput, type QuicRole } from './connection';
 import { Http3Connection, type Http3Event } from './http3-connection';
 import type { QuicDatagram } from './packets';
+import type { TlsKeyShare } from '../transport/tls-sizes';
 
 export interface PairOptions {
   readonly oneWay?: number;
@@ -15,6 +16,11 @@ export interface PairOptions {
   readonly drop?: (datagram: QuicDatagram, from: QuicRole) => boolean;
   /** Reactions, e.g. the server answering a request: return the engine output of what it did. */
   readonly onEvent?: (pair: QuicPair, side: QuicRole, event: QuicEvent) => void;
+  /**
+   * The TLS key exchange. Default 'x25519' here (280-byte ClientHello, 90-byte ServerHello): the packet and
+   * window arithmetic of the tests that use this pair is worked with those sizes.
+   */
+  readonly keyShare?: TlsKeyShare;
 }
 
 export interface Logged {
@@ -25,7 +31,7 @@ export interface Logged {
 
 export class QuicPair {
   readonly client: QuicConnection;
-  readonly server = new QuicConnection({ role: 'server' });
+  readonly server: QuicConnection;
   readonly log: Logged[] = [];
   readonly dropped: { at: number; from: QuicRole; datagram: QuicDatagram }[] = [];
   now = 0;
@@ -36,7 +42,9 @@ export class QuicPair {
 
   constructor(options: PairOptions = {}) {
     this.#options = options;
-    this.client = new QuicConnection({ role: 'client', resume: options.resume === true });
+    const keyShare = options.keyShare ?? 'x25519';
+    this.client = new QuicConnection({ role: 'client', resume: options.resume === true, keyShare });
+    this.server = new QuicConnection({ role: 'server', keyShare });
   }
 
   engine(side: QuicRole): QuicConnection {

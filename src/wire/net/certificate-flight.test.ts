@@ -12,10 +12,12 @@ const RTT = 100;
 
 async function fetched(
   httpVersion: '1.1' | '3',
-  options: { bandwidth?: number; certificateChainBytes?: number; tcpTimestamps?: boolean } = {},
+  options: { bandwidth?: number; certificateChainBytes?: number; tcpTimestamps?: boolean; tlsKeyShare?: 'x25519' | 'x25519mlkem768' } = {},
 ): Promise<Simulation> {
   const server = createServer({ resources: { '/a': { body: 'a', contentType: 'text/plain' } } });
-  const s = createSimulation({ httpVersion, tls: '1.3', rtt: RTT, bandwidth: Infinity, server, ...options });
+  // The chain's arithmetic below is worked with the X25519 hellos (ClientHello 280, ServerHello 90); the
+  // hybrid key share's own numbers are in the last tests.
+  const s = createSimulation({ httpVersion, tls: '1.3', rtt: RTT, bandwidth: Infinity, server, tlsKeyShare: 'x25519', ...options });
   await (await s.fetch('/a')).text();
   return s;
 }
@@ -84,5 +86,23 @@ describe('the certificate flight', () => {
     // QUIC: from one datagram of 148 + 46 + 7 + 840 = 1,041 bytes (1,069 with UDP/IPv4) to three of 1,452, 1,452
     // and 543 (3,531 with UDP/IPv4): 2,462 bytes more, 19.696 ms.
     expect((await quicMs(2800)) - (await quicMs(500))).toBeCloseTo(19.696, 3);
+  });
+
+  it('with the hybrid key share (the default): ServerHello 1,178, so 4,351 bytes of records in four segments', async () => {
+    const s = await fetched('1.1', { tlsKeyShare: 'x25519mlkem768' });
+    // ServerHello record 5 + 1,178 = 1,183, ChangeCipherSpec 6, the protected rest 3,162: 4,351 bytes
+    // = 1,448 + 1,448 + 1,448 + 7.
+    expect(serverHandshakeSegments(s, 4351)).toEqual([1448, 1448, 1448, 7]);
+  });
+
+  it('over QUIC the 1,500-byte hybrid ClientHello takes two Initial packets', async () => {
+    const initials = (s: Simulation) =>
+      s.trace.ofType('quic-packet-sent').filter((e) => e.from === 'client' && e.space === 'initial' && e.frames.some((f) => f.startsWith('CRYPTO')));
+    const hybrid = initials(await fetched('3', { tlsKeyShare: 'x25519mlkem768' }));
+    expect(hybrid).toHaveLength(2);
+    // 1,500 bytes of CRYPTO data do not fit one packet of a 1,452-byte datagram.
+    expect(hybrid.map((e) => e.frames.find((f) => f.startsWith('CRYPTO'))!.replace(/^.*@/, '@'))).toHaveLength(2);
+    // The 280-byte ClientHello fits one.
+    expect(initials(await fetched('3'))).toHaveLength(1);
   });
 });

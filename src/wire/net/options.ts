@@ -7,7 +7,7 @@
 import { WireError } from '../errors';
 import type { MessageCodec } from './codec';
 import type { LossSchedule, QueueSize } from './link';
-import { TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES, TLS_MAX_CERTIFICATE_CHAIN_BYTES } from '../transport/tls-sizes';
+import { TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES, TLS_DEFAULT_KEY_SHARE, TLS_MAX_CERTIFICATE_CHAIN_BYTES, type TlsKeyShare } from '../transport/tls-sizes';
 
 export type SimHttpVersion = '0.9' | '1.0' | '1.1' | '2' | '3';
 export type TlsOption = 'none' | '1.2' | '1.3';
@@ -92,6 +92,13 @@ export interface SimulationOptions {
    * so the flight stays one TLS record.
    */
   readonly certificateChainBytes?: number;
+  /**
+   * The TLS 1.3 key exchange, over TCP and in QUIC: 'x25519mlkem768' (default), the post-quantum hybrid Chrome,
+   * Firefox and Safari offer, whose shares make the ClientHello 1,500 bytes (two QUIC Initial packets) and
+   * the ServerHello 1,178; or 'x25519', the 280-byte ClientHello and 90-byte ServerHello of before
+   * (transport/tls-sizes.ts).
+   */
+  readonly tlsKeyShare?: TlsKeyShare;
   /** HTTP/2 client behaviour: `{ flowControl: 'browser' | 'rfc-defaults' | { streamWindow, connectionWindow } }`. */
   readonly http2?: Http2SimulationOptions;
   /** Parallel connections per origin (browsers: 6). */
@@ -205,6 +212,11 @@ export const SIMULATION_OPTIONS = {
     doc: "Size of the server's TLS certificate chain, bytes (two RSA certificates: 2,800; RFC 8446 §4.4.2)",
     default: TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES,
     check: number(0, TLS_MAX_CERTIFICATE_CHAIN_BYTES, true),
+  },
+  tlsKeyShare: {
+    doc: "TLS 1.3 key exchange: 'x25519mlkem768' (browsers today: 1,500-byte ClientHello) or 'x25519' (280 bytes)",
+    default: TLS_DEFAULT_KEY_SHARE as TlsKeyShare,
+    check: oneOf('x25519mlkem768', 'x25519'),
   },
   http2: {
     doc: "HTTP/2 client: flow-control windows ('browser' 6 MiB / 15 MiB, 'rfc-defaults' 65,535 bytes, or sizes)",

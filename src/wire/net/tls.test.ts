@@ -4,6 +4,7 @@
  * accepts, and the handshake table's own consistency. Every size is worked out by hand from
  * transport/tls-sizes.ts.
  */
+import type { TlsKeyShare } from '../transport/tls-sizes';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from './clock';
 import { createRandom } from './random';
@@ -55,17 +56,17 @@ function writes(trace: Trace, from: Side, version: '1.2' | '1.3'): Rec[][] {
     });
 }
 
-function run(version: '1.2' | '1.3', certificateChainBytes?: number) {
+function run(version: '1.2' | '1.3', certificateChainBytes?: number, keyShare?: TlsKeyShare) {
   const { clock, trace, ctx, network, link } = setup();
   let got = '';
   network.listen('h:443', 'server', (s) => {
-    const tls = new TlsStream(s, version, ctx, { certificateChainBytes });
+    const tls = new TlsStream(s, version, ctx, { certificateChainBytes, keyShare });
     tls.onData((b) => {
       got += new TextDecoder().decode(b);
       tls.write(new TextEncoder().encode('pong'));
     });
   });
-  const tls = new TlsStream(network.connect('h:443', { from: 'client', link }), version, ctx);
+  const tls = new TlsStream(network.connect('h:443', { from: 'client', link }), version, ctx, { keyShare });
   let reply = '';
   tls.onData((b) => (reply += new TextDecoder().decode(b)));
   tls.write(new TextEncoder().encode('ping'));
@@ -84,17 +85,18 @@ function exchange(version: TlsVersion) {
 describe('TLS 1.3 handshake records (RFC 8446 §2, §5)', () => {
   it('hide everything after the ServerHello in application_data records with inner type handshake', () => {
     const { r, client, server } = exchange('1.3');
-    // ClientHello: one plaintext handshake record, 280 bytes.
-    expect(client[0]).toEqual([{ type: 22, length: 280, name: 'ClientHello' }]);
-    // ServerHello in clear (90), the compatibility ChangeCipherSpec (the byte 0x01), then EncryptedExtensions 40
-    // + Certificate 2,800 + CertificateVerify 264 + Finished 36 = 3,140, + inner type 1 + tag 16 = 3,157:
-    // 95 + 6 + 3,162 = 3,263 bytes on the wire.
+    // ClientHello: one plaintext handshake record, 280 bytes + the X25519MLKEM768 KeyShareEntry (2 + 2 + 1,216)
+    // browsers add beside the X25519 one = 1,500.
+    expect(client[0]).toEqual([{ type: 22, length: 1500, name: 'ClientHello' }]);
+    // ServerHello in clear (90 - 32 X25519 share + 1,120 hybrid share = 1,178), the compatibility
+    // ChangeCipherSpec (the byte 0x01), then EncryptedExtensions 40 + Certificate 2,800 + CertificateVerify 264
+    // + Finished 36 = 3,140, + inner type 1 + tag 16 = 3,157: 1,183 + 6 + 3,162 = 4,351 bytes on the wire.
     expect(server[0]).toEqual([
-      { type: 22, length: 90, name: 'ServerHello' },
+      { type: 22, length: 1178, name: 'ServerHello' },
       { type: 20, length: 1, name: '' },
       { type: 23, length: 3157, name: 'EncryptedExtensions, Certificate, CertificateVerify, Finished', inner: 22 },
     ]);
-    expect(r.trace.ofType('bytes-sent').find((e) => e.from === 'server')!.data.length).toBe(3263);
+    expect(r.trace.ofType('bytes-sent').find((e) => e.from === 'server')!.data.length).toBe(4351);
     // The client: ChangeCipherSpec, then Finished 36 + 1 + 16 = 53 protected (6 + 58 = 64 bytes), then its data.
     expect(client[1]).toEqual([
       { type: 20, length: 1, name: '' },
@@ -105,12 +107,26 @@ describe('TLS 1.3 handshake records (RFC 8446 §2, §5)', () => {
     expect(ccs.data.slice(0, 6)).toBe('\x14\x03\x03\x00\x01\x01');
   });
 
+  it("with keyShare 'x25519' the hellos are as before the hybrid: ClientHello 280, ServerHello 90 (3,263 bytes of server records)", () => {
+    const r = run('1.3', undefined, 'x25519');
+    expect(r.reply).toBe('pong');
+    expect(writes(r.trace, 'client', '1.3')[0]).toEqual([{ type: 22, length: 280, name: 'ClientHello' }]);
+    expect(writes(r.trace, 'server', '1.3')[0]![0]).toEqual({ type: 22, length: 90, name: 'ServerHello' });
+    // 95 + 6 + 3,162 = 3,263.
+    expect(r.trace.ofType('bytes-sent').find((e) => e.from === 'server')!.data.length).toBe(3263);
+  });
+
+  it('TLS 1.2: the ClientHello carries the hybrid share too (it offers TLS 1.3), the ServerHello none', () => {
+    const r = run('1.2');
+    expect(writes(r.trace, 'client', '1.2')[0]).toEqual([{ type: 22, length: 1500, name: 'ClientHello' }]);
+  });
+
   it('cut a certificate chain larger than a record into records of 2^14 bytes, the peer waiting for the last', () => {
     // 20,000 + 340 = 20,340 bytes of messages: 16,384 + 3,956, each + 17 of protection.
     const r = run('1.3', 20_000);
     expect(r.reply).toBe('pong');
     expect(writes(r.trace, 'server', '1.3')[0]).toEqual([
-      { type: 22, length: 90, name: 'ServerHello' },
+      { type: 22, length: 1178, name: 'ServerHello' },
       { type: 20, length: 1, name: '' },
       { type: 23, length: 16_384 + 17, name: 'EncryptedExtensions, Certificate, CertificateVerify, Finished (1/2)', inner: 22 },
       { type: 23, length: 3956 + 17, name: 'EncryptedExtensions, Certificate, CertificateVerify, Finished (2/2)', inner: 22 },

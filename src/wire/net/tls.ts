@@ -60,6 +60,9 @@ import {
   TLS_FINISHED_BYTES,
   TLS_SERVER_AUTH_EXTRA_BYTES,
   TLS_SERVER_HELLO_BYTES,
+  TLS_DEFAULT_KEY_SHARE,
+  TLS_KEY_SHARE_EXTRA_BYTES,
+  type TlsKeyShare,
 } from '../transport/tls-sizes';
 
 export type TlsVersion = '1.2' | '1.3';
@@ -94,6 +97,8 @@ interface FlightRecord {
   readonly certificate?: boolean;
   /** Sent under the handshake's keys: TLS 1.3 hides it as application_data, TLS 1.2 adds nonce and tag. */
   readonly protected?: boolean;
+  /** The record carries a key share: what the key exchange adds is added to `bytes` (TLS_KEY_SHARE_EXTRA_BYTES). */
+  readonly keyShare?: 'client' | 'server';
 }
 
 interface FlightRow {
@@ -111,6 +116,12 @@ interface FlightRow {
 export interface TlsStreamOptions {
   /** Server: size of its Certificate message, bytes. Default TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES (2,800). */
   readonly certificateChainBytes?: number;
+  /**
+   * The key exchange the ClientHello offers and, in TLS 1.3, the ServerHello answers (RFC 8446 §4.2.8).
+   * Default TLS_DEFAULT_KEY_SHARE, X25519MLKEM768 as browsers offer it. A TLS 1.2 ServerHello has no key
+   * share (its ECDHE point is in ServerKeyExchange), but the ClientHello is the same: it offers TLS 1.3 too.
+   */
+  readonly keyShare?: TlsKeyShare;
 }
 
 // Sizes shared with QUIC's handshake (transport/tls-sizes.ts).
@@ -140,7 +151,7 @@ export const TLS_FLIGHTS: readonly FlightRow[] = [
     side: 'client',
     received: '',
     send: 'ClientHello',
-    records: [{ type: 'handshake', messages: 'ClientHello', bytes: CLIENT_HELLO }],
+    records: [{ type: 'handshake', messages: 'ClientHello', bytes: CLIENT_HELLO, keyShare: 'client' }],
     ready: false,
   },
   {
@@ -184,7 +195,7 @@ export const TLS_FLIGHTS: readonly FlightRow[] = [
     side: 'client',
     received: '',
     send: 'ClientHello',
-    records: [{ type: 'handshake', messages: 'ClientHello', bytes: CLIENT_HELLO }],
+    records: [{ type: 'handshake', messages: 'ClientHello', bytes: CLIENT_HELLO, keyShare: 'client' }],
     ready: false,
   },
   {
@@ -193,7 +204,7 @@ export const TLS_FLIGHTS: readonly FlightRow[] = [
     received: 'ClientHello',
     send: 'ServerHello, EncryptedExtensions, Certificate, CertificateVerify, Finished',
     records: [
-      { type: 'handshake', messages: 'ServerHello', bytes: SERVER_HELLO },
+      { type: 'handshake', messages: 'ServerHello', bytes: SERVER_HELLO, keyShare: 'server' },
       CHANGE_CIPHER_SPEC_RECORD,
       {
         type: 'handshake',
@@ -296,10 +307,12 @@ export class TlsStream implements ByteStream {
   readonly #data = new Signal<Uint8Array>();
   readonly #closed = new Signal<CloseInfo>();
   readonly #certificateChainBytes: number;
+  readonly #keyShare: TlsKeyShare;
 
   constructor(inner: ByteStream, version: TlsVersion, ctx: NetContext, options: TlsStreamOptions = {}) {
     this.#inner = inner;
     this.#certificateChainBytes = options.certificateChainBytes ?? TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES;
+    this.#keyShare = options.keyShare ?? TLS_DEFAULT_KEY_SHARE;
     this.side = inner.side;
     this.version = version;
     this.#ctx = ctx;
@@ -381,7 +394,8 @@ export class TlsStream implements ByteStream {
 
   #records(spec: FlightRecord): Uint8Array[] {
     if (spec.type === 'change_cipher_spec') return [record(CHANGE_CIPHER_SPEC, Uint8Array.of(1))];
-    const bytes = (spec.bytes ?? 0) + (spec.certificate ? this.#certificateChainBytes : 0);
+    const bytes =
+      (spec.bytes ?? 0) + (spec.certificate ? this.#certificateChainBytes : 0) + (spec.keyShare ? TLS_KEY_SHARE_EXTRA_BYTES[this.#keyShare][spec.keyShare] : 0);
     return recordPlaintexts(spec.messages ?? '', bytes).map((plaintext) =>
       spec.protected ? protectedRecord(this.version, HANDSHAKE, plaintext) : record(HANDSHAKE, plaintext),
     );

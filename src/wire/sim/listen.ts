@@ -19,7 +19,9 @@ const HTTP2 = http2Server();
 export function listen(server: MockServer, env: ServerEnv, protocols: readonly ServerProtocol[] = env.http2 ? [HTTP2] : []): () => void {
   const ctx = env.network.ctx;
   return env.network.listen(env.address, 'server', (socket) => {
-    const stream: ByteStream = env.tls ? new TlsStream(socket, env.tls, ctx, { certificateChainBytes: env.certificateChainBytes }) : socket;
+    const stream: ByteStream = env.tls
+      ? new TlsStream(socket, env.tls, ctx, { certificateChainBytes: env.certificateChainBytes, keyShare: env.tlsKeyShare })
+      : socket;
     if (protocols.length === 0) HTTP1.serve(server, stream, env, undefined);
     else select(server, stream, env, protocols);
   });

@@ -11,6 +11,7 @@ import type { ResolvedSimulationOptions } from '../net/options';
 import type { ByteStream } from '../net/stream';
 import type { NetContext, TcpNetwork } from '../net/tcp';
 import type { TlsVersion } from '../net/tls';
+import type { TlsKeyShare } from '../transport/tls-sizes';
 import type { MockServer } from '../server/server';
 import type { Exchange } from './exchange';
 
@@ -53,6 +54,8 @@ export interface ServerEnv {
   readonly tls?: TlsVersion;
   /** With `tls`: size of the server's Certificate message, bytes (the `certificateChainBytes` option). */
   readonly certificateChainBytes?: number;
+  /** With `tls`: the key exchange (the `tlsKeyShare` option). */
+  readonly tlsKeyShare?: TlsKeyShare;
   /** Registers host-side async work (handlers) so the simulation waits for it before moving time. */
   readonly track: (work: Promise<unknown>) => void;
   /** Unix ms at virtual time 0, for the Date header. */

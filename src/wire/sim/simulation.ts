@@ -201,6 +201,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
         origin: `https://${host}`,
         tls: tlsVersion,
         certificateChainBytes: resolved.certificateChainBytes,
+        tlsKeyShare: resolved.tlsKeyShare,
         track,
         epoch: resolved.epoch,
         http2,
@@ -231,6 +232,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       idleTimeout: resolved.idleTimeout,
       pipelineDepth: depth,
       tls: tlsVersion,
+      tlsKeyShare: resolved.tlsKeyShare,
       proxy: proxyAddress
         ? { address: proxyAddress, ip: PROXY_IP, useProxyConnection: resolved.proxy ? resolved.proxy.useProxyConnection === true : false }
         : undefined,
@@ -411,7 +413,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     fetch: (input, init) => start(input, init),
     connect(address, connectOptions) {
       const tcp = network.connect(address, { from: 'client', link });
-      return connectOptions?.tls ? new TlsStream(tcp, connectOptions.tls, ctx) : tcp;
+      return connectOptions?.tls ? new TlsStream(tcp, connectOptions.tls, ctx, { keyShare: resolved.tlsKeyShare }) : tcp;
     },
     get pending() {
       return pending.size;

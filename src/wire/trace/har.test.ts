@@ -50,12 +50,13 @@ describe('HAR export', () => {
     // The request that opened a new connection carries its setup; a reused one carries -1.
     const fresh = ok.find((e) => e._reused === false)!;
     // 2 RTT plus serialization at 10 Mbit/s, each segment with 52 bytes of headers (TCP/IPv4 40 + timestamp
-    // option 12): the ClientHello record (280 + 5 bytes, 1 segment, 337 on the wire) 0.2696 ms, kept as a whole
-    // microsecond, 0.270; the server's flight (ServerHello record 5 + 90, ChangeCipherSpec record 5 + 1, then
-    // certificate chain 2,800 + 340 more in a protected record, 5 + 3,140 + 1 + 16 = 3,162: 3,263 bytes in three
-    // segments of 1,448, 1,448 and 367, 3,263 + 3 x 52 = 3,419 bytes on the wire) 3,419 x 8 / 1e7 s = 2.7352 ms:
-    // 160 + 0.270 + 2.7352 = 163.0052, 163.005 in whole microseconds.
-    expect(fresh.timings.connect).toBeCloseTo(163.005, 3);
+    // option 12): the ClientHello record (1,500 with the X25519MLKEM768 share, + 5 bytes: 1,505 in segments of
+    // 1,448 and 57, 1,505 + 2 x 52 = 1,609 on the wire) 1,609 x 8 / 1e7 s = 1.2872 ms; the server's flight
+    // (ServerHello record 5 + 1,178, ChangeCipherSpec record 5 + 1, then certificate chain 2,800 + 340 more in a
+    // protected record, 5 + 3,140 + 1 + 16 = 3,162: 4,351 bytes in four segments of 1,448, 1,448, 1,448 and 7,
+    // 4,351 + 4 x 52 = 4,559 bytes on the wire) 4,559 x 8 / 1e7 s = 3.6472 ms:
+    // 160 + 1.2872 + 3.6472 = 164.9344, 164.934 in whole microseconds.
+    expect(fresh.timings.connect).toBeCloseTo(164.934, 3);
     // The TLS part of it: the second of those round trips with the same serialization, 80 + 0.270 + 2.7352.
     expect(fresh.timings.ssl).toBeCloseTo(83.005, 3);
     const reused = ok.find((e) => e._reused === true)!;

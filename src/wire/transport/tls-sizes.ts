@@ -4,8 +4,28 @@
  * the same handshake bytes. No cryptography is done; these are the sizes such messages have on the wire.
  */
 
-/** A ClientHello with one key share and SNI. */
+/** A ClientHello with one X25519 key share (32 bytes) and SNI. */
 export const TLS_CLIENT_HELLO_BYTES = 280;
+
+/**
+ * The key exchange a TLS 1.3 ClientHello offers (RFC 8446 §4.2.8): 'x25519mlkem768', the hybrid of ML-KEM-768
+ * and X25519 that Chrome (131), Firefox (132) and Safari (iOS/macOS 26) offer by default
+ * (draft-ietf-tls-ecdhe-mlkem), or 'x25519' alone, as browsers did before.
+ */
+export type TlsKeyShare = 'x25519mlkem768' | 'x25519';
+export const TLS_DEFAULT_KEY_SHARE: TlsKeyShare = 'x25519mlkem768';
+/**
+ * What the hybrid key share adds to the handshake, bytes (draft-ietf-tls-ecdhe-mlkem §3):
+ * - ClientHello: a second KeyShareEntry beside the X25519 one browsers keep offering, group 2 + length 2 + the
+ *   1,216-byte share (ML-KEM-768 encapsulation key 1,184 + X25519 point 32): 1,220, so 280 + 1,220 = 1,500.
+ *   (Browsers' own ClientHellos are about 1.8 KB: they also carry extensions this model leaves out.)
+ * - ServerHello: its share is the 1,088-byte ML-KEM ciphertext + 32 = 1,120 bytes instead of X25519's 32, so
+ *   1,088 more: 90 + 1,088 = 1,178.
+ */
+export const TLS_KEY_SHARE_EXTRA_BYTES: Readonly<Record<TlsKeyShare, { readonly client: number; readonly server: number }>> = {
+  x25519mlkem768: { client: 2 + 2 + 1184 + 32, server: 1088 + 32 - 32 },
+  x25519: { client: 0, server: 0 },
+};
 /** A ClientHello offering a session ticket (pre_shared_key) and early_data. */
 export const TLS_RESUME_CLIENT_HELLO_BYTES = 420;
 /** The ServerHello (with its key share). */
@@ -28,11 +48,13 @@ export const TLS_NEW_SESSION_TICKET_BYTES = 200;
 /**
  * Default size of the server's Certificate message (RFC 8446 §4.4.2): a chain of two certificates, a leaf and
  * the intermediate that signed it, about 1.4 KB each with 2048-bit RSA keys (ECDSA chains are about 2 KB).
- * The server's TLS messages are then 3,230 bytes: three TCP segments, or over QUIC three datagrams of
- * 1,452, 1,452 and 543 bytes plus its first 1-RTT packet (40), 3,487 bytes, within the 3,600 a QUIC server
- * may send before the client's address is validated, three times the client's 1,200-byte Initial (RFC 9000
- * §8.1, which the simulation does not enforce). 3,000 would pass that limit (3,687 bytes). Over TCP, TLS 1.3's
- * records add 33 bytes to them (net/tls.ts): 3,263.
+ * With the X25519 key share the server's TLS messages are 3,230 bytes (ServerHello 90 + 2,800 + 340); with
+ * the hybrid share (the default) 4,318 (ServerHello 1,178). Anti-amplification (RFC 9000 §8.1): before the
+ * client's address is validated a QUIC server sends at most three times what it received. A client Initial
+ * datagram is padded to at least 1,200 bytes (RFC 9000 §14.1); the 280-byte ClientHello fits one, giving the
+ * server 3,600 bytes; the 1,500-byte hybrid ClientHello takes two Initial packets, two datagrams, which gives
+ * it twice that and room for the larger ServerHello. The simulation does not enforce the limit. Over TCP, TLS
+ * 1.3's records add 33 bytes to the server's messages (net/tls.ts).
  */
 export const TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES = 2800;
 /**

@@ -85,17 +85,20 @@ describe('Messages view, byte ranges by protocol', () => {
     // The tunnel is cut into the TLS records the proxy relays, each named by what it carries.
     const parts = [...container.querySelectorAll('li')].map((li) => li.textContent);
     const tunnelled = (from: string) => parts.slice(parts.indexOf(from)).filter((t) => t?.startsWith('TLS '));
-    expect(tunnelled('TLS ClientHello (bytes 59–343)').slice(0, 4)).toEqual([
-      'TLS ClientHello (bytes 59–343)',
-      'TLS ChangeCipherSpec (bytes 344–349)',
-      'TLS Finished (encrypted) (bytes 350–407)',
-      'TLS application data (encrypted: the proxy relays it unread) (bytes 408–481)',
+    // 59 bytes of CONNECT, then the ClientHello record (5 + 1,500 with the X25519MLKEM768 share = 1,505), the
+    // ChangeCipherSpec record 6, the protected Finished 5 + 36 + 1 + 16 = 58, then the first application data.
+    expect(tunnelled('TLS ClientHello (bytes 59–1563)').slice(0, 4)).toEqual([
+      'TLS ClientHello (bytes 59–1563)',
+      'TLS ChangeCipherSpec (bytes 1564–1569)',
+      'TLS Finished (encrypted) (bytes 1570–1627)',
+      'TLS application data (encrypted: the proxy relays it unread) (bytes 1628–1701)',
     ]);
-    // 39 bytes of 200 response, then ServerHello 95, ChangeCipherSpec 6 and the protected rest 3,162 (3,263).
-    expect(tunnelled('TLS ServerHello (bytes 39–133)').slice(0, 3)).toEqual([
-      'TLS ServerHello (bytes 39–133)',
-      'TLS ChangeCipherSpec (bytes 134–139)',
-      'TLS EncryptedExtensions, Certificate, CertificateVerify, Finished (encrypted) (bytes 140–3301)',
+    // 39 bytes of 200 response, then ServerHello 5 + 1,178 = 1,183, ChangeCipherSpec 6 and the protected rest
+    // 3,162 (4,351).
+    expect(tunnelled('TLS ServerHello (bytes 39–1221)').slice(0, 3)).toEqual([
+      'TLS ServerHello (bytes 39–1221)',
+      'TLS ChangeCipherSpec (bytes 1222–1227)',
+      'TLS EncryptedExtensions, Certificate, CertificateVerify, Finished (encrypted) (bytes 1228–4389)',
     ]);
   });
 

@@ -11,7 +11,7 @@
  * Kept free of the views' code: the view list (views.ts) asks it whether the Messages view applies.
  */
 import type { Source } from '../../recording/model';
-import { isWholeTlsRecords, readTlsRecords } from 'roundtrip/wire';
+import { readTlsRecords } from 'roundtrip/wire';
 import { TlsRecordReader, tlsProtocolOf, type TlsProtocol } from '../tls-records';
 
 type WireEvents = Extract<Source, { kind: 'wire' }>['events'];
@@ -33,19 +33,34 @@ function applicationData(data: string, protocol: TlsProtocol, records: TlsRecord
 }
 
 /**
- * Reads one direction of a connection, write by write: a direction whose first write is TLS records is read
- * through them from then on; any other keeps its bytes as they are (a tunnel's TLS after a CONNECT included).
+ * Reads one direction of a connection, write by write: a direction whose first write starts with a TLS
+ * handshake record is read through its records from then on; any other keeps its bytes as they are (a
+ * tunnel's TLS after a CONNECT included). A record may span writes (a proxy relays a 1,505-byte hybrid
+ * ClientHello segment by segment): its bytes wait until the record is whole.
  */
 export class DirectionReader {
   #tls: boolean | undefined;
+  /** The start of a record whose end has not come yet. */
+  #partial = '';
   readonly #records = new TlsRecordReader();
   /** Which TLS the connection's handshake events named (the records look alike: both say 0x0303). */
   protocol: TlsProtocol = 'tls1.3';
 
-  /** The HTTP-level bytes of one write ('' for a TLS handshake flight). */
+  /** The HTTP-level bytes of one write ('' for a TLS handshake flight, or for the start of a record). */
   read(data: string): string {
-    if (this.#tls === undefined) this.#tls = data.charCodeAt(0) === TLS_HANDSHAKE && isWholeTlsRecords(data);
-    return this.#tls && isWholeTlsRecords(data) ? applicationData(data, this.protocol, this.#records) : data;
+    if (this.#tls === undefined) this.#tls = data.charCodeAt(0) === TLS_HANDSHAKE && readTlsRecords(data, { check: true }).length > 0;
+    if (!this.#tls) return data;
+    const bytes = this.#partial + data;
+    const whole = readTlsRecords(bytes, { check: true, completeOnly: true });
+    const end = whole.length > 0 ? whole[whole.length - 1]!.end : 0;
+    this.#partial = bytes.slice(end);
+    // Bytes that cannot start a record are not TLS: handed on as they are, as before the records began.
+    if (this.#partial.length >= 5 && readTlsRecords(this.#partial, { check: true }).length === 0) {
+      const rest = this.#partial;
+      this.#partial = '';
+      return applicationData(bytes.slice(0, end), this.protocol, this.#records) + rest;
+    }
+    return applicationData(bytes.slice(0, end), this.protocol, this.#records);
   }
 }
 

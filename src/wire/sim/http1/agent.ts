@@ -24,6 +24,7 @@ import type { ByteStream } from '../../net/stream';
 import { binaryString } from '../../trace/events';
 import type { NetContext, TcpNetwork } from '../../net/tcp';
 import { TlsStream, type TlsVersion } from '../../net/tls';
+import type { TlsKeyShare } from '../../transport/tls-sizes';
 import { ConnectTunnel } from '../../net/tunnel';
 
 export interface AgentProxy {
@@ -42,6 +43,8 @@ export interface AgentConfig {
   /** Max requests outstanding on one connection when pipelining; 1 turns pipelining off. */
   readonly pipelineDepth: number;
   readonly tls: TlsVersion;
+  /** The TLS key exchange (the `tlsKeyShare` option). */
+  readonly tlsKeyShare?: TlsKeyShare;
   readonly proxy: AgentProxy | undefined;
   readonly link: Link;
   readonly network: TcpNetwork;
@@ -177,7 +180,7 @@ export class Agent {
       const tcp = network.connect(proxy.address, { from: 'client', link });
       if (https) {
         const tunnel = new ConnectTunnel(tcp, authority, codec, ctx);
-        stream = new TlsStream(tunnel, tls, ctx);
+        stream = new TlsStream(tunnel, tls, ctx, { keyShare: this.#config.tlsKeyShare });
         transportReadyAt = () => tunnel.openedAt;
       } else {
         stream = tcp;
@@ -187,7 +190,7 @@ export class Agent {
       if (https) {
         let openedAt: number | undefined;
         tcp.onOpen(() => (openedAt = ctx.clock.now()));
-        stream = new TlsStream(tcp, tls, ctx);
+        stream = new TlsStream(tcp, tls, ctx, { keyShare: this.#config.tlsKeyShare });
         transportReadyAt = () => openedAt;
       } else {
         stream = tcp;

@@ -152,9 +152,9 @@ export class Http3Client implements ClientProtocol {
     const id = ctx.nextId('q');
     const key = exchange.origin;
     const resume = this.#tickets.has(key);
-    const { restartAfterIdle, certificateChainBytes } = options;
-    const client = new Http3Connection({ role: 'client', resume, restartAfterIdle });
-    const server = new Http3Connection({ role: 'server', restartAfterIdle, certificateChainBytes });
+    const { restartAfterIdle, certificateChainBytes, tlsKeyShare: keyShare } = options;
+    const client = new Http3Connection({ role: 'client', resume, restartAfterIdle, keyShare });
+    const server = new Http3Connection({ role: 'server', restartAfterIdle, certificateChainBytes, keyShare });
     let session: Http3ServerSession | undefined;
     const connection: Connection = {
       id,
