@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { collectPageErrors, playground } from './helpers';
 
@@ -68,6 +69,25 @@ test.describe('at 1280 x 800', () => {
     expect(narrowest.width).toBeLessThan(before.width * 0.6);
     await page.keyboard.press('Enter');
     await expect(divider).toHaveAttribute('aria-valuenow', '50');
+  });
+  test('axe: the split layout, with the divider and the light editor, has no serious or critical WCAG 2.2 AA violation', async ({ page }) => {
+    test.setTimeout(150_000); // axe's contrast rule is slow on a busy machine
+    // The light editor stays (Monaco kept from arriving), so its colours are checked too.
+    await page.route(/monaco|editor\.api|ts\.worker|editor\.worker/i, (route) => route.abort());
+    await page.goto(PAGE);
+    const pg = playground(page, ID);
+    await pg.run.click();
+    await expect(pg.output).toContainText(/Finished in/);
+    await pg.edit.click();
+    await expect(pg.root.locator('.rt-lite-paint span').first()).toBeAttached();
+    const results = await new AxeBuilder({ page })
+      .include(`[data-playground-id="${ID}"]`)
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious).toEqual([]);
   });
 });
 
