@@ -76,7 +76,7 @@ export default function Playground({ id, title, code: originalCode, children, co
   const frameHostRef = useRef<HTMLDivElement>(null);
   const splitRef = useRef<HTMLDivElement>(null);
   const [store] = useState(() => {
-    const config = { id, title, code: originalCode, compiled, schema, openIn, variant };
+    const config = { id, title, code: originalCode, compiled, schema, openIn, variant, view };
     const parts = { frameHost: () => frameHostRef.current, editorBox: () => editorBoxRef.current, runButton: () => runButtonRef.current, renderNow: flushSync };
     const made: PlaygroundStore = new PlaygroundStore(
       config,

@@ -31,15 +31,21 @@ export function sandboxSrcFor(code: string, originalCode: string, compiled: stri
  * for them).
  */
 let vizCode: Promise<VizModules> | undefined;
-/** `code`: the snippet about to run, whose first view (views.ts, firstViewFor) loads too. */
-function loadVizCode(code?: string): Promise<VizModules> {
+/**
+ * `code`: the snippet about to run, whose first view loads too: the page's `view` when it names one, else the
+ * first view its libraries' sources apply to (views.ts, firstViewFor).
+ */
+function loadVizCode(code?: string, view?: string): Promise<VizModules> {
   if (!vizCode) {
     vizCode = Promise.all([import('../viz/recording'), import('../viz/VizPanel')]);
     // A failed download is tried again by the next caller, not remembered.
     vizCode.catch(() => (vizCode = undefined));
   }
   // A failure here is the view's own lazy load to report, when the panel opens it.
-  if (code !== undefined) void import('../viz/views').then(({ firstViewFor }) => firstViewFor(importedModules(code))?.load()).catch(() => {});
+  if (code !== undefined)
+    void import('../viz/views')
+      .then(({ VIEWS, firstViewFor }) => (VIEWS.find((v) => v.id === view) ?? firstViewFor(importedModules(code)))?.load())
+      .catch(() => {});
   return vizCode;
 }
 if (typeof document !== 'undefined') void loadVizCode();
@@ -63,7 +69,7 @@ export function browserEnv(config: PlaygroundConfig, code: () => string, parts: 
       host.adopt(takeHandedOver(config.id));
       return host;
     },
-    loadViz: loadVizCode,
+    loadViz: (code) => loadVizCode(code, config.view),
     now: () => performance.now(),
     location: () => location,
     replaceUrl: (url) => history.replaceState(history.state, '', url),

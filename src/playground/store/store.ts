@@ -87,6 +87,8 @@ export interface PlaygroundConfig {
   /** The full-page playground for this example, and the id of the playground there. */
   readonly openIn?: { readonly href: string; readonly id: string } | undefined;
   readonly variant?: 'embedded' | 'full';
+  /** The view the page's runs open on (`view` on <Playground>); its code loads with the visualizers'. */
+  readonly view?: string | undefined;
 }
 
 export type SandboxPort = Pick<SandboxHost, 'run' | 'prewarm' | 'isLive' | 'devtools' | 'reset'>;

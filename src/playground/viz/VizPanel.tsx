@@ -309,7 +309,7 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
     return (
       <p className="rt-empty">
         {finished
-          ? 'Nothing to visualize: the views follow what a simulation (createSimulation from roundtrip/wire) or a QueryClient records, and this run created neither. What it printed is in the console.'
+          ? 'Nothing to visualize: the views follow what a simulation (createSimulation from roundtrip/wire) or a QueryClient records, and bytes passed to show() from roundtrip/playground; this run had none. What it printed is in the console.'
           : 'Recording…'}
       </p>
     );
