@@ -4,7 +4,7 @@ import yauzl from 'yauzl';
 import { decodeShareState, encodeShareState } from '../src/playground/share/codec';
 import { formatShareHash, readShareHash } from '../src/playground/share/hash';
 import { collectPageErrors, playground } from './helpers';
-import { settledCursor, vizPanel } from './viz-helpers';
+import { vizPanel } from './viz-helpers';
 
 /** Every <Playground id="…"> embedded in the docs, read from the MDX sources the way a reader would count them. */
 async function embeddedIds(): Promise<string[]> {
@@ -102,8 +102,8 @@ test('"Open in playground" also carries the visualizer view and step the reader 
   const viz = vizPanel(pg.root);
   await expect(pg.output).toContainText('final state');
   await viz.panel.getByRole('tab', { name: 'Event timeline', exact: true }).click();
-  // A run on the virtual clock is replayed once it finishes; the reader steps once that replay has stopped.
-  await settledCursor(viz);
+  // A finished run shows its final state at once; the reader goes back to the start and steps.
+  await expect.poll(async () => (await viz.cursor()) === (await viz.total()) - 1).toBe(true);
   await viz.slider.focus();
   await page.keyboard.press('Home');
   for (let i = 0; i < 3; i++) await viz.stepForward.click();
@@ -113,7 +113,7 @@ test('"Open in playground" also carries the visualizer view and step the reader 
   const decoded = await decodeShareState(readShareHash(new URL(page.url()).hash)!.encoded);
   expect(decoded.ok && { view: decoded.state.view, step: decoded.state.step }).toEqual({ view: 'events', step: 3 });
   const big = playground(page, 'query-states');
-  await expect(big.root.getByRole('status').first()).toContainText('Run will replay to step 4');
+  await expect(big.root.getByRole('status').first()).toContainText('Run will open at step 4');
   await big.run.click();
   const bigViz = vizPanel(big.root);
   await expect.poll(() => bigViz.cursor()).toBe(3);

@@ -499,7 +499,7 @@ test('a playground the reader scrolled to warms up once the page is idle: hydrat
   expect((await pg.output.innerText()).match(/Finished in/g)).toHaveLength(1);
 });
 
-test('after an instant run of query clients only, the player plays the recording, so its countdowns tick on screen; reduced motion gets the final state', async ({
+test('after an instant run of query clients only, the final state shows at once and Play replays it so its countdowns tick; reduced motion never plays', async ({
   page,
 }) => {
   await page.goto('/query/errors/');
@@ -507,9 +507,14 @@ test('after an instant run of query clients only, the player plays the recording
   await pg.run.click();
   await expect(pg.output).toContainText(/Finished in \d+ ms/);
   const viz = vizPanel(pg.root);
-  // Playing: the Pause control is up and the cursor moves on by itself from the start.
-  await expect(viz.panel.getByRole('button', { name: 'Pause' })).toBeVisible();
+  // The final state, scrubber at the end, nothing playing.
+  await expect.poll(async () => (await viz.cursor()) === (await viz.total()) - 1 && (await viz.total()) > 1).toBe(true);
+  await expect(viz.pause).toHaveCount(0);
+  // Play: the Pause control is up and the cursor moves on by itself from the start.
+  await viz.play.click();
+  await expect(viz.pause).toBeVisible();
   const early = await viz.cursor();
+  expect(early).toBeLessThan((await viz.total()) - 1);
   await expect.poll(() => viz.cursor()).toBeGreaterThan(early);
 
   await page.emulateMedia({ reducedMotion: 'reduce' });
@@ -520,4 +525,5 @@ test('after an instant run of query clients only, the player plays the recording
   const still = vizPanel(again.root);
   await expect.poll(async () => (await still.cursor()) === (await still.total()) - 1 && (await still.total()) > 1).toBe(true);
   await expect(still.panel.getByRole('button', { name: 'Pause' })).toHaveCount(0);
+  await expect(still.play).toBeDisabled();
 });

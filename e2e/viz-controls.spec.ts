@@ -27,16 +27,15 @@ async function runHelloWire(page: Page) {
 test('Run opens the panel; play, pause, step and scrub move the cursor', async ({ page }) => {
   await page.goto(PAGE);
   const { viz } = await runHelloWire(page);
-  // A finished run with wire events replays from the start.
-  await expect(viz.pause).toBeVisible();
-  await viz.pause.click();
+  // A finished run shows its final state at once: nothing plays, the scrubber is at the end.
   await expect(viz.play).toBeVisible();
-  const paused = await viz.cursor();
-  await page.waitForTimeout(500);
-  expect(await viz.cursor()).toBe(paused);
-
+  await expect(viz.pause).toHaveCount(0);
   const total = await viz.total();
   expect(total).toBeGreaterThan(20);
+  await expect.poll(() => viz.cursor()).toBe(total - 1);
+  await page.waitForTimeout(500);
+  expect(await viz.cursor()).toBe(total - 1);
+
   await viz.slider.focus();
   await page.keyboard.press('Home');
   expect(await viz.cursor()).toBe(0);
@@ -67,7 +66,6 @@ test('Run opens the panel; play, pause, step and scrub move the cursor', async (
 test('the text log says in words what the trace holds at each step', async ({ page }) => {
   await page.goto(PAGE);
   const { viz } = await runHelloWire(page);
-  await viz.pause.click();
   const { text } = await downloadText(page, viz.exportJson);
   const json = JSON.parse(text) as RecordingJson;
   const recording = recordingFromJson(json);
@@ -96,7 +94,6 @@ test('the text log says in words what the trace holds at each step', async ({ pa
 test('a share link with view and step reproduces the same step after Run', async ({ page, context }) => {
   await page.goto(PAGE);
   const { pg, viz } = await runHelloWire(page);
-  await viz.pause.click();
   await viz.slider.focus();
   await page.keyboard.press('Home');
   for (let i = 0; i < 7; i++) await viz.stepForward.click();
@@ -118,7 +115,7 @@ test('a share link with view and step reproduces the same step after Run', async
   const other = await context.newPage();
   await other.goto(url);
   const again = playground(other, ID);
-  await expect(again.root.getByRole('status').first()).toContainText('Run will replay to step 8');
+  await expect(again.root.getByRole('status').first()).toContainText('Run will open at step 8');
   // Nothing runs from a link until Run.
   await expect(vizPanel(again.root).panel).toHaveCount(0);
   const { viz: viz2 } = await runHelloWire(other);
@@ -149,7 +146,6 @@ test('exports the trace as JSON and as a valid HAR', async ({ page }) => {
 test('no serious or critical axe violation with the panel open, on every tab', async ({ page }) => {
   await page.goto(PAGE);
   const { viz } = await runHelloWire(page);
-  await viz.pause.click();
   const count = await viz.tabs.count();
   const problems: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -182,8 +178,7 @@ test('under reduced motion, steps are discrete: no autoplay, stepping still work
 
 test('a query client is recorded live, and a devtools action reaches its sandbox', async ({ page }) => {
   const code = [
-    // Real time: a run on the virtual clock is replayed from its start once it finishes (viz/after-run.ts); this
-    // one is watched live, and devtools actions after it follow live too.
+    // Real time: this run is watched live as it happens, and devtools actions after it follow live too.
     '// @playground real-time',
     "import { QueryClient } from 'roundtrip/query';",
     '',
@@ -198,7 +193,7 @@ test('a query client is recorded live, and a devtools action reaches its sandbox
   await pg.run.click();
   await expect(pg.output).toContainText('Finished in');
   const viz = vizPanel(pg.root);
-  // A real-time run with no wire events: nothing replays; the cursor stays on the newest step.
+  // Finished: nothing replays by itself; the cursor stays on the newest step.
   await expect(viz.play).toBeVisible();
   const total = await viz.total();
   expect(total).toBeGreaterThan(1);

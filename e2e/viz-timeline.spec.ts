@@ -12,7 +12,7 @@ async function runToEnd(page: Page, id: string) {
   const viz = vizPanel(pg.root);
   await expect(viz.panel).toBeVisible();
   await expect(pg.output).toContainText('Finished in', { timeout: 60_000 });
-  // A finished run replays from the start; stop it and go to the end, where every event is visible.
+  // A finished run shows its end, where every event is visible (Pause, in case a replay is running).
   if (await viz.pause.isVisible()) await viz.pause.click();
   await viz.slider.focus();
   await page.keyboard.press('End');

@@ -264,6 +264,21 @@ describe('PlaygroundStore: share state', () => {
     expect(fresh.store.getState().optionsOpen).toBe(true);
   });
 
+  it('a run shared at its end reopens at its end: the link names no step, and the next run opens with none', async () => {
+    const { store, page } = setup();
+    // The panel reports no step while it shows the last one (VizPanel's onPosition).
+    store.setPosition({ view: 'frames' });
+    await store.share();
+    const shared = readShareHash(new URL(page.urls[0]!).hash)!;
+    const decoded = await decodeShareState(shared.encoded);
+    expect(decoded).toMatchObject({ ok: true, state: { view: 'frames' } });
+    expect(decoded.ok && 'step' in decoded.state).toBe(false);
+    const fresh = setup();
+    await fresh.store.hydrate(new URL(page.urls[0]!).hash, { kind: 'run' }).settled;
+    expect(fresh.store.getState().notice).not.toContain('step');
+    expect(fresh.store.getState().viz!.initial).toEqual({ view: 'frames' });
+  });
+
   it('says the address bar holds the link when the clipboard refuses', async () => {
     const { store, page } = setup();
     page.clipboardWorks = false;
@@ -400,7 +415,7 @@ describe('hydration', () => {
     expect(plain.linked).toBeNull();
     const full = applyLink(base, { kind: 'opened', state: { code: 'y', seed: 7, view: 'frames', step: 4 } });
     expect(full.state).toMatchObject({ code: 'y', optionsOpen: true, options: { overrides: { seed: 7 } } });
-    expect(full.state.notice).toContain('Run will replay to step 5');
+    expect(full.state.notice).toContain('Run will open at step 5');
     expect(full.linked).toEqual({ view: 'frames', step: 4 });
   });
 
@@ -448,7 +463,7 @@ describe('hydration', () => {
     await store.openLink(await hashFor('demo', { code: 'later();', step: 2 }));
     expect(store.getState()).toMatchObject({
       code: 'later();',
-      notice: 'Opened from a shared link. Read the code, then press Run to run it; Run will replay to step 3.',
+      notice: 'Opened from a shared link. Read the code, then press Run to run it; Run will open at step 3.',
     });
     expect(page.editors[0]!.value).toBe('later();');
     expect(sandbox.runs).toEqual([]);

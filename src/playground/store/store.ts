@@ -176,7 +176,7 @@ export function applyLink(state: PlaygroundState, link: LinkOutcome): { state: P
       const { code, options, seed, view, step } = link.state;
       const linked = view !== undefined || step !== undefined ? { ...(view !== undefined ? { view } : {}), ...(step !== undefined ? { step } : {}) } : null;
       // Open in playground names the page it came from; a link someone shared says only that it is one.
-      const notice = `Opened from ${link.from ? `“${link.from}”` : 'a shared link'}. Read the code, then press Run to run it${step !== undefined ? `; Run will replay to step ${step + 1}` : ''}.`;
+      const notice = `Opened from ${link.from ? `“${link.from}”` : 'a shared link'}. Read the code, then press Run to run it${step !== undefined ? `; Run will open at step ${step + 1}` : ''}.`;
       const optionsOpen = state.optionsOpen || options !== undefined || seed !== undefined;
       return { state: { ...state, code, options: optionsFromShare(state.options, link.state), optionsOpen, notice }, linked };
     }
@@ -266,7 +266,7 @@ export class PlaygroundStore {
   selectPanel = (panel: PanelId): void => this.#set({ panel });
   toggleOptions = (): void => this.#set({ optionsOpen: !this.#state.optionsOpen });
   clearOutput = (): void => this.#set({ output: [] });
-  /** The panel reports the view and step it shows. */
+  /** The panel reports the view and step it shows; no step at the end, so a finished run shared reopens at its end. */
   setPosition = (position: VizPosition): void => void (this.#position = position);
 
   /** The state a share link (or Open in playground) carries. */

@@ -36,19 +36,52 @@ async function recordedStore() {
 const frame = () => act(() => new Promise((r) => setTimeout(r, 5)));
 
 describe('VizPanel', () => {
-  it('follows the run live, then replays it from the start when it finishes', async () => {
+  it('follows the run live, shows the final state at once when it finishes, and Play replays from the start', async () => {
     const store = await recordedStore();
-    render(<VizPanel store={store} idPrefix="t" playgroundId="pg" title="Test" />);
+    const positions: unknown[] = [];
+    render(<VizPanel store={store} idPrefix="t" playgroundId="pg" title="Test" onPosition={(p) => positions.push(p)} />);
     await frame();
     const slider = screen.getByRole('slider', { name: 'Step' }) as HTMLInputElement;
     expect(Number(slider.value)).toBe(store.length - 1);
     expect(screen.getByRole('button', { name: 'Play' })).toBeTruthy();
     act(() => store.finish());
     await frame();
+    // Finished: still the last step, nothing playing.
+    expect(Number(slider.value)).toBe(store.length - 1);
+    expect(screen.getByRole('button', { name: 'Play' })).toBeTruthy();
+    expect(screen.getByText(`${store.length} / ${store.length}`)).toBeTruthy();
+    // At the end the position names no step, so a share link reopens at the end.
+    expect(positions.at(-1)).toEqual({});
+    fireEvent.click(screen.getByRole('button', { name: 'Play' }));
     expect(Number(slider.value)).toBe(0);
-    expect(screen.getByRole('button', { name: 'Pause' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
     expect(screen.getByRole('button', { name: 'Play' })).toBeTruthy();
+  });
+
+  it('a devtools action returns the cursor to the live end, which then follows the effect', async () => {
+    const store = new RecordingStore();
+    store.addSource({ id: 'client-1', kind: 'query', label: 'QueryClient' });
+    const env = (at: number, online: boolean) => ({ kind: 'environment', at, online, focused: true }) as const;
+    store.append('client-1', [env(0, true), env(10, true), env(20, true)]);
+    store.finish();
+    const onAction = vi.fn();
+    render(<VizPanel store={store} idPrefix="t" playgroundId="pg" title="Test" onAction={onAction} />);
+    await frame();
+    const slider = screen.getByRole('slider', { name: 'Step' }) as HTMLInputElement;
+    fireEvent.change(slider, { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('tab', { name: 'Query devtools' }));
+    await frame();
+    const offline = await screen.findByRole('checkbox', { name: 'Offline' });
+    fireEvent.click(offline);
+    expect(onAction).toHaveBeenCalledWith('client-1', { type: 'set-online', online: false });
+    expect(slider.value).toBe('2');
+    // The box turns at once, before the sandbox's event confirms it.
+    expect((screen.getByRole('checkbox', { name: 'Offline' }) as HTMLInputElement).checked).toBe(true);
+    // The sandbox answers with the change: the view follows it to the new end, and the toggle shows it.
+    act(() => store.append('client-1', [env(30, false)]));
+    await frame();
+    expect(slider.value).toBe('3');
+    expect((screen.getByRole('checkbox', { name: 'Offline' }) as HTMLInputElement).checked).toBe(true);
   });
 
   it('steps and scrubs, and the live log says what the step is', async () => {
@@ -56,7 +89,6 @@ describe('VizPanel', () => {
     store.finish();
     render(<VizPanel store={store} idPrefix="t" playgroundId="pg" title="Test" />);
     await frame();
-    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
     const slider = screen.getByRole('slider', { name: 'Step' }) as HTMLInputElement;
     fireEvent.change(slider, { target: { value: '3' } });
     const log = screen.getByTestId('viz-log');
@@ -91,7 +123,7 @@ describe('VizPanel', () => {
     expect(positions.at(-1)).toEqual({ view: tabs[tabs.length - 1]!.dataset.view, step: 2 });
   });
 
-  it('under reduced motion, goes to the last step and never plays', async () => {
+  it('under reduced motion, shows the last step and never plays', async () => {
     reduced = true;
     const store = await recordedStore();
     store.finish();

@@ -5,9 +5,10 @@
  * - Tabs follow the WAI-ARIA tabs pattern (automatic activation): arrow keys, Home and End move between tabs,
  *   only the selected tab is in the tab order, and each view's module loads when its tab is first opened.
  * - Playback: while the run is going, the cursor follows the newest event (so the first event shows the moment
- *   it arrives). When the run finishes, after-run.ts decides: a run on the virtual clock (which finished at
- *   once) replays from the start, or under reduced motion jumps to the last step; a real-time run replays if it
- *   has wire events, and one with only query clients keeps following them live until the reader steps or scrubs.
+ *   it arrives). When the run finishes, after-run.ts decides: every view shows the final state at once, with
+ *   the scrubber at the end (or a share link's step), and Play replays the run from the start, paced to fit
+ *   player.ts's REPLAY_BUDGET_MS. A devtools action (Refetch, Offline...) returns the cursor to the live end,
+ *   so its effect shows as it arrives.
  * - The log is an aria-live="polite" region. While playing it speaks at most once a second (the latest step),
  *   so a fast replay does not queue hundreds of announcements; paused, each step is announced as it is shown.
  */
@@ -155,6 +156,15 @@ function useExpanded(): [boolean, (update: (expanded: boolean) => boolean) => vo
   return [expanded, setExpanded];
 }
 
+/** A step's kind for replay pacing: its event's type (wire) or kind and action (query). */
+function eventKind(event: unknown): string {
+  if (!event || typeof event !== 'object') return '';
+  const e = event as { type?: unknown; kind?: unknown; action?: unknown; event?: { type?: unknown } };
+  if (typeof e.type === 'string') return e.type;
+  const inner = e.kind === 'instrumentation' ? e.event?.type : e.action;
+  return `${String(e.kind)}:${String(inner ?? '')}`;
+}
+
 class ViewBoundary extends Component<{ label: string; children: ReactNode }, { error: string | null }> {
   override state = { error: null as string | null };
   static getDerivedStateFromError(error: unknown) {
@@ -189,6 +199,12 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
           const events = sources.find((s) => s.id === a.sourceId)?.events;
           return Math.max(0, (events?.[b.index]?.at ?? 0) - (events?.[a.index]?.at ?? 0));
         },
+        kindOf: (i) => {
+          const { steps, sources } = recordingRef.current;
+          const step = steps[i];
+          const event = step && sources.find((s) => s.id === step.sourceId)?.events[step.index];
+          return eventKind(event);
+        },
       }),
     [],
   );
@@ -209,21 +225,29 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
   }
   useEffect(() => player.setLength(recording.steps.length), [player, recording]);
 
-  // The run finished: replay it, or go where a share link said.
-  const replayed = useRef(false);
+  // The run finished: stay on its final state (the live end), or go where a share link said.
+  const settled = useRef(false);
   useEffect(() => {
-    if (!finished || replayed.current || recording.steps.length === 0) return;
-    replayed.current = true;
+    if (!finished || settled.current || recording.steps.length === 0) return;
+    settled.current = true;
     // The reader already took the player in hand (stepped, scrubbed, pressed Play) before the finish reached
-    // the panel: their position wins over the replay.
+    // the panel: their position wins.
     if (!player.state.following) return;
-    const next = afterRun(recording, { initialStep: initial?.step, realTime: store.realTime, reducedMotion });
+    const next = afterRun(recording, { initialStep: initial?.step });
     if (next.kind === 'seek') player.seek(next.step);
-    else if (next.kind === 'play') {
-      player.seek(0);
-      player.play();
-    }
-  }, [finished, recording, player, initial, reducedMotion, store]);
+    else player.follow();
+  }, [finished, recording, player, initial]);
+
+  // A devtools action's effect arrives as new events: follow the live end so the reader sees it happen.
+  const act = useMemo(
+    () =>
+      onAction &&
+      ((sourceId: string, action: DevtoolsAction) => {
+        player.follow();
+        onAction(sourceId, action);
+      }),
+    [onAction, player],
+  );
 
   const views = useMemo(() => VIEWS.filter((v) => v.applies(recording)), [recording]);
   const [chosen, setChosen] = useState<string | undefined>(initial?.view);
@@ -285,6 +309,17 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
     },
     [views, active],
   );
+
+  // The selected tab stays in view when the tab row scrolls sideways (phone width, Playground.css).
+  const activeId = active?.id;
+  useEffect(() => {
+    const tab = activeId ? tabRefs.current.get(activeId) : undefined;
+    const row = tab?.parentElement;
+    if (!tab || !row || row.scrollWidth <= row.clientWidth) return;
+    const left = tab.offsetLeft - row.offsetLeft;
+    if (left < row.scrollLeft) row.scrollLeft = left;
+    else if (left + tab.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left + tab.offsetWidth - row.clientWidth;
+  }, [activeId]);
 
   // Whether a HAR would have entries; the HAR itself is built only when asked for.
   const har = useMemo(
@@ -383,7 +418,7 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
           data-view={active.id}
         >
           <ViewBoundary key={active.id} label={active.label}>
-            <LoadedView entry={active} recording={recording} cursor={cursor} onCursor={seek} {...(onAction ? { onAction } : {})} live={live} />
+            <LoadedView entry={active} recording={recording} cursor={cursor} onCursor={seek} {...(act ? { onAction: act } : {})} live={live} />
           </ViewBoundary>
         </div>
       )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_GAP_MS, MIN_STEP_MS, Player, type PlayerClock } from './player';
+import { MAX_GAP_MS, MIN_STEP_MS, Player, REPLAY_BUDGET_MS, replaySchedule, TICK_MS, type PlayerClock } from './player';
 
 /** A clock whose time moves only when the test says so. */
 function fakeClock() {
@@ -76,12 +76,12 @@ describe('Player', () => {
 
   it('scales waits by speed, including a wait already under way', () => {
     const { p, time } = player();
-    p.setSpeed(10);
+    p.setSpeed(2);
     p.play();
-    time.advance(MIN_STEP_MS / 10);
+    time.advance(MIN_STEP_MS / 2);
     expect(p.state.cursor).toBe(1);
-    // 100 ms at 10x is 10 ms; half of it served, then slow down to 1x: the other half becomes 50 ms.
-    time.advance(5);
+    // 100 ms at 2x is 50 ms; 25 ms served (half), then 1x: the other 50 ms of schedule take 50 ms.
+    time.advance(25);
     p.setSpeed(1);
     time.advance(49);
     expect(p.state.cursor).toBe(1);
@@ -175,5 +175,111 @@ describe('Player', () => {
     stop();
     p.stepForward();
     expect(seen).toEqual([2, 3]);
+  });
+
+  it('after a seek while playing, goes on from the new step at its own pace', () => {
+    const { p, time } = player();
+    p.play();
+    time.advance(30);
+    p.seek(2);
+    // Step 3 is MIN_STEP_MS after step 2 in the schedule, counted from the seek.
+    time.advance(MIN_STEP_MS - 1);
+    expect(p.state.cursor).toBe(2);
+    time.advance(1);
+    expect(p.state.cursor).toBe(3);
+  });
+});
+
+/** A long capture's pacing: bursts of one frame type at one instant, then idle gaps. */
+function longCapture() {
+  const kinds = ['HEADERS', 'DATA', 'DATA', 'DATA', 'DATA', 'DATA', 'WINDOW_UPDATE', 'SETTINGS'];
+  return {
+    gapBefore: (i: number) => (i % 500 === 0 ? 60_000 : i % 7 === 0 ? 100 : 0),
+    kindOf: (i: number) => kinds[Math.floor(i / 40) % kinds.length]!,
+  };
+}
+
+describe('replay pacing', () => {
+  it('fits a 3,530-step recording into the replay budget at 1x', () => {
+    const { gapBefore, kindOf } = longCapture();
+    const at = replaySchedule(3530, gapBefore, kindOf);
+    expect(at[0]).toBe(0);
+    expect(at[3529]).toBeGreaterThan(REPLAY_BUDGET_MS / 2);
+    expect(at[3529]).toBeLessThanOrEqual(REPLAY_BUDGET_MS);
+    for (let i = 1; i < at.length; i++) expect(at[i]).toBeGreaterThanOrEqual(at[i - 1]!);
+    // An idle minute still reads as a longer wait than a step inside a burst.
+    expect(at[500]! - at[499]!).toBeGreaterThan(at[41]! - at[40]!);
+  });
+
+  it('plays a 3,530-step recording to its end in at most the budget of injected clock, in frame-sized ticks', () => {
+    const time = fakeClock();
+    const { gapBefore, kindOf } = longCapture();
+    const p = new Player({ clock: time.clock, gapBefore, kindOf });
+    p.setLength(3530);
+    expect(p.replayDuration).toBeLessThanOrEqual(REPLAY_BUDGET_MS);
+    let ticks = 0;
+    p.subscribe(() => ticks++);
+    p.play();
+    time.advance(REPLAY_BUDGET_MS + TICK_MS);
+    expect(p.state).toMatchObject({ cursor: 3529, playing: false });
+    expect(time.pending).toBe(0);
+    // No more changes than frames: steps due together share a tick.
+    expect(ticks).toBeLessThanOrEqual(REPLAY_BUDGET_MS / TICK_MS + 2);
+    // Step still goes one step at a time.
+    p.seek(100);
+    p.stepForward();
+    expect(p.state.cursor).toBe(101);
+    p.stepBack();
+    p.stepBack();
+    expect(p.state.cursor).toBe(99);
+  });
+
+  it('compresses bursts of one kind more than a mix of kinds', () => {
+    const same = replaySchedule(
+      2000,
+      () => 0,
+      () => 'DATA',
+    );
+    const mixed = replaySchedule(
+      2000,
+      () => 0,
+      (i) => `kind-${i}`,
+    );
+    // A 2,000-frame burst costs about ln(2,000) steps' time, far under the budget; a mix is scaled to the budget.
+    expect(same[1999]).toBeLessThan(MIN_STEP_MS * 10);
+    expect(mixed[1999]).toBeCloseTo(REPLAY_BUDGET_MS, 6);
+  });
+
+  it('shows every step of a 10-step run, each for at least MIN_STEP_MS', () => {
+    const time = fakeClock();
+    const p = new Player({ clock: time.clock, gapBefore: (i) => (i === 5 ? 30_000 : 2), kindOf: () => 'DATA' });
+    p.setLength(10);
+    const seen: number[] = [];
+    p.subscribe((s) => seen.push(s.cursor));
+    p.play();
+    time.advance(REPLAY_BUDGET_MS);
+    // Play's own notification shows step 0; then each step in turn, none skipped.
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const at = replaySchedule(
+      10,
+      (i) => (i === 5 ? 30_000 : 2),
+      () => 'DATA',
+    );
+    for (let i = 1; i < 10; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(MIN_STEP_MS);
+    // The idle 30 s is clamped to MAX_GAP_MS.
+    expect(at[5]! - at[4]!).toBe(MAX_GAP_MS);
+  });
+
+  it('keeps pace when the recording grows during playback', () => {
+    const time = fakeClock();
+    const p = new Player({ clock: time.clock, gapBefore: () => 100 });
+    p.setLength(3);
+    p.play();
+    time.advance(60);
+    p.setLength(4);
+    time.advance(40);
+    expect(p.state.cursor).toBe(1);
+    time.advance(200);
+    expect(p.state).toMatchObject({ cursor: 3, playing: false });
   });
 });

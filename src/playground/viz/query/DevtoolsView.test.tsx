@@ -140,6 +140,23 @@ describe('DevtoolsView', () => {
     expect((screen.getByRole('checkbox', { name: 'Offline' }) as HTMLInputElement).checked).toBe(true);
   });
 
+  it('the toggles show the live client state even with the cursor in the past, and say what the step shown had', async () => {
+    const { rec } = await scripted();
+    const view = (cursor: number, r = rec.recording()) => <DevtoolsView recording={r} cursor={cursor} onAction={rec.act} />;
+    const { rerender } = render(view(rec.recording().steps.length - 1));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Offline' }));
+    expect(onlineManager.isOnline()).toBe(false);
+    // Back at the first step the client was online; the toggle still says what the live client is.
+    rerender(view(0));
+    expect((screen.getByRole('checkbox', { name: 'Offline' }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByTestId('devtools-then').textContent).toBe('At the step shown: online, window focused.');
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Offline' }));
+    expect(onlineManager.isOnline()).toBe(true);
+    rerender(view(0));
+    expect((screen.getByRole('checkbox', { name: 'Offline' }) as HTMLInputElement).checked).toBe(false);
+    expect(screen.queryByTestId('devtools-then')).toBeNull();
+  });
+
   it('the data explorer shows the query data as expandable JSON; Remove leaves the details with a reason', async () => {
     const rec = recorder();
     const client = new rec.lib.QueryClient();

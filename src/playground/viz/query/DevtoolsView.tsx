@@ -3,7 +3,10 @@
  * and sort, a details pane with the data explorer and actions, offline and focus toggles, and a Mutations tab.
  *
  * What it shows is the cache as of the cursor (the client's events folded up to it), so scrubbing back shows
- * the past. Actions always go to the live client in the sandbox, whose effects arrive as new events.
+ * the past. Actions always go to the live client in the sandbox, whose effects arrive as new events; the panel
+ * (VizPanel.tsx) returns the cursor to the live end on an action, so its effect is seen. The Offline and
+ * Window unfocused toggles drive the live client, so they show its state now, whatever step is shown, and say
+ * when the step shown differs; a click turns the box at once, and the client's event confirms it.
  */
 import { useMemo, useState } from 'react';
 import type { DevtoolsAction } from '../../recording/model';
@@ -27,6 +30,8 @@ export default function DevtoolsView({ recording, cursor, onAction }: ViewProps)
   const [sortBy, setSortBy] = useState<SortBy>('status');
   const [descending, setDescending] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
+  // A toggle's new value from the click until the sandbox's event confirms it, so the box turns at once.
+  const [pending, setPending] = useState<{ online?: boolean; focused?: boolean }>({});
 
   // Folded once per source with checkpoints, so a step resumes from the nearest one instead of event 0.
   const folds = useMemo(() => (source ? indexClientFold(source.events) : undefined), [source]);
@@ -37,6 +42,20 @@ export default function DevtoolsView({ recording, cursor, onAction }: ViewProps)
   if (!source || !live) return <p className="rt-q-empty">{NO_CLIENT_TEXT}</p>;
 
   const act = onAction ? (action: DevtoolsAction) => onAction(source.id, action) : undefined;
+  // Confirmed (the live client reached the value): drop it (adjusting state while rendering).
+  if ((pending.online !== undefined && pending.online === live.online) || (pending.focused !== undefined && pending.focused === live.focused)) {
+    setPending({
+      ...(pending.online !== undefined && pending.online !== live.online ? { online: pending.online } : {}),
+      ...(pending.focused !== undefined && pending.focused !== live.focused ? { focused: pending.focused } : {}),
+    });
+  }
+  const online = act ? (pending.online ?? live.online) : live.online;
+  const focused = act ? (pending.focused ?? live.focused) : live.focused;
+  const toggle = (change: { online: boolean } | { focused: boolean }) => {
+    if (!act) return;
+    setPending((p) => ({ ...p, ...change }));
+    act('online' in change ? { type: 'set-online', online: change.online } : { type: 'set-focused', focused: change.focused });
+  };
   const counts = statusCounts(state.queries.values());
   const list = filterAndSort(state.queries.values(), filter, sortBy, descending);
   const atCursor = source.events[eventIndexAt(recording, source, cursor)];
@@ -55,13 +74,18 @@ export default function DevtoolsView({ recording, cursor, onAction }: ViewProps)
       <div className="rt-q-toolbar">
         {picker}
         <label title={toggleHint}>
-          <input type="checkbox" checked={!state.online} disabled={!act} onChange={(e) => act?.({ type: 'set-online', online: !e.target.checked })} />
+          <input type="checkbox" checked={!online} disabled={!act} onChange={(e) => toggle({ online: !e.target.checked })} />
           Offline
         </label>
         <label title={toggleHint}>
-          <input type="checkbox" checked={!state.focused} disabled={!act} onChange={(e) => act?.({ type: 'set-focused', focused: !e.target.checked })} />
+          <input type="checkbox" checked={!focused} disabled={!act} onChange={(e) => toggle({ focused: !e.target.checked })} />
           Window unfocused
         </label>
+        {state.online !== online || state.focused !== focused ? (
+          <span className="rt-q-note" data-testid="devtools-then">
+            At the step shown: {state.online ? 'online' : 'offline'}, window {state.focused ? 'focused' : 'unfocused'}.
+          </span>
+        ) : null}
         {!act ? <span className="rt-q-note">Toggles and actions need a running sandbox.</span> : null}
       </div>
 
