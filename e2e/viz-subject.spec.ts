@@ -2,7 +2,8 @@
  * The subject pages draw their subject (issue #27 item 1): on the pages whose playgrounds only call the codecs
  * (HTTP/2 frames, HPACK, an HTTP/1 message) or a query, pressing Run opens the visualizer on the view the page
  * names (`view` on <Playground>) and that view has the run's content, not "Nothing to visualize". The second
- * HTTP/2 playground, a simulated exchange, opens on Frames with its PUSH_PROMISE and WINDOW_UPDATE frames.
+ * HTTP/2 playground, a simulated exchange, opens on Frames with its PUSH_PROMISE and WINDOW_UPDATE frames, and
+ * a gallery page (/playground/<id>/) opens on the view of the docs page it comes from.
  */
 import { expect, test, type Locator } from '@playwright/test';
 import { playground } from './helpers';
@@ -89,3 +90,13 @@ for (const subject of SUBJECTS) {
     await subject.shows(viz.tabpanel);
   });
 }
+
+test("a gallery page opens on its docs page's view: /playground/hpack/ on HPACK", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/playground/hpack/');
+  const pg = playground(page, 'hpack');
+  await pg.run.click();
+  const viz = vizPanel(pg.root);
+  await expect(viz.panel.getByRole('tab', { name: 'HPACK', exact: true })).toHaveAttribute('aria-selected', 'true', { timeout: 30_000 });
+  await expect(viz.tabpanel).toHaveAttribute('data-view', 'hpack');
+});
