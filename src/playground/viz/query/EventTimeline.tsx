@@ -293,24 +293,28 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
                   const b = settledAt(was);
                   const moved = a !== undefined && b !== undefined ? a - start - (b - ghostLanes.start) : undefined;
                   return (
-                    <g key={`ghost-${lane.id}`} className="is-ghost" data-ghost-lane={lane.id}>
-                      <title>{`${ghost!.label}: ${was.label}${b !== undefined ? `, last fetch settled at +${formatMs(b - ghostLanes.start)}` : ''}`}</title>
-                      {was.spans
-                        .filter((sp) => sp.kind !== 'fetch')
-                        .map((sp, i) => (
-                          <rect
-                            key={i}
-                            className={sp.kind === 'attempt' ? 'rt-q-attempt' : sp.kind === 'backoff' ? 'rt-q-backoff-band' : 'rt-q-paused'}
-                            data-kind={sp.kind}
-                            x={x(sp.from + shift)}
-                            y={y}
-                            width={Math.max(x(sp.to + shift) - x(sp.from + shift), 2)}
-                            height={5}
-                          />
-                        ))}
+                    <g key={`ghost-${lane.id}`} data-ghost-lane={lane.id}>
+                      <g className="is-ghost">
+                        <title>{`${ghost!.label}: ${was.label}${b !== undefined ? `, last fetch settled at +${formatMs(b - ghostLanes.start)}` : ''}`}</title>
+                        {was.spans
+                          .filter((sp) => sp.kind !== 'fetch')
+                          .map((sp, i) => (
+                            <rect
+                              key={i}
+                              className={sp.kind === 'attempt' ? 'rt-q-attempt' : sp.kind === 'backoff' ? 'rt-q-backoff-band' : 'rt-q-paused'}
+                              data-kind={sp.kind}
+                              x={x(sp.from + shift)}
+                              y={y}
+                              width={Math.max(x(sp.to + shift) - x(sp.from + shift), 2)}
+                              height={5}
+                            />
+                          ))}
+                      </g>
                       {moved !== undefined && lane.id === (mine?.id ?? '') && visible.length === source.events.length ? (
-                        <text className="rt-q-ghost-delta" x={WIDTH - PAD} y={y - 14} textAnchor="end" data-delta={Math.round(moved)}>
-                          {`${formatDelta(moved)} (${describeDelta(moved)})`}
+                        // Under the lane's name, clear of the drawing: what moved, against the ghost.
+                        <text className="rt-q-ghost-delta" x={6} y={y + 4} data-delta={Math.round(moved)}>
+                          <title>{`Settled ${describeDelta(moved)}`}</title>
+                          {`${formatDelta(moved)} vs ghost`}
                         </text>
                       ) : null}
                     </g>
