@@ -323,10 +323,8 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
               : null}
             {now !== undefined ? <line className="rt-q-cursor" x1={x(now)} x2={x(now)} y1={AXIS_H - 6} y2={height} /> : null}
           </svg>
-          {WIDTH > BOX_WIDTH ? (
-            <p className="rt-q-note">Drawn wide enough to show every retry delay: scroll sideways (the cursor line stays in view).</p>
-          ) : null}
         </div>
+        {WIDTH > BOX_WIDTH ? <p className="rt-q-note">Drawn wide enough to show every retry delay: scroll sideways (the cursor line stays in view).</p> : null}
         <div>
           <ol className="rt-q-events" ref={listRef} aria-label={`Events of ${source.label}`}>
             {rendered.map((i) => (
