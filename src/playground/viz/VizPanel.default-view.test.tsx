@@ -2,7 +2,8 @@
 /**
  * The page's `view` (Playground.astro -> the island -> VizPanel's `defaultView`): a run opens on it when it
  * applies, on the first view that applies when it does not, and a share link's view (`initial.view`) wins.
- * The position the panel reports names a view only when it is not the one the run would open on anyway.
+ * The position the panel reports (for share links and the next run) names the open view whenever it is not
+ * the first that applies, or not the page's: a link then reopens it even where the page's view differs.
  */
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -51,10 +52,17 @@ afterEach(() => {
 });
 
 describe("the panel opens on the page's view", () => {
-  it('opens on the default view when it applies, and reports no view while it stays there', () => {
+  it('opens on the default view when it applies, and reports it', () => {
     const positions: VizPosition[] = [];
     render(<VizPanel store={framesRecording()} idPrefix="t" playgroundId="pg" title="T" defaultView="hpack" onPosition={(p) => positions.push(p)} />);
     expect(selected()).toBe('HPACK');
+    expect(positions.at(-1)?.view).toBe('hpack');
+  });
+
+  it('reports no view on the first view when the page names none', () => {
+    const positions: VizPosition[] = [];
+    render(<VizPanel store={framesRecording()} idPrefix="t" playgroundId="pg" title="T" onPosition={(p) => positions.push(p)} />);
+    expect(selected()).toBe('Sequence');
     expect(positions.at(-1)?.view).toBeUndefined();
   });
 
@@ -63,7 +71,7 @@ describe("the panel opens on the page's view", () => {
     expect(selected()).toBe('Sequence');
   });
 
-  it("lets a share link's view win, and reports it since it is not the default", () => {
+  it("lets a share link's view win, and reports it even when it is the first view", () => {
     const positions: VizPosition[] = [];
     render(
       <VizPanel

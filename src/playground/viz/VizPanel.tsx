@@ -257,10 +257,11 @@ export default function VizPanel({ store, idPrefix, playgroundId, title, onActio
   const cursor = state.cursor;
   useEffect(() => {
     if (!onPosition) return;
-    const view = active && active !== fallback ? active.id : undefined;
+    // Named when it is not the first view, or not the page's: a link then reopens it whatever the page's default.
+    const view = active && (active !== views[0] || active !== fallback) ? active.id : undefined;
     const step = cursor >= 0 && cursor < recording.steps.length - 1 ? cursor : undefined;
     onPosition({ ...(view ? { view } : {}), ...(step !== undefined ? { step } : {}) });
-  }, [onPosition, active, fallback, cursor, recording]);
+  }, [onPosition, active, views, fallback, cursor, recording]);
 
   // The log: every step when paused, the latest at most once a second while playing. Paused, the text is
   // derived during render (no state): a scrub step is then one render of the panel, not two.
