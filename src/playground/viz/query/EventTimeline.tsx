@@ -264,7 +264,8 @@ export default function EventTimeline({ recording, cursor, onCursor }: ViewProps
               {ticks.map((t) => (
                 <g key={t}>
                   <line x1={x(start + t)} x2={x(start + t)} y1={AXIS_H - 4} y2={height} />
-                  <text x={x(start + t)} y={12} textAnchor="middle">
+                  {/* A label centred on the last tick would run off the right edge ("250 m"). */}
+                  <text x={x(start + t)} y={12} textAnchor={x(start + t) > WIDTH - PAD - 24 ? 'end' : 'middle'}>
                     {formatMs(t)}
                   </text>
                 </g>
