@@ -99,6 +99,12 @@ export interface SimulationOptions {
    * (transport/tls-sizes.ts).
    */
   readonly tlsKeyShare?: TlsKeyShare;
+  /**
+   * TLS 1.2 False Start (RFC 7918): the client sends its request right after its Finished, without waiting
+   * for the server's, as browsers do with ECDHE and an AEAD cipher: one round trip of TLS instead of two.
+   * Default true; false gives the full two-round-trip handshake of RFC 5246 §7.3. TLS 1.3 needs none.
+   */
+  readonly tlsFalseStart?: boolean;
   /** HTTP/2 client behaviour: `{ flowControl: 'browser' | 'rfc-defaults' | { streamWindow, connectionWindow } }`. */
   readonly http2?: Http2SimulationOptions;
   /** Parallel connections per origin (browsers: 6). */
@@ -217,6 +223,11 @@ export const SIMULATION_OPTIONS = {
     doc: "TLS 1.3 key exchange: 'x25519mlkem768' (browsers today: 1,500-byte ClientHello) or 'x25519' (280 bytes)",
     default: TLS_DEFAULT_KEY_SHARE as TlsKeyShare,
     check: oneOf('x25519mlkem768', 'x25519'),
+  },
+  tlsFalseStart: {
+    doc: 'TLS 1.2 False Start (RFC 7918): the request leaves after 1 RTT of TLS, as in browsers (false: 2 RTT)',
+    default: true,
+    check: oneOf(true, false),
   },
   http2: {
     doc: "HTTP/2 client: flow-control windows ('browser' 6 MiB / 15 MiB, 'rfc-defaults' 65,535 bytes, or sizes)",

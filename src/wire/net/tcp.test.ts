@@ -238,7 +238,7 @@ describe('TCP model', () => {
 });
 
 describe('TLS model', () => {
-  const handshake = (version: '1.2' | '1.3') => {
+  const handshake = (version: '1.2' | '1.3', falseStart?: boolean) => {
     const { clock, trace, network, link } = setup({ rtt: 100 });
     let serverGot = '';
     network.listen('h:443', 'server', (s) => {
@@ -249,7 +249,7 @@ describe('TLS model', () => {
       });
     });
     const tcp = network.connect('h:443', { from: 'client', link });
-    const tls = new TlsStream(tcp, version, { clock, trace, nextId: (p) => p });
+    const tls = new TlsStream(tcp, version, { clock, trace, nextId: (p) => p }, { falseStart });
     let readyAt = -1;
     let reply = '';
     let replyAt = -1;
@@ -278,11 +278,32 @@ describe('TLS model', () => {
     expect(r.trace.ofType('tls-established').find((e) => e.side === 'client')!.tlsMs).toBe(100);
   });
 
-  it('TLS 1.2 costs two round trips after TCP: first response after 4 RTT', () => {
-    const r = handshake('1.2');
+  it('TLS 1.2 without False Start costs two round trips after TCP: first response after 4 RTT', () => {
+    const r = handshake('1.2', false);
     expect(r.readyAt).toBe(300);
     expect(r.replyAt).toBe(400);
     expect(r.trace.ofType('tls-established').find((e) => e.side === 'client')!.tlsMs).toBe(200);
+  });
+
+  it("TLS 1.2 with False Start (RFC 7918, the default) sends 'ping' with the client's Finished: one round trip, as TLS 1.3", () => {
+    const r = handshake('1.2');
+    // TCP 100 + ClientHello/server flight 100: the client is ready when it sends its Finished, at 200.
+    expect(r.readyAt).toBe(200);
+    expect(r.serverGot).toBe('ping');
+    // The server reads ping after the client's Finished (at 250) and answers after its own Finished: 300.
+    expect(r.replyAt).toBe(300);
+    expect(r.reply).toBe('pong');
+    // The client still reads the server's ChangeCipherSpec and Finished, then the data: the whole handshake ran.
+    const steps = r.trace
+      .ofType('handshake')
+      .filter((e) => e.protocol === 'tls1.2')
+      .map((e) => `${e.from}: ${e.step}`);
+    expect(steps).toEqual([
+      'client: ClientHello',
+      'server: ServerHello, Certificate, ServerKeyExchange, ServerHelloDone',
+      'client: ClientKeyExchange, ChangeCipherSpec, Finished',
+      'server: ChangeCipherSpec, Finished',
+    ]);
   });
 
   it('application data travels in TLS records: readable plaintext, with the bytes protection adds as zeros', () => {

@@ -4,7 +4,9 @@
  * The point is the cost in round trips before the first request byte can leave:
  * - TLS 1.2 (RFC 5246 §7.3) with an ECDHE key exchange (RFC 8422): ClientHello -> ServerHello, Certificate,
  *   ServerKeyExchange, ServerHelloDone -> ClientKeyExchange, ChangeCipherSpec, Finished -> ChangeCipherSpec,
- *   Finished. The client sends data after 2 RTT.
+ *   Finished. Browsers use TLS False Start (RFC 7918) when the server negotiated ECDHE with an AEAD cipher
+ *   (the suites modelled here): the client sends application data right after its Finished, without waiting
+ *   for the server's, so it sends data after 1 RTT. `falseStart: false` waits for the server's Finished: 2 RTT.
  * - TLS 1.3 (RFC 8446 §2): ClientHello (with key_share) -> ServerHello..Finished -> Finished. The client
  *   sends its Finished and its first request together, after 1 RTT.
  *
@@ -110,7 +112,13 @@ interface FlightRow {
   readonly send?: string;
   /** The records `send` is written as, in order. */
   readonly records?: readonly FlightRecord[];
+  /** After this row the handshake is complete, and the side may send and receive application data. */
   readonly ready: boolean;
+  /**
+   * With False Start (RFC 7918 §3: ECDHE and an AEAD cipher), the client may send application data after this
+   * row, before the handshake is complete.
+   */
+  readonly falseStart?: boolean;
 }
 
 export interface TlsStreamOptions {
@@ -122,6 +130,12 @@ export interface TlsStreamOptions {
    * share (its ECDHE point is in ServerKeyExchange), but the ClientHello is the same: it offers TLS 1.3 too.
    */
   readonly keyShare?: TlsKeyShare;
+  /**
+   * Client, TLS 1.2: send application data right after the client's Finished, without waiting for the
+   * server's (TLS False Start, RFC 7918), as Chrome, Firefox and Safari do when the server negotiated ECDHE
+   * with an AEAD cipher, which the handshake modelled here is: 1 RTT instead of 2. Default true.
+   */
+  readonly falseStart?: boolean;
 }
 
 // Sizes shared with QUIC's handshake (transport/tls-sizes.ts).
@@ -180,6 +194,7 @@ export const TLS_FLIGHTS: readonly FlightRow[] = [
       { type: 'handshake', messages: 'Finished', bytes: FINISHED_1_2, protected: true },
     ],
     ready: false,
+    falseStart: true,
   },
   {
     version: '1.2',
@@ -308,11 +323,15 @@ export class TlsStream implements ByteStream {
   readonly #closed = new Signal<CloseInfo>();
   readonly #certificateChainBytes: number;
   readonly #keyShare: TlsKeyShare;
+  readonly #falseStart: boolean;
+  /** The handshake's last row has run (with False Start the client is open before this). */
+  #handshakeDone = false;
 
   constructor(inner: ByteStream, version: TlsVersion, ctx: NetContext, options: TlsStreamOptions = {}) {
     this.#inner = inner;
     this.#certificateChainBytes = options.certificateChainBytes ?? TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES;
     this.#keyShare = options.keyShare ?? TLS_DEFAULT_KEY_SHARE;
+    this.#falseStart = options.falseStart ?? true;
     this.side = inner.side;
     this.version = version;
     this.#ctx = ctx;
@@ -389,7 +408,8 @@ export class TlsStream implements ByteStream {
       // The flight's records go in one write, as one flight went before records were split out of it.
       this.#inner.write(concatBytes((row.records ?? []).flatMap((r) => this.#records(r))), 'handshake');
     }
-    if (row.ready) this.#ready();
+    if (row.ready) this.#handshakeDone = true;
+    if ((row.ready || (row.falseStart === true && this.#falseStart)) && this.#state !== 'open') this.#ready();
   }
 
   #records(spec: FlightRecord): Uint8Array[] {
@@ -442,18 +462,18 @@ export class TlsStream implements ByteStream {
     for (const { type, payloadStart, end } of readTlsRecords(buffer, { completeOnly: true })) {
       const payload = buffer.subarray(payloadStart, end);
       this.#buffer = buffer.subarray(end);
-      if (type === HANDSHAKE && this.#state !== 'open') {
+      if (type === HANDSHAKE && !this.#handshakeDone) {
         // TLS 1.2 keeps the record type in clear; after the peer's ChangeCipherSpec its records are protected
         // (RFC 5246 §7.1): its Finished comes with an explicit nonce and a tag.
         this.#handshakeMessages(completedMessages(this.#peerProtected ? this.#unprotect(payload) : payload));
-      } else if (type === CHANGE_CIPHER_SPEC && this.#state !== 'open' && payload.length === 1 && payload[0] === 1) {
+      } else if (type === CHANGE_CIPHER_SPEC && !this.#handshakeDone && payload.length === 1 && payload[0] === 1) {
         // TLS 1.2: a message of the flight, which turns protection on (RFC 5246 §7.1). TLS 1.3: the
         // middlebox-compatibility record, dropped unread (RFC 8446 §5, Appendix D.4).
         if (this.version === '1.2') {
           this.#peerProtected = true;
           this.#handshakeMessages(['ChangeCipherSpec']);
         }
-      } else if (type === APPLICATION_DATA && this.version === '1.3' && this.#state !== 'open') {
+      } else if (type === APPLICATION_DATA && this.version === '1.3' && !this.#handshakeDone) {
         // TLS 1.3 hides the handshake after ServerHello in application_data records (RFC 8446 §5.2); the
         // real type is the last byte before the tag (TLSInnerPlaintext.type).
         const inner = payload[payload.length - 1 - TAG];

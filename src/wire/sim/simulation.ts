@@ -233,6 +233,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       pipelineDepth: depth,
       tls: tlsVersion,
       tlsKeyShare: resolved.tlsKeyShare,
+      tlsFalseStart: resolved.tlsFalseStart,
       proxy: proxyAddress
         ? { address: proxyAddress, ip: PROXY_IP, useProxyConnection: resolved.proxy ? resolved.proxy.useProxyConnection === true : false }
         : undefined,
@@ -413,7 +414,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     fetch: (input, init) => start(input, init),
     connect(address, connectOptions) {
       const tcp = network.connect(address, { from: 'client', link });
-      return connectOptions?.tls ? new TlsStream(tcp, connectOptions.tls, ctx, { keyShare: resolved.tlsKeyShare }) : tcp;
+      return connectOptions?.tls ? new TlsStream(tcp, connectOptions.tls, ctx, { keyShare: resolved.tlsKeyShare, falseStart: resolved.tlsFalseStart }) : tcp;
     },
     get pending() {
       return pending.size;

@@ -45,6 +45,8 @@ export interface AgentConfig {
   readonly tls: TlsVersion;
   /** The TLS key exchange (the `tlsKeyShare` option). */
   readonly tlsKeyShare?: TlsKeyShare;
+  /** TLS 1.2 False Start (the `tlsFalseStart` option). */
+  readonly tlsFalseStart?: boolean;
   readonly proxy: AgentProxy | undefined;
   readonly link: Link;
   readonly network: TcpNetwork;
@@ -180,7 +182,7 @@ export class Agent {
       const tcp = network.connect(proxy.address, { from: 'client', link });
       if (https) {
         const tunnel = new ConnectTunnel(tcp, authority, codec, ctx);
-        stream = new TlsStream(tunnel, tls, ctx, { keyShare: this.#config.tlsKeyShare });
+        stream = new TlsStream(tunnel, tls, ctx, { keyShare: this.#config.tlsKeyShare, falseStart: this.#config.tlsFalseStart });
         transportReadyAt = () => tunnel.openedAt;
       } else {
         stream = tcp;
@@ -190,7 +192,7 @@ export class Agent {
       if (https) {
         let openedAt: number | undefined;
         tcp.onOpen(() => (openedAt = ctx.clock.now()));
-        stream = new TlsStream(tcp, tls, ctx, { keyShare: this.#config.tlsKeyShare });
+        stream = new TlsStream(tcp, tls, ctx, { keyShare: this.#config.tlsKeyShare, falseStart: this.#config.tlsFalseStart });
         transportReadyAt = () => openedAt;
       } else {
         stream = tcp;

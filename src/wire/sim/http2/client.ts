@@ -208,7 +208,10 @@ class Http2ClientSession {
     transport.onOpen(() => (this.#openedAt = ctx.clock.now()));
     if (https) {
       // TLS 1.2 cannot carry h2 in practice (RFC 9113 §9.2 cipher suite rules); the simulation's TLS version applies.
-      const tls = new TlsStream(transport, env.options.tls === '1.2' ? '1.2' : '1.3', ctx, { keyShare: env.options.tlsKeyShare });
+      const tls = new TlsStream(transport, env.options.tls === '1.2' ? '1.2' : '1.3', ctx, {
+        keyShare: env.options.tlsKeyShare,
+        falseStart: env.options.tlsFalseStart,
+      });
       tls.onOpen(() => {
         this.#readyAt = ctx.clock.now();
         this.#tlsMs = this.#readyAt - (this.#openedAt ?? this.#readyAt);
