@@ -43,7 +43,7 @@ test('rapid reset: no request started and the Frames view shows the GOAWAY; with
   await expect(viz.tabpanel).toContainText('GOAWAY');
   await expect(viz.tabpanel).toContainText('RST_STREAM');
   await pg.root.getByRole('button', { name: /^Options/ }).click();
-  await pg.root.getByLabel('defence', { exact: true }).selectOption('none');
+  await pg.root.getByLabel('Defence', { exact: true }).selectOption('none');
   await expect(pg.output).toContainText('handler started 200 times', { timeout: 15_000 });
   await expect(pg.output).toContainText('no GOAWAY');
 });

@@ -14,7 +14,8 @@ function options(page: Page, id = ID) {
     ...pg,
     toggle: pg.root.getByRole('button', { name: /^Options/ }),
     panel: pg.root.getByRole('group', { name: /options$/ }),
-    field: (name: string) => pg.root.getByLabel(name, { exact: true }),
+    // By the option's name in the snippet (its label is words: "rtt" is labelled "Round-trip time").
+    field: (name: string) => pg.root.locator(`[data-option="${name}"]`).locator('input, select'),
   };
 }
 
@@ -38,6 +39,9 @@ test('the options panel is generated from the schema before anything runs', asyn
   await expect(pg.field('rtt')).toHaveValue('100');
   await expect(pg.field('seed')).toHaveValue('2');
   await expect(pg.field('loss')).toHaveAccessibleDescription(/Probability that a data packet is lost/);
+  // Labelled in words, the name beside the doc line (issue #27: the knob was labelled "rtt").
+  await expect(pg.root.getByLabel('Round-trip time', { exact: true })).toHaveValue('100');
+  await expect(pg.field('rtt')).toHaveAccessibleDescription(/^rtt: Round-trip time, virtual ms/);
   // Nothing ran to draw it.
   await expect(pg.output).toHaveText('Console output appears here.');
   expect(await seriousViolations(page, `[data-playground-id="${ID}"]`)).toEqual([]);
@@ -151,15 +155,15 @@ test('an option changed before the playground woke up is the one the run uses (t
   // first, can land before the island hydrates. What the control shows is what must run.
   await page.goto('/playground/offline/');
   const pg = options(page, 'offline');
-  await pg.field('start online').click();
+  await pg.field('startOnline').click();
   await pg.field('networkMode').selectOption('offlineFirst');
-  await expect(pg.field('start online')).toBeChecked();
+  await expect(pg.field('startOnline')).toBeChecked();
   await pg.run.click();
   await expect(pg.output).toContainText(/Finished in/);
   // Started online: nothing waits for the network, and the panel still shows what was chosen.
   await expect(pg.output).toContainText('mutation paused? false');
   await expect(pg.output).not.toContainText('pending paused');
-  await expect(pg.field('start online')).toBeChecked();
+  await expect(pg.field('startOnline')).toBeChecked();
   await expect(pg.field('networkMode')).toHaveValue('offlineFirst');
   // And it is what Share puts in the link.
   await pg.share.click();

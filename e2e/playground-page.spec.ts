@@ -73,8 +73,8 @@ test('"Open in playground" carries the edited code and options to /playground', 
   await page.goto('/http/http3/');
   const pg = playground(page, 'http3-loss');
   await pg.root.getByRole('button', { name: /^Options/ }).click();
-  await pg.root.getByLabel('rtt', { exact: true }).fill('300');
-  await pg.root.getByLabel('rtt', { exact: true }).press('Enter');
+  await pg.root.getByLabel('Round-trip time', { exact: true }).fill('300');
+  await pg.root.getByLabel('Round-trip time', { exact: true }).press('Enter');
   await pg.replaceCode(
     "import { defineOptions } from 'roundtrip/playground';\nconst { rtt } = defineOptions({ rtt: { type: 'number', default: 100, min: 1, max: 1000, doc: 'Round-trip time' } });\nconsole.log('carried', rtt);\n",
   );
@@ -90,7 +90,7 @@ test('"Open in playground" carries the edited code and options to /playground', 
   expect(new URL(page.url()).hash).toMatch(/^#pg=http3-loss&s=1\./);
   // The carried code is coloured as the page's own snippets are, without being edited first.
   await expect(big.staticCode.locator('.astro-code span[style*="--shiki-light"]', { hasText: 'defineOptions' }).first()).toBeVisible();
-  await expect(big.root.getByLabel('rtt', { exact: true })).toHaveValue('300');
+  await expect(big.root.getByLabel('Round-trip time', { exact: true })).toHaveValue('300');
   await big.run.click();
   await expect(big.output).toContainText('carried 300');
 });
@@ -172,13 +172,13 @@ test('Download project gives a zip with package.json, tsconfig, the snippet, a R
 test("the downloaded project runs with the options the reader chose: they become defineOptions' defaults", async ({ page }) => {
   await page.goto('/playground/query-states/');
   const pg = playground(page, 'query-states');
-  const retry = pg.root.getByLabel('retry', { exact: true });
+  const retry = pg.root.getByLabel('Retries', { exact: true });
   await retry.fill('1');
   await retry.press('Enter');
   await expect(pg.root.getByText('(default 3)')).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent('download'), pg.root.getByRole('button', { name: 'Download project' }).click()]);
   const files = await unzip(await readFile((await download.path())!));
-  expect(files['src/main.ts']).toMatch(/retry: \{ type: 'number', default: 1, /);
+  expect(files['src/main.ts']).toMatch(/retry: \{\s*type: 'number',\s*default: 1,/);
   expect(files['src/main.ts']).toMatch(/retryDelay: \{ type: 'number', default: 10, /);
   expect(files['README.md']).toContain('- `retry`: `1`');
 });

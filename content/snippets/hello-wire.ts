@@ -10,7 +10,7 @@ const { httpVersion, rtt } = defineOptions({
     label: 'HTTP version',
     doc: 'Version the client speaks; 1.0 closes the connection after each response',
   },
-  rtt: { type: 'number', default: 80, min: 1, max: 1000, step: 10, doc: 'Round-trip time, virtual ms' },
+  rtt: { type: 'number', default: 80, min: 1, max: 1000, step: 10, label: 'Round-trip time', doc: 'Round-trip time, virtual ms' },
 });
 
 // A mock server with one route, and a simulated network between it and us.

@@ -5,8 +5,8 @@ import { defineOptions } from 'roundtrip/playground';
 // subresources the document names, all at once, as a browser does once it has parsed the HTML.
 // Open the Compare tab to see the runs side by side; Waterfall and Sequence show one run in detail.
 const { rtt, assets } = defineOptions({
-  rtt: { type: 'number', default: 100, min: 10, max: 500, step: 10, doc: 'Round-trip time, virtual ms' },
-  assets: { type: 'number', default: 8, min: 1, max: 20, integer: true, doc: 'Subresources the page loads after its HTML' },
+  rtt: { type: 'number', default: 100, min: 10, max: 500, step: 10, label: 'Round-trip time', doc: 'Round-trip time, virtual ms' },
+  assets: { type: 'number', default: 8, min: 1, max: 20, integer: true, label: 'Subresources', doc: 'Subresources the page loads after its HTML' },
 });
 
 const kinds = ['style.css', 'app.js', 'logo.svg', 'photo.jpg'];

@@ -7,9 +7,17 @@ const server = () => createServer({ routes: [http.get('/item/:id', (_req, { para
 // policies that wait a round trip per request fall behind; raise the count and watch six connections
 // stop being enough.
 const { rtt, requests, parallel } = defineOptions({
-  rtt: { type: 'number', default: 100, min: 1, max: 1000, step: 10, doc: 'Round-trip time, virtual ms' },
-  requests: { type: 'number', default: 10, min: 1, max: 50, integer: true, doc: 'How many resources the page loads' },
-  parallel: { type: 'number', default: 6, min: 1, max: 16, integer: true, doc: 'Connections per origin for the parallel policy (browsers use 6)' },
+  rtt: { type: 'number', default: 100, min: 1, max: 1000, step: 10, label: 'Round-trip time', doc: 'Round-trip time, virtual ms' },
+  requests: { type: 'number', default: 10, min: 1, max: 50, integer: true, label: 'Resources to load', doc: 'How many resources the page loads' },
+  parallel: {
+    type: 'number',
+    default: 6,
+    min: 1,
+    max: 16,
+    integer: true,
+    label: 'Parallel connections',
+    doc: 'Connections per origin for the parallel policy (browsers use 6)',
+  },
 });
 
 async function load(label: string, options: Parameters<typeof createSimulation>[0]) {

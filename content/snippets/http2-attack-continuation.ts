@@ -8,8 +8,8 @@ import { defineOptions } from 'roundtrip/playground';
 // before 1.61.0). Only the attacker is barred from sending other frames meanwhile (RFC 9113 §4.3, §6.10).
 // Turn the defence off and watch the pile grow.
 const { defence, frames } = defineOptions({
-  defence: { type: 'boolean', default: true, doc: 'At most 8 CONTINUATION frames per field block (nghttp2)' },
-  frames: { type: 'number', default: 500, min: 10, max: 2000, integer: true, doc: 'CONTINUATION frames the attacker sends' },
+  defence: { type: 'boolean', default: true, label: 'Defence on', doc: 'At most 8 CONTINUATION frames per field block (nghttp2)' },
+  frames: { type: 'number', default: 500, min: 10, max: 2000, integer: true, label: 'CONTINUATION frames', doc: 'CONTINUATION frames the attacker sends' },
 });
 
 let handled = 0;

@@ -6,8 +6,8 @@ import { defineOptions } from 'roundtrip/playground';
 // 4,096 to one at best, 16 KB of references to a 4 KB entry making 64 MB (CVE-2016-1544, CVE-2016-6581).
 // Turn the defence off and see what reaches the handler.
 const { defence, copies } = defineOptions({
-  defence: { type: 'boolean', default: true, doc: 'Header list capped at 16 KiB while it is decoded (Node: 65,535 bytes)' },
-  copies: { type: 'number', default: 100, min: 1, max: 400, integer: true, doc: 'Times the block names the big table entry' },
+  defence: { type: 'boolean', default: true, label: 'Defence on', doc: 'Header list capped at 16 KiB while it is decoded (Node: 65,535 bytes)' },
+  copies: { type: 'number', default: 100, min: 1, max: 400, integer: true, label: 'References to the entry', doc: 'Times the block names the big table entry' },
 });
 
 let delivered = 0;

@@ -7,9 +7,9 @@ import { defineOptions } from 'roundtrip/playground';
 // answers wait only between two reads: one TCP segment carries about 85 PINGs, more than this budget.
 // Turn the defence off and count the acknowledgements.
 const { defence, frame, count } = defineOptions({
-  defence: { type: 'boolean', default: true, doc: 'At most 50 PING/SETTINGS acknowledgements waiting to be written (nghttp2: 1000)' },
-  frame: { type: 'select', choices: ['PING', 'SETTINGS'], default: 'PING', doc: 'What the attacker floods with' },
-  count: { type: 'number', default: 500, min: 10, max: 2000, integer: true, doc: 'Frames in the flood' },
+  defence: { type: 'boolean', default: true, label: 'Defence on', doc: 'At most 50 PING/SETTINGS acknowledgements waiting to be written (nghttp2: 1000)' },
+  frame: { type: 'select', choices: ['PING', 'SETTINGS'], default: 'PING', label: 'Flood frame', doc: 'What the attacker floods with' },
+  count: { type: 'number', default: 500, min: 10, max: 2000, integer: true, label: 'Frames sent', doc: 'Frames in the flood' },
 });
 
 const server = createServer({ http2Limits: { maxQueuedAcks: defence ? 50 : Number.POSITIVE_INFINITY } });

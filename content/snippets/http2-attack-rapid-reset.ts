@@ -10,9 +10,10 @@ const { defence, streams } = defineOptions({
     type: 'select',
     choices: ['reset budget', 'handler limit', 'none'],
     default: 'reset budget',
+    label: 'Defence',
     doc: 'reset budget: skip requests reset in the same read, and a burst of 50 resets refilled at 33 per second (nghttp2: 1000 and 33). handler limit: at most 20 handlers at once, the stream limit, reset or not; more wait, and past 80 waiting the connection ends (Go)',
   },
-  streams: { type: 'number', default: 200, min: 10, max: 500, integer: true, doc: 'Streams the attacker opens and resets' },
+  streams: { type: 'number', default: 200, min: 10, max: 500, integer: true, label: 'Streams reset', doc: 'Streams the attacker opens and resets' },
 });
 
 let started = 0;

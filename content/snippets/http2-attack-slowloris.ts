@@ -8,9 +8,10 @@ const { defence, version } = defineOptions({
   defence: {
     type: 'boolean',
     default: true,
+    label: 'Defence on',
     doc: 'HTTP/1: the header section must arrive within 10 s of its first byte (else 408). HTTP/2: a request still arriving does not keep the connection open past the 5 s idle timeout',
   },
-  version: { type: 'select', choices: ['HTTP/1.1', 'HTTP/2'], default: 'HTTP/1.1', doc: 'Protocol the slow client speaks' },
+  version: { type: 'select', choices: ['HTTP/1.1', 'HTTP/2'], default: 'HTTP/1.1', label: 'Protocol', doc: 'Protocol the slow client speaks' },
 });
 
 const server = createServer({

@@ -9,9 +9,10 @@ const { flowControl, push } = defineOptions({
     type: 'select',
     choices: ['rfc-defaults', 'browser'],
     default: 'rfc-defaults',
+    label: 'Flow-control windows',
     doc: "Receive windows the client offers: RFC 9113's 65,535 octets, or Chrome's 6 MiB per stream",
   },
-  push: { type: 'boolean', default: true, doc: 'Client lets the server push (SETTINGS_ENABLE_PUSH, RFC 9113 §6.5.2)' },
+  push: { type: 'boolean', default: true, label: 'Server push allowed', doc: 'Client lets the server push (SETTINGS_ENABLE_PUSH, RFC 9113 §6.5.2)' },
 });
 
 const page = '<!doctype html><link rel="stylesheet" href="/style.css"><img src="/photo.jpg">';

@@ -5,9 +5,25 @@ import { defineOptions } from 'roundtrip/playground';
 // one TCP byte stream (HTTP/2) against independent QUIC streams (HTTP/3). The seed decides which packets
 // are lost, so a run replays exactly; change it to see another pattern of losses.
 const { loss, rtt, seed } = defineOptions({
-  loss: { type: 'number', default: 0.1, min: 0, max: 0.5, step: 0.01, doc: 'Probability that a data packet is lost (second run of each version)' },
-  rtt: { type: 'number', default: 100, min: 1, max: 1000, step: 10, doc: 'Round-trip time, virtual ms' },
-  seed: { type: 'number', default: 2, min: 0, max: 1_000_000, integer: true, doc: 'Seed of the random generator that picks lost packets' },
+  loss: {
+    type: 'number',
+    default: 0.1,
+    min: 0,
+    max: 0.5,
+    step: 0.01,
+    label: 'Packet loss',
+    doc: 'Probability that a data packet is lost (second run of each version)',
+  },
+  rtt: { type: 'number', default: 100, min: 1, max: 1000, step: 10, label: 'Round-trip time', doc: 'Round-trip time, virtual ms' },
+  seed: {
+    type: 'number',
+    default: 2,
+    min: 0,
+    max: 1_000_000,
+    integer: true,
+    label: 'Random seed',
+    doc: 'Seed of the random generator that picks lost packets',
+  },
 });
 
 const parts = [1, 2, 3, 4, 5, 6];

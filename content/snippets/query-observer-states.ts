@@ -4,9 +4,17 @@ import { defineOptions } from 'roundtrip/playground';
 // Watch status and fetchStatus move while a query fails twice, then succeeds.
 // Turn `retry` down to 1 and the query ends in 'error' before its third attempt.
 const { retry, retryDelay, failures } = defineOptions({
-  retry: { type: 'number', default: 3, min: 0, max: 10, integer: true, doc: 'Retries after a failed attempt (the default is 3 in a browser, 0 on a server)' },
-  retryDelay: { type: 'number', default: 10, min: 0, max: 5000, step: 10, doc: 'Milliseconds to wait before each retry' },
-  failures: { type: 'number', default: 2, min: 0, max: 10, integer: true, doc: 'How many attempts fail before one succeeds' },
+  retry: {
+    type: 'number',
+    default: 3,
+    min: 0,
+    max: 10,
+    integer: true,
+    label: 'Retries',
+    doc: 'Retries after a failed attempt (the default is 3 in a browser, 0 on a server)',
+  },
+  retryDelay: { type: 'number', default: 10, min: 0, max: 5000, step: 10, label: 'Retry delay', doc: 'Milliseconds to wait before each retry' },
+  failures: { type: 'number', default: 2, min: 0, max: 10, integer: true, label: 'Failing attempts', doc: 'How many attempts fail before one succeeds' },
 });
 
 let calls = 0;

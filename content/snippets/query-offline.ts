@@ -4,14 +4,15 @@ import { defineOptions } from 'roundtrip/playground';
 // With networkMode 'online' (the default), nothing fetches while the onlineManager says offline:
 // the query waits with fetchStatus 'paused', the mutation with isPaused true. Try 'always', or start online.
 const { startOnline, networkMode, offlineFor } = defineOptions({
-  startOnline: { type: 'boolean', default: false, label: 'start online', doc: 'Whether the onlineManager reports a network when the snippet starts' },
+  startOnline: { type: 'boolean', default: false, label: 'Start online', doc: 'Whether the onlineManager reports a network when the snippet starts' },
   networkMode: {
     type: 'select',
     choices: ['online', 'always', 'offlineFirst'],
     default: 'online',
+    label: 'Network mode',
     doc: 'When queries and mutations may run without a network',
   },
-  offlineFor: { type: 'number', default: 50, min: 0, max: 2000, step: 10, doc: 'Milliseconds before the network comes back' },
+  offlineFor: { type: 'number', default: 50, min: 0, max: 2000, step: 10, label: 'Offline for', doc: 'Milliseconds before the network comes back' },
 });
 
 const client = new QueryClient({ defaultOptions: { queries: { networkMode }, mutations: { networkMode } } });

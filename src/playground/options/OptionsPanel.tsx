@@ -110,6 +110,20 @@ export function controlsChangedBeforeHydration(
   return found;
 }
 
+/**
+ * A label for an option the snippet gave none: its name in words ("retryDelay" -> "Retry delay"). The docs
+ * snippets all give one (labels.test.ts), since a name like "rtt" says nothing to a newcomer (issue #27); the
+ * name itself is shown beside the doc line, where it ties the control to the snippet's code.
+ */
+export function humanName(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 export default function OptionsPanel({ idPrefix, title, schema, values, changed, onChange, onReset, onAdopt }: OptionsPanelProps) {
   const rootRef = useRef<HTMLFieldSetElement>(null);
   // Once, as the panel hydrates: later, every change goes through the handlers (a mount with nothing to
@@ -128,7 +142,7 @@ export default function OptionsPanel({ idPrefix, title, schema, values, changed,
         {Object.entries(schema).map(([name, spec]) => {
           const id = `${idPrefix}-opt-${name}`;
           const value = values[name] ?? spec.default;
-          const label = spec.label ?? name;
+          const label = spec.label ?? humanName(name);
           return (
             <div className="rt-option" key={name} data-option={name}>
               {spec.type === 'boolean' ? (
@@ -153,7 +167,7 @@ export default function OptionsPanel({ idPrefix, title, schema, values, changed,
                 </span>
               )}
               <span id={`${id}-doc`} className="rt-option-doc">
-                {spec.doc}
+                <code className="rt-option-name">{name}</code>: {spec.doc}
                 {Object.is(value, spec.default) ? '' : ` (default ${String(spec.default)})`}
               </span>
             </div>
