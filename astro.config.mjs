@@ -38,7 +38,7 @@ export default defineConfig({
         { label: 'Query library', items: [{ autogenerate: { directory: 'query' } }] },
       ],
       customCss: ['./src/components/styles/site.css'],
-      components: { PageTitle: './src/components/PageTitle.astro' },
+      components: { PageTitle: './src/components/PageTitle.astro', SkipLink: './src/components/SkipLink.astro' },
     }),
     react(),
     playgroundIntegration(),

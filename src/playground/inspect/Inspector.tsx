@@ -31,7 +31,13 @@ export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
 /** The view each format opens on: the one that shows what that input is made of. */
 const FIRST_VIEW: Readonly<Record<Format, string>> = { http1: 'messages', curl: 'messages', h2: 'frames', hpack: 'hpack', har: 'waterfall' };
 
-/** The placeholder: one exchange as pasted text, whose Content-Length (38) is its body's length (Inspector.test.tsx). */
+/**
+ * What the empty box says. Not an example of input: a grey request in the box read as a filled-in box, and
+ * Inspect then answered "The input is empty" (issue #27). The example is one press away (SAMPLE).
+ */
+export const INPUT_HINT = 'Empty: paste an HTTP/1 exchange, curl -v output, HTTP/2 frames or an HPACK block in hex, or a HAR; or load the example.';
+
+/** The example "Load the example" puts in the box: one exchange, whose Content-Length (38) is its body's length (Inspector.test.tsx). */
 export const SAMPLE =
   'GET /todos/1 HTTP/1.1\nHost: 127.0.0.1:8080\nUser-Agent: curl/7.88.1\nAccept: */*\n\nHTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: 38\n\n{"id":"1","title":"Try the inspector"}';
 
@@ -178,6 +184,7 @@ export default function Inspector() {
       for (const wake of wakes) {
         if (wake === 'inspect') void read();
         else if (wake === 'share') void makeShare();
+        else if (wake === 'example') loadExample();
       }
     }
     // Awake, a link that changes only the fragment (pasted into this tab) is read as well.
@@ -185,6 +192,14 @@ export default function Inspector() {
     window.addEventListener('hashchange', onHashChange);
     return () => window.removeEventListener('hashchange', onHashChange);
   }, []);
+
+  /** Fills the box with SAMPLE and reads it, as if the reader had pasted it and pressed Inspect. */
+  function loadExample() {
+    if (!text.current) return;
+    text.current.value = SAMPLE;
+    setFile(undefined);
+    void read({}, undefined);
+  }
 
   const update = (change: Partial<Settings>) => {
     setSettings((s) => ({ ...s, ...change }));
@@ -255,7 +270,7 @@ export default function Inspector() {
           ref={text}
           spellCheck={false}
           defaultValue=""
-          placeholder={SAMPLE}
+          placeholder={INPUT_HINT}
           aria-describedby="rt-inspect-private"
           onInput={() => file && setFile(undefined)}
           onDragOver={(e) => {
@@ -312,6 +327,9 @@ export default function Inspector() {
       <div className="rt-inspect-row">
         <button type="button" data-primary="" data-action="inspect" onClick={() => void read()} disabled={busy}>
           {busy ? 'Reading…' : 'Inspect'}
+        </button>
+        <button type="button" data-action="example" onClick={loadExample}>
+          Load the example
         </button>
         <label>
           Open a file <input type="file" onChange={(e) => e.target.files?.[0] && void load(e.target.files[0])} />
