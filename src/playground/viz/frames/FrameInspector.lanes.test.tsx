@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Recording } from '../../recording/model';
 import { recordSnippet } from '../run-snippet';
 import FrameInspector from './FrameInspector';
-import { COMPACT_LANE_REM, frameAtCursor, frameIndex, LANE_FIXED_REM, LANE_REM, laneScrollLeft, visibleFrameCount } from './model';
+import { COMPACT_LANE_REM, frameAtCursor, frameIndex, LANE_FIXED_REM, LANE_REM, laneOf, laneScrollLeft, laneStreams, visibleFrameCount } from './model';
 
 let recording: Recording;
 beforeAll(async () => {
@@ -39,16 +39,24 @@ describe('laneScrollLeft', () => {
 });
 
 describe('FrameInspector on rapid reset', () => {
-  it('has dozens of streams, starts compact and can be widened', () => {
-    const endpoint = frameIndex(recording).endpoints[0]!;
-    const lane = frameIndex(recording).byEndpoint.get(endpoint.key)!;
+  it('has dozens of streams, starts compact with the finished ones in one lane, and can be widened', () => {
+    const last = recording.steps.length - 1;
+    const at = frameAtCursor(recording, last)!;
+    const lane = frameIndex(recording).byEndpoint.get(at.key)!;
     expect(lane.streams.length).toBeGreaterThan(40);
-    render(<FrameInspector recording={recording} cursor={recording.steps.length - 1} />);
+    render(<FrameInspector recording={recording} cursor={last} />);
     const compact = screen.getByRole('checkbox', { name: 'Compact lanes' }) as HTMLInputElement;
     expect(compact.checked).toBe(true);
     const table = screen.getByRole('table');
-    expect(table.style.width).toBe(`${LANE_FIXED_REM + lane.streams.length * COMPACT_LANE_REM}rem`);
+    const heads = () => [...table.querySelectorAll('thead th.rt-fi-lane')].map((th) => th.getAttribute('data-stream'));
+    // Stream 0, the finished streams, and the few still open: a handful of lanes, not one per stream.
+    expect(heads().slice(0, 2)).toEqual(['0', 'finished']);
+    expect(heads().length).toBeLessThan(12);
+    expect(table.style.width).toBe(`${LANE_FIXED_REM + heads().length * COMPACT_LANE_REM}rem`);
+    // A finished stream's frame names its stream.
+    expect(within(table).getAllByRole('button', { name: /^(sent|received) +s\d+ (HEADERS|RST_STREAM)/ }).length).toBeGreaterThan(0);
     fireEvent.click(compact);
+    expect(heads().length).toBe(lane.streams.length);
     expect(table.style.width).toBe(`${LANE_FIXED_REM + lane.streams.length * LANE_REM}rem`);
     // The bar names where the chosen frame is.
     expect(screen.getByTestId('frames-where').textContent).toMatch(/^Stream \d+, lane \d+ of \d+$|^Stream 0 \(connection\), lane 1 of \d+$/);
@@ -62,26 +70,40 @@ describe('FrameInspector on rapid reset', () => {
       if (!at) continue;
       const lane = index.byEndpoint.get(at.key)!;
       const count = visibleFrameCount(lane, cursor);
-      const streams = lane.streams.filter((s) => s.id === 0 || s.first < count).map((s) => s.id);
       const frame = lane.frames.find((f) => f.index === at.index)!;
-      const pos = streams.indexOf(frame.event.streamId);
-      expect(pos).toBeGreaterThanOrEqual(0);
-      for (const width of [330, 900]) {
-        const laneW = COMPACT_LANE_REM * REM;
-        const fixed = LANE_FIXED_REM * REM;
-        const content = fixed + streams.length * laneW;
-        for (const from of [0, content / 2]) {
-          const left = laneScrollLeft(pos, laneW, fixed, { left: Math.min(from, Math.max(0, content - width)), width, content });
-          const start = fixed + pos * laneW;
-          expect(start).toBeGreaterThanOrEqual(left + fixed - 0.5);
-          expect(start + laneW).toBeLessThanOrEqual(left + width + 0.5);
-        }
+      for (const [compact, laneRem] of [
+        [true, COMPACT_LANE_REM],
+        [false, LANE_REM],
+      ] as const) {
+        const streams = laneStreams(lane, count, compact);
+        const pos = laneOf(streams, frame.event.streamId);
+        expect(pos).toBeGreaterThanOrEqual(0);
+        if (!compact) expect(streams[pos]).toBe(frame.event.streamId);
+        checkInView(pos, streams.length, laneRem);
       }
       checked++;
     }
     expect(checked).toBeGreaterThan(20);
   });
+});
 
+function checkInView(pos: number, lanes: number, laneRem: number) {
+  for (const width of [330, 900]) {
+    const laneW = laneRem * REM;
+    const fixed = LANE_FIXED_REM * REM;
+    const content = fixed + lanes * laneW;
+    for (const from of [0, content / 2]) {
+      const left = laneScrollLeft(pos, laneW, fixed, { left: Math.min(from, Math.max(0, content - width)), width, content });
+      const start = fixed + pos * laneW;
+      expect(start).toBeGreaterThanOrEqual(left + fixed - 0.5);
+      // A lane wider than the room beside the fixed columns (a full-width lane on a phone) starts at their edge.
+      if (laneW <= width - fixed) expect(start + laneW).toBeLessThanOrEqual(left + width + 0.5);
+      else expect(start).toBeCloseTo(left + fixed, 0);
+    }
+  }
+}
+
+describe('FrameInspector on rapid reset, the selected row', () => {
   it('the selected row names the stream whose lane holds it', () => {
     const last = recording.steps.length - 1;
     render(<FrameInspector recording={recording} cursor={last} />);
@@ -94,6 +116,11 @@ describe('FrameInspector on rapid reset', () => {
       col += Number(c.getAttribute('colspan') ?? 1);
     }
     const head = within(screen.getByRole('table')).getAllByRole('columnheader')[col]!;
-    expect(screen.getByTestId('frames-where').textContent).toContain(head.textContent!.replace(' (connection)', ''));
+    const where = screen.getByTestId('frames-where').textContent!;
+    if (head.getAttribute('data-stream') === 'finished') {
+      // In the finished streams' lane, the frame itself names its stream, as the bar does.
+      const stream = /^Stream (\d+) \(finished\)/.exec(where)![1];
+      expect(row.querySelector('button[aria-pressed="true"]')!.textContent).toContain(`s${stream} `);
+    } else expect(where).toContain(head.textContent!.replace(' (connection)', ''));
   });
 });

@@ -7,7 +7,8 @@
  * just shows it when the view runs without a player. The lanes' box scrolls both ways to keep the chosen
  * frame in view: down to its row and sideways to its stream's lane (rapid reset opens 52 streams, 11,000 px
  * of lanes at full width), with the # and ms columns kept at the left edge. Past COMPACT_FROM streams the
- * lanes start compact (narrower, without each frame's length).
+ * lanes start compact: narrower, without each frame's length, and the streams that have no frame left to come
+ * share one "Finished streams" lane (model.ts laneStreams).
  */
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../views';
@@ -16,13 +17,16 @@ import { HexDump } from './HexDump';
 import {
   COMPACT_FROM,
   COMPACT_LANE_REM,
+  FINISHED_LANE,
   flatten,
   frameAtCursor,
   frameIndex,
   frameTree,
   LANE_FIXED_REM,
   LANE_REM,
+  laneOf,
   laneScrollLeft,
+  laneStreams,
   nodeAt,
   visibleFrameCount,
   type FieldNode,
@@ -84,7 +88,10 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
     const body = bodyRef.current;
     if (!wrap || !body) return;
     const row = body.querySelector<HTMLTableRowElement>('tr[data-pos]');
-    if (row && row.offsetHeight > 0) rowPx.current = row.offsetHeight;
+    // Fractional (a row is 31.3 px at 16 px a rem): offsetHeight's whole pixels drifted the rendered rows
+    // 0.3 px a row away from their spacers, and the followed last row ended half under the box's edge.
+    const h = row?.getBoundingClientRect().height ?? 0;
+    if (h > 0) rowPx.current = h;
     const bodyTop = body.getBoundingClientRect().top - wrap.getBoundingClientRect().top + wrap.scrollTop;
     const next = { top: wrap.scrollTop, height: wrap.clientHeight, bodyTop };
     across.current = {
@@ -95,9 +102,13 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
     };
     setView((v) => (v.top === next.top && v.height === next.height && v.bodyTop === next.bodyTop ? v : next));
   }, []);
-  // Measured on mount and when the list starts windowing; after that the scroll handler keeps `view` current.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `windowed` is the trigger: measure again when the list starts windowing
-  useLayoutEffect(() => measure(), [windowed, measure]);
+  // Compact lanes leave out each frame's length, so rows may differ in height: measured again on a change.
+  const [compactChoice, setCompact] = useState<boolean | null>(null);
+  const compact = compactChoice ?? (lane?.streams.length ?? 0) > COMPACT_FROM;
+  // Measured on mount, when the list starts windowing and when the lanes change width (a row's height and the
+  // box's sideways scrollbar with them); after that the scroll handler keeps `view` current.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `windowed` and `compact` are the triggers: measure again when they change
+  useLayoutEffect(() => measure(), [windowed, measure, compact]);
   // Keep the followed frame in view as the cursor moves (DevTools keeps the selected request in view too):
   // scroll only when it is outside the visible rows, so a reader's own scrolling is left alone otherwise.
   // `view` and `count` are read, not followed: only a new selection scrolls. No DOM is read or written here:
@@ -105,6 +116,7 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   // the DOM, so the step lays out once (writing scrollTop before re-rendering laid out the old rows, then the
   // frame laid out the new ones).
   const scrollTo = useRef<number | null>(null);
+  const scrollLeftTo = useRef<number | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new selection scrolls; `view` and `count` are read, not followed (see above)
   useLayoutEffect(() => {
     if (selectedPos < 0) return;
@@ -121,8 +133,12 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   useLayoutEffect(() => {
     const wrap = wrapRef.current;
     if (!wrap || scrollTo.current === null) return;
+    // A sideways move decided in the same step goes with it, at once: a later scrollTop write would stop a
+    // smooth sideways scroll where it started.
+    if (scrollLeftTo.current !== null) wrap.scrollLeft = scrollLeftTo.current;
     wrap.scrollTop = scrollTo.current;
     scrollTo.current = null;
+    scrollLeftTo.current = null;
   }, [view.top]);
   const px = rowPx.current;
   const from = windowed ? clamp(Math.floor((view.top - view.bodyTop) / px) - OVERSCAN, 0, count) : 0;
@@ -130,13 +146,11 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
 
   // Stream 0 always has a lane; other streams once their first frame is visible. The same array while the
   // set does not change, so memoized rows skip re-rendering.
-  const streams = useStable(lane ? lane.streams.filter((s) => s.id === 0 || s.first < count).map((s) => s.id) : NO_STREAMS);
-  const [compactChoice, setCompact] = useState<boolean | null>(null);
-  const compact = compactChoice ?? (lane?.streams.length ?? 0) > COMPACT_FROM;
+  const streams = useStable(lane ? laneStreams(lane, count, compact) : NO_STREAMS);
   const laneRem = compact ? COMPACT_LANE_REM : LANE_REM;
   // Sideways: the chosen frame's lane in view beside the sticky # and ms columns. Smooth unless the reader
   // asked for reduced motion; measured again after, by the scroll event.
-  const selectedLane = selected ? streams.indexOf(selected.event.streamId) : -1;
+  const selectedLane = selected ? laneOf(streams, selected.event.streamId) : -1;
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new selection (or lane width) scrolls sideways; the box's extent is read, not followed
   useLayoutEffect(() => {
     const wrap = wrapRef.current;
@@ -147,6 +161,11 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
     const left = laneScrollLeft(selectedLane, laneRem * rem, LANE_FIXED_REM * rem, { left: now, width, content });
     if (left === now) return;
     across.current.left = left;
+    if (scrollTo.current !== null) {
+      // The rows move too: both are written together once the new rows are in (above).
+      scrollLeftTo.current = left;
+      return;
+    }
     const reduce = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
     if (typeof wrap.scrollTo === 'function') wrap.scrollTo({ left, behavior: reduce ? 'auto' : 'smooth' });
     else wrap.scrollLeft = left;
@@ -186,7 +205,8 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
         </label>
         {selected ? (
           <span className="rt-fi-where" data-testid="frames-where">
-            {selected.event.streamId === 0 ? 'Stream 0 (connection)' : `Stream ${selected.event.streamId}`}, lane {selectedLane + 1} of {streams.length}
+            {selected.event.streamId === 0 ? 'Stream 0 (connection)' : `Stream ${selected.event.streamId}`}
+            {streams[selectedLane] === FINISHED_LANE ? ' (finished)' : ''}, lane {selectedLane + 1} of {streams.length}
           </span>
         ) : null}
       </div>
@@ -213,8 +233,8 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
               <th scope="col">#</th>
               <th scope="col">ms</th>
               {streams.map((s) => (
-                <th scope="col" key={s} className="rt-fi-lane" data-stream={s}>
-                  {s === 0 ? 'Stream 0 (connection)' : `Stream ${s}`}
+                <th scope="col" key={s} className="rt-fi-lane" data-stream={s === FINISHED_LANE ? 'finished' : s}>
+                  {s === 0 ? 'Stream 0 (connection)' : s === FINISHED_LANE ? 'Finished streams' : `Stream ${s}`}
                 </th>
               ))}
             </tr>
@@ -263,7 +283,7 @@ const FrameRow = memo(function FrameRow({
   streams: readonly number[];
   onChoose: (f: FrameRef) => void;
 }) {
-  const lane = streams.indexOf(f.event.streamId);
+  const lane = laneOf(streams, f.event.streamId);
   const after = streams.length - lane - 1;
   return (
     <tr data-pos={n} aria-rowindex={windowed ? n + 2 : undefined} aria-current={current ? 'true' : undefined} className={current ? 'is-current' : undefined}>
@@ -271,7 +291,7 @@ const FrameRow = memo(function FrameRow({
       <td>{f.event.at.toFixed(1)}</td>
       {lane > 0 ? <td className="rt-fi-lane" colSpan={lane} /> : null}
       <td className="rt-fi-lane">
-        <FrameButton frame={f} current={current} onChoose={onChoose} />
+        <FrameButton frame={f} current={current} onChoose={onChoose} named={streams[lane] === FINISHED_LANE} />
       </td>
       {after > 0 ? <td className="rt-fi-lane" colSpan={after} /> : null}
     </tr>
@@ -302,7 +322,8 @@ function Spacer({ height, columns }: { height: number; columns: number }) {
   );
 }
 
-function FrameButton({ frame: f, current, onChoose }: { frame: FrameRef; current: boolean; onChoose: (f: FrameRef) => void }) {
+/** A frame's button; `named` (in the finished streams' lane) starts with its stream ("s17"). */
+function FrameButton({ frame: f, current, onChoose, named }: { frame: FrameRef; current: boolean; onChoose: (f: FrameRef) => void; named: boolean }) {
   return (
     <button
       type="button"
@@ -312,7 +333,8 @@ function FrameButton({ frame: f, current, onChoose }: { frame: FrameRef; current
       onClick={() => onChoose(f)}
     >
       <span aria-hidden="true">{dirArrow(f.event.direction)}</span>
-      <span className="rt-sr-only">{f.event.direction} </span> {f.event.frameType}
+      <span className="rt-sr-only">{f.event.direction} </span> {named ? `s${f.event.streamId} ` : ''}
+      {f.event.frameType}
       {f.event.flags.length > 0 ? (
         <small title={f.event.flags.join(', ')}>
           {' '}

@@ -60,8 +60,11 @@ export interface FrameIndex {
 export interface EndpointFrames {
   readonly frames: readonly FrameRef[];
   readonly steps: readonly number[];
-  /** Stream ids with the position (in `frames`) of their first frame, sorted by id; stream 0 at position 0. */
-  readonly streams: readonly { readonly id: number; readonly first: number }[];
+  /**
+   * Stream ids with the positions (in `frames`) of their first and last frames, sorted by id; stream 0 at
+   * position 0 (its `last` is -1 when it has no frame).
+   */
+  readonly streams: readonly { readonly id: number; readonly first: number; readonly last: number }[];
 }
 
 const frameIndexes = new WeakMap<Recording, FrameIndex>();
@@ -70,8 +73,8 @@ export function frameIndex(recording: Recording): FrameIndex {
   const cached = frameIndexes.get(recording);
   if (cached) return cached;
   const endpoints = endpointsOf(recording);
-  const building = new Map<string, { frames: FrameRef[]; steps: number[]; first: Map<number, number> }>();
-  for (const e of endpoints) building.set(e.key, { frames: [], steps: [], first: new Map([[0, 0]]) });
+  const building = new Map<string, { frames: FrameRef[]; steps: number[]; first: Map<number, number>; last: Map<number, number> }>();
+  for (const e of endpoints) building.set(e.key, { frames: [], steps: [], first: new Map([[0, 0]]), last: new Map() });
   const sources = new Map(recording.sources.map((s) => [s.id, s]));
   const latestFrameStep = new Int32Array(recording.steps.length);
   let latest = -1;
@@ -83,6 +86,7 @@ export function frameIndex(recording: Recording): FrameIndex {
       const lane = building.get(endpointKey(step.sourceId, event.connectionId, event.side));
       if (lane) {
         if (!lane.first.has(event.streamId)) lane.first.set(event.streamId, lane.frames.length);
+        lane.last.set(event.streamId, lane.frames.length);
         lane.frames.push({ event, index: step.index });
         lane.steps.push(i);
       }
@@ -91,7 +95,7 @@ export function frameIndex(recording: Recording): FrameIndex {
   });
   const byEndpoint = new Map<string, EndpointFrames>();
   for (const [key, lane] of building) {
-    const streams = [...lane.first].map(([id, first]) => ({ id, first })).sort((a, b) => a.id - b.id);
+    const streams = [...lane.first].map(([id, first]) => ({ id, first, last: lane.last.get(id) ?? -1 })).sort((a, b) => a.id - b.id);
     byEndpoint.set(key, { frames: lane.frames, steps: lane.steps, streams });
   }
   const index: FrameIndex = { endpoints, byEndpoint, latestFrameStep };
@@ -379,6 +383,33 @@ export const LANE_FIXED_REM = 7.5;
 export const LANE_REM = 13.5;
 export const COMPACT_LANE_REM = 7;
 export const COMPACT_FROM = 8;
+/** The lane that compact lanes gather finished streams into (no stream has a negative id). */
+export const FINISHED_LANE = -1;
+
+/**
+ * The lanes drawn when the first `count` frames are visible: stream 0, then each stream whose first frame is
+ * visible. With `compact`, a stream whose every frame is already visible (it has no more in this run: reset or
+ * ended both ways) gives up its lane, and its frames go to one FINISHED_LANE after stream 0: rapid reset opens
+ * and cancels 200 streams, and a lane each made the table 200 lanes wide, nearly all empty at any one row.
+ */
+export function laneStreams(lane: EndpointFrames, count: number, compact: boolean): number[] {
+  const out: number[] = [];
+  let finished = false;
+  for (const s of lane.streams) {
+    if (s.id === 0) out.push(0);
+    else if (s.first >= count) continue;
+    else if (compact && s.last < count) finished = true;
+    else out.push(s.id);
+  }
+  if (finished) out.splice(1, 0, FINISHED_LANE);
+  return out;
+}
+
+/** The lane (position in `streams`) that holds a frame of `streamId`: its own, or the finished streams' lane. */
+export function laneOf(streams: readonly number[], streamId: number): number {
+  const own = streams.indexOf(streamId);
+  return own >= 0 ? own : streams.indexOf(FINISHED_LANE);
+}
 
 /** The scroll box's horizontal extent, in px: where it stands, how wide it is, and how wide its content is. */
 export interface HorizontalView {
