@@ -28,7 +28,7 @@ afterEach(() => {
 
 const wireSources = (sources: readonly { kind: string }[]) => sources.filter((s): s is WireSource => s.kind === 'wire');
 
-/** What is wrong with the labels of one model at one width and scale: merged across kinds or connections, or a control arrow's label hidden. */
+/** What is wrong with the labels of one model at one width and scale: merged across kinds or connections, a control arrow's label hidden, or a label past the drawing's edge. */
 function labelProblems(model: SequenceModel, width: number, pxPerMs: number): string[] {
   const geo = geometry(model, pxPerMs, width);
   const placed = layoutLabels(model, geo, tickTimes(model, geo));
@@ -42,6 +42,9 @@ function labelProblems(model: SequenceModel, width: number, pxPerMs: number): st
         problems.push(`${a.connectionId} ${a.label} (${a.category}) merged into ${lead!.connectionId} "${lead!.label}" (${lead!.category})`);
     }
     if (p.members.length === 1) own.set(p.members[0]!, p);
+  }
+  for (const p of placed) {
+    if (p.box.some(([x]) => x < -1 || x > width + 1)) problems.push(`"${model.arrows[p.members[0]!]!.label}" runs past the edge`);
   }
   model.arrows.forEach((a, i) => {
     if (!isControl(a) || !a.label) return;

@@ -29,6 +29,8 @@ export const BOTTOM = 24;
 export const AXIS_FONT = 11;
 export const LANE_FONT = 12;
 export const MARK_FONT = 11;
+/** How far beyond the drawing the walls that keep labels inside it reach. */
+const OUTSIDE = 10_000;
 /** Below this width the diagram uses the narrow gutter and inset (a phone). */
 const NARROW = 520;
 
@@ -115,6 +117,9 @@ export function layoutLabels(model: SequenceModel, geo: Geometry, axis: readonly
     }),
     ...model.lanes.map((lane) => textQuad(lane, LANE_FONT, geo.laneX.get(lane) ?? geo.gutter, 18, 'middle', 600)),
     ...axis.map((t) => textQuad(formatMs(t), AXIS_FONT, geo.gutter - 8, geo.y(t) + 4, 'end')),
+    // Outside the drawing: a label there would be cut off at the box's edge (a long one on a phone).
+    rectQuad(-OUTSIDE, -OUTSIDE, OUTSIDE, geo.height + 2 * OUTSIDE),
+    rectQuad(geo.width, -OUTSIDE, OUTSIDE, geo.height + 2 * OUTSIDE),
   ];
   return placeLabels(model.arrows, (i) => arrowEnds(geo, model.arrows[i]!), obstacles);
 }
