@@ -34,6 +34,18 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
+/**
+ * Resolves once `count` messages have reached `port` after this call. Listeners run in the order they were
+ * added, so one added after the early run's has seen a message only once the early run has too: a wait on
+ * that, not on a few milliseconds of wall-clock time (20 ms were not always enough on a busy machine).
+ */
+function arrived(port: MessagePort, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    port.addEventListener('message', () => ++seen === count && resolve());
+  });
+}
+
 describe('SandboxHost with a sandbox opened ahead', () => {
   it('runs in the adopted sandbox, moved into the playground, sending precompiled code along', async () => {
     const container = document.createElement('div');
@@ -118,9 +130,12 @@ describe('SandboxHost with a sandbox opened ahead', () => {
     startEarlyRun(peekHandedOver('pg')!, 'const a = 1;');
     // A second press before hydration does not start the run again.
     startEarlyRun(peekHandedOver('pg')!, 'const a = 1;');
-    // The sandbox answers before any host exists: its messages wait for the one that takes the run over.
+    const port = await peekHandedOver('pg')!.port;
+    // The sandbox answers (alive, console, done) before any host exists: its messages wait for the one that
+    // takes the run over.
+    const answered = arrived(port, 3);
     await vi.waitFor(() => expect(received).toEqual([{ v: 1, type: 'run', runId: 1, code: 'const a = 1;', js: 'const a = 1;' }]));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await answered;
     const host = new SandboxHost({ src: '/sandbox/with-wire.html', container });
     host.adopt(takeHandedOver('pg'));
     const events: RunEvent[] = [];
@@ -143,8 +158,9 @@ describe('SandboxHost with a sandbox opened ahead', () => {
     const sandbox: OpenedSandbox = { iframe, port: Promise.resolve(channel.port1) };
     startEarlyRun(sandbox, 'const a = 1;');
     await Promise.resolve();
+    const sent = arrived(channel.port1, 3);
     for (const type of ['alive', 'done', 'alive']) channel.port2.postMessage({ v: 1, type, runId: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sent;
     const taken: unknown[] = [];
     sandbox.early!.take((data) => taken.push(data));
     expect(taken).toEqual([{ v: 1, type: 'done', runId: 1 }]);
