@@ -52,11 +52,14 @@ test('hover: a name from roundtrip/query shows its declared type', async ({ page
   );
   const word = pg.root.locator('.view-line').nth(2).getByText('getQueryData');
   await expect(word).toBeVisible();
-  // Wait for the TypeScript worker to know the file: its diagnostics pass comes first.
-  await page.waitForTimeout(1500);
-  await word.hover();
+  // The TypeScript worker may not know the pasted file yet (it was a 1.5 s sleep, which a busy machine
+  // outran): point at the word until its hover shows the type, however long the worker takes.
   const hover = page.locator('.monaco-hover:not(.hidden)');
-  await expect(hover).toContainText(/QueryClient\.getQueryData/, { timeout: 30_000 });
+  await expect(async () => {
+    await page.mouse.move(0, 0);
+    await word.hover();
+    await expect(hover).toContainText(/QueryClient\.getQueryData/, { timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
 });
 
 test('a wrong option type is marked at the option, and its message says what was expected', async ({ page }) => {
@@ -90,8 +93,9 @@ test("the editor knows React's types: the docs' React snippets show no problem, 
   const pg = playground(page, 'error-boundary');
   await pg.edit.click();
   await expect(pg.editor).toBeVisible();
-  // Give the TypeScript worker time to check the file, then expect a clean bill.
-  await page.waitForTimeout(4000);
+  // Once the TypeScript worker has checked the file (its mark, editor/upgrade.ts WARM_MARK; it was a 4 s sleep,
+  // which on a busy machine could end before the check), expect a clean bill.
+  await page.waitForFunction(() => performance.getEntriesByName('roundtrip:editor-warm').length > 0, null, { timeout: 60_000 });
   await expect(pg.root.locator('.squiggly-error')).toHaveCount(0);
   // A real JSX type error is found: a number where a string prop belongs, on the last line.
   await pg.typeInEditor(
