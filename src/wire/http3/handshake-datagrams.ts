@@ -2,8 +2,8 @@
  * How a QUIC endpoint lays its queued handshake flights out in datagrams, as a plan of packets (their space
  * and frames, not yet numbered): Initial, then Handshake, then 1-RTT, coalesced into datagrams of at most
  * QUIC_MAX_DATAGRAM_SIZE (RFC 9000 §12.2). A flight that does not fit (the server's, with its certificate
- * chain) is split into CRYPTO frames over as many datagrams as it takes (§19.6), and a client pads the
- * datagram of its first Initial to 1200 bytes (§14.1). connection.ts numbers and sends the packets.
+ * chain) is split into CRYPTO frames over as many datagrams as it takes (§19.6), and a client pads every
+ * datagram with an Initial packet to 1200 bytes (§14.1). connection.ts numbers and sends the packets.
  */
 import type { WireRole } from '../engine';
 import { frameSize, packetSize, type QuicFlight, type QuicFrame, type QuicSpace } from './packets';
@@ -70,12 +70,16 @@ export function planHandshakeDatagrams(flights: readonly QuicFlight[], options: 
     }
     packet?.frames.push(...trailing);
   }
-  // RFC 9000 §14.1: a client's datagram with an Initial packet is padded to at least 1200 bytes, so
-  // the path is known to carry full-size datagrams (and to limit amplification attacks).
-  const first = datagrams[0]![0];
-  if (options.role === 'client' && first?.space === 'initial') {
-    const size = used(datagrams[0]!);
-    if (size < QUIC_MIN_INITIAL_DATAGRAM) first.frames.push({ type: 'PADDING', length: QUIC_MIN_INITIAL_DATAGRAM - size });
+  // RFC 9000 §14.1: every client datagram with an Initial packet is padded to at least 1200 bytes, so the
+  // path is known to carry full-size datagrams, and a server may answer three times as much before it has
+  // validated the client's address (§8.1). A ClientHello with the hybrid key share (1,500 bytes) takes two
+  // Initial packets, in two datagrams: both are padded.
+  if (options.role === 'client') {
+    for (const datagram of datagrams) {
+      const initial = datagram.find((p) => p.space === 'initial');
+      const size = used(datagram);
+      if (initial && size < QUIC_MIN_INITIAL_DATAGRAM) initial.frames.push({ type: 'PADDING', length: QUIC_MIN_INITIAL_DATAGRAM - size });
+    }
   }
   return datagrams;
 }
