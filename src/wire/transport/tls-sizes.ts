@@ -15,7 +15,7 @@ export const TLS_CLIENT_HELLO_BYTES = 280;
 export type TlsKeyShare = 'x25519mlkem768' | 'x25519';
 export const TLS_DEFAULT_KEY_SHARE: TlsKeyShare = 'x25519mlkem768';
 /**
- * What the hybrid key share adds to the handshake, bytes (draft-ietf-tls-ecdhe-mlkem §3):
+ * What the hybrid key share adds to the handshake, bytes (draft-ietf-tls-ecdhe-mlkem):
  * - ClientHello: a second KeyShareEntry beside the X25519 one browsers keep offering, group 2 + length 2 + the
  *   1,216-byte share (ML-KEM-768 encapsulation key 1,184 + X25519 point 32): 1,220, so 280 + 1,220 = 1,500.
  *   (Browsers' own ClientHellos are about 1.8 KB: they also carry extensions this model leaves out.)
