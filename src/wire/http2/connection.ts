@@ -26,7 +26,7 @@
 import { HpackDecoder, HpackEncoder, HpackError, type HeaderField, type EncodableField, type EncodedBlock } from '../hpack/index';
 import { CLIENT_PREFACE, DEFAULT_SETTINGS, DEFAULT_WINDOW_SIZE, ERROR_CODES, MAX_WINDOW_SIZE, FLAGS, errorCodeName } from './constants';
 import type { ErrorCodeName, Settings } from './constants';
-import { Http2Error, connectionError, streamError, usageError } from './errors';
+import { Http2Error, checkUsable, connectionError, contentLengthMismatch, streamError, usageError } from './errors';
 import { type FieldBlock, FieldBlockAssembler } from './field-block';
 import { event, type Http2Event } from './events';
 import { FlowControlWindow } from './flow-control';
@@ -523,11 +523,9 @@ export class Http2Connection {
    * when the content overruns the announced length, and at END_STREAM (`complete`) for a shortfall.
    */
   private lengthMatches(rec: StreamRecord, fx: Effects, complete = true): boolean {
-    const expected = rec.expectedLength;
-    if (expected === null || (complete ? rec.receivedLength === expected : rec.receivedLength <= expected)) return true;
-    const message = `Malformed message: content-length ${expected}, but ${rec.receivedLength} octets of DATA (RFC 9113 §8.1.1).`;
-    this.resetForError(streamError('PROTOCOL_ERROR', rec.id, message), fx);
-    return false;
+    const error = contentLengthMismatch(rec.id, rec.expectedLength, rec.receivedLength, complete);
+    if (error) this.resetForError(error, fx);
+    return error === null;
   }
 
   /** Applies a received event to a stream; on a violation resets the stream or fails the connection. */
@@ -564,10 +562,7 @@ export class Http2Connection {
   }
 
   private checkUsable(requireInitiated = true): void {
-    if (this.terminal) throw usageError(this.terminal.code, `The connection failed: ${this.terminal.message}`);
-    // RFC 9113 §3.4: the preface (our SETTINGS) is the first thing each side sends.
-    if (requireInitiated && !this.initiated)
-      throw usageError('PROTOCOL_ERROR', 'Call initiate() first: the connection preface goes out before anything else (RFC 9113 §3.4).');
+    checkUsable(this.terminal, requireInitiated && !this.initiated);
   }
 
   // --- the common engine verbs (src/wire/engine.ts) ---------------------------------------------------

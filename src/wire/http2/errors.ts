@@ -43,3 +43,19 @@ export const streamError = (code: ErrorCodeName, streamId: number, message: stri
 /** Misuse of the API (our caller's fault): nothing is sent. */
 export const usageError = (code: ErrorCodeName, message: string, streamId = 0): Http2Error =>
   new Http2Error({ code, scope: streamId ? 'stream' : 'connection', streamId, message, side: 'local' });
+
+/**
+ * RFC 9113 §8.1.1: a message whose DATA does not add up to its content-length is malformed, a stream error.
+ * Checked when the content overruns the announced length, and at END_STREAM (`complete`) for a shortfall.
+ */
+export function contentLengthMismatch(streamId: number, expected: number | null, received: number, complete: boolean): Http2Error | null {
+  if (expected === null || (complete ? received === expected : received <= expected)) return null;
+  return streamError('PROTOCOL_ERROR', streamId, `Malformed message: content-length ${expected}, but ${received} octets of DATA (RFC 9113 §8.1.1).`);
+}
+
+/** Throws when the API may not be used: after a connection error, or before `initiate()` when `notInitiated`. */
+export function checkUsable(terminal: Http2Error | null, notInitiated: boolean): void {
+  if (terminal) throw usageError(terminal.code, `The connection failed: ${terminal.message}`);
+  // RFC 9113 §3.4: the preface (our SETTINGS) is the first thing each side sends.
+  if (notInitiated) throw usageError('PROTOCOL_ERROR', 'Call initiate() first: the connection preface goes out before anything else (RFC 9113 §3.4).');
+}
