@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { highlightTsx } from './highlight';
+import { codeToHtml } from 'shiki';
+import { highlightTsx, NO_TOKENIZE_TIME_LIMIT } from './highlight';
 
 const CODE = "import { QueryClient } from 'roundtrip/query';\nconst client = new QueryClient(); // one per page\n";
 
@@ -35,5 +36,19 @@ describe('highlightTsx', () => {
     expect(slow).toBe(fast);
     expect(colours(slow)('// one per page')).toBe(COMMENT);
     clock.mockRestore();
+  });
+
+  it("the build's highlighter (Astro's <Code>, with NO_TOKENIZE_TIME_LIMIT) gives the same colours on a busy machine", async () => {
+    const options = { lang: 'tsx', themes: { light: 'github-light-high-contrast', dark: 'github-dark' }, defaultColor: false } as const;
+    const calm = await codeToHtml(CODE, { ...options, transformers: [NO_TOKENIZE_TIME_LIMIT] });
+    let now = Date.now();
+    vi.spyOn(Date, 'now').mockImplementation(() => (now += 1000));
+    const busy = await codeToHtml(CODE, { ...options, transformers: [NO_TOKENIZE_TIME_LIMIT] });
+    // Without the transformer the same clock stops every line early: the colours differ.
+    const cut = await codeToHtml(CODE, options);
+    vi.restoreAllMocks();
+    expect(busy).toBe(calm);
+    expect(colours(busy)('// one per page')).toBe(COMMENT);
+    expect(cut).not.toBe(calm);
   });
 });

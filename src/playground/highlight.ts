@@ -9,7 +9,7 @@
  * interaction and the grammar and themes cost about 50 KB gzip when a link is opened.
  */
 import { useEffect, useState } from 'react';
-import type { HighlighterCore } from 'shiki/core';
+import type { HighlighterCore, ShikiTransformer } from 'shiki/core';
 
 export const THEMES = { light: 'github-light-high-contrast', dark: 'github-dark' } as const;
 
@@ -44,6 +44,19 @@ export async function highlightTsx(code: string): Promise<string> {
   const html = (await loadHighlighter()).codeToHtml(code, { lang: 'tsx', themes: THEMES, defaultColor: false, tokenizeTimeLimit: 0 });
   return html.replace('class="shiki shiki-themes', 'class="astro-code astro-code-themes');
 }
+
+/**
+ * The same for a highlighter whose options are not ours to pass (Astro's <Code> in Playground.astro, which
+ * colours each page's snippet at build time, on whatever machine builds it): a transformer that turns the time
+ * limit off before the code is tokenized (Shiki hands every transformer the options it then tokenizes with).
+ */
+export const NO_TOKENIZE_TIME_LIMIT: ShikiTransformer = {
+  name: 'roundtrip:no-tokenize-time-limit',
+  preprocess(code, options) {
+    options.tokenizeTimeLimit = 0;
+    return code;
+  },
+};
 
 /** The highlighted HTML for `code` once it is ready, while `enabled`; null before (show it plain meanwhile). */
 export function useHighlighted(code: string, enabled: boolean): string | null {
