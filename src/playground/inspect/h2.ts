@@ -89,13 +89,28 @@ export interface H2Options {
   readonly connectionId?: string;
   /** SETTINGS_HEADER_TABLE_SIZE the receiver advertised: the largest dynamic table the sender may use. */
   readonly tableSize?: number;
+  /**
+   * What the bytes read before these left behind, for a reader that gets one direction a piece at a time (the
+   * playground's `show`, sandbox/capture-show.ts): the HPACK decoder and the stream states carry on from there.
+   */
+  readonly state?: H2ReadState;
+}
+
+/** The state one direction's frames build up as they are read: the receiver's HPACK table, each stream's state. */
+export interface H2ReadState {
+  readonly hpack: HpackDecoder;
+  readonly streams: Map<number, StreamState>;
+}
+
+export function h2ReadState(tableSize = 4096): H2ReadState {
+  return { hpack: new HpackDecoder({ maxTableSize: tableSize }), streams: new Map() };
 }
 
 export function readFrames(bytes: Uint8Array, options: H2Options = {}): H2Reading {
   const connectionId = options.connectionId ?? 'c1';
   const events: TraceEvent[] = [];
   let seq = 0;
-  const hpack = new HpackDecoder({ maxTableSize: options.tableSize ?? 4096 });
+  const hpack = options.state?.hpack ?? new HpackDecoder({ maxTableSize: options.tableSize ?? 4096 });
   let problem: H2Problem | undefined;
   let at = 0;
   let preface = false;
@@ -184,7 +199,7 @@ export function readFrames(bytes: Uint8Array, options: H2Options = {}): H2Readin
     at = r.end;
   }
   const side: Sender = sender ?? 'client';
-  const states = new Map<number, StreamState>();
+  const states = options.state?.streams ?? new Map<number, StreamState>();
   const step = (id: number, input: StreamEvent, t: number) => {
     const from = states.get(id) ?? 'idle';
     const r = streamTransition(from, input, 'send');

@@ -265,25 +265,24 @@ function eventsOf(bytes: Uint8Array, reads: 'request' | 'response', contexts: { 
  * after its move to ERROR.
  */
 export function machineSteps(segments: readonly Segment[]): MachineStep[] {
-  const engines = { client: new Http1Connection({ role: 'client', pipelining: true }), server: new Http1Connection({ role: 'server', pipelining: true }) };
-  const stopped = { client: false, server: false };
-  const contexts: { method: string; version: Http1Version }[] = [];
-  const out: MachineStep[] = [];
-  const drain = (engine: Http1Connection) => {
-    for (let i = 0; i < 100_000; i++) {
-      const step = engine.nextEvent();
-      if (step.type === 'need-data' || step.type === 'paused' || step.type === 'error' || step.type === 'connection-closed') return;
-    }
-  };
-  const guard = (side: Direction, action: () => void) => {
-    if (stopped[side]) return;
-    try {
-      action();
-    } catch {
-      stopped[side] = true;
-    }
-  };
-  segments.forEach((segment, index) => {
+  const machines = new Http1Machines();
+  return segments.flatMap((segment, index) => machines.add(segment, index));
+}
+
+/**
+ * `machineSteps` one segment at a time, for a reader that gets a conversation as it is written (the
+ * playground's `show`, sandbox/capture-show.ts): the two engines keep their state between segments.
+ */
+export class Http1Machines {
+  readonly #engines = { client: new Http1Connection({ role: 'client', pipelining: true }), server: new Http1Connection({ role: 'server', pipelining: true }) };
+  readonly #stopped = { client: false, server: false };
+  /** The requests still waiting for their final response: how the responses are read. */
+  readonly #contexts: { method: string; version: Http1Version }[] = [];
+
+  /** The rows that fire as `segment`, the `index`th of the connection, is written and read. */
+  add(segment: Segment, index: number): MachineStep[] {
+    const engines = this.#engines;
+    const contexts = this.#contexts;
     const writer = segment.from;
     const reader: Direction = writer === 'client' ? 'server' : 'client';
     const reads = writer === 'client' ? 'request' : 'response';
@@ -293,18 +292,36 @@ export function machineSteps(segments: readonly Segment[]): MachineStep[] {
       const finals = events.filter((e) => e.type === 'end-of-message').length;
       contexts.splice(0, finals);
     }
-    guard(writer, () => {
+    this.#guard(writer, () => {
       for (const e of events) engines[writer].send(e);
     });
-    guard(reader, () => {
+    this.#guard(reader, () => {
       engines[reader].receiveData(segment.bytes);
       drain(engines[reader]);
     });
+    const out: MachineStep[] = [];
     for (const side of ['client', 'server'] as const) {
       for (const fired of engines[side].takeTransitions()) out.push(toStep(fired, side, index));
     }
-  });
-  return out;
+    return out;
+  }
+
+  /** An engine that refuses something stops there, after its move to ERROR. */
+  #guard(side: Direction, action: () => void): void {
+    if (this.#stopped[side]) return;
+    try {
+      action();
+    } catch {
+      this.#stopped[side] = true;
+    }
+  }
+}
+
+function drain(engine: Http1Connection): void {
+  for (let i = 0; i < 100_000; i++) {
+    const step = engine.nextEvent();
+    if (step.type === 'need-data' || step.type === 'paused' || step.type === 'error' || step.type === 'connection-closed') return;
+  }
 }
 
 function toStep(fired: Http1FiredTransition, engine: Direction, after: number): MachineStep {

@@ -15,7 +15,7 @@ export type ShowFormat = 'http1' | 'http2' | 'hpack';
 export interface ShowOptions {
   /**
    * How to read the bytes: 'http1' one HTTP/1.x message (or several back to back) as one side wrote them;
-   * 'http2' HTTP/2 frames (the client's first may start with the connection preface); 'hpack' one HPACK field
+   * 'http2' whole HTTP/2 frames (the client's first may start with the connection preface); 'hpack' one HPACK field
    * block (RFC 7541), decoded after the blocks shown before it with the same label and side.
    */
   readonly as: ShowFormat;

@@ -91,6 +91,24 @@ describe('show() in a playground run', () => {
     expect(ats).toEqual([...ats].sort((a, b) => a - b));
   });
 
+  it('reads frames shown a few at a time as it reads them shown at once: streams keep their states', () => {
+    const hpack = new HpackEncoder();
+    const frames = [
+      { type: 'HEADERS', streamId: 1, flags: HTTP2_FLAGS.END_HEADERS, headerBlockFragment: hpack.encode(request('/a')) },
+      { type: 'DATA', streamId: 1, flags: HTTP2_FLAGS.END_STREAM, data: new TextEncoder().encode('{}') },
+    ] as const;
+    const read = (chunks: Uint8Array[]) => {
+      const r = run();
+      for (const chunk of chunks) show(chunk, { as: 'http2' });
+      return wireEvents(r.recording()).flatMap((e) =>
+        e.type === 'h2-frame' ? [`${e.frameType} ${e.streamId}`] : e.type === 'h2-stream-transition' ? [`${e.streamId}: ${e.from} -> ${e.to}`] : [],
+      );
+    };
+    const once = read([encodeHttp2Frames([...frames])]);
+    expect(once).toEqual(['HEADERS 1', '1: idle -> open', 'DATA 1', '1: open -> half_closed_local']);
+    expect(read(frames.map((f) => encodeHttp2Frames([f])))).toEqual(once);
+  });
+
   it('decodes a second HPACK block with the dynamic table the first filled, per label and side', () => {
     const r = run();
     const encoder = new HpackEncoder();
@@ -127,11 +145,15 @@ describe('show() in a playground run', () => {
   it('keeps labels apart, and tells the reader when bytes do not read as what `as` says', () => {
     const r = run();
     show(new TextEncoder().encode('GET / HTTP/1.1\r\n\r\n'), { as: 'http2', label: 'not frames' });
+    // What follows on that side depends on the bytes that failed: not drawn, and not warned about again.
+    show(encodeHttp2Frames([{ type: 'PING', streamId: 0, flags: 0, opaqueData: new Uint8Array(8) }]), { as: 'http2', label: 'not frames' });
     show('GET / HTTP/1.1\r\n\r\n', { as: 'http1', label: 'a' });
     show('GET / HTTP/1.1\r\n\r\n', { as: 'http1', label: 'b' });
     const recording = r.recording();
     expect(r.warnings).toHaveLength(1);
-    expect(r.warnings[0]).toMatch(/^show\(bytes, \{ as: 'http2' \}\): .*These bytes are not drawn\.$/);
+    expect(r.warnings[0]).toMatch(
+      /^show\(bytes, \{ as: 'http2' \}\): .*These bytes, and what this side shows after them with the same label, are not drawn\.$/,
+    );
     expect(wireEvents(recording, 'not frames').filter((e) => e.type === 'h2-frame')).toEqual([]);
     expect(recording.sources.map((s) => s.label)).toEqual(['not frames', 'a', 'b']);
   });

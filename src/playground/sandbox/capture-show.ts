@@ -1,7 +1,7 @@
 /**
  * Makes the bytes a snippet passes to `show()` (roundtrip/playground, options/show.ts) a 'wire' source of the
  * visualizers, read by the inspector's own readers (src/playground/inspect/): HTTP/1 messages become the writes
- * of one connection and the rows of the HTTP/1 connection table they fire (http1.ts `machineSteps`), HTTP/2
+ * of one connection and the rows of the HTTP/1 connection table they fire (http1.ts `Http1Machines`), HTTP/2
  * frames and HPACK blocks become the 'h2-frame' events (with their fields, byte ranges and HPACK steps) that
  * the Frames view and the HPACK stepper draw (h2.ts `readFrames`, to-recording.ts `H2Tracer`). So a snippet
  * that only calls the codecs gets the same views a simulation or a pasted capture gets.
@@ -17,8 +17,8 @@
  */
 import { encodeHttp2Frame, HTTP2_FLAGS, binaryString, type TraceEvent } from 'roundtrip/wire';
 import type { ShowOptions } from '../options/show';
-import { readFrames } from '../inspect/h2';
-import { machineSteps, type Segment } from '../inspect/http1';
+import { h2ReadState, readFrames, type H2ReadState } from '../inspect/h2';
+import { Http1Machines } from '../inspect/http1';
 import { H2Tracer, MessageWriter, STEP_MS, type Unsequenced } from '../inspect/to-recording';
 import type { Capture, CaptureSource } from './capture';
 
@@ -39,24 +39,21 @@ interface Shown {
   seq: number;
   /** Time of the last write, in virtual ms. */
   at: number;
-  /** HTTP/1: every write so far, and how many table rows they fired that were already traced. */
-  readonly segments: Segment[];
-  machineRows: number;
+  /** HTTP/1: both sides' engines, run through the connection table write by write, and the writes so far. */
+  readonly machines: Http1Machines;
+  writes: number;
   readonly writer: MessageWriter;
-  /** HTTP/2 and HPACK: each direction's bytes so far (as frames), and how many read events were traced. */
-  readonly frames: Record<'client' | 'server', Uint8Array>;
-  readonly traced: Record<'client' | 'server', number>;
+  /** HTTP/2 and HPACK: what each direction's frames so far left behind (its HPACK table, its streams' states). */
+  readonly read: Record<'client' | 'server', H2ReadState>;
   tracer?: H2Tracer;
   /** HPACK: the stream the next block's HEADERS frame goes on, per direction. */
   readonly nextStream: Record<'client' | 'server', number>;
+  /**
+   * Set when a direction's bytes did not read: what follows depends on them (an HPACK block on the blocks before
+   * it, a frame on where the previous one ended), so that direction draws nothing more and says so once.
+   */
+  readonly failed: Record<'client' | 'server', boolean>;
 }
-
-const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-};
 
 const startsWithPreface = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x52 && bytes[2] === 0x49 && bytes[3] === 0x20;
 
@@ -82,12 +79,12 @@ export function createShowRecorder(capture: Capture, warn: (text: string) => voi
       as: options.as,
       seq: 0,
       at: 0,
-      segments: [],
-      machineRows: 0,
+      machines: new Http1Machines(),
+      writes: 0,
       writer: new MessageWriter(),
-      frames: { client: new Uint8Array(0), server: new Uint8Array(0) },
-      traced: { client: 0, server: 0 },
+      read: { client: h2ReadState(), server: h2ReadState() },
       nextStream: { client: 1, server: 1 },
+      failed: { client: false, server: false },
     };
     connections.set(key, shown);
     if (options.as === 'http1') {
@@ -107,28 +104,24 @@ export function createShowRecorder(capture: Capture, warn: (text: string) => voi
   const http1 = (shown: Shown, bytes: Uint8Array, from: 'client' | 'server'): void => {
     shown.at += STEP_MS;
     push(shown, shown.writer.write(CONNECTION_ID, from, binaryString(bytes), shown.at, shown.at + STEP_MS / 2));
-    shown.segments.push({ from, bytes });
-    const rows = machineSteps(shown.segments);
-    for (const row of rows.slice(shown.machineRows)) {
+    for (const row of shown.machines.add({ from, bytes }, shown.writes++)) {
       push(shown, [
         { type: 'transition', at: shown.at + STEP_MS / 2, machine: row.machine, connectionId: CONNECTION_ID, from: row.from, input: row.input, to: row.to },
       ]);
     }
-    shown.machineRows = rows.length;
   };
 
   const http2 = (shown: Shown, frames: Uint8Array, from: 'client' | 'server', what: string): void => {
-    const all = concat(shown.frames[from], frames);
-    const reading = readFrames(all, { sender: from, connectionId: CONNECTION_ID });
+    if (shown.failed[from]) return;
+    // Only the new bytes are read: the decoder and stream states carry on from the earlier ones.
+    const reading = readFrames(frames, { sender: from, connectionId: CONNECTION_ID, state: shown.read[from] });
     if (reading.problem) {
-      warn(`show(${what}): ${reading.problem.message} These bytes are not drawn.`);
+      shown.failed[from] = true;
+      warn(`show(${what}): ${reading.problem.message} These bytes, and what this side shows after them with the same label, are not drawn.`);
       return;
     }
-    shown.frames[from] = all;
-    const fresh = reading.events.slice(shown.traced[from]);
-    shown.traced[from] = reading.events.length;
     const out: Unsequenced[] = [];
-    for (const e of fresh) {
+    for (const e of reading.events) {
       if (e.type === 'h2-frame' || e.type === 'h2-preface') shown.at += STEP_MS;
       out.push(...shown.tracer!.add(e, shown.at, from));
     }
