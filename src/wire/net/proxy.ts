@@ -21,7 +21,8 @@
  * Both implement CONNECT (RFC 9110 §9.3.6): open a TCP connection to the authority, answer 200, then
  * relay bytes both ways until either side closes.
  */
-import { isHopByHop } from '../data/index';
+import { isHopByHop, reasonPhrase } from '../data/index';
+import type { WireError } from '../errors';
 import type { MessageCodec, HeaderField, WireRequest, WireResponse } from './codec';
 import { header, headerTokens, startLine } from './codec';
 import type { Link } from './link';
@@ -227,6 +228,32 @@ export class ForwardProxy {
       up.write(codec.encodeRequest(outgoing));
     };
 
+    /**
+     * The engine (codec: src/wire/http1's reader) refused the request: the proxy refuses it as the server does,
+     * with the engine's status (400 by default, 431, 414, 501...), its words as the body, and closes: a proxy
+     * that forwarded what it could not parse would be a request-smuggling gap (RFC 9112 §11.2).
+     */
+    const reject = (error: WireError): void => {
+      const status = error.statusHint ?? 400;
+      ctx.trace.emit({
+        type: 'protocol-error',
+        connectionId: client.connectionId,
+        by: 'proxy',
+        protocol: 'http/1',
+        code: error.code,
+        message: error.message,
+        offset: error.offset ?? null,
+        status,
+      });
+      mode = 'relay'; // nothing more is read from this client
+      const headers = [
+        { name: 'Connection', value: 'close' },
+        { name: 'Content-Type', value: 'text/plain;charset=UTF-8' },
+      ];
+      client.write(codec.encodeResponse({ version: '1.1', status, reason: reasonPhrase(status), headers, body: new TextEncoder().encode(error.message) }));
+      client.close('bad request');
+    };
+
     client.onData((bytes) => {
       if (mode === 'relay') return; // dumb relay after its one request, or a tunnel (relay() copies)
       buffer = concat(buffer, bytes);
@@ -234,7 +261,7 @@ export class ForwardProxy {
         const decoded = codec.decodeRequest(buffer);
         if (decoded.kind === 'need-more') return;
         if (decoded.kind === 'error') {
-          client.abort(`proxy could not parse the request: ${decoded.error.message}`);
+          reject(decoded.error);
           return;
         }
         const raw = buffer.subarray(0, decoded.consumed);

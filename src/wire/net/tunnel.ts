@@ -46,6 +46,20 @@ export class ConnectTunnel implements ByteStream {
       // RFC 9112 §6.3 rule 2: a 2xx answer to CONNECT has no content; the tunnel starts right after it.
       const decoded = codec.decodeResponse(this.#buffer, { requestMethod: 'CONNECT', requestVersion: '1.1', closed: false });
       if (decoded.kind === 'need-more') return;
+      if (decoded.kind === 'error') {
+        // What the HTTP/1 engine (the codec's reader) rejects, the tunnel rejects, traced as the client does.
+        const { error } = decoded;
+        ctx.trace.emit({
+          type: 'protocol-error',
+          connectionId: inner.connectionId,
+          by: 'client',
+          protocol: 'http/1',
+          code: error.code,
+          message: error.message,
+          offset: error.offset ?? null,
+          status: null,
+        });
+      }
       if (decoded.kind === 'error' || decoded.message.status < 200 || decoded.message.status > 299) {
         const why = decoded.kind === 'error' ? decoded.error.message : `${decoded.message.status} ${decoded.message.reason}`;
         inner.abort(`CONNECT ${authority} refused: ${why}`);

@@ -158,7 +158,8 @@ export interface MessageParsedEvent extends Base<'message-parsed'> {
  */
 export interface ProtocolErrorEvent extends Base<'protocol-error'> {
   readonly connectionId: string;
-  readonly by: Side;
+  /** Who refused the bytes: a client, a server, or the forward proxy (net/proxy.ts), which answers like a server. */
+  readonly by: Peer;
   readonly protocol: 'http/1';
   readonly code: string;
   readonly message: string;
