@@ -381,7 +381,7 @@ export function nodeAt(nodes: readonly FieldNode[], offset: number): FieldNode |
  */
 export const LANE_FIXED_REM = 7.5;
 export const LANE_REM = 13.5;
-export const COMPACT_LANE_REM = 7;
+export const COMPACT_LANE_REM = 10;
 export const COMPACT_FROM = 8;
 /** The lane that compact lanes gather finished streams into (no stream has a negative id). */
 export const FINISHED_LANE = -1;

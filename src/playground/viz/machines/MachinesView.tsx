@@ -8,7 +8,7 @@
  * hundreds of options whose value changed on every step cost a selection update and a re-layout of the control
  * per scrub frame (issue #8). The status line names the followed instance instead.
  */
-import { memo, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { ViewProps } from '../views';
 import { MACHINES, type MachineDef } from './definitions';
 import { Diagram } from './Diagram';
@@ -48,14 +48,14 @@ function firedWords(def: MachineDef, last: FiredRow): string {
  * unchanged if it already is, else its near or far edge lined up with the box's (its near edge if it is larger
  * than the box). Measured from the rectangles: a row's offsetTop counts from its table, not from the box.
  */
-export function nearestScroll(box: HTMLElement, el: Element, axis: 'x' | 'y'): number {
+export function nearestScroll(box: HTMLElement, el: Element, axis: 'x' | 'y', margin = 0): number {
   const outer = box.getBoundingClientRect();
   const inner = el.getBoundingClientRect();
   const [scroll, client, border, size, start] =
     axis === 'y'
-      ? [box.scrollTop, box.clientHeight, box.clientTop, inner.height, inner.top - outer.top]
-      : [box.scrollLeft, box.clientWidth, box.clientLeft, inner.width, inner.left - outer.left];
-  const near = start - border + scroll;
+      ? [box.scrollTop, box.clientHeight, box.clientTop, inner.height + 2 * margin, inner.top - outer.top - margin]
+      : [box.scrollLeft, box.clientWidth, box.clientLeft, inner.width + 2 * margin, inner.left - outer.left - margin];
+  const near = Math.max(0, start - border + scroll);
   if (near < scroll || size > client) return near;
   if (near + size > scroll + client) return near + size - client;
   return scroll;
@@ -130,8 +130,10 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
   useEffect(() => {
     const box = diagramBox.current;
     const state = box?.querySelector('.rt-sm-state.is-current');
-    if (box && state && box.scrollWidth > box.clientWidth) box.scrollLeft = nearestScroll(box, state, 'x');
+    // Clear of the edge shadows (machines.css) by a little more than their width.
+    if (box && state && box.scrollWidth > box.clientWidth) box.scrollLeft = nearestScroll(box, state, 'x', 18);
   }, [currentState, inst?.key]);
+  const pans = useOverflowX(diagramBox, inst?.machine);
   if (!inst) return <p className="rt-empty">No state machine transitions recorded yet.</p>;
   const def = MACHINES[inst.machine];
   const rowSteps = index.rowSteps.get(inst.key);
@@ -158,8 +160,16 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
       <div className="rt-sm-panes">
         {/* Scrolls sideways where the column is narrower than the diagram, which is never drawn smaller than its
             units (layout.ts): focusable, so a keyboard can scroll it too. */}
-        <div className="rt-sm-diagram" role="region" aria-label="State diagram" tabIndex={0} ref={diagramBox}>
-          <Diagram def={def} current={currentState} fired={last?.row} titleId={titleId} />
+        <div className="rt-sm-diagram-wrap">
+          <div className={`rt-sm-diagram${pans ? ' is-panning' : ''}`} role="region" aria-label="State diagram" tabIndex={0} ref={diagramBox}>
+            <Diagram def={def} current={currentState} fired={last?.row} titleId={titleId} />
+          </div>
+          {/* Where the diagram is wider than the column (a phone), say so: the shadow at the edge is easy to miss. */}
+          {pans ? (
+            <p className="rt-sm-pan-hint" data-testid="machine-pan-hint">
+              <span aria-hidden="true">←</span> Scroll sideways for the whole diagram <span aria-hidden="true">→</span>
+            </p>
+          ) : null}
         </div>
         <div className="rt-sm-table-wrap" role="region" aria-label="Transition table" tabIndex={0} ref={tableWrap}>
           <table className="rt-sm-table">
@@ -212,4 +222,23 @@ export default function MachinesView({ recording, cursor, onCursor }: ViewProps)
       </div>
     </div>
   );
+}
+
+/**
+ * Whether the element is wider inside than it shows (it scrolls sideways), followed with a ResizeObserver; false
+ * where nothing is laid out (tests). `content` is what changes the inside (the machine drawn).
+ */
+function useOverflowX(ref: RefObject<HTMLElement | null>, content: unknown): boolean {
+  const [over, setOver] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `content` is the trigger: measure again when another machine is drawn
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setOver(el.scrollWidth > el.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref, content]);
+  return over;
 }
