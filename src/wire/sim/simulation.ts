@@ -39,7 +39,7 @@ import { TcpNetwork, type NetContext } from '../net/tcp';
 import { Agent, defaultPort } from './http1/agent';
 import { ForwardProxy } from '../net/proxy';
 import { MockServer, type ServerOptions } from '../server/server';
-import type { HeaderField, Http1Version } from '../net/codec';
+import type { HeaderField, Http1Version, MessageCodec } from '../net/codec';
 import { header } from '../net/codec';
 import type { Exchange } from './exchange';
 import { abortReason } from './exchange';
@@ -138,6 +138,78 @@ async function bodyBytes(body: BodyInit | null | undefined): Promise<{ bytes: Ui
 export function createSimulation(options: SimulationOptions = {}): Simulation {
   const resolved = resolveOptions(options);
   const codec = resolved.codec ?? http1Codec;
+  const { clock, trace, ctx, nextId } = createContext();
+  const network = new TcpNetwork(ctx, { minRto: resolved.minRto, restartAfterIdle: resolved.restartAfterIdle, timestamps: resolved.tcpTimestamps });
+  const random = createRandom(resolved.seed);
+  const link = new Link(
+    { rtt: resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, queue: resolved.queue, lossSchedule: resolved.lossSchedule },
+    random.fork('client'),
+  );
+  const ipFor = createAddressBook();
+  const host = createHostWork();
+  const server = resolved.server instanceof MockServer ? resolved.server : new MockServer((resolved.server ?? {}) as ServerOptions);
+  const base = new URL(resolved.baseUrl);
+  const stops = listenOnOrigins(server, resolved, base, { network, codec, ipFor, track: host.track });
+  const proxyAddress = startProxy(resolved, { network, codec, random, stops });
+  const env: ProtocolEnv = {
+    options: resolved,
+    ctx,
+    network,
+    link,
+    codec,
+    ipFor,
+    proxyAddress,
+    proxyIP: proxyAddress ? PROXY_IP : undefined,
+    track: host.track,
+  };
+  const client = createClient(resolved, env);
+  const driver = createDriver(clock, trace, host);
+  const start = createFetch({ resolved, base, clock, trace, nextId, client, driver });
+
+  return {
+    options: resolved,
+    clock,
+    trace,
+    server,
+    network,
+    link,
+    fetch: (input, init) => start(input, init),
+    connect(address, connectOptions) {
+      const tcp = network.connect(address, { from: 'client', link });
+      return connectOptions?.tls ? new TlsStream(tcp, connectOptions.tls, ctx, { keyShare: resolved.tlsKeyShare, falseStart: resolved.tlsFalseStart }) : tcp;
+    },
+    get pending() {
+      return driver.pending.size;
+    },
+    async step() {
+      await host.settle();
+      const stepped = clock.step();
+      await host.settle();
+      return stepped;
+    },
+    async advance(ms) {
+      const target = clock.now() + ms;
+      for (let due = clock.nextDue(); due !== undefined && due <= target; due = clock.nextDue()) {
+        await host.settle();
+        clock.step();
+        const stuck = driver.checkProgress();
+        // Moving on would run the same timers inside clock.advance, where nothing can stop them.
+        if (stuck !== undefined) throw new WireError({ code: 'simulation-stalled', side: 'local', message: `sim.advance(${ms}): ${stuck}.` });
+      }
+      await host.settle();
+      clock.advance(target - clock.now());
+    },
+    run: driver.run,
+    subscribe: (listener) => trace.subscribe(listener),
+    har: () => toHar(trace.events, { epoch: resolved.epoch }),
+    dispose() {
+      for (const stop of stops.splice(0)) stop();
+    },
+  };
+}
+
+/** One virtual clock, the trace stamped by it, and per-simulation ids ('c1', 'r1'...). */
+function createContext(): { clock: VirtualClock; trace: Trace; ctx: NetContext; nextId: (prefix: string) => string } {
   const clock = new VirtualClock();
   const trace = new Trace(() => clock.now());
   const counters = new Map<string, number>();
@@ -146,15 +218,13 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     counters.set(prefix, n);
     return `${prefix}${n}`;
   };
-  const ctx: NetContext = { clock, trace, nextId };
-  const network = new TcpNetwork(ctx, { minRto: resolved.minRto, restartAfterIdle: resolved.restartAfterIdle, timestamps: resolved.tcpTimestamps });
-  const random = createRandom(resolved.seed);
-  const link = new Link(
-    { rtt: resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, queue: resolved.queue, lossSchedule: resolved.lossSchedule },
-    random.fork('client'),
-  );
+  return { clock, trace, ctx: { clock, trace, nextId }, nextId };
+}
+
+/** Each host name gets the next address of RFC 5737's TEST-NET-1, in order of first use. */
+function createAddressBook(): (host: string) => string {
   const ips = new Map<string, string>();
-  const ipFor = (host: string): string => {
+  return (host: string): string => {
     let ip = ips.get(host);
     if (!ip) {
       ip = `192.0.2.${10 + ips.size}`; // RFC 5737 TEST-NET-1
@@ -162,11 +232,24 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     }
     return ip;
   };
+}
 
-  // Host work (handlers' promises) still running, and how to wake a driver waiting for there to be none.
-  // A count and one waiter rather than a set awaited with Promise.allSettled: a big run has thousands of
-  // handlers in flight, and settling a copy of the set after every clock step was over 1% of its
-  // allocation.
+/**
+ * Host work (handlers' promises) still running: `track` counts it, `settle` lets it finish and then yields
+ * MICROTASK_YIELDS microtasks, so caller code reacting to a response can start its next fetch at the same
+ * virtual instant. A count and one waiter rather than a set awaited with Promise.allSettled: a big run has
+ * thousands of handlers in flight, and settling a copy of the set after every clock step was over 1% of its
+ * allocation.
+ */
+interface HostWork {
+  track(work: Promise<unknown>): void;
+  /** Lets host work finish, then yields to the host's microtasks. */
+  settle(): Promise<void>;
+  /** Host work is running. */
+  busy(): boolean;
+}
+
+function createHostWork(): HostWork {
   let hostBusy = 0;
   let wakeWhenIdle: (() => void) | undefined;
   let idle: Promise<void> | undefined;
@@ -177,16 +260,31 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     idle = undefined;
     wake();
   };
-  const track = (work: Promise<unknown>): void => {
-    hostBusy++;
-    void work.then(workDone, workDone);
-  };
   const hostIdle = (): Promise<void> => (idle ??= new Promise<void>((resolve) => (wakeWhenIdle = resolve)));
+  return {
+    track: (work) => {
+      hostBusy++;
+      void work.then(workDone, workDone);
+    },
+    busy: () => hostBusy > 0,
+    settle: async () => {
+      for (let i = 0; i < MICROTASK_YIELDS; i++) {
+        if (hostBusy > 0) await hostIdle();
+        await Promise.resolve();
+      }
+    },
+  };
+}
 
-  const server = resolved.server instanceof MockServer ? resolved.server : new MockServer((resolved.server ?? {}) as ServerOptions);
-  const base = new URL(resolved.baseUrl);
+/** The mock server listens on every host, on port 80 and, with TLS, 443 (or the base URL's port). Returns the stops. */
+function listenOnOrigins(
+  server: MockServer,
+  resolved: ResolvedSimulationOptions,
+  base: URL,
+  deps: { network: TcpNetwork; codec: MessageCodec; ipFor: (host: string) => string; track: (work: Promise<unknown>) => void },
+): (() => void)[] {
+  const { network, codec, ipFor, track } = deps;
   const stops: (() => void)[] = [];
-  const tlsVersion = resolved.tls === 'none' ? '1.3' : resolved.tls;
   const http2 = resolved.httpVersion === '2';
   for (const host of [base.hostname, ...resolved.hosts]) {
     ipFor(host);
@@ -199,7 +297,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
         address: `${host}:${httpsPort}`,
         codec,
         origin: `https://${host}`,
-        tls: tlsVersion,
+        tls: tlsVersionOf(resolved),
         certificateChainBytes: resolved.certificateChainBytes,
         tlsKeyShare: resolved.tlsKeyShare,
         track,
@@ -208,30 +306,48 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       }),
     );
   }
-  let proxyAddress: string | undefined;
-  if (resolved.proxy) {
-    const p = resolved.proxy;
-    const upstreamLink = new Link(
-      { rtt: p.rtt ?? resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, queue: resolved.queue },
-      random.fork('upstream'),
-    );
-    const proxy = new ForwardProxy({ kind: p.kind ?? 'smart', pipelining: p.pipelining ?? true, network, codec, upstreamLink, name: 'proxy.example' });
-    stops.push(proxy.listen(PROXY_ADDRESS));
-    proxyAddress = PROXY_ADDRESS;
-  }
+  return stops;
+}
 
-  const env: ProtocolEnv = { options: resolved, ctx, network, link, codec, ipFor, proxyAddress, proxyIP: proxyAddress ? PROXY_IP : undefined, track };
+/** The TLS version https: URLs use: the `tls` option, TLS 1.3 when it is 'none' (an https: URL still needs one). */
+const tlsVersionOf = (resolved: ResolvedSimulationOptions): TlsVersion => (resolved.tls === 'none' ? '1.3' : resolved.tls);
+
+/** With the `proxy` option, a forward proxy listening at PROXY_ADDRESS behind its own upstream link. */
+function startProxy(
+  resolved: ResolvedSimulationOptions,
+  deps: { network: TcpNetwork; codec: MessageCodec; random: ReturnType<typeof createRandom>; stops: (() => void)[] },
+): string | undefined {
+  const p = resolved.proxy;
+  if (!p) return undefined;
+  const upstreamLink = new Link(
+    { rtt: p.rtt ?? resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, queue: resolved.queue },
+    deps.random.fork('upstream'),
+  );
+  const proxy = new ForwardProxy({
+    kind: p.kind ?? 'smart',
+    pipelining: p.pipelining ?? true,
+    network: deps.network,
+    codec: deps.codec,
+    upstreamLink,
+    name: 'proxy.example',
+  });
+  deps.stops.push(proxy.listen(PROXY_ADDRESS));
+  return PROXY_ADDRESS;
+}
+
+/** The client for the HTTP version: the built-in HTTP/1.x Agent, or a `protocols` factory (HTTP/2, HTTP/3). */
+function createClient(resolved: ResolvedSimulationOptions, env: ProtocolEnv): ClientProtocol {
   const version = resolved.httpVersion;
-  let client: ClientProtocol;
   if (version === '0.9' || version === '1.0' || version === '1.1') {
     const depth = resolved.pipelining === true ? 6 : resolved.pipelining === false ? 1 : resolved.pipelining;
-    client = new Agent({
+    const { proxyAddress, link, network, codec, ctx, ipFor, track } = env;
+    return new Agent({
       version: version as Http1Version,
       maxConnectionsPerOrigin: resolved.maxConnectionsPerOrigin,
       keepAlive: resolved.keepAlive,
       idleTimeout: resolved.idleTimeout,
       pipelineDepth: depth,
-      tls: tlsVersion,
+      tls: tlsVersionOf(resolved),
       tlsKeyShare: resolved.tlsKeyShare,
       tlsFalseStart: resolved.tlsFalseStart,
       proxy: proxyAddress
@@ -244,28 +360,31 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       ipFor,
       track,
     });
-  } else {
-    const builtIn: Partial<Record<SimHttpVersion, ClientProtocolFactory>> = { '2': http2Client(), '3': http3Protocol() };
-    const factory = (resolved.protocols as Partial<Record<SimHttpVersion, ClientProtocolFactory>>)[version] ?? builtIn[version];
-    if (!factory) {
-      throw new WireError({
-        code: 'unsupported-version',
-        side: 'local',
-        message: `createSimulation: HTTP/${version} is not built in yet; pass protocols: { '${version}': factory } or use '0.9', '1.0' or '1.1'.`,
-      });
-    }
-    client = factory(env);
   }
+  const builtIn: Partial<Record<SimHttpVersion, ClientProtocolFactory>> = { '2': http2Client(), '3': http3Protocol() };
+  const factory = (resolved.protocols as Partial<Record<SimHttpVersion, ClientProtocolFactory>>)[version] ?? builtIn[version];
+  if (!factory) {
+    throw new WireError({
+      code: 'unsupported-version',
+      side: 'local',
+      message: `createSimulation: HTTP/${version} is not built in yet; pass protocols: { '${version}': factory } or use '0.9', '1.0' or '1.1'.`,
+    });
+  }
+  return factory(env);
+}
 
+/** The fetches not settled yet, and the loop that moves the clock for them (see the header: drive 'auto'). */
+interface Driver {
+  readonly pending: Set<Exchange>;
+  run(): Promise<void>;
+  /** After a clock step: fails every pending request if the run is busy going nowhere (stall-guard.ts). */
+  checkProgress(): string | undefined;
+}
+
+function createDriver(clock: VirtualClock, trace: Trace, host: HostWork): Driver {
+  const settleHost = host.settle;
   const pending = new Set<Exchange>();
   let driving = false;
-
-  const settleHost = async (): Promise<void> => {
-    for (let i = 0; i < MICROTASK_YIELDS; i++) {
-      if (hostBusy > 0) await hostIdle();
-      await Promise.resolve();
-    }
-  };
 
   const failStalled = (why = 'nothing left to happen on the virtual clock'): void => {
     for (const ex of [...pending]) {
@@ -278,7 +397,6 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
   };
 
   const guard = new StallGuard();
-  /** After a clock step: fails every pending request if the run is busy going nowhere (stall-guard.ts). */
   const checkProgress = (): string | undefined => {
     // A Set iterates in insertion order and requests are registered as time goes on: the first is the oldest.
     const oldest = pending.values().next().value?.startedAt;
@@ -297,7 +415,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
           if (pending.size === 0) break;
           if (!clock.step()) {
             await settleHost();
-            if (pending.size > 0 && hostBusy === 0 && clock.pending === 0) failStalled();
+            if (pending.size > 0 && !host.busy() && clock.pending === 0) failStalled();
           } else if (checkProgress() !== undefined) {
             await settleHost();
           }
@@ -309,6 +427,22 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
       driving = false;
     }
   };
+  return { pending, run, checkProgress };
+}
+
+/** `sim.fetch`: a request registered with the client and the driver, redirects followed as fetch does. */
+function createFetch(deps: {
+  resolved: ResolvedSimulationOptions;
+  base: URL;
+  clock: VirtualClock;
+  trace: Trace;
+  nextId: (prefix: string) => string;
+  client: ClientProtocol;
+  driver: Driver;
+}): (input: RequestInfo | URL, init: RequestInit | undefined) => Promise<Response> {
+  const { resolved, base, clock, trace, nextId, client, driver } = deps;
+  const { pending, run } = driver;
+  const version = resolved.httpVersion;
 
   const register = (url: URL, method: string, headers: HeaderField[], body: Uint8Array, signal: AbortSignal | undefined): Promise<Response> => {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
@@ -404,44 +538,5 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     }
   };
 
-  return {
-    options: resolved,
-    clock,
-    trace,
-    server,
-    network,
-    link,
-    fetch: (input, init) => start(input, init),
-    connect(address, connectOptions) {
-      const tcp = network.connect(address, { from: 'client', link });
-      return connectOptions?.tls ? new TlsStream(tcp, connectOptions.tls, ctx, { keyShare: resolved.tlsKeyShare, falseStart: resolved.tlsFalseStart }) : tcp;
-    },
-    get pending() {
-      return pending.size;
-    },
-    async step() {
-      await settleHost();
-      const stepped = clock.step();
-      await settleHost();
-      return stepped;
-    },
-    async advance(ms) {
-      const target = clock.now() + ms;
-      for (let due = clock.nextDue(); due !== undefined && due <= target; due = clock.nextDue()) {
-        await settleHost();
-        clock.step();
-        const stuck = checkProgress();
-        // Moving on would run the same timers inside clock.advance, where nothing can stop them.
-        if (stuck !== undefined) throw new WireError({ code: 'simulation-stalled', side: 'local', message: `sim.advance(${ms}): ${stuck}.` });
-      }
-      await settleHost();
-      clock.advance(target - clock.now());
-    },
-    run,
-    subscribe: (listener) => trace.subscribe(listener),
-    har: () => toHar(trace.events, { epoch: resolved.epoch }),
-    dispose() {
-      for (const stop of stops.splice(0)) stop();
-    },
-  };
+  return start;
 }
