@@ -79,4 +79,20 @@ describe('the forward proxy reads requests with the HTTP/1 engine', () => {
     expect(errors(sim)).toEqual([expect.objectContaining({ by: 'client', code: engine.code, offset: engine.offset, status: null })]);
     expect(closed).toBe(true);
   });
+
+  it('an origin response the engine rejects: the proxy answers 502 with the engine’s code and closes', async () => {
+    const { sim } = setup();
+    const bad = 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab';
+    sim.network.listen('bad.example:80', 'server', (socket) => {
+      socket.onData(() => socket.write(new TextEncoder().encode(bad)));
+    });
+    const engine = parseHttp1(bad, { role: 'client' }).error!;
+    expect(engine.statusHint).toBe(502);
+    const client = connectRawHttp1(sim, PROXY);
+    client.send('GET http://bad.example/ HTTP/1.1\r\nHost: bad.example\r\n\r\n');
+    await sim.advance(1000);
+    expect(errors(sim)).toEqual([expect.objectContaining({ by: 'proxy', code: engine.code, status: 502 })]);
+    expect(client.received).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n/);
+    expect(client.closed).toBeDefined();
+  });
 });

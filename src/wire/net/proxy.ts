@@ -217,6 +217,14 @@ export class ForwardProxy {
         if (decoded.kind === 'message') {
           upBuffer = upBuffer.subarray(decoded.consumed);
           finish(decoded.message);
+        } else if (decoded.kind === 'error') {
+          // The origin's response is one the engine rejects: the proxy answers 502 (the engine's status for a
+          // response, RFC 9110 §15.6.3) and closes both hops rather than pass on what it cannot frame.
+          done = true;
+          offData();
+          offClose();
+          up.close('origin response rejected');
+          reject(decoded.error);
         }
       });
       const offClose = up.onClose(() => {
