@@ -86,10 +86,11 @@ export interface SimulationOptions {
   /**
    * Size of the server's Certificate message (RFC 8446 §4.4.2), bytes, in TLS over TCP and in QUIC alike.
    * Default 2,800: a leaf and an intermediate certificate with 2,048-bit RSA keys (an ECDSA chain is about
-   * 2,000), which makes the server's flight 3,230 bytes of TLS messages: three TCP segments, or three QUIC
-   * datagrams that with its first 1-RTT packet stay within the 3,600 bytes a QUIC server may send before the
-   * client's address is validated (RFC 9000 §8.1, not enforced here; 3,000 would pass it). At most 15,000,
-   * so the flight stays one TLS record.
+   * 2,000), which makes the server's TLS messages 4,318 bytes with the default hybrid key share (3,230 with
+   * 'x25519'). A QUIC server may send three times what it received before the client's address is validated
+   * (RFC 9000 §8.1, not enforced here): 7,956 bytes after the hybrid ClientHello's two padded Initial
+   * datagrams, 3,600 after the X25519 one's single datagram (tls-sizes.ts). At most 15,000, so the flight
+   * stays one TLS record.
    */
   readonly certificateChainBytes?: number;
   /**
