@@ -71,15 +71,15 @@ test('the page-load comparison: every run labelled with its numbers, the fastest
   const arrows = viz.tabpanel.locator('.rt-tl-arrow');
   const all = await arrows.count();
   expect(all).toBeGreaterThan(50);
-  // The hybrid key share makes the ClientHello two segments (1,448 + 57 bytes): the first is named by the
-  // record, the second "TLS ClientHello (continued)".
-  const request = viz.tabpanel.getByRole('button', { name: /c1 client to server, TLS ClientHello, bytes 0-/ });
+  // The hybrid key share makes the ClientHello two segments (1,448 + 57 bytes), sent together: the second,
+  // "TLS ClientHello (continued)", is drawn over the first, so it is the one a pointer reaches.
+  const request = viz.tabpanel.getByRole('button', { name: /c1 client to server, TLS ClientHello \(continued\)/ });
   const before = await viz.cursor();
   await request.click();
   await expect.poll(() => viz.cursor()).toBeLessThan(before);
   await expect(request).toHaveAttribute('aria-current', 'step');
-  // At that step only what happened so far is drawn: the SYN, SYN-ACK, ACK and the ClientHello itself.
-  await expect(arrows).toHaveCount(4);
+  // At that step only what happened so far is drawn: the SYN, SYN-ACK, ACK and the ClientHello's two segments.
+  await expect(arrows).toHaveCount(5);
   await viz.stepForward.click();
   await viz.slider.focus();
   await page.keyboard.press('End');
