@@ -10,7 +10,7 @@
  * lanes start compact: narrower, without each frame's length, and the streams that have no frame left to come
  * share one "Finished streams" lane (model.ts laneStreams).
  */
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../views';
 import { stepOf } from '../../recording/model';
 import { HexDump } from './HexDump';
@@ -79,9 +79,8 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   // The scroll box as last measured. A cursor move reads this instead of the DOM: reading layout right after
   // React's writes would force a synchronous layout on every step.
   const [view, setView] = useState({ top: 0, height: 18 * 16, bodyTop: 0 });
-  // The box's horizontal extent and the root font size, as last measured (read, not followed: only a new
-  // selection scrolls sideways).
-  const across = useRef({ left: 0, width: 0, content: 0, rem: 16 });
+  // The root font size, as last measured (the lanes are sized in rem).
+  const across = useRef({ rem: 16 });
   const windowed = count > RENDER_ALL_UP_TO;
   const measure = useCallback(() => {
     const wrap = wrapRef.current;
@@ -94,12 +93,7 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
     if (h > 0) rowPx.current = h;
     const bodyTop = body.getBoundingClientRect().top - wrap.getBoundingClientRect().top + wrap.scrollTop;
     const next = { top: wrap.scrollTop, height: wrap.clientHeight, bodyTop };
-    across.current = {
-      left: wrap.scrollLeft,
-      width: wrap.clientWidth,
-      content: wrap.scrollWidth,
-      rem: Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16,
-    };
+    across.current = { rem: Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16 };
     setView((v) => (v.top === next.top && v.height === next.height && v.bodyTop === next.bodyTop ? v : next));
   }, []);
   // Compact lanes leave out each frame's length, so rows may differ in height: measured again on a change.
@@ -109,67 +103,76 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
   // box's sideways scrollbar with them); after that the scroll handler keeps `view` current.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `windowed` and `compact` are the triggers: measure again when they change
   useLayoutEffect(() => measure(), [windowed, measure, compact]);
-  // Keep the followed frame in view as the cursor moves (DevTools keeps the selected request in view too):
-  // scroll only when it is outside the visible rows, so a reader's own scrolling is left alone otherwise.
-  // `view` and `count` are read, not followed: only a new selection scrolls. No DOM is read or written here:
-  // the new scroll position goes into `view` first, and the next effect writes it once the rows for it are in
-  // the DOM, so the step lays out once (writing scrollTop before re-rendering laid out the old rows, then the
-  // frame laid out the new ones).
-  const scrollTo = useRef<number | null>(null);
-  const scrollLeftTo = useRef<number | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new selection scrolls; `view` and `count` are read, not followed (see above)
+  // Stream 0 always has a lane; other streams once their first frame is visible. The same array while the
+  // set does not change, so memoized rows skip re-rendering.
+  const streams = useStable(lane ? laneStreams(lane, count, compact) : NO_STREAMS);
+  const laneRem = compact ? COMPACT_LANE_REM : LANE_REM;
+  const selectedLane = selected ? laneOf(streams, selected.event.streamId) : -1;
+  // Keep the followed frame in view as the cursor moves (DevTools keeps the selected request in view too),
+  // down to its row and sideways to its lane beside the sticky # and ms columns: only when it is outside the
+  // visible part, so a reader's own scrolling is left alone otherwise. The box's position is read once per
+  // new selection: a cached one went stale whenever the box was hidden and shown again (a tab or a phone's
+  // panel switch resets it to the start without a scroll event), and the frame was then left out of view.
+  // A new row position goes into `view` first, and the next effect writes it (with any sideways move) once
+  // the rows for it are in the DOM, so the step lays out once. A sideways move alone is smooth unless the
+  // reader asked for reduced motion.
+  const scrollTo = useRef<{ top: number; left: number } | null>(null);
+  // Once more after the first paint of an endpoint's lanes: on opening the view the box's first layout can
+  // land after the effect below ran (a phone opened the Frames tab at row 0 with the chosen frame at row 404).
+  const [follow, setFollow] = useState(0);
+  const hasLanes = lane !== undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `endpoint?.key` is a trigger: another endpoint's lanes are a new table
+  useEffect(() => {
+    if (!hasLanes || typeof requestAnimationFrame === 'undefined') return;
+    const id = requestAnimationFrame(() => setFollow((n) => n + 1));
+    return () => cancelAnimationFrame(id);
+  }, [hasLanes, endpoint?.key]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new selection (or lane layout) scrolls; `view` and `count` are read, not followed (see above)
   useLayoutEffect(() => {
-    if (selectedPos < 0) return;
+    const wrap = wrapRef.current;
+    if (!wrap || selectedPos < 0) return;
+    // Zero where nothing is laid out (hidden, or a test's DOM): the last measured height stands in.
+    const height = wrap.clientHeight || view.height;
+    const [top0, left0, width] = [wrap.scrollTop, wrap.scrollLeft, wrap.clientWidth];
     const px = rowPx.current;
     const rowTop = view.bodyTop + selectedPos * px;
-    if (rowTop >= view.top + view.bodyTop && rowTop + px <= view.top + view.height) return;
-    const top = Math.max(0, Math.min(rowTop - view.height / 2, view.bodyTop + count * px - view.height));
-    if (top === view.top) return;
-    scrollTo.current = top;
-    // The scroll event that follows finds `view` already current.
-    setView((v) => ({ ...v, top }));
-  }, [selectedPos, windowed]);
+    const inView = rowTop >= top0 + view.bodyTop && rowTop + px <= top0 + height;
+    const top = inView ? top0 : Math.max(0, Math.min(rowTop - height / 2, view.bodyTop + count * px - height));
+    const { rem } = across.current;
+    const content = (LANE_FIXED_REM + streams.length * laneRem) * rem;
+    const left = selectedLane < 0 ? left0 : laneScrollLeft(selectedLane, laneRem * rem, LANE_FIXED_REM * rem, { left: left0, width, content });
+    if (top !== top0) {
+      scrollTo.current = { top, left };
+      if (top !== view.top) {
+        // The scroll event that follows finds `view` already current.
+        setView((v) => ({ ...v, top, height }));
+        return;
+      }
+      // The rows for it are already rendered (the box had been reset under them): write at once.
+      wrap.scrollLeft = left;
+      wrap.scrollTop = top;
+      scrollTo.current = null;
+      return;
+    }
+    if (left === left0) return;
+    const reduce = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (typeof wrap.scrollTo === 'function') wrap.scrollTo({ left, behavior: reduce ? 'auto' : 'smooth' });
+    else wrap.scrollLeft = left;
+  }, [selectedPos, windowed, selectedLane, laneRem, streams.length, endpoint?.key, follow]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `view.top` is the trigger: write the scroll position once its rows are rendered
   useLayoutEffect(() => {
     const wrap = wrapRef.current;
-    if (!wrap || scrollTo.current === null) return;
-    // A sideways move decided in the same step goes with it, at once: a later scrollTop write would stop a
-    // smooth sideways scroll where it started.
-    if (scrollLeftTo.current !== null) wrap.scrollLeft = scrollLeftTo.current;
-    wrap.scrollTop = scrollTo.current;
+    const to = scrollTo.current;
+    if (!wrap || to === null) return;
+    // Both at once, without smoothing: a scrollTop written after a smooth sideways scroll began stops it.
+    wrap.scrollLeft = to.left;
+    wrap.scrollTop = to.top;
     scrollTo.current = null;
-    scrollLeftTo.current = null;
   }, [view.top]);
   const px = rowPx.current;
   const from = windowed ? clamp(Math.floor((view.top - view.bodyTop) / px) - OVERSCAN, 0, count) : 0;
   const to = windowed ? clamp(Math.ceil((view.top - view.bodyTop + view.height) / px) + OVERSCAN, from, count) : count;
 
-  // Stream 0 always has a lane; other streams once their first frame is visible. The same array while the
-  // set does not change, so memoized rows skip re-rendering.
-  const streams = useStable(lane ? laneStreams(lane, count, compact) : NO_STREAMS);
-  const laneRem = compact ? COMPACT_LANE_REM : LANE_REM;
-  // Sideways: the chosen frame's lane in view beside the sticky # and ms columns. Smooth unless the reader
-  // asked for reduced motion; measured again after, by the scroll event.
-  const selectedLane = selected ? laneOf(streams, selected.event.streamId) : -1;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new selection (or lane width) scrolls sideways; the box's extent is read, not followed
-  useLayoutEffect(() => {
-    const wrap = wrapRef.current;
-    if (!wrap || selectedLane < 0) return;
-    // From the last measurement, not the DOM: reading layout after React's writes would force it every step.
-    const { rem, left: now, width } = across.current;
-    const content = (LANE_FIXED_REM + streams.length * laneRem) * rem;
-    const left = laneScrollLeft(selectedLane, laneRem * rem, LANE_FIXED_REM * rem, { left: now, width, content });
-    if (left === now) return;
-    across.current.left = left;
-    if (scrollTo.current !== null) {
-      // The rows move too: both are written together once the new rows are in (above).
-      scrollLeftTo.current = left;
-      return;
-    }
-    const reduce = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-    if (typeof wrap.scrollTo === 'function') wrap.scrollTo({ left, behavior: reduce ? 'auto' : 'smooth' });
-    else wrap.scrollLeft = left;
-  }, [selectedLane, laneRem, selected?.index, streams.length]);
   // Stable across renders (rows are memoized on it); reads the latest props through a ref.
   const latest = useRef({ recording, endpoint, onCursor, cursor });
   latest.current = { recording, endpoint, onCursor, cursor };
