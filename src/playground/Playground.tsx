@@ -216,6 +216,8 @@ export default function Playground({ id, title, code: originalCode, children, co
       ref={rootRef}
       className={`rt-playground not-content${variant === 'full' ? ' rt-playground-full' : ''}`}
       data-playground-id={id}
+      // What a "Skip to playground" link (components/SkipLink.astro) points at, so it lands here without script too.
+      id={`rt-skip-${id}`}
       data-sandbox-src={sandboxSrcFor(originalCode, originalCode, compiled)}
       // For the directive: a press on Run before hydration starts this in the sandbox at once (spare.ts startEarlyRun).
       data-compiled={compiled}
