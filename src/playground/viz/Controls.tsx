@@ -91,7 +91,9 @@ export default function Controls(props: ControlsProps) {
         {empty ? '0 / 0' : `${cursor + 1} / ${length}`}
       </span>
       <label className="rt-viz-speed">
-        Speed{' '}
+        {/* Named for assistive technology; on screen the select's "1×" says what it is, and the bar keeps one row
+            in a playground the width of the text column (about 630 px at 1280). */}
+        <span className="rt-visually-hidden">Speed</span>
         <select value={String(speed)} onChange={(e) => props.onSpeed(Number(e.currentTarget.value))} disabled={reducedMotion}>
           {(SPEEDS.includes(speed) ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b)).map((s) => (
             <option key={s} value={String(s)}>
