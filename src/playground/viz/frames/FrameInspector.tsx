@@ -127,6 +127,23 @@ export default function FrameInspector({ recording, cursor, onCursor }: ViewProp
     const id = requestAnimationFrame(() => setFollow((n) => n + 1));
     return () => cancelAnimationFrame(id);
   }, [hasLanes, endpoint?.key]);
+  // And once more whenever the box comes back from being hidden (a phone's Code / Output / Timeline tabs hide the
+  // whole panel): a hidden box cannot hold a scroll position, so it shows again at row 0 with no scroll event.
+  useEffect(() => {
+    const wrap = wrapRef.current;
+    if (!hasLanes || !wrap || typeof ResizeObserver === 'undefined') return;
+    let shown = wrap.clientHeight > 0;
+    const observer = new ResizeObserver(() => {
+      const now = wrap.clientHeight > 0;
+      if (now && !shown) {
+        measure();
+        setFollow((n) => n + 1);
+      }
+      shown = now;
+    });
+    observer.observe(wrap);
+    return () => observer.disconnect();
+  }, [hasLanes, measure]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new selection (or lane layout) scrolls; `view` and `count` are read, not followed (see above)
   useLayoutEffect(() => {
     const wrap = wrapRef.current;
