@@ -1,5 +1,5 @@
 /**
- * npm run bench:serve -- [--duration 3] [--clients 8] [--streams 10] [--rounds 2] [--path /hello] [--paced-rps 2000]
+ * npm run bench:serve -- [--duration 3] [--clients 8] [--streams 10] [--rounds 2] [--path /hello --path /todos/1] [--paced-rps 2000]
  *
  * Our real-port server (the same serveTcp + h2c the `npm run serve` script starts) against a minimal
  * node:http server and a minimal node:http2 (h2c) server, measured side by side in one run with Debian's
@@ -9,10 +9,11 @@
  *
  * One server runs at a time (the machine has few cores); each gets a warm-up second, then `--duration`
  * seconds of measurement, in `--rounds` rounds, then the same again paced at `--paced-rps` requests per
- * second in all, for CPU time per request at equal load: about rounds x 8 x (duration + 1) seconds. The
- * default path is a stored resource (no route handler runs), so the numbers compare the protocol stacks;
- * `--path /todos/1` adds a route handler building a Fetch Response. Needs `h2load` (apt-get install
- * nghttp2-client). Loopback only.
+ * second in all, for CPU time per request at equal load: about rounds x 8 x (duration + 1) seconds a path.
+ * The default paths are both kinds a reader's request meets: `/hello`, a stored resource (no route handler
+ * runs), which compares the protocol stacks, and `/todos/1`, a routed JSON response (the handler gets a Fetch
+ * Request and builds a Response), which adds the Fetch API's cost to ours and not to Node's minimal servers.
+ * Each `--path` replaces the defaults. Needs `h2load` (apt-get install nghttp2-client). Loopback only.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,7 +29,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '3' },
     clients: { type: 'string', default: '8' },
     streams: { type: 'string', default: '10' },
-    path: { type: 'string', default: '/hello' },
+    path: { type: 'string', multiple: true, default: ['/hello', '/todos/1'] },
     rounds: { type: 'string', default: '2' },
     'paced-rps': { type: 'string', default: '2000' },
   },
@@ -37,7 +38,7 @@ const duration = Math.min(30, Math.max(1, Number(values.duration)));
 const clients = Math.min(64, Math.max(1, Number(values.clients)));
 const streams = Math.min(100, Math.max(1, Number(values.streams)));
 const rounds = Math.min(5, Math.max(1, Number(values.rounds)));
-const path = values.path;
+const paths = values.path;
 // The paced runs offer every server the same request rate, well below what any of them can serve, so CPU
 // per request is compared at equal batching: flat out, a server starved of CPU by other work handles more
 // requests per wake-up and looks cheaper per request than it is.
@@ -94,91 +95,106 @@ function h2load(url, { h1, rps }) {
   });
 }
 
-const listen = (server) => new Promise((resolve) => server.listen(0, HOST, () => resolve(`http://${HOST}:${server.address().port}${path}`)));
+const listen = (server) => new Promise((resolve) => server.listen(0, HOST, () => resolve(`http://${HOST}:${server.address().port}`)));
 const closeServer = (server) => new Promise((resolve) => server.close(() => resolve()));
 
-// Ours first: its answer (body and type) is what the Node servers will send back.
+// Ours first: for each path, its answer (body and type) is what the Node servers send back.
 const ours = await serveTcp(createDemoServer(), { host: HOST, port: 0, protocols: [h2cProtocol()] });
-const sample = await fetch(`${ours.url}${path}`);
-const body = Buffer.from(await sample.arrayBuffer());
-const type = sample.headers.get('content-type') ?? 'application/octet-stream';
+let current = { body: Buffer.alloc(0), type: 'application/octet-stream' };
 
 // Requests each Node server answered, for CPU time per request (ours counts in serveTcp: `requests`).
 const nodeCount = { http: 0, h2: 0 };
 const answer = (_req, res) => {
   nodeCount.http++;
-  res.writeHead(200, { 'content-type': type, 'content-length': body.length });
-  res.end(body);
+  res.writeHead(200, { 'content-type': current.type, 'content-length': current.body.length });
+  res.end(current.body);
 };
 const nodeHttp = createHttpServer(answer);
 const nodeH2 = createH2Server();
 nodeH2.on('stream', (stream) => {
   nodeCount.h2++;
-  stream.respond({ ':status': 200, 'content-type': type, 'content-length': body.length });
-  stream.end(body);
+  stream.respond({ ':status': 200, 'content-type': current.type, 'content-length': current.body.length });
+  stream.end(current.body);
 });
 const nodeHttpUrl = await listen(nodeHttp);
 const nodeH2Url = await listen(nodeH2);
 
-const targets = [
-  { name: 'ours h2c', url: `${ours.url}${path}`, h1: false, served: () => ours.requests },
-  { name: 'node:http2 h2c', url: nodeH2Url, h1: false, served: () => nodeCount.h2 },
-  { name: 'ours http/1.1', url: `${ours.url}${path}`, h1: true, served: () => ours.requests },
-  { name: 'node:http http/1.1', url: nodeHttpUrl, h1: true, served: () => nodeCount.http },
-];
 const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
     .join(' ');
-console.log(`load average (1, 5, 15 min) at start: ${load()}`);
-console.log(
-  `GET ${path}: ${sample.status}, ${body.length} bytes of ${type}; ${clients} connections, HTTP/2 ${streams} streams each; ` +
-    `${rounds} rounds of ${duration} s per server after 1 s warm-up, best round kept\n`,
-);
+/** One path: every server measured side by side, the table printed; returns the ratio lines. */
+async function benchPath(path) {
+  const sample = await fetch(`${ours.url}${path}`);
+  current = { body: Buffer.from(await sample.arrayBuffer()), type: sample.headers.get('content-type') ?? 'application/octet-stream' };
+  const body = current.body;
+  const type = current.type;
+  const targets = [
+    { name: 'ours h2c', url: `${ours.url}${path}`, h1: false, served: () => ours.requests },
+    { name: 'node:http2 h2c', url: `${nodeH2Url}${path}`, h1: false, served: () => nodeCount.h2 },
+    { name: 'ours http/1.1', url: `${ours.url}${path}`, h1: true, served: () => ours.requests },
+    { name: 'node:http http/1.1', url: `${nodeHttpUrl}${path}`, h1: true, served: () => nodeCount.http },
+  ];
+  console.log(
+    `GET ${path}: ${sample.status}, ${body.length} bytes of ${type}; ${clients} connections, HTTP/2 ${streams} streams each; ` +
+      `${rounds} rounds of ${duration} s per server after 1 s warm-up, best round kept\n`,
+  );
 
-// The servers share this process but only one is loaded at a time. Rounds alternate the order, and the
-// best round of each is kept: on a shared machine other work only ever makes a round slower. The figure
-// least moved by other load is CPU time per request: this process's user + system time over a run (the
-// server's work; h2load is a child process of its own) divided by the requests that server answered in
-// the run, warm-up included; the lowest of the rounds is kept.
-const results = {};
-const cpuBest = {};
-const pacedBest = {};
-/** One h2load run; returns its result and this process's CPU µs per request the server answered. */
-const measure = async (t, rps) => {
-  const before = process.cpuUsage();
-  const servedBefore = t.served();
-  const r = await h2load(t.url, { h1: t.h1, rps });
-  const cpu = process.cpuUsage(before);
-  return { r, cpuUs: (cpu.user + cpu.system) / Math.max(1, t.served() - servedBefore) };
-};
-for (let round = 0; round < rounds; round++) {
-  for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
-    const { r, cpuUs } = await measure(t);
-    cpuBest[t.name] = Math.min(cpuBest[t.name] ?? Infinity, cpuUs);
-    if (!results[t.name] || r.rps > results[t.name].rps) results[t.name] = r;
-    const paced = await measure(t, pacedRps);
-    pacedBest[t.name] = Math.min(pacedBest[t.name] ?? Infinity, paced.cpuUs);
+  // The servers share this process but only one is loaded at a time. Rounds alternate the order, and the
+  // best round of each is kept: on a shared machine other work only ever makes a round slower. The figure
+  // least moved by other load is CPU time per request: this process's user + system time over a run (the
+  // server's work; h2load is a child process of its own) divided by the requests that server answered in
+  // the run, warm-up included; the lowest of the rounds is kept.
+  const results = {};
+  const cpuBest = {};
+  const pacedBest = {};
+  /** One h2load run; returns its result and this process's CPU µs per request the server answered. */
+  const measure = async (t, rps) => {
+    const before = process.cpuUsage();
+    const servedBefore = t.served();
+    const r = await h2load(t.url, { h1: t.h1, rps });
+    const cpu = process.cpuUsage(before);
+    return { r, cpuUs: (cpu.user + cpu.system) / Math.max(1, t.served() - servedBefore) };
+  };
+  for (let round = 0; round < rounds; round++) {
+    for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
+      const { r, cpuUs } = await measure(t);
+      cpuBest[t.name] = Math.min(cpuBest[t.name] ?? Infinity, cpuUs);
+      if (!results[t.name] || r.rps > results[t.name].rps) results[t.name] = r;
+      const paced = await measure(t, pacedRps);
+      pacedBest[t.name] = Math.min(pacedBest[t.name] ?? Infinity, paced.cpuUs);
+    }
   }
+  for (const t of targets) Object.assign(results[t.name], { cpuUs: cpuBest[t.name], pacedUs: pacedBest[t.name] });
+  const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
+  const paced = `CPU @${pacedRps}/s`;
+  console.log(
+    `${'server'.padEnd(20)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'CPU µs/req'.padStart(12)}${paced.padStart(16)}  non-2xx`,
+  );
+  for (const t of targets) {
+    const r = results[t.name];
+    console.log(
+      `${t.name.padEnd(20)}${fmt(r.rps)}${fmt(r.p50, 2)}${fmt(r.p99, 2)}${fmt(r.cpuUs, 1).padStart(12)}${fmt(r.pacedUs, 1).padStart(16)}  ${r.non2xx}`,
+    );
+  }
+  const x = (a, b, key) => `${(results[a][key] / results[b][key]).toFixed(2)}x`;
+  const ratio = (a, b) =>
+    `${x(a, b, 'rps')} req/s, p50 ${x(a, b, 'p50')}, CPU per request ${x(a, b, 'cpuUs')} flat out, ${x(a, b, 'pacedUs')} at ${pacedRps}/s`;
+  const lines = [
+    `HTTP/2   ours / node:http2 on ${path}: ${ratio('ours h2c', 'node:http2 h2c')}`,
+    `HTTP/1.1 ours / node:http on ${path}:  ${ratio('ours http/1.1', 'node:http http/1.1')}`,
+  ];
+  console.log(`\n${lines.join('\n')}\n`);
+  return lines;
 }
-for (const t of targets) Object.assign(results[t.name], { cpuUs: cpuBest[t.name], pacedUs: pacedBest[t.name] });
+
+console.log(`load average (1, 5, 15 min) at start: ${load()}`);
+const summary = [];
+for (const path of paths) summary.push(...(await benchPath(path)));
 await ours.close();
 nodeHttp.closeAllConnections();
 await closeServer(nodeHttp);
 await closeServer(nodeH2);
-
-const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
-const paced = `CPU @${pacedRps}/s`;
-console.log(
-  `${'server'.padEnd(20)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'CPU µs/req'.padStart(12)}${paced.padStart(16)}  non-2xx`,
-);
-for (const t of targets) {
-  const r = results[t.name];
-  console.log(`${t.name.padEnd(20)}${fmt(r.rps)}${fmt(r.p50, 2)}${fmt(r.p99, 2)}${fmt(r.cpuUs, 1).padStart(12)}${fmt(r.pacedUs, 1).padStart(16)}  ${r.non2xx}`);
-}
-const x = (a, b, key) => `${(results[a][key] / results[b][key]).toFixed(2)}x`;
-const ratio = (a, b) => `${x(a, b, 'rps')} req/s, p50 ${x(a, b, 'p50')}, CPU per request ${x(a, b, 'cpuUs')} flat out, ${x(a, b, 'pacedUs')} at ${pacedRps}/s`;
-console.log(`\nHTTP/2   ours / node:http2: ${ratio('ours h2c', 'node:http2 h2c')}`);
-console.log(`HTTP/1.1 ours / node:http:  ${ratio('ours http/1.1', 'node:http http/1.1')}`);
+console.log(summary.join('\n'));
 console.log('Goal: >= 0.80x req/s, p50 <= 2.00x.');
 console.log(`load average (1, 5, 15 min) at end: ${load()}`);
