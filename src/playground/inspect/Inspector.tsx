@@ -14,6 +14,7 @@ import { decodeShareState, encodeShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
 import { FORMATS, type Format } from './detect';
 import type { InspectInput, InspectResult } from './inspect';
+import { countOf } from './words';
 import { takeWakeActions } from '../build/wake-actions';
 import { replayLink, replaySnippet } from './replay';
 import './inspect.css';
@@ -457,7 +458,10 @@ function Result({ result, fileName }: { result: InspectResult; fileName: string 
       )}
       {result.hpack && (
         <details open>
-          <summary>HPACK: {result.hpack.fields.length} fields decoded</summary>
+          <summary>
+            HPACK: {countOf(result.hpack.fields.length, 'field')} decoded
+            {result.hpack.blocks.length > 1 ? ` from ${result.hpack.blocks.length} blocks (${result.hpack.blocks.map((b) => b.length).join(' + ')})` : ''}
+          </summary>
           <FieldTable testId="inspect-fields" fields={result.hpack.fields} />
           <p>
             Dynamic table after the block: {result.hpack.table.size} of {result.hpack.table.maxSize} octets, {result.hpack.table.entries.length} entries

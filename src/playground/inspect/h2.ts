@@ -285,6 +285,70 @@ export function readBlock(block: Uint8Array, tableSize = 4096): { reading: H2Rea
   return { reading: { ...rest, ...(problem ? { problem } : {}) }, fields };
 }
 
+/**
+ * Field blocks pasted one after another (RFC 7541 C.3 and C.4 are three each): each is wrapped in its own
+ * HEADERS frame (streams 1, 3, 5, ...) and all are decoded in order by one decoder, so the dynamic table one
+ * block leaves is the table the next block starts with (RFC 7541 §2.3.2).
+ */
+export function readBlocks(
+  blocks: readonly Uint8Array[],
+  tableSize = 4096,
+): { reading: H2Reading; blocks: readonly (readonly { name: string; value: string }[])[]; failed?: { block: number; offset: number } } {
+  const frames = blocks.map((block, i) => {
+    const id = 2 * i + 1;
+    const header = Uint8Array.of(
+      (block.length >> 16) & 0xff,
+      (block.length >> 8) & 0xff,
+      block.length & 0xff,
+      0x01,
+      FLAGS.END_HEADERS,
+      (id >>> 24) & 0x7f,
+      (id >> 16) & 0xff,
+      (id >> 8) & 0xff,
+      id & 0xff,
+    );
+    return concat([header, block]);
+  });
+  const reading = readFrames(concat(frames), { sender: 'client', tableSize });
+  const decoded = reading.events.flatMap((e) => (e.type === 'h2-frame' && e.headers ? [e.headers] : []));
+  if (!reading.problem) return { reading, blocks: decoded };
+  // Offsets in a problem are in the wrapped frames: move them back to the pasted block that failed.
+  const block = Math.max(1, reading.problem.frame);
+  const start = frames.slice(0, block - 1).reduce((n, f) => n + f.length, 0) + 9;
+  const offset = Math.max(0, reading.problem.offset - start);
+  const problem = {
+    ...reading.problem,
+    offset,
+    message: reading.problem.message.replace(/^The field block that frame (\d+) completes/, blocks.length > 1 ? 'Block $1' : 'The block'),
+  };
+  return { reading: { ...reading, problem }, blocks: decoded, failed: { block, offset } };
+}
+
+/**
+ * RFC 9113 §8.3: each pseudo-header field at most once in a block, and all of them before the first regular
+ * field. Returns one sentence per breach (an HTTP/2 receiver treats such a block as malformed, §8.1.1).
+ */
+export function pseudoHeaderBreaches(fields: readonly { name: string; value: string }[]): string[] {
+  const out: string[] = [];
+  const seen = new Map<string, number>();
+  let regular: string | undefined;
+  fields.forEach(({ name }, i) => {
+    if (!name.startsWith(':')) {
+      regular ??= name;
+      return;
+    }
+    const earlier = seen.get(name);
+    if (earlier !== undefined)
+      out.push(
+        `"${name}" appears again as field ${i + 1} (first as field ${earlier + 1}); each pseudo-header field may appear at most once in a block (RFC 9113 §8.3).`,
+      );
+    else seen.set(name, i);
+    if (regular !== undefined)
+      out.push(`"${name}" (field ${i + 1}) comes after the regular field "${regular}"; pseudo-header fields come before every regular field (RFC 9113 §8.3).`);
+  });
+  return out;
+}
+
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

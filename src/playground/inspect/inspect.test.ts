@@ -227,6 +227,79 @@ describe('HPACK block alone', () => {
   });
 });
 
+describe('HPACK blocks pasted one per line (RFC 7541 C.3, C.4)', () => {
+  const C3 = [
+    '8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d',
+    '8286 84be 5808 6e6f 2d63 6163 6865',
+    '8287 85bf 400a 6375 7374 6f6d 2d6b 6579 0c63 7573 746f 6d2d 7661 6c75 65',
+  ];
+  const C4 = ['8286 8441 8cf1 e3c2 e5f2 3a6b a0ab 90f4 ff', '8286 84be 5886 a8eb 1064 9cbf', '8287 85bf 4088 25a8 49e9 5ba9 7d7f 8925 a849 e95b b8e8 b4bf'];
+  const third = [
+    { name: ':method', value: 'GET' },
+    { name: ':scheme', value: 'https' },
+    { name: ':path', value: '/index.html' },
+    { name: ':authority', value: 'www.example.com' },
+    { name: 'custom-key', value: 'custom-value' },
+  ];
+  const table = [
+    { name: 'custom-key', value: 'custom-value' },
+    { name: 'cache-control', value: 'no-cache' },
+    { name: ':authority', value: 'www.example.com' },
+  ];
+
+  it.each([
+    ['C.3 (no Huffman), one line each', C3.join('\n')],
+    ['C.4 (Huffman), one line each', C4.join('\n')],
+    ['C.3 as blank-line-separated groups', C3.join('\n\n')],
+  ])('%s: three blocks, one dynamic table, no pseudo-header flagged', (_, text) => {
+    const r = inspect({ text, format: 'hpack' });
+    expect(r.problems).toEqual([]);
+    expect(r.hpack?.blocks.map((b) => b.length)).toEqual([4, 5, 5]);
+    expect(r.hpack?.blocks[1]?.at(-1)).toEqual({ name: 'cache-control', value: 'no-cache' });
+    expect(r.hpack?.blocks[2]).toEqual(third);
+    expect(r.hpack?.table).toEqual({ size: 164, maxSize: 4096, entries: table });
+    expect(r.notes[0]).toMatch(/^3 blocks/);
+    const frames = events(r).filter((e) => e.type === 'h2-frame');
+    expect(frames.map((e) => e.type === 'h2-frame' && e.streamId)).toEqual([1, 3, 5]);
+  });
+
+  it('keeps one block together when the same bytes are given as one run (and flags its repeated pseudo-header fields)', () => {
+    const r = inspect({ text: C3.join(' '), format: 'hpack' });
+    expect(r.hpack?.blocks.length).toBe(1);
+    expect(r.hpack?.fields.filter((f) => f.name === ':method').length).toBe(3);
+    const messages = r.problems.map((p) => p.message);
+    expect(messages.filter((m) => m.startsWith('":method" appears again')).length).toBe(2);
+    expect(messages.some((m) => /after the regular field "cache-control".*RFC 9113 §8\.3/.test(m))).toBe(true);
+  });
+
+  it('keeps xxd -p lines (60 hex digits, wrapped) as one block', () => {
+    const run = (C3[0]! + C3[1]! + C3[2]!).replace(/ /g, '');
+    const wrapped = run.match(/.{1,60}/g)!.join('\n');
+    expect(wrapped.split('\n').length).toBe(3);
+    const r = inspect({ text: wrapped, format: 'hpack' });
+    expect(r.hpack?.blocks.length).toBe(1);
+    expect(r.hpack?.fields.length).toBe(14);
+  });
+
+  it('says which block fails, at which byte, with the table the blocks before it left', () => {
+    // Block 2 refers to index 63, which does not exist after block 1 (one entry: 62).
+    const r = inspect({ text: `${C3[0]}\n82bf`, format: 'hpack' });
+    expect(r.problems[0]?.message).toMatch(/^Block 2 /);
+    expect(r.problems[0]?.where).toBe('byte 0 of block 2');
+    const ok = inspect({ text: `${C3[0]}\n82be`, format: 'hpack' });
+    expect(ok.problems).toEqual([]);
+    expect(ok.hpack?.blocks[1]).toEqual([
+      { name: ':method', value: 'GET' },
+      { name: ':authority', value: 'www.example.com' },
+    ]);
+  });
+
+  it('names the block and line of a hex typo', () => {
+    const r = inspect({ text: `${C3[0]}\n82 8g`, format: 'hpack' });
+    expect(r.problems[0]?.where).toMatch(/^block 2, line 1/);
+  });
+});
+
 describe('HAR', () => {
   it('reads a HAR Chromium recorded, with its timings and connections', () => {
     const r = inspect({ text: fixture('chromium.har') });

@@ -5,7 +5,8 @@
 import type { Recording } from '../recording/model';
 import { curlMessages, parseCurl, type CurlMessage, type CurlTranscript } from './curl';
 import { detect, HEX_FORM_LABELS, type Format } from './detect';
-import { readBlock, readFrames, type FlowRow, type Sender } from './h2';
+import { countOf } from './words';
+import { pseudoHeaderBreaches, readBlocks, readFrames, type FlowRow, type Sender } from './h2';
 import { readHar, harEvents, versionLabel, type HarCheck } from './har';
 import { hexForm, parseHex } from './hex';
 import { directions, machineSteps, mergeWrites, splitConversation, verdicts, type Segment, type Verdict } from './http1';
@@ -45,7 +46,10 @@ export interface InspectResult {
   readonly verdicts?: readonly Verdict[];
   readonly h2?: { readonly sender: Sender; readonly preface: boolean; readonly frames: number; readonly blocks: number; readonly flow: readonly FlowRow[] };
   readonly hpack?: {
+    /** Every block's fields, in order. */
     readonly fields: readonly { name: string; value: string }[];
+    /** Each pasted block's fields (one entry for a single block). */
+    readonly blocks: readonly (readonly { name: string; value: string }[])[];
     readonly table: { size: number; maxSize: number; entries: readonly { name: string; value: string }[] };
   };
   readonly har?: { readonly creator: string; readonly entries: number; readonly versions: readonly string[]; readonly checks: readonly HarCheck[] };
@@ -302,21 +306,65 @@ function h2(input: InspectInput): Body {
   };
 }
 
+/**
+ * The blocks in pasted HPACK hex: a blank line between groups, or else one block per line. xxd -p wraps one long
+ * run at 60 hex digits a line, so lines that all (but the last) hold exactly 60 digits stay one block.
+ */
+export function hpackBlockTexts(text: string): string[] {
+  const groups = text
+    .split(/\n[ \t]*\r?\n/)
+    .map((g) => g.trim())
+    .filter((g) => g !== '');
+  if (groups.length > 1) return groups;
+  if (hexForm(text) !== 'stream') return [text];
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const digits = (l: string) => l.replace(/[^0-9a-fA-F]/g, '').length;
+  if (lines.length < 2 || lines.slice(0, -1).every((l) => digits(l) === 60)) return [text];
+  return lines;
+}
+
 function hpack(input: InspectInput): Body {
-  const got = hexBytes(input);
-  if ('message' in got) return { format: 'hpack', problems: [got], notes: [] };
-  const { reading, fields } = readBlock(got.bytes, input.tableSize ?? 4096);
+  const tableSize = input.tableSize ?? 4096;
+  const texts = input.bytes && !/^[\s0-9a-fA-F:,x]*$/.test(input.text.slice(0, 200)) ? [input.text] : hpackBlockTexts(input.text);
+  const parts: Uint8Array[] = [];
+  let note = '';
+  for (const [i, text] of texts.entries()) {
+    const got = hexBytes(texts.length === 1 ? input : { text });
+    if ('message' in got) return { format: 'hpack', problems: [texts.length > 1 ? { ...got, where: `block ${i + 1}, ${got.where}` } : got], notes: [] };
+    parts.push(got.bytes);
+    note = got.note;
+  }
+  const { reading, blocks, failed } = readBlocks(parts, tableSize);
+  const many = parts.length > 1;
+  const problems: Problem[] = [];
+  if (reading.problem)
+    problems.push({ message: reading.problem.message, where: `byte ${failed?.offset ?? 0} of ${many ? `block ${failed?.block ?? 1}` : 'the block'}` });
+  blocks.forEach((fields, i) => {
+    for (const message of pseudoHeaderBreaches(fields)) problems.push({ message, ...(many ? { where: `block ${i + 1}` } : {}) });
+  });
+  const fields = blocks.flat();
   return {
     format: 'hpack',
     ...(reading.events.length > 0 && !reading.problem
-      ? { recording: recordingOf('Inspected HPACK block', h2Events(reading.events, 'client'), { headerTableSize: input.tableSize ?? 4096 }) }
+      ? {
+          recording: recordingOf(many ? `Inspected ${parts.length} HPACK blocks` : 'Inspected HPACK block', h2Events(reading.events, 'client'), {
+            headerTableSize: tableSize,
+          }),
+        }
       : {}),
-    problems: reading.problem ? [{ message: reading.problem.message, where: `byte ${reading.problem.offset} of the block` }] : [],
+    problems,
     notes: [
-      got.note,
-      'The block is decoded as the first on its connection (an empty dynamic table). The views show it inside the HEADERS frame that would carry it: only that 9-octet frame header is added.',
+      many
+        ? `${parts.length} blocks (one per ${texts.length > 1 && /\n[ \t]*\r?\n/.test(input.text) ? 'blank-line-separated group' : 'line'}), ${parts.map((p) => p.length).join(' + ')} bytes, ${countOf(fields.length, 'field')} in all.`
+        : note,
+      many
+        ? 'The blocks are decoded in order by one decoder, as a receiver decodes the blocks of one connection: each starts with the dynamic table the one before it left (RFC 7541 §2.3.2). The first starts with an empty table. The views show each inside the HEADERS frame that would carry it (streams 1, 3, 5, ...): only those 9-octet frame headers are added.'
+        : 'The block is decoded as the first on its connection (an empty dynamic table). The views show it inside the HEADERS frame that would carry it: only that 9-octet frame header is added.',
     ],
-    hpack: { fields, table: reading.table },
+    hpack: { fields, blocks, table: reading.table },
   };
 }
 
