@@ -4,8 +4,9 @@
  * reader in both strict and lenient mode, and run through the engine's connection state table.
  *
  * A text box turns every CR LF into LF (HTML's textarea value normalization), so text that was pasted gets
- * CR LF back in each message head before it is read (`restoreCrlf`); a dropped file is read as its bytes.
- * Bodies are left alone: their length is what Content-Length counts.
+ * CR LF back in each message head and on the framing lines of a chunked body before it is read (`restoreCrlf`);
+ * a dropped file is read as its bytes. Body data is left alone: its length is what Content-Length or the chunk
+ * size counts.
  */
 import { Http1Connection, Http1Reader, type Http1Event, type Http1FiredTransition, type Http1Version } from 'roundtrip/wire';
 
@@ -87,6 +88,68 @@ function crlfHead(head: Uint8Array): Uint8Array {
   return Uint8Array.from(out);
 }
 
+/** A CR was added before each of these LFs (pasted text): counted so the page can say what it assumed. */
+export interface Restored {
+  heads: number;
+  /** Chunk-size lines, the line ends after chunk data, trailer lines and the final empty line (RFC 9112 §7.1). */
+  chunkLines: number;
+}
+
+const CHUNKED = /^transfer-encoding:[^\n]*\bchunked[ \t]*\r?$/im;
+const CHUNK_SIZE = /^[0-9a-fA-F]+(;[^\r\n]*)?\r?$/;
+
+/**
+ * The chunked body that starts at `from`, with CR LF restored on its framing lines (RFC 9112 §7.1: the chunk-size
+ * line, the CRLF after each chunk's data, each trailer line and the last empty line). Chunk data is left as it is:
+ * its length is what the chunk size counts. Restoring stops where the framing stops making sense, so the reader
+ * reports the fault there. Returns the restored bytes, where they end in `input`, and how many lines changed.
+ */
+function crlfChunked(input: Uint8Array, from: number): { bytes: Uint8Array; end: number; lines: number } {
+  const out: Uint8Array[] = [];
+  let lines = 0;
+  let p = from;
+  const line = (): { text: string; end: number } | undefined => {
+    const lf = input.indexOf(LF, p);
+    if (lf < 0) return undefined;
+    return { text: String.fromCharCode(...input.subarray(p, Math.min(lf, p + 200))), end: lf + 1 };
+  };
+  const push = (end: number) => {
+    const hasCr = end - 2 >= p && input[end - 2] === CR;
+    out.push(input.subarray(p, hasCr ? end - 2 : end - 1), Uint8Array.of(CR, LF));
+    if (!hasCr) lines++;
+    p = end;
+  };
+  for (;;) {
+    const sizeLine = line();
+    if (!sizeLine || !CHUNK_SIZE.test(sizeLine.text)) break;
+    const size = Number.parseInt(sizeLine.text, 16);
+    push(sizeLine.end);
+    if (size === 0) {
+      // Trailer section, then the empty line that ends the message.
+      for (;;) {
+        const t = line();
+        if (!t) break;
+        const empty = t.text === '' || t.text === '\r';
+        push(t.end);
+        if (empty) break;
+      }
+      break;
+    }
+    if (p + size > input.length) break;
+    out.push(input.subarray(p, p + size));
+    p += size;
+    if (input[p] === LF) {
+      out.push(Uint8Array.of(CR, LF));
+      lines++;
+      p += 1;
+    } else if (input[p] === CR && input[p + 1] === LF) {
+      out.push(Uint8Array.of(CR, LF));
+      p += 2;
+    } else break;
+  }
+  return { bytes: concat(out), end: p, lines };
+}
+
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -127,7 +190,7 @@ function messageEnd(
  * Cuts a conversation into the segments each side wrote. A message that begins "HTTP/" is the server's; any
  * other is the client's. With `restore`, each head gets CR LF line ends first (the input was pasted text).
  */
-export function splitConversation(input: Uint8Array, restore: boolean): Segment[] {
+export function splitConversation(input: Uint8Array, restore: boolean, restored: Restored = { heads: 0, chunkLines: 0 }): Segment[] {
   const segments: Segment[] = [];
   const methods: { method: string; version: Http1Version }[] = [];
   let p = 0;
@@ -139,10 +202,15 @@ export function splitConversation(input: Uint8Array, restore: boolean): Segment[
       const h = headEnd(input, p);
       if (h > 0) {
         const head = crlfHead(input.subarray(p, h));
-        shift = head.length - (h - p);
-        buffer = concat([head, input.subarray(h)]);
+        if (head.length > h - p) restored.heads++;
+        const text = String.fromCharCode(...head.subarray(0, 8192));
+        const body = CHUNKED.test(text) ? crlfChunked(input, h) : undefined;
+        if (body) restored.chunkLines += body.lines;
+        shift = head.length - (h - p) + (body ? body.bytes.length - (body.end - h) : 0);
+        buffer = concat([head, ...(body ? [body.bytes] : []), input.subarray(body?.end ?? h)]);
       } else {
         const head = crlfHead(input.subarray(p));
+        if (head.length > input.length - p) restored.heads++;
         segments.push({ from, bytes: head });
         break;
       }

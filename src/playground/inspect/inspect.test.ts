@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detect } from './detect';
 import { parseHex } from './hex';
+import { directions, splitConversation } from './http1';
+import { Http1Reader } from 'roundtrip/wire';
 import { inspect } from './inspect';
 import { parseCurl } from './curl';
 import { readHar } from './har';
@@ -93,6 +95,77 @@ describe('HTTP/1', () => {
     expect(strict?.error?.code).toBe('bare-lf');
     expect(lenient?.error).toBeUndefined();
     expect(lenient?.tolerated.map((t) => t.code)).toContain('bare-lf');
+  });
+});
+
+describe('HTTP/1 pasted with a chunked body (LF only)', () => {
+  // As python's http.server and curl exchanged it, after a text box dropped every CR.
+  const exchange = [
+    'GET /stream HTTP/1.1',
+    'Host: 127.0.0.1:8000',
+    '',
+    'HTTP/1.1 200 OK',
+    'Transfer-Encoding: chunked',
+    'Trailer: Server-Timing',
+    '',
+    '5;note=first',
+    'hello',
+    '7',
+    ', world',
+    '0',
+    'Server-Timing: total;dur=12',
+    '',
+    'GET /next HTTP/1.1',
+    'Host: 127.0.0.1:8000',
+    '',
+    '',
+  ].join('\n');
+
+  it('restores CR LF on chunk-size lines, after chunk data and in trailers, and says so', () => {
+    const r = inspect({ text: exchange, format: 'http1' });
+    expect(r.problems).toEqual([]);
+    const strict = r.verdicts!.filter((v) => v.strict);
+    expect(strict.map((v) => [v.from, v.messages, v.error?.code, v.incomplete])).toEqual([
+      ['client', 2, undefined, false],
+      ['server', 1, undefined, false],
+    ]);
+    // 3 heads; 3 chunk-size lines, 2 data terminators, 1 trailer line and the final empty line.
+    expect(r.notes.some((n) => /^Line endings were LF; read as CR LF in 3 message heads and 7 chunked framing lines/.test(n))).toBe(true);
+    const body = events(r).find((e) => e.type === 'bytes-sent' && e.from === 'server');
+    expect(body?.type === 'bytes-sent' && body.data.endsWith('\r\n\r\n5;note=first\r\nhello\r\n7\r\n, world\r\n0\r\nServer-Timing: total;dur=12\r\n\r\n')).toBe(
+      true,
+    );
+  });
+
+  it('reads the restored bytes strictly when fed one byte at a time', () => {
+    const server = directions(splitConversation(new TextEncoder().encode(exchange), true)).server;
+    const reader = new Http1Reader('response', { strict: true, maxBodyBytes: Infinity });
+    const data: string[] = [];
+    const seen: string[] = [];
+    for (const b of server) {
+      reader.feed(Uint8Array.of(b));
+      for (let ev = reader.next({ method: 'GET' }); ev.type !== 'need-data'; ev = reader.next({ method: 'GET' })) {
+        seen.push(ev.type);
+        if (ev.type === 'data') data.push(new TextDecoder().decode(ev.data));
+        if (ev.type === 'error') throw new Error(ev.error.message);
+      }
+    }
+    expect(data.join('')).toBe('hello, world');
+    expect(seen.at(-1)).toBe('end-of-message');
+  });
+
+  it('leaves chunk data as pasted and stops restoring where the framing breaks, so the reader points there', () => {
+    const r = inspect({ text: 'HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n5\nhello\nzz\n\n', format: 'http1' });
+    const strict = r.verdicts!.find((v) => v.strict);
+    // Lines 4-5 (the first chunk) were restored; the fault is reported on line 6, where "zz" is no chunk size.
+    expect(strict?.error?.line).toBe(6);
+    expect(r.notes.some((n) => /1 message head and 2 chunked framing lines/.test(n))).toBe(true);
+  });
+
+  it('says nothing was assumed when the text already has CR LF', () => {
+    const r = inspect({ text: exchange.replace(/\n/g, '\r\n'), format: 'http1' });
+    expect(r.problems).toEqual([]);
+    expect(r.notes.some((n) => n.startsWith('Line endings were LF'))).toBe(false);
   });
 });
 

@@ -9,7 +9,7 @@ import { countOf } from './words';
 import { pseudoHeaderBreaches, readBlocks, readFrames, type FlowRow, type Sender } from './h2';
 import { readHar, harEvents, versionLabel, type HarCheck } from './har';
 import { hexForm, parseHex } from './hex';
-import { directions, machineSteps, mergeWrites, splitConversation, verdicts, type Segment, type Verdict } from './http1';
+import { directions, machineSteps, mergeWrites, splitConversation, type Restored, verdicts, type Segment, type Verdict } from './http1';
 import type { ReplayExchange } from './replay';
 import { h2Events, http1Events, recordingOf, STEP_MS } from './to-recording';
 import { Http1Reader } from 'roundtrip/wire';
@@ -104,11 +104,17 @@ function http1Bytes(input: InspectInput): { bytes: Uint8Array; restore: boolean;
 
 function http1(input: InspectInput): Body {
   const { bytes, restore, note } = http1Bytes(input);
-  return conversation(splitConversation(bytes, restore), [
+  const restored: Restored = { heads: 0, chunkLines: 0 };
+  const segments = splitConversation(bytes, restore, restored);
+  const framing =
+    restored.chunkLines > 0
+      ? ` and ${countOf(restored.chunkLines, 'chunked framing line')} (chunk-size lines, the line end after each chunk's data, trailers)`
+      : '';
+  return conversation(segments, [
     ...(note ? [note] : []),
-    ...(restore
+    ...(restored.heads > 0 || restored.chunkLines > 0
       ? [
-          'Pasted text loses its CR characters (a browser text box keeps LF only), so each message head got CR LF line ends back before it was read. Drop the file instead to read its exact bytes.',
+          `Line endings were LF; read as CR LF in ${countOf(restored.heads, 'message head')}${framing}. Pasted text loses its CR characters (a browser text box keeps LF only), and HTTP/1.1 ends these lines with CR LF (RFC 9112 §2.2, §7.1). Body data is left as pasted. Drop the file instead to read its exact bytes.`,
         ]
       : []),
   ]);
