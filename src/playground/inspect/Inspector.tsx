@@ -343,6 +343,11 @@ export default function Inspector() {
             Replay in playground
           </button>
         )}
+        {result?.noReplay && !result.replay && (
+          <span className="rt-inspect-why" data-testid="inspect-no-replay">
+            {result.noReplay}
+          </span>
+        )}
       </div>
       {share && (
         <p className="rt-inspect-meter" data-over={!!share.message} data-testid="inspect-share" role="status">
@@ -410,7 +415,7 @@ function Result({ result, fileName }: { result: InspectResult; fileName: string 
       {result.curl && (
         <details open data-testid="inspect-curl-fields">
           <summary>
-            {result.curl.version}: {result.curl.messages.length} messages, as fields
+            {result.curl.version}: {countOf(result.curl.messages.length, 'message')}, as fields
           </summary>
           {result.curl.messages.map((m, i) => (
             <FieldTable
@@ -430,7 +435,7 @@ function Result({ result, fileName }: { result: InspectResult; fileName: string 
       {result.h2 && (
         <details open>
           <summary>
-            HTTP/2: {result.h2.frames} frames from the {result.h2.sender}, {result.h2.blocks} field blocks
+            HTTP/2: {countOf(result.h2.frames, 'frame')} from the {result.h2.sender}, {countOf(result.h2.blocks, 'field block')}
           </summary>
           <table data-testid="inspect-flow">
             <caption>Flow control, from the {result.h2.sender}'s side (RFC 9113 §6.9)</caption>
@@ -464,8 +469,13 @@ function Result({ result, fileName }: { result: InspectResult; fileName: string 
           </summary>
           <FieldTable testId="inspect-fields" fields={result.hpack.fields} />
           <p>
-            Dynamic table after the block: {result.hpack.table.size} of {result.hpack.table.maxSize} octets, {result.hpack.table.entries.length} entries
-            {result.hpack.table.entries.length > 0 ? `: ${result.hpack.table.entries.map((e, i) => `[${62 + i}] ${e.name}: ${e.value}`).join('; ')}` : ''}.
+            Dynamic table after the {result.hpack.blocks.length > 1 ? 'last block' : 'block'}: {result.hpack.table.size} of{' '}
+            {countOf(result.hpack.table.maxSize, 'octet')}, {countOf(result.hpack.table.entries.length, 'entry', 'entries')}
+            {result.hpack.table.evicted > 0 ? ` (${countOf(result.hpack.table.evicted, 'entry', 'entries')} evicted to make room)` : ''}
+            {result.hpack.table.entries.length > 0
+              ? `: ${result.hpack.table.entries.map((e, i) => `[${62 + i}] ${e.name}: ${e.value} (inserted #${e.inserted})`).join('; ')}`
+              : ''}
+            .
           </p>
         </details>
       )}
@@ -547,7 +557,7 @@ function HarChecks({ har }: { har: NonNullable<InspectResult['har']> }) {
   return (
     <details open data-testid="inspect-har-checks">
       <summary>
-        HAR 1.2 checks: {errors === 0 ? 'no errors' : `${errors} ${errors === 1 ? 'error' : 'errors'}`}, {har.checks.length - errors} warnings
+        HAR 1.2 checks: {errors === 0 ? 'no errors' : countOf(errors, 'error')}, {countOf(har.checks.length - errors, 'warning')}
         {har.versions.length > 0 ? ` (protocols: ${har.versions.join(', ')})` : ''}
       </summary>
       {har.checks.length === 0 ? (

@@ -24,6 +24,7 @@ import {
   type StreamState,
   type TraceEvent,
 } from 'roundtrip/wire';
+import { countOf } from './words';
 
 export type Sender = 'client' | 'server';
 
@@ -55,7 +56,17 @@ export interface H2Reading {
   readonly flow: readonly FlowRow[];
   readonly problem?: H2Problem;
   /** The dynamic table after the last block. */
-  readonly table: { readonly size: number; readonly maxSize: number; readonly entries: readonly { readonly name: string; readonly value: string }[] };
+  /**
+   * The dynamic table at the end, newest (index 62) first. Indices shift as entries arrive (RFC 7541 §2.3.3), so
+   * each entry also carries its insertion number (1 for the first field ever inserted), which never changes, and
+   * `evicted` counts the entries that left to make room.
+   */
+  readonly table: {
+    readonly size: number;
+    readonly maxSize: number;
+    readonly entries: readonly { readonly name: string; readonly value: string; readonly inserted: number }[];
+    readonly evicted: number;
+  };
 }
 
 const PREFACE = CLIENT_PREFACE;
@@ -151,8 +162,8 @@ export function readFrames(bytes: Uint8Array, options: H2Options = {}): H2Readin
       problem = {
         message:
           length === undefined || at + 9 > bytes.length
-            ? `Frame ${number} is cut short: ${bytes.length - at} octets are left, and a frame header alone is 9 (RFC 9113 §4.1).`
-            : `Frame ${number} is cut short: its header announces a ${length}-octet payload, and only ${bytes.length - at - 9} octets follow it.`,
+            ? `Frame ${number} is cut short: ${countOf(bytes.length - at, 'octet')} ${bytes.length - at === 1 ? 'is' : 'are'} left, and a frame header alone is 9 (RFC 9113 §4.1).`
+            : `Frame ${number} is cut short: its header announces a ${length}-octet payload, and only ${countOf(bytes.length - at - 9, 'octet')} ${bytes.length - at - 9 === 1 ? 'follows' : 'follow'} it.`,
         offset: at,
         frame: number,
       };
@@ -249,6 +260,10 @@ export function readFrames(bytes: Uint8Array, options: H2Options = {}): H2Readin
     else if (frame.type === 'WINDOW_UPDATE') flowOf(frame.streamId).granted += frame.windowSizeIncrement;
   });
   const table = hpack.tableState;
+  // Counted over this reading's blocks: a decoder carried over from earlier segments numbers from here.
+  const steps = parsed.flatMap((p) => p.block?.steps ?? []);
+  const inserted = steps.filter((st) => st.representation === 'literal-incremental' && st.addedIndex !== null).length;
+  const evicted = steps.reduce((n, st) => n + st.evicted, 0);
   return {
     sender: side,
     preface,
@@ -259,7 +274,12 @@ export function readFrames(bytes: Uint8Array, options: H2Options = {}): H2Readin
       .map(([streamId, r]) => ({ streamId, dataSent: r.dataSent, windowLeft: INITIAL_WINDOW - r.dataSent, granted: r.granted }))
       .sort((a, b) => a.streamId - b.streamId),
     ...(problem ? { problem } : {}),
-    table: { size: table.size, maxSize: table.maxSize, entries: table.entries.map((e) => ({ name: e.name, value: e.value })) },
+    table: {
+      size: table.size,
+      maxSize: table.maxSize,
+      entries: table.entries.map((e, i) => ({ name: e.name, value: e.value, inserted: inserted - i })),
+      evicted,
+    },
   };
 }
 

@@ -313,17 +313,23 @@ export function verdicts(segments: readonly Segment[]): Verdict[] {
 }
 
 /** The events a lenient reader finds in `bytes`: what the side that wrote them sent. */
-function eventsOf(bytes: Uint8Array, reads: 'request' | 'response', contexts: { method: string; version: Http1Version }[]): Http1Event[] {
+/** The events a lenient reader finds in `bytes`, and the code of the fault it stopped at, if any. */
+function eventsOf(
+  bytes: Uint8Array,
+  reads: 'request' | 'response',
+  contexts: { method: string; version: Http1Version }[],
+): { events: Http1Event[]; error?: string } {
   const reader = new Http1Reader(reads, { strict: false, maxBodyBytes: Infinity });
   reader.feed(bytes);
   const out: Http1Event[] = [];
   for (let i = 0; i < 100_000; i++) {
     const ev = reader.next(reads === 'response' ? (contexts[0] ?? {}) : {});
-    if (ev.type === 'need-data' || ev.type === 'paused' || ev.type === 'error' || ev.type === 'connection-closed') break;
+    if (ev.type === 'error') return { events: out, error: ev.error.code };
+    if (ev.type === 'need-data' || ev.type === 'paused' || ev.type === 'connection-closed') break;
     if (ev.type === 'end-of-message' && reads === 'response') contexts.shift();
     out.push(ev);
   }
-  return out;
+  return { events: out };
 }
 
 /**
@@ -355,7 +361,7 @@ export class Http1Machines {
     const reader: Direction = writer === 'client' ? 'server' : 'client';
     const reads = writer === 'client' ? 'request' : 'response';
     if (writer === 'client') contexts.push(...requestContexts(segment.bytes));
-    const events = eventsOf(segment.bytes, reads, writer === 'server' ? [...contexts] : []);
+    const { events, error } = eventsOf(segment.bytes, reads, writer === 'server' ? [...contexts] : []);
     if (writer === 'server') {
       const finals = events.filter((e) => e.type === 'end-of-message').length;
       contexts.splice(0, finals);
@@ -370,6 +376,13 @@ export class Http1Machines {
     const out: MachineStep[] = [];
     for (const side of ['client', 'server'] as const) {
       for (const fired of engines[side].takeTransitions()) out.push(toStep(fired, side, index));
+    }
+    // The writer wrote what no reader accepts (an invalid chunk size, say): its own engine would never have
+    // produced those bytes, so it cannot refuse them itself. Its side of the connection fails there too.
+    if (error && !this.#stopped[writer]) {
+      const from = engines[writer].states[writer];
+      this.#stopped[writer] = true;
+      out.push({ after: index, machine: `http1-${writer}`, from: `${writer}:${from}`, input: `error: ${error}`, to: `${writer}:ERROR` });
     }
     return out;
   }

@@ -330,7 +330,7 @@ describe('HPACK blocks pasted one per line (RFC 7541 C.3, C.4)', () => {
     expect(r.hpack?.blocks.map((b) => b.length)).toEqual([4, 5, 5]);
     expect(r.hpack?.blocks[1]?.at(-1)).toEqual({ name: 'cache-control', value: 'no-cache' });
     expect(r.hpack?.blocks[2]).toEqual(third);
-    expect(r.hpack?.table).toEqual({ size: 164, maxSize: 4096, entries: table });
+    expect(r.hpack?.table).toEqual({ size: 164, maxSize: 4096, entries: table.map((e, i) => ({ ...e, inserted: 3 - i })), evicted: 0 });
     expect(r.notes[0]).toMatch(/^3 blocks/);
     const frames = events(r).filter((e) => e.type === 'h2-frame');
     expect(frames.map((e) => e.type === 'h2-frame' && e.streamId)).toEqual([1, 3, 5]);
@@ -370,6 +370,46 @@ describe('HPACK blocks pasted one per line (RFC 7541 C.3, C.4)', () => {
   it('names the block and line of a hex typo', () => {
     const r = inspect({ text: `${C3[0]}\n82 8g`, format: 'hpack' });
     expect(r.problems[0]?.where).toMatch(/^block 2, line 1/);
+  });
+});
+
+describe('minor readings (#30 item 11)', () => {
+  it('numbers dynamic-table entries by insertion, which eviction does not reuse (RFC 7541 C.5, table size 256)', () => {
+    const C5 = [
+      '4803 3330 3258 0770 7269 7661 7465 611d 4d6f 6e2c 2032 3120 4f63 7420 3230 3133 2032 303a 3133 3a32 3120 474d 546e 1768 7474 7073 3a2f 2f77 7777 2e65 7861 6d70 6c65 2e63 6f6d',
+      '4803 3330 37c1 c0bf',
+      '88c1 611d 4d6f 6e2c 2032 3120 4f63 7420 3230 3133 2032 303a 3133 3a32 3220 474d 54c0 5a04 677a 6970 7738 666f 6f3d 4153 444a 4b48 514b 425a 584f 5157 454f 5049 5541 5851 5745 4f49 553b 206d 6178 2d61 6765 3d33 3630 303b 2076 6572 7369 6f6e 3d31',
+    ];
+    const r = inspect({ text: C5.join('\n'), format: 'hpack', tableSize: 256 });
+    expect(r.problems).toEqual([]);
+    expect(r.hpack?.table.size).toBe(215);
+    expect(r.hpack?.table.evicted).toBe(5);
+    expect(r.hpack?.table.entries.map((e) => `${e.inserted} ${e.name}`)).toEqual(['8 set-cookie', '7 content-encoding', '6 date']);
+  });
+
+  it('moves the writer of an invalid chunk to ERROR, not SEND_BODY', () => {
+    const r = inspect({
+      text: 'GET / HTTP/1.1\r\nHost: a\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\n\r\n',
+      format: 'http1',
+    });
+    const server = events(r).filter((e) => e.type === 'transition' && e.machine === 'http1-server');
+    const last = server.at(-1);
+    expect(last?.type === 'transition' && `${last.from} ${last.to}`).toBe('server:SEND_BODY server:ERROR');
+    expect(last?.type === 'transition' && last.input).toBe('error: invalid-chunk-size');
+  });
+
+  it('agrees in number: 1 octet, 1 byte', () => {
+    const r = inspect({ text: '00', format: 'h2' });
+    expect(r.problems[0]?.message).toMatch(/cut short: 1 octet is left/);
+    expect(r.notes[0]).toMatch(/: 1 byte\.$/);
+    const two = inspect({ text: '0000', format: 'h2' });
+    expect(two.problems[0]?.message).toMatch(/cut short: 2 octets are left/);
+  });
+
+  it('says why a one-direction HTTP/2 capture cannot be replayed', () => {
+    const r = inspect({ text: fixture('h2-client.hexstream.txt'), format: 'h2' });
+    expect(r.replay).toBeUndefined();
+    expect(r.noReplay).toMatch(/only the client's frames.*Paste the server's frames too/);
   });
 });
 

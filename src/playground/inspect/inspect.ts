@@ -50,10 +50,12 @@ export interface InspectResult {
     readonly fields: readonly { name: string; value: string }[];
     /** Each pasted block's fields (one entry for a single block). */
     readonly blocks: readonly (readonly { name: string; value: string }[])[];
-    readonly table: { size: number; maxSize: number; entries: readonly { name: string; value: string }[] };
+    readonly table: { size: number; maxSize: number; entries: readonly { name: string; value: string; inserted: number }[]; evicted: number };
   };
   readonly har?: { readonly creator: string; readonly entries: number; readonly versions: readonly string[]; readonly checks: readonly HarCheck[] };
   readonly replay?: { readonly from: string; readonly exchanges: readonly ReplayExchange[] };
+  /** Why the input cannot be replayed, when the page would otherwise just not offer it. */
+  readonly noReplay?: string;
   /** curl -v over HTTP/2: each message's fields, as curl listed or printed them. */
   readonly curl?: { readonly version: string; readonly messages: readonly CurlMessage[] };
 }
@@ -275,7 +277,7 @@ function hexBytes(input: InspectInput): { bytes: Uint8Array; note: string } | Pr
   const form = hexForm(input.text);
   const hex = parseHex(input.text, form);
   if (!hex.ok) return { message: `This is not readable as ${HEX_FORM_LABELS[form]}: ${hex.message}`, where: `line ${hex.line}, column ${hex.column}` };
-  return { bytes: hex.bytes, note: `Read from ${HEX_FORM_LABELS[hex.form]}: ${hex.bytes.length} bytes.` };
+  return { bytes: hex.bytes, note: `Read from ${HEX_FORM_LABELS[hex.form]}: ${countOf(hex.bytes.length, 'byte')}.` };
 }
 
 function h2(input: InspectInput): Body {
@@ -296,8 +298,11 @@ function h2(input: InspectInput): Body {
       : `No connection preface: taken as the ${reading.sender}'s frames${input.sender ? ' (chosen)' : ''}.`,
     untimed('frame'),
   ];
+  const other = reading.sender === 'client' ? 'server' : 'client';
+  const noReplay = `Replay is not offered: these are only the ${reading.sender}'s frames, and a replay needs each request with the response that answered it. Paste the ${other}'s frames too, or drop a HAR (nghttp --har, a browser's) or a curl -v log, which hold both.`;
   return {
     format: 'h2',
+    noReplay,
     ...(reading.events.length > 0
       ? {
           recording: recordingOf(`Inspected HTTP/2 frames (${reading.sender})`, h2Events(reading.events, reading.sender), {

@@ -7,6 +7,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import FrameInspector from '../viz/frames/FrameInspector';
 import HpackStepper from '../viz/frames/HpackStepper';
 import SequenceView from '../viz/timeline/SequenceView';
 import { VIEWS } from '../viz/views';
@@ -148,5 +149,16 @@ describe('HPACK stepper of an inspected block', () => {
     render(<HpackStepper recording={recording} cursor={recording.steps.length - 1} />);
     fireEvent.click(screen.getByRole('button', { name: 'Show the table after representation 2' }));
     expect(screen.getByTestId('hpack-step-bytes').textContent).toContain('evicted 1 entry');
+  });
+});
+
+describe('Frames view of an inspected input', () => {
+  it('calls an empty GOAWAY debug field empty, not "bytes 17-16"', () => {
+    // GOAWAY, stream 0: last stream 0, NO_ERROR, and no additional debug data (RFC 9113 §6.8).
+    const recording = read({ text: '000008070000000000 00000000 00000000', format: 'h2', sender: 'server' });
+    const { container } = render(<FrameInspector recording={recording} cursor={recording.steps.length - 1} />);
+    const labels = [...container.querySelectorAll('.rt-fi-field')].map((b) => b.textContent ?? '');
+    expect(labels.some((l) => /bytes 17–16/.test(l))).toBe(false);
+    expect(labels.find((l) => /debug/i.test(l))).toMatch(/\(empty\)$/);
   });
 });

@@ -410,7 +410,14 @@ export function FrameDetail({ frame }: { frame: FrameRef }) {
 }
 
 function TreeItem({ node, selected, onSelect }: { node: FieldNode; selected: string | null; onSelect: (id: string) => void }) {
-  const range = node.start !== undefined && node.end !== undefined ? `bytes ${node.start}–${node.end - 1}` : 'no bytes in this frame';
+  const range =
+    node.start === undefined || node.end === undefined
+      ? 'no bytes in this frame'
+      : node.end <= node.start
+        ? 'empty'
+        : node.end - node.start === 1
+          ? `byte ${node.start}`
+          : `bytes ${node.start}–${node.end - 1}`;
   return (
     <li>
       <button
