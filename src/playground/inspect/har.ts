@@ -204,12 +204,17 @@ export function readHar(text: string): HarReading {
     try {
       host = new URL(url).host;
     } catch {}
-    const connection =
-      typeof e.connection === 'string' && e.connection !== '' && !streamIds
-        ? `connection ${e.connection}`
-        : typeof e.serverIPAddress === 'string'
-          ? `${e.serverIPAddress}${typeof e._serverPort === 'number' ? `:${e._serverPort}` : ''}`
-          : host;
+    // A connection is the server's address, the HAR's connection id (Firefox writes the client's port there,
+    // Chromium a socket id) and the transport: HTTP/3 runs over QUIC on UDP, apart from any TCP connection to the
+    // same address and port. Whether an entry opened a new one is its connect time (harEvents).
+    const version = typeof req?.httpVersion === 'string' ? req.httpVersion : '';
+    const transport = /^(h3|http\/3)/i.test(version) ? 'UDP' : 'TCP';
+    const address =
+      typeof e.serverIPAddress === 'string' && e.serverIPAddress !== ''
+        ? `${e.serverIPAddress}${typeof e._serverPort === 'number' ? `:${e._serverPort}` : ''}`
+        : host;
+    const id = typeof e.connection === 'string' && e.connection !== '' && !streamIds ? ` connection ${e.connection}` : '';
+    const connection = `${address}${id} (${transport})`;
     const content = isObject(res?.content) ? res.content : {};
     const post = isObject(req?.postData) ? req.postData : {};
     entries.push({
@@ -225,8 +230,7 @@ export function readHar(text: string): HarReading {
       requestHeaders: headersOf(req?.headers),
       responseHeaders: headersOf(res?.headers),
       requestBody: typeof post.text === 'string' ? post.text : '',
-      responseBodySize: typeof res?.bodySize === 'number' ? res.bodySize : -1,
-      responseHeadersSize: typeof res?.headersSize === 'number' ? res.headersSize : -1,
+      ...responseSizes(res, content, res?._transferSize ?? e._transferSize),
       mimeType: typeof content.mimeType === 'string' ? content.mimeType : '',
       responseText: typeof content.text === 'string' && content.encoding !== 'base64' ? content.text : '',
       timings,
@@ -294,10 +298,28 @@ const utf8 = new TextEncoder();
  * response's spans `receive`, from its first byte to its last; the gap between them is `wait`, the server's
  * time and a round trip, which a HAR does not split.
  */
+/**
+ * The response's sizes, -1 where unknown (HAR 1.2's own "unknown"). Chromium's `_transferSize` is the bytes that
+ * crossed the network, head included: where it is given, headers + body add up to it. Else `bodySize`, else
+ * `content.size` (the body with any content coding undone, so it can exceed what crossed the network: the best left).
+ */
+function responseSizes(res: Json | undefined, content: Json, transfer: unknown): { responseBodySize: number; responseHeadersSize: number } {
+  const known = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  const headers = known(res?.headersSize) ? res.headersSize : -1;
+  if (known(transfer)) {
+    const head = headers >= 0 && headers <= transfer ? headers : 0;
+    return { responseHeadersSize: head, responseBodySize: transfer - head };
+  }
+  const body = known(res?.bodySize) ? res.bodySize : known(content.size) ? content.size : -1;
+  return { responseHeadersSize: headers, responseBodySize: body };
+}
+
 export function harEvents(entries: readonly HarEntrySummary[]): TraceEvent[] {
   type Timed = { at: number; order: number; event: Omit<TraceEvent, 'seq' | 'at'> };
   const timed: Timed[] = [];
   const connections = new Map<string, string>();
+  let opened = 0;
+  const minusOneForReuse = entries.some((e) => e.timings.connect < 0);
   const writes: { connectionId: string; from: 'client' | 'server'; data: string; at: number; arrives: number }[] = [];
   let order = 0;
   const push = (at: number, event: Record<string, unknown>) => timed.push({ at, order: order++, event: event as unknown as Timed['event'] });
@@ -307,9 +329,14 @@ export function harEvents(entries: readonly HarEntrySummary[]): TraceEvent[] {
     const pos = (n: number) => Math.max(0, n);
     const dispatchedAt = e.startedAt + pos(t.blocked) + pos(t.dns);
     const sentAt = dispatchedAt + pos(t.connect) + t.send;
-    let connectionId = connections.get(e.connection);
-    const fresh = connectionId === undefined;
-    if (!connectionId) connections.set(e.connection, (connectionId = `c${connections.size + 1}`));
+    // An entry with a connect time opened a connection of its own, even where an earlier one had the same key
+    // (HTTP/1.0 closes after each response); the entries after it reuse the newest. HAR 1.2 says -1 for a reused
+    // connection, as Chromium writes; Firefox and nghttp write 0 there, so 0 is a new connection only in a HAR
+    // that uses -1 for reuse.
+    const known = connections.get(e.connection);
+    const fresh = known === undefined || t.connect > 0 || (t.connect === 0 && minusOneForReuse);
+    const connectionId = fresh ? `c${++opened}` : known;
+    if (fresh) connections.set(e.connection, connectionId);
     push(e.startedAt, { type: 'request-started', requestId, method: e.method, url: e.url, httpVersion: versionLabel(e.httpVersion) });
     if (fresh) {
       let address = e.connection;

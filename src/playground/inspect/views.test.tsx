@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import FrameInspector from '../viz/frames/FrameInspector';
 import HpackStepper from '../viz/frames/HpackStepper';
 import SequenceView from '../viz/timeline/SequenceView';
+import WaterfallView from '../viz/timeline/WaterfallView';
+import { formatMs } from '../viz/timeline/format';
 import { VIEWS } from '../viz/views';
 import { inspect, type InspectInput } from './inspect';
 
@@ -160,5 +162,109 @@ describe('Frames view of an inspected input', () => {
     const labels = [...container.querySelectorAll('.rt-fi-field')].map((b) => b.textContent ?? '');
     expect(labels.some((l) => /bytes 17–16/.test(l))).toBe(false);
     expect(labels.find((l) => /debug/i.test(l))).toMatch(/\(empty\)$/);
+  });
+});
+
+/** A HAR 1.2 log of the given entries, each filled in around what the test sets. */
+function har(entries: readonly Record<string, unknown>[]): string {
+  return JSON.stringify({
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      pages: [],
+      entries: entries.map((x, i) => {
+        const {
+          timings,
+          response,
+          httpVersion = 'HTTP/1.1',
+          ...rest
+        } = x as {
+          timings: Record<string, number>;
+          response?: Record<string, unknown>;
+          httpVersion?: string;
+        };
+        const t = { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 1, wait: 10, receive: 2, ...timings };
+        const time = [t.blocked, t.dns, t.connect, t.send, t.wait, t.receive].reduce((n, v) => n + Math.max(0, v!), 0);
+        return {
+          startedDateTime: new Date(Date.UTC(2026, 10, 28, 12, 0, 0, i * 200)).toISOString(),
+          time,
+          request: { method: 'GET', url: `http://127.0.0.1:8000/${i}`, httpVersion, cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
+          response: {
+            status: 200,
+            statusText: 'OK',
+            httpVersion,
+            cookies: [],
+            headers: [],
+            content: { size: 10, mimeType: 'text/plain' },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: -1,
+            ...response,
+          },
+          cache: {},
+          timings: t,
+          serverIPAddress: '127.0.0.1',
+          ...rest,
+        };
+      }),
+    },
+  });
+}
+
+function waterfall(text: string) {
+  const r = inspect({ text, format: 'har' });
+  const recording = r.recording!;
+  render(<WaterfallView recording={recording} cursor={recording.steps.length - 1} />);
+  return { r, summary: screen.getByTestId('waterfall-summary').textContent ?? '' };
+}
+
+describe('Waterfall of an inspected HAR (#30 item 7)', () => {
+  it('never shows or adds a size of -1: _transferSize, else content.size, else unknown', () => {
+    const { summary } = waterfall(
+      har([
+        { timings: { connect: 1 }, response: { _transferSize: 300, headersSize: 100, bodySize: -1 } },
+        { timings: {}, response: { content: { size: 50, mimeType: 'text/plain' } } },
+        { timings: {}, response: { content: { mimeType: 'text/plain' } } },
+        { timings: {}, response: { content: { size: -1, mimeType: 'text/plain' } } },
+      ]),
+    );
+    expect(summary).toMatch(/^4 requests · 350 B transferred \(2 of unknown size left out\)/);
+    expect(summary).not.toMatch(/-\d/);
+    const sizes = screen
+      .getAllByRole('row')
+      .map((row) => row.querySelectorAll('td.rt-tl-num')[0]?.textContent)
+      .filter(Boolean);
+    expect(sizes).toEqual(['300 B', '50 B', '—', '—']);
+  });
+
+  it('opens a connection for every entry with connect time, even on the same address (four HTTP/1.0 requests)', () => {
+    const entries = [0, 1, 2, 3].map(() => ({ httpVersion: 'HTTP/1.0', timings: { connect: 0.5 } }));
+    const { r } = waterfall(har(entries));
+    const opened = (r.recording!.sources[0]!.kind === 'wire' ? r.recording!.sources[0]!.events : []).filter((e) => e.type === 'connection-opening');
+    expect(opened.map((e) => e.type === 'connection-opening' && e.connectionId)).toEqual(['c1', 'c2', 'c3', 'c4']);
+  });
+
+  it("keys connections by address, the HAR's connection field and transport: h2 and h3 on one port are two", () => {
+    // Firefox writes its local port in "connection": the same port for an HTTP/2 and an HTTP/3 entry.
+    const { r } = waterfall(
+      har([
+        { httpVersion: 'HTTP/2', connection: '443', timings: { connect: 3 } },
+        { httpVersion: 'HTTP/3', connection: '443', timings: { connect: 2 } },
+        { httpVersion: 'HTTP/2', connection: '443', timings: { connect: -1 } },
+        { httpVersion: 'HTTP/3', connection: '443', timings: { connect: -1 } },
+      ]),
+    );
+    const dispatched = (r.recording!.sources[0]!.kind === 'wire' ? r.recording!.sources[0]!.events : []).filter((e) => e.type === 'request-dispatched');
+    expect(dispatched.map((e) => e.type === 'request-dispatched' && e.connectionId)).toEqual(['c1', 'c2', 'c1', 'c2']);
+  });
+
+  it('draws DNS as its own phase, counted in the row time (126 ms without it, 136.5 with)', () => {
+    waterfall(har([{ timings: { blocked: 0.5, dns: 10.5, connect: 5, send: 0.5, wait: 100, receive: 20 } }]));
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toContain('DNS lookup');
+    const dns = document.querySelector('.rt-tl-bar[data-phase="dns"]');
+    expect(dns).not.toBeNull();
+    const row = screen.getAllByRole('row').find((tr) => tr.querySelector('.rt-tl-bar'));
+    expect(row?.textContent?.endsWith(formatMs(136.5))).toBe(true);
+    expect(formatMs(136.5)).not.toBe(formatMs(126));
   });
 });

@@ -44,7 +44,7 @@ describe('WaterfallView', () => {
       within(screen.getByRole('list', { name: 'Phases' }))
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['Queueing / stalled', 'Initial connection', 'TLS', 'Request sent', 'Waiting (TTFB)', 'Content download']);
+    ).toEqual(['Queueing / stalled', 'DNS lookup', 'Initial connection', 'TLS', 'Request sent', 'Waiting (TTFB)', 'Content download']);
   });
 
   it('sizes each phase bar by the HAR timings of request-finished, on one time scale', () => {

@@ -196,7 +196,7 @@ const Row = memo(function Row({ row, ghost, scale, selected, detailsId, onToggle
       <td>{row.status}</td>
       <td>{row.protocol}</td>
       <td>{row.connectionId}</td>
-      <td className="rt-tl-num">{row.size === undefined ? '' : formatBytes(row.size)}</td>
+      <td className="rt-tl-num">{row.size === undefined ? '—' : formatBytes(row.size)}</td>
       <td className="rt-tl-num">
         {formatMs(row.end - row.start)}
         {moved !== undefined ? (
@@ -241,6 +241,7 @@ export default function WaterfallView({ recording, cursor, onCursor }: ViewProps
   const scale = Math.max(model.duration, ...model.requests.map((r) => r.finished?.event.at ?? 0), ghostRows?.scale ?? 1, 1);
   const chosen = rows.find((r) => r.track.requestId === selected);
   const transferred = rows.reduce((sum, r) => sum + (r.size ?? 0), 0);
+  const unsized = rows.filter((r) => r.state === 'finished' && r.size === undefined).length;
   const done = rows.filter((r) => r.state === 'finished');
   // What moved: the last finish against the ghost's, once every request of this run has settled.
   const settled = rows.length > 0 && rows.length === model.requests.length && rows.every((r) => r.state !== 'pending');
@@ -259,6 +260,7 @@ export default function WaterfallView({ recording, cursor, onCursor }: ViewProps
         <SourcePicker at={at} />
         <span data-testid="waterfall-summary">
           {rows.length} request{rows.length === 1 ? '' : 's'} · {formatBytes(transferred)} transferred
+          {unsized > 0 ? ` (${unsized} of unknown size left out)` : ''}
           {done.length > 0 ? ` · last finished at ${formatMs(Math.max(...done.map((r) => r.end)))}` : ''}
           {lastMoved !== undefined ? (
             <span className="rt-tl-delta" data-delta={Math.round(lastMoved)} title={describeDelta(lastMoved)}>

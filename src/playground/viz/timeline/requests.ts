@@ -9,10 +9,11 @@
  */
 import type { TraceEvent } from 'roundtrip/wire';
 
-export type Phase = 'blocked' | 'connect' | 'ssl' | 'send' | 'wait' | 'receive';
+export type Phase = 'blocked' | 'dns' | 'connect' | 'ssl' | 'send' | 'wait' | 'receive';
 
 export const PHASES: readonly { readonly phase: Phase; readonly label: string; readonly help: string }[] = [
   { phase: 'blocked', label: 'Queueing / stalled', help: 'waiting for a connection slot or for the connection to be free' },
+  { phase: 'dns', label: 'DNS lookup', help: 'resolving the host name (HAR timings.dns)' },
   { phase: 'connect', label: 'Initial connection', help: 'TCP handshake (or CONNECT tunnel) of a new connection' },
   { phase: 'ssl', label: 'TLS', help: 'TLS or QUIC handshake of a new connection' },
   { phase: 'send', label: 'Request sent', help: 'writing the request' },
@@ -170,6 +171,7 @@ export function harSpans(startedAt: number, t: Extract<TraceEvent, { type: 'requ
     if (duration > 0) at += duration;
   };
   add('blocked', t.blocked);
+  add('dns', t.dns);
   add('connect', t.connect - Math.max(t.ssl, 0));
   add('ssl', t.ssl);
   add('send', t.send);
@@ -190,7 +192,9 @@ export function rowAt(model: RequestModel, track: RequestTrack, visible: number,
   if (finished) {
     const f = finished.event;
     const spans = harSpans(f.startedAt, f.timings);
-    const size = f.response.headersSize + Math.max(0, f.response.bodySize);
+    // HAR's -1 means "unknown" (HAR 1.2): it is neither shown nor added; both unknown is an unknown size.
+    const { headersSize, bodySize } = f.response;
+    const size = headersSize < 0 && bodySize < 0 ? undefined : Math.max(0, headersSize) + Math.max(0, bodySize);
     return {
       track,
       state: 'finished',
