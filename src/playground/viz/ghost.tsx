@@ -37,6 +37,16 @@ export function describeDelta(ms: number): string {
   return `${formatMs(Math.abs(rounded))} ${rounded > 0 ? 'slower' : 'faster'} than the ghost`;
 }
 
+/** What moved against the ghost, after a number in a table or summary; nothing when there is no ghost value. */
+export function DeltaBadge({ moved }: { moved: number | undefined }) {
+  if (moved === undefined) return null;
+  return (
+    <span className="rt-tl-delta" data-delta={Math.round(moved)} title={describeDelta(moved)}>
+      {formatDelta(moved)}
+    </span>
+  );
+}
+
 /** Names the ghost, with Pin and Clear. Rendered by a view that draws one. */
 export function GhostBar({ what }: { what: string }) {
   const { ghost, pin, clear } = useGhost();

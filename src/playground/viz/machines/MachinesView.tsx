@@ -14,6 +14,7 @@ import { MACHINES, type MachineDef } from './definitions';
 import { Diagram } from './Diagram';
 import { countUpTo, firedCountAt, indexInstances, instancesOf, type FiredRow, type Instance } from './instances';
 import './machines.css';
+import '../pan.css';
 
 const GROUPS: readonly { machine: Instance['machine']; label: string }[] = [
   { machine: 'http1-client-role', label: 'HTTP/1 connection: client role' },

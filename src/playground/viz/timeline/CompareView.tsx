@@ -15,8 +15,9 @@ import { fastest, summarize, type RunSummary } from './summary';
 import { wireSources } from './source';
 import { formatBytes, formatMs } from './format';
 import { PhaseLegend, TimeAxis } from './WaterfallView';
-import { describeDelta, formatDelta, GhostBar, useGhost } from '../ghost';
+import { DeltaBadge, GhostBar, useGhost } from '../ghost';
 import './timeline.css';
+import '../pan.css';
 import '../ghost.css';
 
 const VIEW_W = 1000;
@@ -186,11 +187,7 @@ export default function CompareView({ recording, cursor }: ViewProps) {
                     </th>
                     <td className="rt-tl-num" data-col="load">
                       {s.loadTime === undefined ? '–' : `${formatMs(s.loadTime)}${s.complete ? '' : ' so far'}`}
-                      {moved !== undefined ? (
-                        <span className="rt-tl-delta" data-delta={Math.round(moved)} title={describeDelta(moved)}>
-                          {formatDelta(moved)}
-                        </span>
-                      ) : null}
+                      <DeltaBadge moved={moved} />
                     </td>
                     <td className="rt-tl-num" data-col="connections">
                       {s.connections}

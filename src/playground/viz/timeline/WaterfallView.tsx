@@ -13,8 +13,9 @@ import { buildRequests, pathOf, PHASES, rowsAt, type RequestRow, type RequestTra
 import { SourcePicker, useSourceAt } from './source';
 import { formatBytes, formatMs, ticks } from './format';
 import { useWidth } from './useWidth';
-import { describeDelta, formatDelta, GhostBar, ghostSource, useGhost } from '../ghost';
+import { DeltaBadge, GhostBar, ghostSource, useGhost } from '../ghost';
 import './timeline.css';
+import '../pan.css';
 import '../ghost.css';
 
 const PHASE_LABEL = new Map(PHASES.map((p) => [p.phase, p.label]));
@@ -199,11 +200,7 @@ const Row = memo(function Row({ row, ghost, scale, selected, detailsId, onToggle
       <td className="rt-tl-num">{row.size === undefined ? '—' : formatBytes(row.size)}</td>
       <td className="rt-tl-num">
         {formatMs(row.end - row.start)}
-        {moved !== undefined ? (
-          <span className="rt-tl-delta" data-delta={Math.round(moved)} title={describeDelta(moved)}>
-            {formatDelta(moved)}
-          </span>
-        ) : null}
+        <DeltaBadge moved={moved} />
       </td>
       <td className="rt-tl-wf-cell" onMouseEnter={() => onHover(id)}>
         <PhaseTrack row={row} scale={scale} cursorLine ghost={ghost} />
@@ -262,11 +259,7 @@ export default function WaterfallView({ recording, cursor, onCursor }: ViewProps
           {rows.length} request{rows.length === 1 ? '' : 's'} · {formatBytes(transferred)} transferred
           {unsized > 0 ? ` (${unsized} of unknown size left out)` : ''}
           {done.length > 0 ? ` · last finished at ${formatMs(Math.max(...done.map((r) => r.end)))}` : ''}
-          {lastMoved !== undefined ? (
-            <span className="rt-tl-delta" data-delta={Math.round(lastMoved)} title={describeDelta(lastMoved)}>
-              {formatDelta(lastMoved)}
-            </span>
-          ) : null}
+          <DeltaBadge moved={lastMoved} />
         </span>
       </div>
       {ghostRows ? (
