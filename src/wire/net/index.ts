@@ -18,8 +18,6 @@ export type { ReadTlsRecordsOptions, TlsPartLabel, TlsRecordSpan } from './tls-r
 export type { ByteStream, CloseInfo as ByteStreamCloseInfo, StreamState as ByteStreamState } from './stream';
 export { CLIENT_CONNECTION_TABLE } from './connection-table';
 export type { ClientConnectionState, ClientConnectionInput, TransitionRow as ClientConnectionTransition } from './connection-table';
-export { ForwardProxy, stripHopByHop } from './proxy';
-export type { ProxyKind, ProxyConfig } from './proxy';
 export type {
   MessageCodec,
   WireRequest,

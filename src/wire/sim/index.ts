@@ -14,6 +14,9 @@ export type {
 export type { Exchange } from './exchange';
 export { listen as listenSimulated } from './listen';
 export { http1Codec } from './http1/codec';
+// The forward proxy (smart or a blind 1.0 relay), reading each hop with the HTTP/1 engine.
+export { ForwardProxy, stripHopByHop } from './proxy';
+export type { ProxyKind, ProxyConfig } from './proxy';
 // A client that writes exactly the HTTP/1 bytes it is given (malformed ones too).
 export { RawHttp1Client, connectRawHttp1 } from './http1/raw-client';
 export type { RawHttp1Host } from './http1/raw-client';

@@ -37,7 +37,7 @@ import { Link } from '../net/link';
 import { StallGuard } from './stall-guard';
 import { TcpNetwork, type NetContext } from '../net/tcp';
 import { Agent, defaultPort } from './http1/agent';
-import { ForwardProxy } from '../net/proxy';
+import { ForwardProxy } from './proxy';
 import { MockServer, type ServerOptions } from '../server/server';
 import type { HeaderField, Http1Version, MessageCodec } from '../net/codec';
 import { header } from '../net/codec';

@@ -158,7 +158,7 @@ export interface MessageParsedEvent extends Base<'message-parsed'> {
  */
 export interface ProtocolErrorEvent extends Base<'protocol-error'> {
   readonly connectionId: string;
-  /** Who refused the bytes: a client, a server, or the forward proxy (net/proxy.ts), which answers like a server. */
+  /** Who refused the bytes: a client, a server, or the forward proxy (sim/proxy.ts), which answers like a server. */
   readonly by: Peer;
   readonly protocol: 'http/1';
   readonly code: string;

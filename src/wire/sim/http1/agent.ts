@@ -6,7 +6,9 @@
  * 2. otherwise a new connection is opened while fewer than `maxConnectionsPerOrigin` exist (browsers
  *    use 6; RFC 9112 §9.4 only asks clients to limit themselves);
  * 3. otherwise, with pipelining on, an idempotent request joins the shortest pipeline on a connection
- *    already known to persist (RFC 9112 §9.3.2);
+ *    already known to persist. Waiting for that first response is a browser's caution, not a rule of
+ *    RFC 9112: §9.3.2 only forbids pipelining right after connecting when retrying requests a failed
+ *    connection left unanswered (RFC 2616 §8.1.2.2 said to wait until the connection is known to persist);
  * 4. otherwise it waits in the pool's queue ('request-queued').
  *
  * When a connection ends with requests unanswered, idempotent ones are retried once, on a new connection
@@ -25,7 +27,7 @@ import { binaryString } from '../../trace/events';
 import type { NetContext, TcpNetwork } from '../../net/tcp';
 import { TlsStream, type TlsVersion } from '../../net/tls';
 import type { TlsKeyShare } from '../../transport/tls-sizes';
-import { ConnectTunnel } from '../../net/tunnel';
+import { ConnectTunnel } from '../proxy-tunnel';
 
 export interface AgentProxy {
   /** "host:port" the proxy listens on. */

@@ -34,6 +34,7 @@ import {
   isHttp1Persistent as isPersistent,
 } from '../../http1/index';
 import { Http1Observer } from './observer';
+import { traceHttp1ProtocolError } from './protocol-error';
 
 export interface ConnectionHooks {
   /** Builds the request for this exchange as it will go on this connection. */
@@ -118,11 +119,13 @@ export class Http1ClientConnection {
   }
 
   /**
-   * Whether one more request may be pipelined now: the connection must already be known to persist
-   * (RFC 9112 §9.3.2), be below `depth`, and the request must be idempotent (the caller checks that).
+   * Whether one more request may be pipelined now: the connection must already be known to persist (a
+   * response has said so; the agent's caution, see agent.ts), be below `depth`, and the request must be
+   * idempotent (the caller checks that).
    */
   canPipeline(depth: number): boolean {
-    // The engine must agree: not behind a request that has to be answered first (RFC 9112 §9.3.2).
+    // The engine must agree: its table does not let a request follow a non-idempotent one before that one's
+    // final status arrives (RFC 9112 §9.3.2), nor an HTTP/1.0 one before a response has confirmed persistence.
     return (this.#state === 'busy' || this.#state === 'pipelined') && this.#persistent && this.#outstanding.length < depth && this.#engine.canSend;
   }
 
@@ -288,16 +291,7 @@ export class Http1ClientConnection {
 
   /** The engine's error, traced with its code, text and offset (a client answers nothing: no status). */
   #protocolError(error: WireError): void {
-    this.#setup.ctx.trace.emit({
-      type: 'protocol-error',
-      connectionId: this.id,
-      by: 'client',
-      protocol: 'http/1',
-      code: error.code,
-      message: error.message,
-      offset: error.offset ?? null,
-      status: null,
-    });
+    traceHttp1ProtocolError(this.#setup.ctx, this.id, 'client', error, null);
   }
 
   /** The exchange fails with the engine's error, and the connection, which cannot be trusted any more, closes. */

@@ -71,7 +71,8 @@ export class Http1Observer {
               ? http1Informational(message)
               : http1Response(message);
         this.#engine.send(head);
-        if (head.type !== 'informational') {
+        // A 2xx to CONNECT ends HTTP/1 on the connection at its head (RFC 9110 §9.3.6): no content, no end.
+        if (head.type !== 'informational' && this.#engine.ourState !== 'SWITCHED_PROTOCOL') {
           if (message.body.length > 0) this.#engine.send(http1Data(message.body));
           this.#engine.send(http1EndOfMessage());
         }
@@ -132,6 +133,19 @@ export class Http1Observer {
   /** Server: whether a request head has started arriving and is not complete (what the header deadline times). */
   readingHead(now: number): boolean {
     return !this.#stopped && this.#engine.deadline(now)?.phase === 'head';
+  }
+
+  /** The state of each side in the engine's table (what a test compares between the server and the proxy). */
+  get states(): Readonly<Record<'client' | 'server', string>> {
+    return this.#engine.states;
+  }
+
+  /**
+   * After a CONNECT was accepted (both sides SWITCHED_PROTOCOL, RFC 9110 §9.3.6): the bytes received after the
+   * HTTP/1 message, which already belong to the tunnel.
+   */
+  trailing(): Uint8Array {
+    return this.#stopped ? new Uint8Array(0) : this.#engine.takeTrailingData();
   }
 
   /** This side closed the connection. */

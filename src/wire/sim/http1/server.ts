@@ -34,6 +34,7 @@ import type { ServerEnv as AttachOptions, ServerProtocol } from '../protocol';
 import type { WireError } from '../../errors';
 import { type Http1RequestEvent, isHttp1Persistent as isPersistent } from '../../http1/index';
 import { Http1Observer } from './observer';
+import { http1RefusalStatus, traceHttp1ProtocolError } from './protocol-error';
 
 /** A bound on the engine steps one read is turned into (each step consumes bytes or ends the loop). */
 const MAX_STEPS_PER_READ = 100_000;
@@ -143,17 +144,8 @@ export class Http1ServerConnection {
     const { clock } = this.#ctx;
     clock.clearTimeout(this.#headerTimer);
     clock.clearTimeout(this.#idleTimer);
-    const status = error.statusHint ?? 400;
-    this.#ctx.trace.emit({
-      type: 'protocol-error',
-      connectionId: this.#stream.connectionId,
-      by: 'server',
-      protocol: 'http/1',
-      code: error.code,
-      message: error.message,
-      offset: error.offset ?? null,
-      status,
-    });
+    const status = http1RefusalStatus(error);
+    traceHttp1ProtocolError(this.#ctx, this.#stream.connectionId, 'server', error, status);
     const response: WireResponse = {
       version: '1.1',
       status,

@@ -31,7 +31,7 @@ import type { ClientProtocol, ClientProtocolFactory, ProtocolEnv } from '../prot
 import type { ByteStream } from '../../net/stream';
 import { concatBytes } from '../../net/stream';
 import { TlsStream } from '../../net/tls';
-import { ConnectTunnel } from '../../net/tunnel';
+import { ConnectTunnel } from '../proxy-tunnel';
 import { binaryString } from '../../trace/events';
 import { emitPrebuilt } from '../../trace/trace';
 import type { Settings } from '../../http2/constants';

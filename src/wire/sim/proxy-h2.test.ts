@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSimulation } from '../sim/index';
+import { createSimulation } from './index';
 import { createServer, http } from '../server/index';
 
 const routes = () => createServer({ routes: [http.get('/todos/:id', (_req, { params }) => Response.json({ id: Number(params.id) }))] });

@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseHttp1 } from '../http1/index';
-import { ConnectTunnel } from './tunnel';
-import { http1Codec } from '../sim/http1/codec';
+import { ConnectTunnel } from './proxy-tunnel';
+import { http1Codec } from './http1/codec';
 import { http } from '../server/router';
 import { createServer } from '../server/server';
-import { connectRawHttp1 } from '../sim/http1/raw-client';
-import { createSimulation } from '../sim/simulation';
+import { connectRawHttp1 } from './http1/raw-client';
+import { createSimulation } from './simulation';
 import type { TraceEventOf } from '../trace/events';
 
 const PROXY = 'proxy.example:3128';
