@@ -43,6 +43,28 @@ export type { Http3DecodeResult, Http3ErrorCode, Http3Frame, Http3Setting } from
 export { encodeQpack, decodeQpack } from './qpack';
 export type { QpackEncoded, QpackField, QpackLine } from './qpack';
 export { QPACK_STATIC_TABLE } from './qpack-static-table';
+export { QpackDecoder } from './qpack/decoder';
+export type { QpackBlockedSection, QpackDecodedField, QpackDecodedSection, QpackDecoderOptions, QpackUnblockedSection } from './qpack/decoder';
+export { QpackEncoder } from './qpack/encoder';
+export type { QpackEncodableField, QpackEncodedSection, QpackEncoderOptions, QpackEncoderTableRow, QpackEncoderTableState } from './qpack/encoder';
+export { describeQpackDecoderStream } from './qpack/decoder-stream';
+export { QPACK_ENTRY_OVERHEAD } from './qpack/dynamic-table';
+export { QpackError, QPACK_ERROR_CODES } from './qpack/errors';
+export type { QpackErrorCode, QpackInput } from './qpack/errors';
+export type { QpackHuffmanMode } from './qpack/primitives';
+export { QPACK_FIELD_LINE_KINDS } from './qpack/records';
+export type {
+  QpackDecoderInstructionKind,
+  QpackDecoderInstructionRecord,
+  QpackEncoderInstructionKind,
+  QpackEncoderInstructionRecord,
+  QpackFieldLineKind,
+  QpackFieldLineRecord,
+  QpackPart,
+  QpackSectionPrefix,
+  QpackTableRow,
+  QpackTableSnapshot,
+} from './qpack/records';
 export type { QpackStaticEntry } from './qpack-static-table';
 export type * from './events';
 export {
