@@ -219,13 +219,14 @@ describe('handshake packets and the congestion window (RFC 9002 §7, §6.4)', ()
   it("the ACKs of Initial and Handshake packets are RTT samples, so the first PTO is already the path's (RFC 9002 §5.1)", () => {
     // One way 50 ms. The client's Initial leaves at 0 and the server's Initial acknowledging it arrives at 100:
     // a 100 ms sample, so smoothed_rtt = 100 and rttvar = 50 (first-sample rule, §5.3), and the PTO is
-    // 100 + 4 x 50 = 300 ms, not the 999 ms of the 333 ms guess (333 + 4 x 166.5) before any sample.
+    // 100 + 4 x 50 + max_ack_delay 25 (§6.2.1; RFC 9000 §18.2's default) = 325 ms, not the 1,024 ms of the
+    // 333 ms guess (333 + 4 x 166.5 + 25) before any sample.
     const pair = new QuicPair({ onEvent: answer() });
     expect(pair.client.recovery.smoothedRtt).toBe(333);
     pair.apply('client', pair.client.start(0));
     pair.run(100);
     expect(pair.client.recovery.smoothedRtt).toBe(100);
-    expect(pair.client.recovery.pto).toBe(300);
+    expect(pair.client.recovery.pto).toBe(325);
     // The server's Handshake flight leaves at 50; the client's Finished acknowledging it arrives at 150.
     expect(pair.server.recovery.smoothedRtt).toBe(333);
     pair.run(150);

@@ -51,6 +51,10 @@ import {
   type QuicSpace,
 } from './packets';
 import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
+import type { CongestionControl } from '../transport/congestion';
+
+/** RFC 9002 §6.2.4: "An endpoint MAY send up to two full-sized datagrams containing ack-eliciting packets" per PTO. */
+const PTO_PROBES = 2;
 import { roundTime } from '../transport/time';
 import { TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES, TLS_DEFAULT_KEY_SHARE, TLS_KEY_SHARE_EXTRA_BYTES, type TlsKeyShare } from '../transport/tls-sizes';
 import type { QuicStreamTransition } from './stream-states';
@@ -103,6 +107,8 @@ export interface QuicConnectionOptions {
   readonly resume?: boolean;
   /** Shrink the congestion window after an idle period longer than the PTO (recovery.ts). Default true. */
   readonly restartAfterIdle?: boolean;
+  /** The congestion-control algorithm: 'cubic' (default, RFC 9438 with HyStart++) or 'newreno' (RFC 9002 §7.3). */
+  readonly congestionControl?: CongestionControl;
   /**
    * Server: size of its Certificate message (RFC 8446 §4.4.2), bytes. Default
    * TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES (2,800), the same as TLS over TCP (net/tls.ts).
@@ -160,7 +166,7 @@ export class QuicConnection {
     this.#certificateChainBytes = options.certificateChainBytes ?? TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES;
     this.#keyShare = options.keyShare ?? TLS_DEFAULT_KEY_SHARE;
     this.resumed = options.role === 'client' && options.resume === true;
-    this.recovery = new QuicRecovery({ restartAfterIdle: options.restartAfterIdle });
+    this.recovery = new QuicRecovery({ restartAfterIdle: options.restartAfterIdle, congestionControl: options.congestionControl });
     this.#spaces = new PacketSpaces(options.role, this.recovery);
     if (options.role === 'server') this.#state = 'handshaking';
     this.#handshakeState = options.role === 'client' ? 'start' : 'wait-client-hello';
@@ -264,10 +270,12 @@ export class QuicConnection {
         const oldest = this.recovery.onPto();
         this.#events.push({ type: 'pto', pto, count: this.recovery.ptoCount });
         if (oldest) {
-          // §6.2.4: a probe must elicit an ACK; we re-send the oldest unacknowledged data, outside the window.
-          for (const chunk of oldest.payload) this.#wake(this.#stream(chunk.streamId)).requeue(chunk);
+          // §6.2.4: a probe must elicit an ACK, and a sender may send two; we re-send the two oldest
+          // unacknowledged packets' data, outside the window (§7.5).
+          for (const packet of this.recovery.unacked.slice(0, PTO_PROBES))
+            for (const chunk of packet.payload) this.#wake(this.#stream(chunk.streamId)).requeue(chunk);
           // Nothing left to re-send (its stream was reset): RFC 9002 §6.2.4 says probe with a PING.
-          if (this.#ready().length > 0) this.#sendApp(now, true);
+          if (this.#ready().length > 0) this.#sendApp(now, PTO_PROBES);
           else this.#datagrams.push(this.#datagram([this.#packet(this.#oneRtt ? '1rtt' : '0rtt', [{ type: 'PING' }], now, true, [], true)]));
         }
       }
@@ -508,7 +516,7 @@ export class QuicConnection {
       for (const f of frames) if (f.type === 'RESET_STREAM') this.#stream(f.streamId).resetPacket = packet.number;
       this.#datagrams.push(this.#datagram([packet]));
     }
-    if (this.canSendData) this.#sendApp(now, false);
+    if (this.canSendData) this.#sendApp(now);
     if (this.#spaces.ackPending('app') && this.#oneRtt) {
       this.#datagrams.push(this.#datagram([this.#packet('1rtt', [this.#spaces.ack('app')], now, false)]));
     }
@@ -527,13 +535,14 @@ export class QuicConnection {
     for (const planned of datagrams) this.#datagrams.push(this.#datagram(planned.map((p) => this.#packet(p.space, p.frames, now, p.space === '1rtt'))));
   }
 
-  /** Packs stream data into full packets while the window allows (or one probe packet, regardless). */
-  #sendApp(now: number, probe: boolean): void {
+  /** Packs stream data into full packets while the window allows (or up to `probes` probe packets, regardless). */
+  #sendApp(now: number, probes = 0): void {
     const space: QuicSpace = this.#oneRtt ? '1rtt' : '0rtt';
-    for (;;) {
+    const probe = probes > 0;
+    for (let sent = 0; ; sent++) {
       const ready = this.#ready();
       if (ready.length === 0) return;
-      if (!probe && !this.recovery.canSend(QUIC_MAX_DATAGRAM_SIZE)) return;
+      if (probe ? sent >= probes : !this.recovery.canSend(QUIC_MAX_DATAGRAM_SIZE)) return;
       const frames: QuicFrame[] = [];
       // RFC 9000 §17.2.3: a 0-RTT packet cannot carry ACK frames; 1-RTT packets piggy-back them.
       if (space === '1rtt' && this.#spaces.ackPending('app')) frames.push(this.#spaces.ack('app'));
@@ -557,7 +566,6 @@ export class QuicConnection {
       const packet = this.#packet(space, frames, now, true, chunks, probe);
       const datagram = this.#datagram([packet]);
       this.#datagrams.push(fresh > 0 ? { ...datagram, firstSent: [this.#appSent, (this.#appSent += fresh)] } : datagram);
-      if (probe) return;
     }
   }
 
@@ -567,7 +575,7 @@ export class QuicConnection {
     if (track && numberSpace(space) === 'app')
       this.recovery.onSent({ number: packet.number, sentAt: now, size, ackEliciting: isAckEliciting(frames), payload: chunks });
     else this.#spaces.onSent(packet, size, now); // Initial and Handshake packets only
-    this.#events.push({ type: 'packet-sent', packet, size, cwnd: this.recovery.cwnd, bytesInFlight: this.recovery.bytesInFlight, probe });
+    this.#events.push({ type: 'packet-sent', packet, size, cwnd: Math.floor(this.recovery.cwnd), bytesInFlight: this.recovery.bytesInFlight, probe });
     return packet;
   }
 

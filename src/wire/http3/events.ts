@@ -87,8 +87,11 @@ export interface QuicCongestionEvent extends Base<'quic-congestion'> {
   readonly cwnd: number;
   /** Slow start threshold, bytes; null while still infinite (no loss yet, RFC 9002 §7.3.1). */
   readonly ssthresh: number | null;
-  readonly phase: 'slow-start' | 'recovery' | 'congestion-avoidance';
+  /** 'conservative-slow-start': HyStart++'s CSS (RFC 9406 §4.2), slow start at a quarter of the pace. */
+  readonly phase: 'slow-start' | 'conservative-slow-start' | 'recovery' | 'congestion-avoidance';
   readonly reason: 'ack' | 'loss';
+  /** The congestion-control algorithm: 'cubic' (RFC 9438, the default) or 'newreno'. */
+  readonly algorithm?: 'cubic' | 'newreno';
 }
 /** Bytes of one stream are held behind a gap: head-of-line blocking limited to that stream. */
 export interface QuicStreamBlockedEvent extends Base<'quic-stream-blocked'> {

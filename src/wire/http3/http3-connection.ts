@@ -67,6 +67,8 @@ export interface Http3ConnectionOptions {
   readonly resume?: boolean;
   /** QUIC's restart after idle (http3/recovery.ts); default true. */
   readonly restartAfterIdle?: boolean;
+  /** QUIC's congestion control (QuicConnectionOptions.congestionControl); default 'cubic'. */
+  readonly congestionControl?: QuicConnectionOptions['congestionControl'];
   /** Server: size of its TLS Certificate message, bytes (QuicConnectionOptions.certificateChainBytes). */
   readonly certificateChainBytes?: number;
   /** The TLS key exchange (QuicConnectionOptions.keyShare). */
@@ -133,6 +135,7 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
       role: options.role,
       ...(options.resume ? { resume: true } : {}),
       ...(options.restartAfterIdle === false ? { restartAfterIdle: false } : {}),
+      ...(options.congestionControl !== undefined ? { congestionControl: options.congestionControl } : {}),
       ...(options.certificateChainBytes !== undefined ? { certificateChainBytes: options.certificateChainBytes } : {}),
       ...(options.keyShare !== undefined ? { keyShare: options.keyShare } : {}),
     });

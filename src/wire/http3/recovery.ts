@@ -15,22 +15,26 @@
  * - Loss detection (§6.1): an unacknowledged packet sent before an acknowledged one is lost when
  *   kPacketThreshold (3) later packets are acknowledged, or when it was sent more than
  *   kTimeThreshold (9/8) x max(smoothed_rtt, latest_rtt) ago; the earliest such deadline is the loss timer.
- * - Probe timeout (§6.2), SIMPLIFIED: PTO = smoothed_rtt + max(4 x rttvar, kGranularity), doubled per
- *   consecutive PTO, armed from the last ack-eliciting packet sent. max_ack_delay is 0 because our
- *   receivers acknowledge every packet at once. When the PTO fires, the connection re-sends the oldest
- *   unacknowledged data as one probe (RFC 9002 allows new or old data; we always use old), and the
- *   probe is not limited by the congestion window (§7.5). PTO never declares packets lost by itself.
+ * - Probe timeout (§6.2.1): PTO = smoothed_rtt + max(4 x rttvar, kGranularity) + max_ack_delay, doubled per
+ *   consecutive PTO, armed from the last ack-eliciting packet sent. max_ack_delay is the peer's, 25 ms when
+ *   its transport parameters name none (RFC 9000 §18.2), whether or not the receiver delays its ACKs. When
+ *   the PTO fires, the connection sends up to two probe packets (§6.2.4) with the oldest unacknowledged data
+ *   (RFC 9002 allows new or old data; we use old), and only probes may exceed the congestion window (§7.5).
+ *   PTO never declares packets lost by itself.
  * - Datagrams of 1,452 bytes (max_datagram_size): what a stack that has probed the path (DPLPMTUD, RFC 9000
  *   §14.3, RFC 8899) sends over 1500-byte Ethernet whether it runs on IPv4 or IPv6 (1500 - 40 - 8; quic-go's
  *   and Chromium's largest). A new path starts at 1,200 (§14.1), and we once kept 1,200 throughout: then a
  *   download needed 27 % more packets than TCP's 1,460-byte segments, met 27 % more losses at a given loss
  *   rate, and grew its window by fewer bytes per round trip in congestion avoidance, so over 40 seeds at 1 %
  *   loss a 1 MiB download took 40 % longer over QUIC than over TCP: a model asymmetry, not a QUIC trait.
- * - NewReno congestion control (§7.3, Appendix B): initial window 10 x max_datagram_size (§7.2:
- *   min(10 x 1452, max(14720, 2 x 1452)) = 14520 bytes), slow start (cwnd grows by the bytes acknowledged),
- *   a recovery period on loss (ssthresh = cwnd x kLossReductionFactor (1/2), cwnd = max(ssthresh,
- *   kMinimumWindow = 2 x max_datagram_size)), at most one reduction per recovery period (§7.3.2), then
- *   congestion avoidance (cwnd grows by max_datagram_size x acked / cwnd, about one datagram per RTT).
+ * - Congestion control: CUBIC (RFC 9438) with HyStart++ (RFC 9406) by default, as Chrome, quiche, msquic
+ *   and the Linux kernel run, or RFC 9002 §7.3's own NewReno (`congestionControl: 'newreno'`); the algorithms
+ *   are in transport/ (congestion.ts, cubic.ts, hystart.ts, newreno.ts). Initial window 10 x
+ *   max_datagram_size (§7.2: min(10 x 1452, max(14720, 2 x 1452)) = 14520 bytes), slow start (cwnd grows by
+ *   the bytes acknowledged), a recovery period on loss (CUBIC: ssthresh = 0.7 x cwnd; NewReno: cwnd x
+ *   kLossReductionFactor (1/2); cwnd = max(ssthresh, kMinimumWindow = 2 x max_datagram_size)), reduced at
+ *   once with one packet allowed before the reduction (§7.3.2), at most one reduction per loss event
+ *   (Appendix B.8's congestion_recovery_start_time, kept for the life of the connection).
  *   Bytes in flight count ack-eliciting packets only; ACK-only packets are not congestion controlled.
  * - One congestion controller for all packet number spaces (§7, Appendix B.2): the Initial and Handshake
  *   packets count in bytes in flight, and their acknowledged bytes grow the window in slow start like any
@@ -44,7 +48,7 @@
  * peer's Initial, as TCP's comes from its handshake.
  */
 
-import { GRANULARITY, LossRecovery, PACKET_THRESHOLD, TIME_THRESHOLD, type TransportRules } from '../transport/congestion';
+import { GRANULARITY, LossRecovery, PACKET_THRESHOLD, TIME_THRESHOLD, type CongestionControl, type TransportRules } from '../transport/congestion';
 
 export const QUIC_MAX_DATAGRAM_SIZE = 1452;
 /** RFC 9000 §14.1: the smallest datagram a client's Initial may travel in (it pads to this). */
@@ -59,23 +63,33 @@ export const QUIC_GRANULARITY = GRANULARITY;
 /** RFC 9002 §6.2.2: before any RTT sample, assume 333 ms. */
 export const QUIC_INITIAL_RTT = 333;
 export const QUIC_LOSS_REDUCTION_FACTOR = 0.5;
+/** RFC 9000 §18.2: max_ack_delay when the peer sends no transport parameter for it, ms. */
+export const QUIC_DEFAULT_MAX_ACK_DELAY = 25;
 
-/** RFC 9002's NewReno for one packet number space. */
+/** RFC 9002's rules for the application data space, with CUBIC and HyStart++ (or NewReno, `congestionControl`). */
 export const QUIC_RULES: TransportRules = {
   maxSegmentSize: QUIC_MAX_DATAGRAM_SIZE,
   initialWindow: QUIC_INITIAL_WINDOW,
   minimumWindow: QUIC_MINIMUM_WINDOW,
   reductionBasis: 'cwnd',
   initialRtt: QUIC_INITIAL_RTT,
-  timeout: { kind: 'pto' },
+  timeout: { kind: 'pto', maxAckDelay: QUIC_DEFAULT_MAX_ACK_DELAY },
+  congestionControl: 'cubic',
 };
 
 export type { CongestionChange, CongestionPhase, RecoveryOutcome, SentPacketInfo } from '../transport/congestion';
 
 export class QuicRecovery<T> extends LossRecovery<T> {
-  /** `restartAfterIdle`: shrink the window after an idle period, as TCP does (congestion.ts). Default true. */
-  constructor(options: { readonly restartAfterIdle?: boolean } = {}) {
-    super(options.restartAfterIdle === false ? { ...QUIC_RULES, restartAfterIdle: false } : QUIC_RULES);
+  /**
+   * `restartAfterIdle`: shrink the window after an idle period, as TCP does (congestion.ts). Default true.
+   * `congestionControl`: 'cubic' (default, with HyStart++) or 'newreno' (RFC 9002 §7.3's own).
+   */
+  constructor(options: { readonly restartAfterIdle?: boolean; readonly congestionControl?: CongestionControl } = {}) {
+    super({
+      ...QUIC_RULES,
+      ...(options.restartAfterIdle === false ? { restartAfterIdle: false } : {}),
+      congestionControl: options.congestionControl ?? 'cubic',
+    });
   }
 
   /** Consecutive probe timeouts (RFC 9002 §6.2.1 pto_count). */

@@ -49,12 +49,20 @@ export interface SimulationOptions {
   /** Probability that a data segment is lost, 0-1. */
   readonly loss?: number;
   /**
-   * TCP's lowest retransmission timeout, virtual ms: the computed SRTT + 4 x RTTVAR is raised to it. Default
-   * 200, the value of Linux's TCP_RTO_MIN, though Linux puts that floor under the variance term (its timeout
-   * is at least SRTT + 200 ms); RFC 6298 §2.4 rounds the timeout up to 1000, which makes every tail loss cost
-   * at least a second.
+   * TCP's rto_min, virtual ms. Default 200, Linux's TCP_RTO_MIN, which floors the variance term: RTO = SRTT +
+   * max(4 x RTTVAR, minRto), about 300 ms at a 100 ms RTT. With `rtoFormula: 'rfc6298'` it floors the whole
+   * timeout instead, max(minRto, SRTT + 4 x RTTVAR); RFC 6298 §2.4 asks for 1000, which makes every tail
+   * loss cost at least a second.
    */
   readonly minRto?: number;
+  /** How TCP computes its RTO from minRto: 'linux' (default, tcp_rtt_estimator) or 'rfc6298' (§2). */
+  readonly rtoFormula?: 'linux' | 'rfc6298';
+  /**
+   * The congestion-control algorithm of every TCP and QUIC connection: 'cubic' (default; RFC 9438 with
+   * HyStart++, RFC 9406), what Linux, Windows, macOS and Chrome's QUIC run, or 'newreno' (RFC 5681, RFC 6582,
+   * RFC 9002 §7.3), the textbook algorithm.
+   */
+  readonly congestionControl?: 'cubic' | 'newreno';
   /**
    * The bottleneck queue in front of each direction of the client's link (net/link.ts), drop-tail: 'bdp'
    * (default: one bandwidth-delay product, rtt x bandwidth, at least ten 1,500-byte packets), `{ packets }`
@@ -62,8 +70,10 @@ export interface SimulationOptions {
    */
   readonly queue?: QueueSize;
   /**
-   * RFC 5681 §4.1: after an idle period longer than the retransmission timeout (QUIC: the probe timeout), a
-   * sender restarts from min(initial window, cwnd). Default true, as Linux does; false keeps the window.
+   * After an idle period longer than the retransmission timeout (QUIC: the probe timeout), a sender halves
+   * its window once per timeout of idle time, down to min(initial window, cwnd), and keeps ssthresh at least
+   * 3/4 of the old window, as Linux's tcp_cwnd_restart (net.ipv4.tcp_slow_start_after_idle = 1, the default;
+   * RFC 5681 §4.1 goes straight to min(IW, cwnd)). Default true; false keeps the window.
    */
   readonly restartAfterIdle?: boolean;
   /**
@@ -196,13 +206,23 @@ export const SIMULATION_OPTIONS = {
   rtt: { doc: 'Round-trip time, virtual ms', default: 100, check: number(0, 60_000) },
   bandwidth: { doc: 'Bits per second each way', default: 10_000_000, check: either(oneOf(Infinity), number(1_000)) },
   loss: { doc: 'Data segment loss probability', default: 0, check: number(0, 1) },
-  minRto: { doc: "TCP's lowest retransmission timeout, virtual ms (Linux 200, RFC 6298 §2.4: 1000)", default: 200, check: number(1, 60_000) },
+  minRto: { doc: "TCP's rto_min, virtual ms: RTO = SRTT + max(4 x RTTVAR, minRto) (Linux's TCP_RTO_MIN: 200)", default: 200, check: number(1, 60_000) },
+  rtoFormula: {
+    doc: "TCP's RTO: 'linux' SRTT + max(4 x RTTVAR, minRto), or 'rfc6298' max(minRto, SRTT + 4 x RTTVAR)",
+    default: 'linux',
+    check: oneOf('linux', 'rfc6298'),
+  },
+  congestionControl: {
+    doc: "Congestion control of TCP and QUIC: 'cubic' (RFC 9438 with HyStart++, Linux's default) or 'newreno'",
+    default: 'cubic',
+    check: oneOf('cubic', 'newreno'),
+  },
   queue: {
     doc: "Bottleneck queue per direction: 'bdp' (rtt x bandwidth, at least 10 packets), { packets }, { bytes } or 'unlimited'",
     default: 'bdp' as QueueSize,
     check: checkQueue,
   },
-  restartAfterIdle: { doc: 'Shrink the window to min(IW, cwnd) after an idle RTO (RFC 5681 §4.1)', default: true, check: oneOf(true, false) },
+  restartAfterIdle: { doc: 'Halve the window per idle RTO, down to min(IW, cwnd), as Linux (tcp_cwnd_restart)', default: true, check: oneOf(true, false) },
   tcpTimestamps: {
     doc: 'TCP timestamp option on every segment, 12 bytes (RFC 7323): 1,448-byte segments, 1,460 without',
     default: true,

@@ -143,10 +143,24 @@ describe('TCP model', () => {
     expect(trace.ofType('retransmit')).toMatchObject([{ offset: 0, reason: 'packet-threshold', attempt: 1, at: 200 }]);
     expect(deliveries).toEqual([250]);
     expect(concatBytes(received)).toEqual(data);
-    // ssthresh = cwnd / 2 when the loss is found, as Linux halves it (and QUIC, RFC 9002 §7.3.2): the three
-    // SACKs had grown the window from 10 to 13 segments in slow start. (RFC 5681 eq. 4's FlightSize/2 would be 5.)
-    expect(socket.recovery.ssthresh).toBe(Math.floor((13 * MSS) / 2));
+    // The three SACKs had grown the window from 10 to 13 segments in slow start; CUBIC (the default, RFC 9438
+    // §4.6) keeps 0.7 of it: floor(0.7 x 18,824) = 13,176 bytes. One congestion response.
+    expect(socket.recovery.ssthresh).toBe(13_176);
+    expect(socket.recovery.reductions).toBe(1);
     received = [];
+  });
+
+  it("NewReno halves the window instead, as Linux's reno module does (tcp_reno_ssthresh)", () => {
+    const { clock, network, link } = setup({ rtt: 100 }, 1, { congestionControl: 'newreno' });
+    let sends = 0;
+    link.dropCause = () => (sends++ === 0 ? 'random' : undefined);
+    network.listen('h:80', 'server', () => {});
+    const socket = network.connect('h:80', { from: 'client', link });
+    socket.write(payload(MSS * 10));
+    clock.runUntilIdle();
+    // 13 segments when the loss is found: 18,824 / 2 = 9,412 (RFC 5681 eq. 4's FlightSize/2 would be 5 segments).
+    expect(socket.recovery.ssthresh).toBe(9_412);
+    expect(socket.recovery.algorithm).toBe('newreno');
   });
 
   it('a loss with too few segments behind it is found by the time threshold, 9/8 RTT after it was sent', () => {
@@ -190,20 +204,31 @@ describe('TCP model', () => {
     received = [];
   });
 
-  it('the RTO floor is an option: RFC 6298 §2.4 asks for 1 s where Linux uses 200 ms', () => {
-    const clock = new VirtualClock();
-    const trace = new Trace(() => clock.now());
-    let n = 0;
-    const network = new TcpNetwork({ clock, trace, nextId: (p) => `${p}${++n}` }, { minRto: 1000 });
-    const link = new Link({ rtt: 20, bandwidth: Infinity, loss: 0 }, createRandom(1));
-    let sends = 0;
-    link.dropCause = () => (sends++ === 0 ? 'random' : undefined);
-    network.listen('h:80', 'server', () => {});
-    network.connect('h:80', { from: 'client', link }).write(payload(100));
-    clock.runUntilIdle();
-    // SRTT + 4 x RTTVAR = 20 + 40 = 60 ms, raised to the 1,000 ms floor; the segment left at 20 ms.
-    expect(trace.ofType('retransmit')).toMatchObject([{ reason: 'timeout', rto: 1000, at: 1020 }]);
-  });
+  for (const [formula, minRto, rto] of [
+    // Linux: SRTT + max(4 x RTTVAR, rto_min) = 20 + max(40, 200) = 220 ms.
+    ['linux', 200, 220],
+    // Linux with rto_min 1,000: 20 + 1,000.
+    ['linux', 1000, 1020],
+    // RFC 6298 §2.4: SRTT + 4 x RTTVAR = 20 + 40 = 60 ms, raised to the 1,000 ms floor.
+    ['rfc6298', 1000, 1000],
+    // RFC 6298 with a 200 ms floor: 200.
+    ['rfc6298', 200, 200],
+  ] as const) {
+    it(`the RTO, ${formula} with minRto ${minRto}: ${rto} ms at a 20 ms RTT`, () => {
+      const clock = new VirtualClock();
+      const trace = new Trace(() => clock.now());
+      let n = 0;
+      const network = new TcpNetwork({ clock, trace, nextId: (p) => `${p}${++n}` }, { minRto, rtoFormula: formula });
+      const link = new Link({ rtt: 20, bandwidth: Infinity, loss: 0 }, createRandom(1));
+      let sends = 0;
+      link.dropCause = () => (sends++ === 0 ? 'random' : undefined);
+      network.listen('h:80', 'server', () => {});
+      network.connect('h:80', { from: 'client', link }).write(payload(100));
+      clock.runUntilIdle();
+      // The handshake's sample: SRTT = 20, RTTVAR = 10; the segment left at 20 ms.
+      expect(trace.ofType('retransmit')).toMatchObject([{ reason: 'timeout', rto, at: 20 + rto }]);
+    });
+  }
 
   it('close delivers queued data first, then ends both sides', () => {
     const { clock, trace, network, link } = setup();

@@ -15,15 +15,15 @@
  * - Loss recovery and congestion control are the rules QUIC runs too (congestion.ts, `LossRecovery`):
  *   an initial window of 10 segments (RFC 6928 §2: min(10 x MSS, max(2 x MSS, 14600)) = 14,480 bytes with
  *   timestamps, 14,600 without),
- *   slow start (+1 segment per ACK), congestion avoidance (+1 segment per RTT), fast retransmit of
+ *   slow start (+1 segment per ACK) left early by HyStart++ (RFC 9406), CUBIC congestion avoidance (RFC 9438,
+ *   Linux's default; `congestionControl: 'newreno'` for RFC 5681's +1 segment per RTT), fast retransmit of
  *   every hole that three later segments have passed (RFC 5681 §3.2 generalised by SACK, RFC 6675), a
- *   time threshold for lost retransmissions and tail losses (RACK, RFC 8985), one window cut per
- *   recovery period (ssthresh = cwnd/2, at least 2 x SMSS: NewReno's halving, RFC 6582; RFC 5681 §3.1 eq. 4
- *   says FlightSize/2, see congestion.ts for why both transports halve cwnd; Linux's default CUBIC keeps 0.7
- *   of cwnd instead, RFC 9438 §4.6, and is not modelled), and the
- *   retransmission timeout of RFC 6298 (SRTT and RTTVAR, doubling backoff, Karn's rule), floored at
- *   `minRto` (TcpOptions; 200 ms by default, the value of Linux's TCP_RTO_MIN, which Linux applies to the
- *   variance term instead, so its RTO is at least SRTT + 200 ms; RFC 6298 §2.4 says 1 s).
+ *   time threshold for lost retransmissions and tail losses (RACK, RFC 8985), one window cut per loss event
+ *   (RFC 6582's recovery point: no other cut until the cumulative ACK passes SND.NXT as it was at the loss),
+ *   reduced to CUBIC's 0.7 x cwnd (NewReno: 1/2) over the recovery by Proportional Rate Reduction (RFC 6937,
+ *   as Linux), which also paces the fast retransmit itself: nothing is sent outside the window. The
+ *   retransmission timeout is Linux's, SRTT + max(4 x RTTVAR, 200 ms) (`minRto` is rto_min; `rtoFormula:
+ *   'rfc6298'` gives RFC 6298 §2's max(minRto, SRTT + 4 x RTTVAR)), 1 s before any sample, doubling per expiry.
  *   On a timeout the window falls to one segment and the oldest unacknowledged data goes first.
  * - ACKs: every segment is acknowledged at once (no delayed ACKs) with a cumulative ACK; an ACK for a
  *   segment that arrived out of order also names that segment, the first SACK block of RFC 2018 §4.
@@ -34,8 +34,8 @@
  * - Close: FIN is delivered after all data (in stream order) and ends the connection for both sides (no
  *   half-close). `abort` sends RST, which discards what has not yet arrived.
  *
- * - Restart after idle (RFC 5681 §4.1, congestion.ts): after more than an RTO without sending, a sender
- *   starts again from min(IW, cwnd); `restartAfterIdle: false` keeps the window.
+ * - Restart after idle (Linux's tcp_cwnd_restart, congestion.ts): after more than an RTO without sending, a
+ *   sender halves its window per RTO of idle time, down to min(IW, cwnd); `restartAfterIdle: false` keeps it.
  * - TLS handshake bytes (written with kind 'handshake') go in segments of their own that are never lost,
  *   like QUIC's handshake packets; loss and the loss schedule count only application data (link.ts).
  *
@@ -53,7 +53,7 @@ import type { Peer, Side } from '../trace/events';
 import { binaryString } from '../trace/events';
 import { Signal, type Unsubscribe } from '../trace/subscribable';
 import { concatBytes, type ByteStream, type CloseInfo, type StreamState } from './stream';
-import { LossRecovery, type LossReason, type TransportRules } from '../transport/congestion';
+import { LossRecovery, type CongestionControl, type LossReason, type SequenceState, type TransportRules } from '../transport/congestion';
 
 /** The largest segment payload with the timestamp option on (the default): 1500 - 40 - 12. */
 export const MSS = 1448;
@@ -63,16 +63,19 @@ export const MSS_WITHOUT_TIMESTAMPS = 1460;
 export const TIMESTAMP_OPTION_BYTES = 12;
 /** Initial window in segments (RFC 6928 §2). */
 export const INITIAL_CWND = 10;
-/** The default floor of the retransmission timeout, ms: the value of Linux's TCP_RTO_MIN (RFC 6298 §2.4 says 1 s). */
+/** Linux's TCP_RTO_MIN, ms: the least variance term of its RTO, so RTO >= SRTT + 200 ms (RFC 6298 §2.4 floors the RTO at 1 s). */
 export const MIN_RTO = 200;
 
 export interface TcpOptions {
   /**
-   * Lowest retransmission timeout, virtual ms. Default 200, the value of Linux's TCP_RTO_MIN (which Linux
-   * adds to SRTT rather than using as a floor), so a lesson does not stall for a second per timeout; RFC 6298
-   * §2.4 asks for 1000.
+   * Linux's rto_min, virtual ms: the RTO is SRTT + max(4 x RTTVAR, minRto). Default 200 (TCP_RTO_MIN). With
+   * `rtoFormula: 'rfc6298'` it is RFC 6298 §2.4's floor under the whole RTO instead (which asks for 1000).
    */
   readonly minRto?: number;
+  /** 'linux' (default): SRTT + max(4 x RTTVAR, minRto), at most 120 s; 'rfc6298': max(minRto, SRTT + 4 x RTTVAR), at most 60 s. */
+  readonly rtoFormula?: 'linux' | 'rfc6298';
+  /** The congestion-control algorithm of every connection: 'cubic' (default, with HyStart++) or 'newreno'. */
+  readonly congestionControl?: CongestionControl;
   /** Restart from min(IW, cwnd) after an idle period longer than the RTO (RFC 5681 §4.1). Default true. */
   readonly restartAfterIdle?: boolean;
   /**
@@ -84,19 +87,26 @@ export interface TcpOptions {
 }
 
 /** TCP's rule set for the shared loss recovery (congestion.ts). */
-export const tcpRules = (minRto = MIN_RTO, restartAfterIdle = true, timestamps = true): TransportRules => {
+export const tcpRules = (
+  minRto = MIN_RTO,
+  restartAfterIdle = true,
+  timestamps = true,
+  congestionControl: CongestionControl = 'cubic',
+  rtoFormula: 'linux' | 'rfc6298' = 'linux',
+): TransportRules => {
   const mss = timestamps ? MSS : MSS_WITHOUT_TIMESTAMPS;
   return {
     restartAfterIdle,
     maxSegmentSize: mss,
     initialWindow: Math.min(INITIAL_CWND * mss, Math.max(2 * mss, 14600)),
     minimumWindow: 2 * mss,
-    // NewReno halves cwnd (RFC 6582), as QUIC does (RFC 9002 §7.3.2); Linux's default CUBIC keeps 0.7 (RFC 9438 §4.6). See congestion.ts.
+    congestionControl,
+    // NewReno halves cwnd as Linux's reno module does (tcp_reno_ssthresh) and QUIC (RFC 9002 §7.3.2); CUBIC keeps 0.7 (RFC 9438 §4.6).
     reductionBasis: 'cwnd',
     // RFC 6298 §2.1: RTO = 1 s before any sample, i.e. SRTT + 4 x SRTT/2 = 1000. The handshake's sample
     // replaces it before the first data segment leaves.
     initialRtt: 1000 / 3,
-    timeout: { kind: 'rto', minRto },
+    timeout: { kind: 'rto', minRto, formula: rtoFormula },
   };
 };
 
@@ -278,11 +288,10 @@ export class TcpSocket implements ByteStream {
   }
 
   /**
-   * Sends what the window allows: lost segments first, then new data. `retransmitNow` sends the first lost
-   * segment whatever the window, as a sender entering recovery does (fast retransmit, RFC 5681 §3.2 step 4;
-   * RFC 6675 §5 step 4.3).
+   * Sends what the window allows: lost segments first, then new data. The fast retransmit that begins a
+   * recovery is inside the window too: Proportional Rate Reduction allows one segment for it (prr.ts).
    */
-  #pump(retransmitNow = false): void {
+  #pump(): void {
     if (this.#state !== 'open' && this.#state !== 'closing') return;
     const recovery = this.#recovery;
     const mss = this.#conn.rules.maxSegmentSize;
@@ -290,8 +299,7 @@ export class TcpSocket implements ByteStream {
       while (this.#resend.length > 0 && this.#resend[0]!.delivered) this.#resend.shift();
       const lost = this.#resend[0];
       if (lost) {
-        if (!retransmitNow && !recovery.canSend(lost.data.length)) break;
-        retransmitNow = false;
+        if (!recovery.canSend(lost.data.length)) break;
         this.#resend.shift();
         this.#retransmit(lost);
         continue;
@@ -376,9 +384,9 @@ export class TcpSocket implements ByteStream {
     }
   }
 
-  /** RFC 5681's FlightSize: data sent and not yet cumulatively acknowledged. */
-  #flightSize(): number {
-    return this.#nextOffset - this.#una;
+  /** SND.UNA and SND.NXT (their difference is RFC 5681's FlightSize), for the recovery point and PRR. */
+  #sequence(unaAdvanced = false): SequenceState {
+    return { una: this.#una, nxt: this.#nextOffset, unaAdvanced };
   }
 
   /** Queues segments the recovery declared lost for retransmission, keeping stream order. */
@@ -409,13 +417,13 @@ export class TcpSocket implements ByteStream {
         if (this.#state === 'closed') return;
         const now = clock.now();
         if (next.kind === 'loss') {
-          const found = this.#recovery.detectLost(now, this.#flightSize());
+          const found = this.#recovery.detectLost(now, this.#sequence());
           this.#markLost(found.lost, found.lostBy ?? 'time-threshold');
-          this.#pump(found.congestion?.reason === 'loss');
+          this.#pump();
           return;
         }
         this.#expiredRto = this.#recovery.timeout;
-        this.#markLost(this.#recovery.onRto(now, this.#flightSize()).lost, 'timeout');
+        this.#markLost(this.#recovery.onRto(now, this.#sequence()).lost, 'timeout');
         this.#pump();
       },
       Math.max(0, next.at - clock.now()),
@@ -475,7 +483,8 @@ export class TcpSocket implements ByteStream {
     if (this.#state === 'closed') return;
     const delivered = this.#delivered;
     delivered.clear();
-    if (ack > this.#una) {
+    const unaAdvanced = ack > this.#una;
+    if (unaAdvanced) {
       for (const segment of this.#outstanding.values()) {
         if (segment.offset + segment.data.length > ack) break;
         this.#deliver(segment);
@@ -487,9 +496,9 @@ export class TcpSocket implements ByteStream {
       if (segment) this.#deliver(segment);
     }
     if (delivered.size === 0) return;
-    const outcome = this.#recovery.onAck(delivered, this.#conn.ctx.clock.now(), this.#flightSize());
+    const outcome = this.#recovery.onAck(delivered, this.#conn.ctx.clock.now(), this.#sequence(unaAdvanced));
     this.#markLost(outcome.lost, outcome.lostBy ?? 'packet-threshold');
-    this.#pump(outcome.congestion?.reason === 'loss');
+    this.#pump();
   }
 
   #sendFin(): void {
@@ -548,7 +557,7 @@ export class TcpNetwork {
   constructor(ctx: NetContext, options: TcpOptions = {}) {
     this.ctx = ctx;
     const timestamps = options.timestamps ?? true;
-    this.rules = tcpRules(options.minRto, options.restartAfterIdle, timestamps);
+    this.rules = tcpRules(options.minRto, options.restartAfterIdle, timestamps, options.congestionControl, options.rtoFormula);
     this.headers = HEADER_OVERHEAD + (timestamps ? TIMESTAMP_OPTION_BYTES : 0);
   }
 

@@ -11,9 +11,9 @@ import type { Direction } from './link';
 const RTT = 100;
 
 /** Without a bottleneck queue: these are times for a path that never overflows (fair-transport.test.ts has the queue). */
-function sim(httpVersion: '1.1' | '2' | '3', bytes: number, bandwidth: number): Simulation {
+function sim(httpVersion: '1.1' | '2' | '3', bytes: number, bandwidth: number, congestionControl: 'cubic' | 'newreno' = 'cubic'): Simulation {
   const server = createServer({ resources: { '/file': { body: 'z'.repeat(bytes), contentType: 'application/octet-stream' } } });
-  return createSimulation({ httpVersion, tls: '1.3', rtt: RTT, bandwidth, queue: 'unlimited', server });
+  return createSimulation({ httpVersion, tls: '1.3', rtt: RTT, bandwidth, queue: 'unlimited', server, congestionControl });
 }
 
 /**
@@ -49,17 +49,21 @@ describe('transfer time, no bandwidth limit: round trips only', () => {
   // With the first body packet lost: the packets behind it arrive, and the third of their acknowledgements
   // (back one RTT after the loss) declares it lost. Both windows grew by the server's handshake flight, which
   // the client acknowledged before the body (RFC 9002 §7 for QUIC's Handshake packets):
-  // - TCP: 14,480 + 3,263 = 17,743, a first body flight of 12 segments (12 x 1,448 = 17,376). The first two
-  //   SACKs add two segments, the third halves the window to 7 segments at 350 ms: the copy and two new
-  //   segments leave then, the last five at 450 ms, and TCP finishes one round trip later, at 500 ms.
+  // - TCP: 14,480 + 3,263 = 17,743, a first body flight of 12 segments (12 x 1,448 = 17,376). At 350 ms the
+  //   three SACKs grow it in slow start to 17,743 + 3 x 1,448 = 22,087 (two new segments leave), and the third
+  //   starts the recovery. CUBIC keeps 0.7 of the window: ssthresh = floor(0.7 x 22,087) = 15,460, and PRR
+  //   (RFC 6937) sends the retransmission at once, then refills the flight to ssthresh as the other eight
+  //   SACKs drain it: the copy and all eight segments left leave at 350, and TCP finishes at 400 ms, the same
+  //   as without the loss. NewReno's halving (11,043, 7 segments) leaves the last three for 450 ms: 500 ms.
   // - QUIC: 14,520 + 1,304 + 1,452 + 543 = 17,819 with 277 bytes in flight (NewSessionTicket 237, control
   //   stream 40): 12 body packets (277 + 1,441 + 11 x 1,442 = 17,580). At 250 ms the ACKs of those two and of
   //   the next two body packets grow it to 17,819 + 40 + 237 + 1,442 + 1,442 = 20,980 (four new packets
-  //   leave), the third body ACK (22,422) declares the first lost and halves it to 11,211: the copy and two
-  //   new packets leave at 250, the last five at 350, arriving at 400 ms.
-  // Both take one round trip more than without the loss. (Before QUIC's Handshake ACKs grew its window, its
-  // first flight was 10 packets and it took two round trips more: 500 ms.)
-  const lossy = { '1.1': 500, '2': 500, '3': 400 } as const;
+  //   leave), the third body ACK (22,422) declares the first lost and cuts it at once (CUBIC: 15,695; NewReno:
+  //   11,211): the copy and two new packets leave at 250, the last five at 350, arriving at 400 ms.
+  // (Before QUIC's Handshake ACKs grew its window, its first flight was 10 packets and it took two round
+  // trips more: 500 ms.)
+  const lossy = { '1.1': 400, '2': 400, '3': 400 } as const;
+  const lossyNewReno = { '1.1': 500, '2': 500, '3': 400 } as const;
 
   for (const v of ['1.1', '2', '3'] as const) {
     it(`HTTP/${v}: ${clean[v]} ms clean, ${lossy[v]} ms with one lost packet, found by three later packets, not a timeout`, async () => {
@@ -68,6 +72,9 @@ describe('transfer time, no bandwidth limit: round trips only', () => {
       loseServerPacket(s, 1);
       expect(await download(s, BYTES)).toBe(lossy[v]);
       expect(retransmissions(s)).toEqual(['packet-threshold']);
+      const reno = sim(v, BYTES, Infinity, 'newreno');
+      loseServerPacket(reno, 1);
+      expect(await download(reno, BYTES)).toBe(lossyNewReno[v]);
     });
   }
 });

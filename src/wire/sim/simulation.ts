@@ -139,7 +139,13 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
   const resolved = resolveOptions(options);
   const codec = resolved.codec ?? http1Codec;
   const { clock, trace, ctx, nextId } = createContext();
-  const network = new TcpNetwork(ctx, { minRto: resolved.minRto, restartAfterIdle: resolved.restartAfterIdle, timestamps: resolved.tcpTimestamps });
+  const network = new TcpNetwork(ctx, {
+    minRto: resolved.minRto,
+    rtoFormula: resolved.rtoFormula,
+    restartAfterIdle: resolved.restartAfterIdle,
+    timestamps: resolved.tcpTimestamps,
+    congestionControl: resolved.congestionControl,
+  });
   const random = createRandom(resolved.seed);
   const link = new Link(
     { rtt: resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, queue: resolved.queue, lossSchedule: resolved.lossSchedule },

@@ -18,39 +18,54 @@
  *   9/8 x max(SRTT, latest RTT) ago (time threshold). For TCP these are fast retransmit's three duplicate
  *   ACKs (RFC 5681 §3.2), generalised to every hole at once by SACK (RFC 6675 §4, DupThresh = 3), and
  *   RACK's reordering window (RFC 8985 §6.2), which also finds a lost retransmission.
- * - Congestion response: at most one reduction per recovery period, which starts at the loss and ends
- *   with the acknowledgement of a transmission sent after it (RFC 9002 §7.3.2; TCP: RFC 6582 §3.2's
- *   recovery point, reached when everything outstanding at the loss is acknowledged). The new
- *   ssthresh is half the congestion window for both (RFC 9002 §7.3.2; for TCP NewReno's halving, what
- *   Linux's Reno module does in tcp_reno_ssthresh, while Linux's default, CUBIC, keeps 0.7 of cwnd, RFC 9438
- *   §4.6, and is not modelled), then cwnd = max(ssthresh, minimum window). RFC 5681 §3.1 eq. 4 halves TCP's
- *   FlightSize instead (`reductionBasis: 'flight-size'`), which with SACK counts every byte since the
- *   oldest hole, so a second loss a round trip after the first cut TCP's window less than QUIC's: over
- *   40 seeds at 1 % loss a 1 MiB download took 7 % longer over QUIC for that reason alone. In recovery the
- *   sender sends while the bytes in flight (acknowledged, SACKed and lost data excluded: RFC 6675's
- *   "pipe") stay below cwnd; there is no NewReno window inflation, which a SACK sender does without.
- * - Restart after idle (RFC 5681 §4.1, `restartAfterIdle`): a sender that has sent nothing for longer than its
- *   timeout (TCP's RTO, QUIC's PTO) and has nothing in flight starts again from the restart window
- *   min(initial window, cwnd), as Linux does by default (net.ipv4.tcp_slow_start_after_idle = 1). RFC 9002
- *   §7.8 leaves this to QUIC implementations; we apply the same rule to both so that a reused connection
- *   costs the same in either. ssthresh is kept, so slow start climbs back quickly to where it was.
- * - Growth: slow start adds the bytes acknowledged (RFC 5681 §3.1, at most one SMSS per ACK, which is
- *   what a per-segment ACK acknowledges; RFC 9002 §7.3.1), congestion avoidance SMSS x acked / cwnd,
- *   about one SMSS per RTT (RFC 5681 eq. 3; RFC 9002 §7.3.3). Nothing grows during recovery.
+ * - The algorithm (`congestionControl`, per connection): CUBIC (cubic.ts, RFC 9438) with HyStart++
+ *   (hystart.ts, RFC 9406) by default, as Linux, Chrome and most QUIC stacks run; or NewReno (newreno.ts,
+ *   RFC 5681 / 6582 / RFC 9002 §7.3) for teaching. Slow start adds the bytes acknowledged, at most one SMSS
+ *   per ACK (RFC 5681 §3.1; RFC 9002 §7.3.1), a quarter of that in HyStart++'s conservative slow start.
+ * - One congestion response per loss event. QUIC (RFC 9002 §7.3.2, Appendix B.5-B.8): the time the last
+ *   recovery began (congestion_recovery_start_time) is kept for the life of the connection, and the loss of
+ *   a packet sent at or before it does not reduce the window again; the recovery period, in which the window
+ *   does not grow, ends when a packet sent after it is acknowledged. TCP (RFC 6582 §3.2, RFC 6675 §5): the
+ *   recovery point is the highest sequence sent when the loss was found (SND.NXT); the sender stays in
+ *   recovery, and no other loss cuts the window, until the cumulative ACK reaches it.
+ * - The reduction: the algorithm's (CUBIC: ssthresh = 0.7 x cwnd; NewReno: cwnd / 2). QUIC applies it at
+ *   once and may send one packet before it (RFC 9002 §7.3.2, "a single packet can be sent prior to
+ *   reduction"); TCP spreads it over the recovery with Proportional Rate Reduction (prr.ts, RFC 6937, as
+ *   Linux), whose allowance also covers the fast retransmit: TCP never sends outside the window. In recovery
+ *   the bytes in flight exclude acknowledged, SACKed and lost data (RFC 6675's "pipe").
+ * - Restart after idle (`restartAfterIdle`), as Linux's tcp_cwnd_restart: when a sender with nothing in
+ *   flight sends after more than one timeout (TCP's RTO, QUIC's PTO) of silence, ssthresh becomes
+ *   max(ssthresh, 3/4 cwnd) (tcp_current_ssthresh, outside recovery) and cwnd is halved once per timeout of
+ *   idle time, never below the restart window min(initial window, cwnd) (RFC 5681 §4.1 would go straight to
+ *   the restart window; RFC 9002 §7.8 leaves QUIC to the implementation, and we apply the same rule to both).
  * - Timeouts, where the two protocols really differ:
- *   - QUIC's probe timeout (RFC 9002 §6.2): SRTT + max(4 x RTTVAR, 1 ms), doubled per consecutive PTO,
- *     armed from the last ack-eliciting send; it sends a probe and declares nothing lost.
- *   - TCP's retransmission timeout (RFC 6298 §2): max(minRto, SRTT + max(1 ms, 4 x RTTVAR)) (Linux
- *     floors the variance term instead, SRTT + max(4 x RTTVAR, 200 ms)), at most 60 s, restarted whenever new data is acknowledged (§5.3), doubled per expiry (§5.5). On expiry
- *     ssthresh = max(FlightSize/2, 2 x SMSS), cwnd = one SMSS (RFC 5681 §3.1, the loss window) and
- *     everything outstanding is marked lost and resent from the oldest in slow start, as Linux does.
- *     A repeated expiry keeps ssthresh (RFC 5681 §3.1).
+ *   - QUIC's probe timeout (RFC 9002 §6.2.1): smoothed_rtt + max(4 x rttvar, kGranularity) + max_ack_delay
+ *     (the peer's, 25 ms by default, RFC 9000 §18.2), doubled per consecutive PTO, armed from the last
+ *     ack-eliciting send; it sends up to two probes (§6.2.4), which alone may exceed the window (§7.5), and
+ *     declares nothing lost.
+ *   - TCP's retransmission timeout as Linux computes it (tcp_rtt_estimator, __tcp_set_rto): RTO = SRTT +
+ *     max(4 x RTTVAR, rto_min), rto_min = 200 ms (TCP_RTO_MIN; Linux keeps its variance term, rttvar_us, at
+ *     least rto_min), at most 120 s (TCP_RTO_MAX), 1 s before any sample (RFC 6298 §2.1); `formula: 'rfc6298'`
+ *     gives RFC 6298 §2's max(minRto, SRTT + max(G, 4 x RTTVAR)), at most 60 s, instead. Restarted whenever
+ *     new data is acknowledged (§5.3), doubled per expiry (§5.5). On expiry ssthresh is the algorithm's
+ *     (CUBIC: 0.7 x cwnd, RFC 9438 §4.8; NewReno: max(FlightSize/2, 2 x SMSS), RFC 5681 §3.1), cwnd = one
+ *     SMSS, everything outstanding is marked lost and resent from the oldest in slow start, as Linux does;
+ *     a repeated expiry keeps ssthresh. Losses of data sent before the timeout cut no more.
  *
- * Not modelled: persistent congestion (RFC 9002 §7.6), pacing, the app-limited rule (the window grows
- * even when the sender had nothing more to send), ECN, tail loss probes (RFC 8985 §7), F-RTO.
+ * Simplified: Linux's RTO variance term is the largest 4 x mdev of the last round trip, decaying by a quarter
+ * per round, and its mdev moves more slowly when the RTT falls; we use 4 x RTTVAR. Not modelled: persistent
+ * congestion (RFC 9002 §7.6), the app-limited rule (the window grows even when the sender had nothing more to
+ * send), ECN, F-RTO and undo, tail loss probes (RFC 8985 §7).
  */
 
 import { roundTime } from './time';
+import type { CongestionControl, CongestionController, CongestionWindow } from './controller';
+import { Cubic } from './cubic';
+import { HyStartPlusPlus } from './hystart';
+import { NewReno } from './newreno';
+import { ProportionalRateReduction } from './prr';
+
+export type { CongestionControl } from './controller';
 
 export interface TransportRules {
   /** Largest payload one transmission carries: TCP's SMSS, QUIC's max_datagram_size. */
@@ -59,22 +74,31 @@ export interface TransportRules {
   readonly initialWindow: number;
   /** Smallest window a loss leaves, bytes. */
   readonly minimumWindow: number;
-  /** What a loss halves: RFC 5681's FlightSize (TCP) or RFC 9002's congestion window (QUIC). */
+  /** What NewReno's loss response halves: RFC 5681's FlightSize or RFC 9002's congestion window. */
   readonly reductionBasis: 'flight-size' | 'cwnd';
   /** RTT assumed before the first sample, ms. */
   readonly initialRtt: number;
-  /** 'pto': QUIC's probe timeout; 'rto': TCP's retransmission timeout, floored at `minRto`. */
-  readonly timeout: { readonly kind: 'pto' } | { readonly kind: 'rto'; readonly minRto: number };
-  /** RFC 5681 §4.1: shrink cwnd to min(initialWindow, cwnd) after an idle period longer than the timeout. Default true. */
+  /**
+   * 'pto': QUIC's probe timeout, with the peer's max_ack_delay (ms); 'rto': TCP's retransmission timeout,
+   * Linux's formula (default) or RFC 6298's, with its floor `minRto`.
+   */
+  readonly timeout:
+    | { readonly kind: 'pto'; readonly maxAckDelay: number }
+    | { readonly kind: 'rto'; readonly minRto: number; readonly formula?: 'linux' | 'rfc6298' };
+  /** Shrink cwnd after an idle period longer than the timeout (Linux's tcp_cwnd_restart). Default true. */
   readonly restartAfterIdle?: boolean;
+  /** The congestion-control algorithm. Default 'cubic' (with HyStart++). */
+  readonly congestionControl?: CongestionControl;
 }
 
 export const PACKET_THRESHOLD = 3;
 export const TIME_THRESHOLD = 9 / 8;
 /** Timer granularity, ms (RFC 9002 §6.1.2 kGranularity; RFC 6298 §2's G). */
 export const GRANULARITY = 1;
+/** Linux's TCP_RTO_MAX, ms. */
+export const MAX_RTO = 120_000;
 /** RFC 6298 §2.5: a maximum value may be placed on RTO provided it is at least 60 seconds. */
-export const MAX_RTO = 60_000;
+export const RFC6298_MAX_RTO = 60_000;
 
 export interface SentPacketInfo<T> {
   readonly number: number;
@@ -87,15 +111,24 @@ export interface SentPacketInfo<T> {
   readonly payload: T;
 }
 
-export type CongestionPhase = 'slow-start' | 'recovery' | 'congestion-avoidance';
+/** TCP's sequence space at an ACK or a timer: SND.UNA, SND.NXT, and whether this ACK moved SND.UNA. */
+export interface SequenceState {
+  readonly una: number;
+  readonly nxt: number;
+  readonly unaAdvanced?: boolean;
+}
+
+export type CongestionPhase = 'slow-start' | 'conservative-slow-start' | 'recovery' | 'congestion-avoidance';
 /** Which rule declared a transmission lost (RFC 9002 §6.1.1, §6.1.2). */
 export type LossReason = 'packet-threshold' | 'time-threshold';
 
 export interface CongestionChange {
+  /** Bytes, rounded down. */
   readonly cwnd: number;
   readonly ssthresh: number;
   readonly phase: CongestionPhase;
   readonly reason: 'ack' | 'loss';
+  readonly algorithm: CongestionControl;
 }
 
 export interface RecoveryOutcome<T> {
@@ -112,8 +145,16 @@ export interface TimeoutOutcome<T> {
   readonly ssthresh: number;
 }
 
-export class LossRecovery<T> {
+const newController = (rules: TransportRules): CongestionController =>
+  (rules.congestionControl ?? 'cubic') === 'cubic' ? new Cubic() : new NewReno(rules.reductionBasis);
+
+export class LossRecovery<T> implements CongestionWindow {
   readonly rules: TransportRules;
+  readonly controller: CongestionController;
+  /** HyStart++ (RFC 9406) with CUBIC; NewReno runs classic slow start. */
+  readonly hystart: HyStartPlusPlus | undefined;
+  /** TCP's Proportional Rate Reduction (RFC 6937); QUIC reduces at once. */
+  readonly prr: ProportionalRateReduction | undefined;
   latestRtt = 0;
   smoothedRtt: number;
   rttVar: number;
@@ -124,8 +165,18 @@ export class LossRecovery<T> {
   bytesInFlight = 0;
   /** Consecutive timeouts without an acknowledgement in between (PTO count, RTO backoff). */
   timeoutCount = 0;
-  #recoveryStart: number | undefined;
+  /** How many congestion responses (window reductions on loss) the connection made. */
+  reductions = 0;
+  /** RFC 9002 Appendix B congestion_recovery_start_time: kept, so older losses never cut again. */
+  #recoveryStartTime: number | undefined;
+  /** In a recovery period: the window does not grow (TCP: PRR sets it). */
+  #inRecovery = false;
+  /** TCP: SND.NXT when the last loss response or timeout began (RFC 6582's "recover"). */
+  #recoveryPoint: number | undefined;
+  /** QUIC: bytes it may send past the window as the recovery begins (RFC 9002 §7.3.2). */
+  #allowance = 0;
   #largestAcked = -1;
+  #nextNumber = 0;
   /** When the timeout counts from: the last ack-eliciting send (PTO) or the last (re)start (RTO). */
   #timerBase: number | undefined;
   /** When the last ack-eliciting transmission left, for the restart after idle. */
@@ -136,19 +187,33 @@ export class LossRecovery<T> {
 
   constructor(rules: TransportRules) {
     this.rules = rules;
+    this.controller = newController(rules);
+    this.hystart = this.controller.algorithm === 'cubic' ? new HyStartPlusPlus() : undefined;
+    this.prr = rules.timeout.kind === 'rto' ? new ProportionalRateReduction() : undefined;
     this.cwnd = rules.initialWindow;
     this.smoothedRtt = rules.initialRtt;
     this.rttVar = rules.initialRtt / 2;
   }
 
+  get maxSegmentSize(): number {
+    return this.rules.maxSegmentSize;
+  }
+  get minimumWindow(): number {
+    return this.rules.minimumWindow;
+  }
+  get algorithm(): CongestionControl {
+    return this.controller.algorithm;
+  }
+
   get phase(): CongestionPhase {
-    if (this.#recoveryStart !== undefined) return 'recovery';
-    return this.cwnd < this.ssthresh ? 'slow-start' : 'congestion-avoidance';
+    if (this.#inRecovery) return 'recovery';
+    if (this.cwnd >= this.ssthresh) return 'congestion-avoidance';
+    return this.hystart?.state === 'css' ? 'conservative-slow-start' : 'slow-start';
   }
 
   /** Whether a transmission of `size` bytes fits in the congestion window now. */
   canSend(size: number): boolean {
-    return this.bytesInFlight + size <= this.cwnd;
+    return this.bytesInFlight + size <= this.cwnd || this.#allowance > 0;
   }
 
   /** Transmissions neither acknowledged nor declared lost, oldest first. */
@@ -163,9 +228,11 @@ export class LossRecovery<T> {
 
   /** Numbers must grow from one call to the next (packet numbers, transmission counters). */
   onSent(packet: SentPacketInfo<T>): void {
+    this.#nextNumber = Math.max(this.#nextNumber, packet.number + 1);
     if (!packet.ackEliciting) return;
-    this.#restartIfIdle(packet.sentAt);
-    this.#lastSentAt = packet.sentAt;
+    this.#beforeSend(packet.sentAt);
+    if (this.#allowance > 0) this.#allowance = Math.max(0, this.#allowance - packet.size);
+    if (this.#inRecovery) this.prr?.onSent(packet.size);
     if (this.rules.timeout.kind === 'pto' || this.bytesInFlight === 0) this.#timerBase = packet.sentAt; // RFC 6298 §5.1
     this.#sent.set(packet.number, packet);
     this.bytesInFlight += packet.size;
@@ -173,9 +240,9 @@ export class LossRecovery<T> {
 
   /**
    * An acknowledgement arrived covering `numbers` (every number the peer has seen, or at least those newly
-   * seen). `flightSize` is TCP's FlightSize (sent, not cumulatively acknowledged) for the loss response.
+   * seen). TCP passes its sequence space (`seq`): the recovery point and FlightSize come from it.
    */
-  onAck(numbers: ReadonlySet<number>, now: number, flightSize?: number): RecoveryOutcome<T> {
+  onAck(numbers: ReadonlySet<number>, now: number, seq?: SequenceState): RecoveryOutcome<T> {
     const acked: SentPacketInfo<T>[] = [];
     // Visit the smaller side: a QUIC ACK lists every number ever received, a TCP ACK a few new ones.
     if (numbers.size < this.#sent.size) {
@@ -191,19 +258,28 @@ export class LossRecovery<T> {
     for (let i = 1; i < acked.length && ordered; i++) ordered = acked[i - 1]!.number < acked[i]!.number;
     if (!ordered) acked.sort((x, y) => x.number - y.number);
     const largest = acked[acked.length - 1]!;
+    let rtt: number | undefined;
     if (largest.number > this.#largestAcked) {
       this.#largestAcked = largest.number;
-      if (largest.ackEliciting && !largest.retransmission) this.#sample(now - largest.sentAt);
+      if (largest.ackEliciting && !largest.retransmission) this.#sample((rtt = now - largest.sentAt));
     }
+    let delivered = 0;
     for (const p of acked) {
       this.#sent.delete(p.number);
       this.bytesInFlight -= p.size;
+      delivered += p.size;
     }
     this.timeoutCount = 0; // RFC 9002 §6.2.1; RFC 6298 §5.7 lets the backed-off RTO go once an ACK arrives
     if (this.rules.timeout.kind === 'rto') this.#timerBase = now; // RFC 6298 §5.3
-    let congestion = this.#grow(acked);
-    const detection = this.detectLost(now, flightSize);
+    const wasInRecovery = this.#inRecovery;
+    this.#maybeEndRecovery(acked, seq);
+    let congestion = this.#grow(acked, now, rtt) ?? (wasInRecovery && !this.#inRecovery ? this.#change('ack') : undefined);
+    const detection = this.detectLost(now, seq, delivered);
     if (detection.congestion) congestion = detection.congestion;
+    else if (this.#inRecovery && this.prr && seq) {
+      const ssrb = (seq.unaAdvanced ?? false) && detection.lost.length === 0;
+      this.cwnd = this.prr.onAck(delivered, this.bytesInFlight, this.rules.maxSegmentSize, ssrb);
+    }
     return { acked, lost: detection.lost, lostBy: detection.lostBy, congestion };
   }
 
@@ -215,8 +291,7 @@ export class LossRecovery<T> {
    * or `onUntrackedDiscarded` (their keys are dropped, §6.4).
    */
   onUntrackedSent(size: number, sentAt: number): void {
-    this.#restartIfIdle(sentAt);
-    this.#lastSentAt = sentAt;
+    this.#beforeSend(sentAt);
     this.bytesInFlight += size;
   }
 
@@ -224,10 +299,10 @@ export class LossRecovery<T> {
    * Untracked ack-eliciting transmissions (`onUntrackedSent`) were acknowledged: they leave the flight and,
    * as RFC 9002 §7.3.1 says of every acknowledged byte whatever its space, grow the window.
    */
-  onUntrackedAcked(packets: readonly { readonly size: number; readonly sentAt: number }[]): CongestionChange | undefined {
+  onUntrackedAcked(packets: readonly { readonly size: number; readonly sentAt: number }[], now = 0): CongestionChange | undefined {
     if (packets.length === 0) return undefined;
     for (const p of packets) this.bytesInFlight -= p.size;
-    return this.#grow(packets);
+    return this.#grow(packets, now, undefined, false);
   }
 
   /** RFC 9002 §6.4: keys discarded, so these untracked bytes leave the flight unacknowledged (no growth). */
@@ -235,8 +310,12 @@ export class LossRecovery<T> {
     this.bytesInFlight -= bytes;
   }
 
-  /** RFC 9002 §6.1: transmissions now deemed lost (also called when the loss timer fires). */
-  detectLost(now: number, flightSize?: number): Omit<RecoveryOutcome<T>, 'acked'> {
+  /**
+   * RFC 9002 §6.1: transmissions now deemed lost (also called when the loss timer fires). `delivered` is
+   * what the ACK that prompted the check delivered (PRR's first step); a timer delivers nothing, and Linux's
+   * RACK timer then counts one segment (tcp_rack_reo_timeout), as we do.
+   */
+  detectLost(now: number, seq?: SequenceState, delivered?: number): Omit<RecoveryOutcome<T>, 'acked'> {
     const delay = this.#lossDelay();
     const lost: SentPacketInfo<T>[] = [];
     let lostBy: LossReason | undefined;
@@ -251,12 +330,13 @@ export class LossRecovery<T> {
         lostBy ??= byCount ? 'packet-threshold' : 'time-threshold';
       }
     }
-    const flight = flightSize ?? this.bytesInFlight;
+    const flight = seq ? seq.nxt - seq.una : this.bytesInFlight;
     for (const p of lost) {
       this.#sent.delete(p.number);
       this.bytesInFlight -= p.size;
     }
-    return { lost, lostBy, congestion: lost.length > 0 ? this.#onCongestion(lost, now, flight) : undefined };
+    const congestion = lost.length > 0 ? this.#onCongestion(lost, now, flight, seq, delivered ?? this.rules.maxSegmentSize) : undefined;
+    return { lost, lostBy, congestion };
   }
 
   /** When the time-threshold loss timer or the timeout fires next, and which. */
@@ -274,13 +354,21 @@ export class LossRecovery<T> {
 
   /** The current PTO or RTO, backoff included, rounded to microseconds. */
   get timeout(): number {
-    const base = this.smoothedRtt + Math.max(4 * this.rttVar, GRANULARITY);
-    const backedOff = base * 2 ** this.timeoutCount;
-    if (this.rules.timeout.kind === 'pto') return roundTime(backedOff);
-    return roundTime(Math.min(MAX_RTO, Math.max(this.rules.timeout.minRto, base) * 2 ** this.timeoutCount));
+    const { timeout } = this.rules;
+    const backoff = 2 ** this.timeoutCount;
+    if (timeout.kind === 'pto') {
+      // RFC 9002 §6.2.1: smoothed_rtt + max(4 x rttvar, kGranularity) + max_ack_delay.
+      return roundTime((this.smoothedRtt + Math.max(4 * this.rttVar, GRANULARITY) + timeout.maxAckDelay) * backoff);
+    }
+    if (timeout.formula === 'rfc6298') {
+      const base = Math.max(timeout.minRto, this.smoothedRtt + Math.max(4 * this.rttVar, GRANULARITY));
+      return roundTime(Math.min(RFC6298_MAX_RTO, base * backoff));
+    }
+    // Linux: srtt + rttvar_us, where rttvar_us >= tcp_rto_min; tcp_bound_rto caps it at TCP_RTO_MAX.
+    return roundTime(Math.min(MAX_RTO, (this.smoothedRtt + Math.max(4 * this.rttVar, timeout.minRto)) * backoff));
   }
 
-  /** QUIC's PTO fired: back off, and return the oldest unacknowledged transmission to probe with. */
+  /** QUIC's PTO fired: back off, and return the oldest unacknowledged transmissions (at most two) to probe with. */
   onPto(): SentPacketInfo<T> | undefined {
     this.timeoutCount++;
     let oldest: SentPacketInfo<T> | undefined;
@@ -292,30 +380,43 @@ export class LossRecovery<T> {
    * TCP's RTO fired at `now`: everything outstanding is lost (returned, oldest first), the window falls to
    * one segment, and the timer backs off. ssthresh is cut only by the first expiry of a series.
    */
-  onRto(now: number, flightSize: number): TimeoutOutcome<T> {
+  onRto(now: number, seq: SequenceState): TimeoutOutcome<T> {
     const lost = [...this.#sent.values()].sort((a, b) => a.number - b.number);
     this.#sent.clear();
     this.bytesInFlight = 0;
-    if (this.timeoutCount === 0) this.ssthresh = Math.max(Math.floor(flightSize / 2), 2 * this.rules.maxSegmentSize);
+    if (this.timeoutCount === 0) this.ssthresh = this.controller.timeoutSsthresh(this, seq.nxt - seq.una);
     this.timeoutCount++;
     this.cwnd = this.rules.maxSegmentSize;
-    // Data sent before the timeout no longer ends a recovery period, and its losses cut the window no more.
-    this.#recoveryStart = now;
+    this.hystart?.onLoss();
+    // Linux's Loss state: the window grows again in slow start at once, but no loss of data sent before the
+    // timeout cuts it again (high_seq = SND.NXT).
+    this.#recoveryStartTime = now;
+    this.#recoveryPoint = seq.nxt;
+    this.#inRecovery = false;
     this.#timerBase = undefined;
     return { lost, cwnd: this.cwnd, ssthresh: this.ssthresh };
   }
 
   /**
-   * RFC 5681 §4.1: "a TCP SHOULD set cwnd to no more than RW before beginning transmission if the TCP has not
-   * sent data in an interval exceeding the retransmission timeout", RW = min(IW, cwnd). Checked as the first
-   * transmission after the pause leaves, which it always may: it fits in RW.
+   * Before an ack-eliciting transmission: Linux's restart after idle (tcp_slow_start_after_idle_check and
+   * tcp_cwnd_restart) and CUBIC's epoch shift (CA_EVENT_TX_START) when nothing is in flight.
    */
-  #restartIfIdle(now: number): void {
-    if (this.rules.restartAfterIdle === false || this.#lastSentAt === undefined || this.bytesInFlight > 0) return;
-    if (now - this.#lastSentAt <= this.timeout) return;
+  #beforeSend(now: number): void {
+    const last = this.#lastSentAt;
+    this.#lastSentAt = now;
+    if (last === undefined || this.bytesInFlight > 0) return;
+    const idle = now - last;
+    if (idle > 0) this.controller.idle(idle);
+    const rto = this.timeout;
+    if (this.rules.restartAfterIdle === false || idle <= rto) return;
+    // tcp_current_ssthresh: outside recovery, max(ssthresh, 3/4 cwnd).
+    if (!this.#inRecovery) this.ssthresh = Math.max(this.ssthresh, Math.floor((this.cwnd * 3) / 4));
     const restart = Math.min(this.rules.initialWindow, this.cwnd);
-    if (restart < this.cwnd) this.idleRestarts++;
-    this.cwnd = restart;
+    let cwnd = this.cwnd;
+    for (let left = idle - rto; left > 0 && cwnd > restart; left -= rto) cwnd = Math.floor(cwnd / 2);
+    cwnd = Math.max(cwnd, restart);
+    if (cwnd < this.cwnd) this.idleRestarts++;
+    this.cwnd = cwnd;
   }
 
   #lossDelay(): number {
@@ -336,32 +437,76 @@ export class LossRecovery<T> {
     this.smoothedRtt = 0.875 * this.smoothedRtt + 0.125 * rtt;
   }
 
-  #grow(acked: readonly { readonly size: number; readonly sentAt: number; readonly ackEliciting?: boolean }[]): CongestionChange | undefined {
-    let grew = false;
-    const mss = this.rules.maxSegmentSize;
-    for (const p of acked) {
-      if (p.ackEliciting === false) continue;
-      // A transmission sent after recovery started ends the recovery period (RFC 9002 §7.3.2).
-      if (this.#recoveryStart !== undefined) {
-        if (p.sentAt <= this.#recoveryStart) continue;
-        this.#recoveryStart = undefined;
-      }
-      if (this.cwnd < this.ssthresh) this.cwnd += Math.min(p.size, mss);
-      else this.cwnd += Math.floor((mss * p.size) / this.cwnd);
-      grew = true;
-    }
-    return grew ? { cwnd: this.cwnd, ssthresh: this.ssthresh, phase: this.phase, reason: 'ack' } : undefined;
+  /** RFC 9002 §7.3.2: a packet sent after recovery began ends it; RFC 6582: SND.UNA reaching the recovery point. */
+  #maybeEndRecovery(acked: readonly SentPacketInfo<T>[], seq: SequenceState | undefined): void {
+    if (!this.#inRecovery) return;
+    const start = this.#recoveryStartTime ?? -Infinity;
+    const over = seq && this.#recoveryPoint !== undefined ? seq.una >= this.#recoveryPoint : acked.some((p) => p.ackEliciting && p.sentAt > start);
+    if (!over) return;
+    this.#inRecovery = false;
+    this.#allowance = 0;
+    // Linux's tcp_end_cwnd_reduction: PRR hands over at ssthresh.
+    if (this.prr) this.cwnd = this.ssthresh;
   }
 
-  #onCongestion(lost: readonly SentPacketInfo<T>[], now: number, flightSize: number): CongestionChange | undefined {
+  #grow(
+    acked: readonly { readonly size: number; readonly sentAt: number; readonly ackEliciting?: boolean }[],
+    now: number,
+    rtt: number | undefined,
+    tracked = true,
+  ): CongestionChange | undefined {
+    if (this.#inRecovery) return undefined;
+    const mss = this.rules.maxSegmentSize;
+    const start = this.#recoveryStartTime ?? -Infinity;
+    let grew = false;
+    let avoidance = 0;
+    for (const p of acked) {
+      // RFC 9002 Appendix B.5: a packet sent before the last recovery began does not grow the window.
+      if (p.ackEliciting === false || p.sentAt <= start) continue;
+      grew = true;
+      if (this.cwnd < this.ssthresh) this.cwnd += this.hystart ? this.hystart.growth(Math.min(p.size, mss)) : Math.min(p.size, mss);
+      else avoidance += p.size;
+    }
+    if (avoidance > 0) this.controller.increase(this, avoidance, now, this.smoothedRtt);
+    if (tracked && this.hystart && this.cwnd < this.ssthresh && this.hystart.onAck(this.#largestAcked, this.#nextNumber, rtt)) {
+      // RFC 9406 §4.2: after CSS_ROUNDS rounds of conservative slow start, ssthresh = cwnd.
+      this.ssthresh = this.cwnd;
+      this.controller.exitSlowStart(this);
+    }
+    return grew ? this.#change('ack') : undefined;
+  }
+
+  #change(reason: 'ack' | 'loss'): CongestionChange {
+    return { cwnd: Math.floor(this.cwnd), ssthresh: this.ssthresh, phase: this.phase, reason, algorithm: this.controller.algorithm };
+  }
+
+  #onCongestion(
+    lost: readonly SentPacketInfo<T>[],
+    now: number,
+    flightSize: number,
+    seq: SequenceState | undefined,
+    delivered: number,
+  ): CongestionChange | undefined {
     let newest = -Infinity;
     for (const p of lost) newest = Math.max(newest, p.sentAt);
-    // One reduction per recovery period: losses of transmissions sent before it began do not count.
-    if (this.#recoveryStart !== undefined && newest <= this.#recoveryStart) return undefined;
-    this.#recoveryStart = now;
-    const { reductionBasis, maxSegmentSize, minimumWindow } = this.rules;
-    this.ssthresh = reductionBasis === 'cwnd' ? Math.floor(this.cwnd / 2) : Math.max(Math.floor(flightSize / 2), 2 * maxSegmentSize);
-    this.cwnd = Math.max(this.ssthresh, minimumWindow);
-    return { cwnd: this.cwnd, ssthresh: this.ssthresh, phase: 'recovery', reason: 'loss' };
+    // One reduction per loss event: not while a TCP recovery (or the Loss state after a timeout) lasts, and
+    // never for a packet sent at or before the last recovery began (RFC 9002 Appendix B.8).
+    if (this.#recoveryStartTime !== undefined && newest <= this.#recoveryStartTime) return undefined;
+    if (seq && this.#recoveryPoint !== undefined && seq.una < this.#recoveryPoint) return undefined;
+    this.#recoveryStartTime = now;
+    this.#recoveryPoint = seq?.nxt;
+    this.#inRecovery = true;
+    this.reductions++;
+    this.hystart?.onLoss();
+    const prior = this.cwnd;
+    this.controller.reduce(this, now, flightSize);
+    if (this.prr && seq) {
+      this.prr.start(prior, this.ssthresh);
+      this.cwnd = this.prr.onAck(delivered, this.bytesInFlight, this.rules.maxSegmentSize, false);
+    } else {
+      // RFC 9002 §7.3.2: "a single packet can be sent prior to reduction".
+      this.#allowance = this.rules.maxSegmentSize;
+    }
+    return this.#change('loss');
   }
 }

@@ -156,6 +156,7 @@ export class Http3Endpoint {
           ssthresh: Number.isFinite(event.ssthresh) ? event.ssthresh : null,
           phase: event.phase,
           reason: event.reason,
+          algorithm: event.algorithm,
         });
         return;
       case 'stream-transition':
