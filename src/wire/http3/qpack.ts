@@ -1,5 +1,8 @@
 /**
- * QPACK field compression (RFC 9204) at the depth the docs need: the static table and literals.
+ * QPACK field compression (RFC 9204) without a dynamic table: the static table and literals, one field
+ * section at a time with no state. This is what our simulated HTTP/3 endpoints use (they advertise a table
+ * capacity of 0). The complete codec, with the dynamic table, the encoder and decoder streams and blocked
+ * streams, is `QpackEncoder` / `QpackDecoder` in `qpack/`.
  *
  * QPACK is HPACK (RFC 7541) rebuilt for QUIC. HPACK's dynamic table is updated by every header block in
  * order, which only works because TCP delivers the blocks in order; over QUIC's independent streams a
