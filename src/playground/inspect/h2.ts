@@ -2,50 +2,35 @@
  * HTTP/2 bytes (one direction of a connection, with or without the client preface) read into the frame
  * events the simulator's tracer records (src/wire/http2/sim-trace.ts): each frame with its exact bytes and the
  * byte range of every field, the HPACK steps of every field block decoded in order by one HpackDecoder (the
- * sender's encoder filled the same table, RFC 7541 §2.2), and the stream states the frames move through
- * (the engine's stream table, RFC 9113 §5.1). The frame inspector and the HPACK stepper draw those events.
+ * sender's encoder filled the same table, RFC 7541 §2.2; a block that does not decode is reported at the byte
+ * where it fails), and the stream states the frames move each endpoint through (the engine's stream table,
+ * RFC 9113 §5.1: 'send' for the sender, 'recv' for its peer). The frame inspector and the HPACK stepper draw
+ * those events. Both directions of one connection are read by h2-connection.ts; what the two share is in
+ * h2-model.ts.
  *
- * One direction is all a hex dump usually holds, so flow control is told from the sender's side: how much of
- * each window its DATA used (RFC 9113 §6.9.1: the whole payload counts, padding included), and the credit its
- * own WINDOW_UPDATE frames gave the peer.
+ * One direction is all a hex dump usually holds, so the peer's part is told from defaults: a stream the peer
+ * must have opened (a server's frames on stream 13) was opened by the peer's HEADERS, which the capture does
+ * not hold; flow control counts how much of each window the sender's DATA used against the 65,535 octets a
+ * peer starts with (RFC 9113 §6.9.1: the whole payload counts, padding included) and the credit the sender's
+ * own WINDOW_UPDATE frames gave; a frame over the default SETTINGS_MAX_FRAME_SIZE is flagged. Each such finding
+ * says that the peer's frames, not captured, might have allowed it.
  */
+import { FLAGS, HpackDecoder, binaryString, frameFields, frameFlagNames, type StreamState, type TraceEvent } from 'roundtrip/wire';
 import {
-  CLIENT_PREFACE,
-  FLAGS,
-  HpackDecoder,
-  binaryString,
-  frameFields,
-  frameFlagNames,
-  parseFrame,
-  streamTransition,
-  type Frame,
-  type HpackStep,
-  type StreamEvent,
-  type StreamState,
-  type TraceEvent,
-} from 'roundtrip/wire';
-import { countOf } from './words';
+  concat,
+  decodeBlocks,
+  type FlowRow,
+  H2ConnectionModel,
+  type H2Problem,
+  other,
+  PREFACE,
+  parseDirection,
+  type Sender,
+  startsWithPreface,
+} from './h2-model';
 
-export type Sender = 'client' | 'server';
-
-export interface H2Problem {
-  readonly message: string;
-  /** Byte offset in the input. */
-  readonly offset: number;
-  /** 1-based number of the frame it is in (0: the preface). */
-  readonly frame: number;
-}
-
-export interface FlowRow {
-  /** 0: the connection. */
-  readonly streamId: number;
-  /** Octets of DATA payload the sender sent (padding included). */
-  readonly dataSent: number;
-  /** What is left of the window the peer gave, if the peer kept the initial 65,535 and sent no WINDOW_UPDATE in this capture. */
-  readonly windowLeft: number;
-  /** Credit the sender gave the peer with WINDOW_UPDATE. */
-  readonly granted: number;
-}
+export { startsWithPreface } from './h2-model';
+export type { FlowRow, H2Problem, Sender } from './h2-model';
 
 export interface H2Reading {
   readonly sender: Sender;
@@ -54,27 +39,28 @@ export interface H2Reading {
   readonly frames: number;
   readonly blocks: number;
   readonly flow: readonly FlowRow[];
+  /** What stopped the reading (the frames after it are not read). */
   readonly problem?: H2Problem;
-  /** The dynamic table after the last block. */
+  /**
+   * Breaches found in frames that read: a flow-control window overrun (RFC 9113 §6.9.1), a frame over the
+   * receiver's SETTINGS_MAX_FRAME_SIZE (§4.2), a frame the receiver's stream state does not allow (§5.1).
+   */
+  readonly findings: readonly H2Problem[];
+  /** Streams the peer opened with a frame this capture does not hold (their states start from it). */
+  readonly openedByPeer: readonly number[];
   /**
    * The dynamic table at the end, newest (index 62) first. Indices shift as entries arrive (RFC 7541 §2.3.3), so
    * each entry also carries its insertion number (1 for the first field ever inserted), which never changes, and
    * `evicted` counts the entries that left to make room.
    */
-  readonly table: {
-    readonly size: number;
-    readonly maxSize: number;
-    readonly entries: readonly { readonly name: string; readonly value: string; readonly inserted: number }[];
-    readonly evicted: number;
-  };
+  readonly table: H2Table;
 }
 
-const PREFACE = CLIENT_PREFACE;
-const INITIAL_WINDOW = 65_535; // RFC 9113 §6.9.2
-const MAX_FRAME = 0xff_ffff; // read whatever the peers agreed on: the largest frame RFC 9113 §4.2 allows
-
-export function startsWithPreface(bytes: Uint8Array): boolean {
-  return bytes.length >= 3 && bytes[0] === 0x50 && bytes[1] === 0x52 && bytes[2] === 0x49;
+export interface H2Table {
+  readonly size: number;
+  readonly maxSize: number;
+  readonly entries: readonly { readonly name: string; readonly value: string; readonly inserted: number }[];
+  readonly evicted: number;
 }
 
 /**
@@ -107,179 +93,116 @@ export interface H2Options {
   readonly state?: H2ReadState;
 }
 
-/** The state one direction's frames build up as they are read: the receiver's HPACK table, each stream's state. */
+/**
+ * The state one direction's frames build up as they are read: the receiver's HPACK table, each stream's state
+ * at the sender (`streams`) and at its peer (`peer`).
+ */
 export interface H2ReadState {
   readonly hpack: HpackDecoder;
   readonly streams: Map<number, StreamState>;
+  readonly peer?: Map<number, StreamState>;
 }
 
 export function h2ReadState(tableSize = 4096): H2ReadState {
-  return { hpack: new HpackDecoder({ maxTableSize: tableSize }), streams: new Map() };
+  return { hpack: new HpackDecoder({ maxTableSize: tableSize }), streams: new Map(), peer: new Map() };
+}
+
+/** The dynamic table `hpack` holds, numbered by insertion over the blocks of `steps`. */
+export function tableOf(hpack: HpackDecoder, steps: readonly { representation: string; addedIndex?: number | null; evicted: number }[]): H2Table {
+  const table = hpack.tableState;
+  // Counted over this reading's blocks: a decoder carried over from earlier segments numbers from here.
+  const inserted = steps.filter((st) => st.representation === 'literal-incremental' && st.addedIndex !== null).length;
+  const evicted = steps.reduce((n, st) => n + st.evicted, 0);
+  return {
+    size: table.size,
+    maxSize: table.maxSize,
+    entries: table.entries.map((e, i) => ({ name: e.name, value: e.value, inserted: inserted - i })),
+    evicted,
+  };
+}
+
+/** The 'h2-frame' event of a frame read from `bytes`. */
+export function frameEvent(
+  connectionId: string,
+  side: Sender,
+  bytes: Uint8Array,
+  p: {
+    frame: import('roundtrip/wire').Frame;
+    start: number;
+    end: number;
+    ranges: { field: string; start: number; end: number }[];
+    block?: { fields: { name: string; value: string }[]; steps: import('roundtrip/wire').HpackStep[] };
+  },
+  at: number,
+): Omit<Extract<TraceEvent, { type: 'h2-frame' }>, 'seq'> {
+  const { frame, start, end, ranges, block } = p;
+  return {
+    type: 'h2-frame',
+    at,
+    connectionId,
+    side,
+    direction: 'sent',
+    frameType: frame.type,
+    streamId: frame.streamId,
+    flags: frameFlagNames(frame),
+    length: end - start - 9,
+    fields: frameFields(frame),
+    data: binaryString(bytes.subarray(start, end)),
+    ranges,
+    ...(block ? { headers: block.fields, hpack: block.steps } : {}),
+  };
 }
 
 export function readFrames(bytes: Uint8Array, options: H2Options = {}): H2Reading {
   const connectionId = options.connectionId ?? 'c1';
-  const events: TraceEvent[] = [];
-  let seq = 0;
   const hpack = options.state?.hpack ?? new HpackDecoder({ maxTableSize: options.tableSize ?? 4096 });
-  let problem: H2Problem | undefined;
-  let at = 0;
-  let preface = false;
-  let sender: Sender | undefined = options.sender;
-  if (startsWithPreface(bytes)) {
-    const got = bytes.subarray(0, PREFACE.length);
-    const bad = PREFACE.findIndex((b, i) => got[i] !== b);
-    if (bad >= 0) {
-      problem = {
-        message:
-          bad >= got.length
-            ? `The input starts like the client connection preface but ends after ${got.length} of its 24 octets (RFC 9113 §3.4).`
-            : `The client connection preface is "PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n" (RFC 9113 §3.4); octet ${bad} differs (0x${got[bad]!.toString(16).padStart(2, '0')} instead of 0x${PREFACE[bad]!.toString(16).padStart(2, '0')}).`,
-        offset: bad,
-        frame: 0,
-      };
-    } else {
-      preface = true;
-      sender ??= 'client';
-      events.push({ type: 'h2-preface', seq: ++seq, at: 0, connectionId, side: 'client', direction: 'sent', data: binaryString(got) });
-      at = PREFACE.length;
-    }
-  }
-  const parsed: {
-    frame: Frame;
-    start: number;
-    end: number;
-    ranges: { field: string; start: number; end: number }[];
-    block?: { fields: { name: string; value: string }[]; steps: HpackStep[] };
-  }[] = [];
-  let fragments: Uint8Array[] = [];
-  let blocks = 0;
-  while (!problem && at < bytes.length) {
-    const r = parseFrame(bytes, at, MAX_FRAME, true);
-    const number = parsed.length + 1;
-    if (r.kind === 'incomplete') {
-      const length = at + 3 <= bytes.length ? (bytes[at]! << 16) | (bytes[at + 1]! << 8) | bytes[at + 2]! : undefined;
-      problem = {
-        message:
-          length === undefined || at + 9 > bytes.length
-            ? `Frame ${number} is cut short: ${countOf(bytes.length - at, 'octet')} ${bytes.length - at === 1 ? 'is' : 'are'} left, and a frame header alone is 9 (RFC 9113 §4.1).`
-            : `Frame ${number} is cut short: its header announces a ${length}-octet payload, and only ${countOf(bytes.length - at - 9, 'octet')} ${bytes.length - at - 9 === 1 ? 'follows' : 'follow'} it.`,
-        offset: at,
-        frame: number,
-      };
-      break;
-    }
-    if (r.kind === 'error') {
-      problem = { message: `Frame ${number} (at octet ${at}): ${r.error.message}`, offset: r.error.offset ?? at, frame: number };
-      break;
-    }
-    if (r.kind === 'ignored') {
-      at = r.end; // an unknown frame type is skipped, as RFC 9113 §5.5 requires
-      continue;
-    }
-    const { frame } = r;
-    const entry: (typeof parsed)[number] = {
-      frame,
-      start: at,
-      end: r.end,
-      ranges: (r.fields ?? []).map((f) => ({ field: f.field, start: f.start - at, end: f.end - at })),
-    };
-    if (frame.type === 'HEADERS' || frame.type === 'PUSH_PROMISE' || frame.type === 'CONTINUATION') {
-      fragments.push(frame.headerBlockFragment);
-      if (frame.flags & FLAGS.END_HEADERS) {
-        const block = concat(fragments);
-        fragments = [];
-        try {
-          entry.block = hpack.decodeAnnotated(block);
-          blocks++;
-        } catch (e) {
-          problem = {
-            message: `The field block that frame ${number} completes does not decode: ${e instanceof Error ? e.message : String(e)} A block depends on every block before it, so a capture that starts mid-connection cannot be decoded.`,
-            offset: at,
-            frame: number,
-          };
-        }
-        if (!sender && entry.block) {
-          const names = entry.block.fields.map((f) => f.name);
-          if (names.includes(':method')) sender = 'client';
-          else if (names.includes(':status')) sender = 'server';
-        }
-      }
-    }
-    parsed.push(entry);
-    at = r.end;
+  const parsed = parseDirection(bytes);
+  const decoded = decodeBlocks(parsed.frames, hpack);
+  const problem = parsed.problem ?? decoded.problem;
+  // Who sent them: the preface says the client; else the first block with :method or :status.
+  let sender: Sender | undefined = options.sender ?? (parsed.preface ? 'client' : undefined);
+  for (const { block } of parsed.frames) {
+    if (sender || !block) continue;
+    const names = block.fields.map((f) => f.name);
+    if (names.includes(':method')) sender = 'client';
+    else if (names.includes(':status')) sender = 'server';
   }
   const side: Sender = sender ?? 'client';
-  const states = options.state?.streams ?? new Map<number, StreamState>();
-  const step = (id: number, input: StreamEvent, t: number) => {
-    const from = states.get(id) ?? 'idle';
-    const r = streamTransition(from, input, 'send');
-    if (!r.ok || r.next === from) return;
-    states.set(id, r.next);
-    events.push({ type: 'h2-stream-transition', seq: ++seq, at: t, connectionId, side, streamId: id, from, input, direction: 'send', to: r.next });
-  };
-  const flow = new Map<number, { dataSent: number; granted: number }>();
-  const flowOf = (id: number) => {
-    let row = flow.get(id);
-    if (!row) flow.set(id, (row = { dataSent: 0, granted: 0 }));
-    return row;
-  };
-  flowOf(0);
-  parsed.forEach(({ frame, start, end, ranges, block }, i) => {
-    const t = i + 1;
+  const events: TraceEvent[] = [];
+  let seq = 0;
+  if (parsed.preface) {
     events.push({
-      type: 'h2-frame',
+      type: 'h2-preface',
       seq: ++seq,
-      at: t,
+      at: 0,
       connectionId,
-      side,
+      side: 'client',
       direction: 'sent',
-      frameType: frame.type,
-      streamId: frame.streamId,
-      flags: frameFlagNames(frame),
-      length: end - start - 9,
-      fields: frameFields(frame),
-      data: binaryString(bytes.subarray(start, end)),
-      ranges,
-      ...(block ? { headers: block.fields, hpack: block.steps } : {}),
+      data: binaryString(bytes.subarray(0, PREFACE.length)),
     });
-    const ends = (frame.flags & FLAGS.END_STREAM) !== 0;
-    if (frame.type === 'HEADERS') {
-      step(frame.streamId, 'HEADERS', t);
-      if (ends) step(frame.streamId, 'END_STREAM', t);
-    } else if (frame.type === 'DATA') {
-      const payload = end - start - 9;
-      flowOf(0).dataSent += payload;
-      flowOf(frame.streamId).dataSent += payload;
-      if (ends) {
-        step(frame.streamId, 'DATA', t);
-        step(frame.streamId, 'END_STREAM', t);
-      }
-    } else if (frame.type === 'PUSH_PROMISE') step(frame.promisedStreamId, 'PUSH_PROMISE', t);
-    else if (frame.type === 'RST_STREAM') step(frame.streamId, 'RST_STREAM', t);
-    else if (frame.type === 'WINDOW_UPDATE') flowOf(frame.streamId).granted += frame.windowSizeIncrement;
+  }
+  const model = new H2ConnectionModel(connectionId, {
+    bothSides: false,
+    ordered: true,
+    ...(options.state ? { states: { [side]: options.state.streams, [other(side)]: options.state.peer ?? new Map() } } : {}),
   });
-  const table = hpack.tableState;
-  // Counted over this reading's blocks: a decoder carried over from earlier segments numbers from here.
-  const steps = parsed.flatMap((p) => p.block?.steps ?? []);
-  const inserted = steps.filter((st) => st.representation === 'literal-incremental' && st.addedIndex !== null).length;
-  const evicted = steps.reduce((n, st) => n + st.evicted, 0);
+  parsed.frames.forEach((p, i) => {
+    const t = i + 1;
+    events.push({ ...frameEvent(connectionId, side, bytes, p, t), seq: ++seq });
+    for (const e of model.frame(side, p, t)) events.push({ ...e, seq: ++seq } as TraceEvent);
+  });
+  const steps = parsed.frames.flatMap((p) => p.block?.steps ?? []);
   return {
     sender: side,
-    preface,
+    preface: parsed.preface,
     events,
-    frames: parsed.length,
-    blocks,
-    flow: [...flow]
-      .map(([streamId, r]) => ({ streamId, dataSent: r.dataSent, windowLeft: INITIAL_WINDOW - r.dataSent, granted: r.granted }))
-      .sort((a, b) => a.streamId - b.streamId),
+    frames: parsed.frames.length,
+    blocks: decoded.blocks,
+    flow: model.flow[side].rows(),
     ...(problem ? { problem } : {}),
-    table: {
-      size: table.size,
-      maxSize: table.maxSize,
-      entries: table.entries.map((e, i) => ({ name: e.name, value: e.value, inserted: inserted - i })),
-      evicted,
-    },
+    findings: model.problems,
+    openedByPeer: model.inferred.map((o) => o.streamId),
+    table: tableOf(hpack, steps),
   };
 }
 
@@ -366,16 +289,5 @@ export function pseudoHeaderBreaches(fields: readonly { name: string; value: str
     if (regular !== undefined)
       out.push(`"${name}" (field ${i + 1}) comes after the regular field "${regular}"; pseudo-header fields come before every regular field (RFC 9113 §8.3).`);
   });
-  return out;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
   return out;
 }

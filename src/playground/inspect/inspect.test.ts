@@ -355,10 +355,10 @@ describe('HPACK blocks pasted one per line (RFC 7541 C.3, C.4)', () => {
   });
 
   it('says which block fails, at which byte, with the table the blocks before it left', () => {
-    // Block 2 refers to index 63, which does not exist after block 1 (one entry: 62).
+    // Block 2 refers to index 63 (its byte 1), which does not exist after block 1 (one entry: 62).
     const r = inspect({ text: `${C3[0]}\n82bf`, format: 'hpack' });
     expect(r.problems[0]?.message).toMatch(/^Block 2 /);
-    expect(r.problems[0]?.where).toBe('byte 0 of block 2');
+    expect(r.problems[0]?.where).toBe('byte 1 of block 2');
     const ok = inspect({ text: `${C3[0]}\n82be`, format: 'hpack' });
     expect(ok.problems).toEqual([]);
     expect(ok.hpack?.blocks[1]).toEqual([

@@ -7,11 +7,12 @@ import { curlMessages, parseCurl, type CurlMessage, type CurlTranscript } from '
 import { detect, HEX_FORM_LABELS, type Format } from './detect';
 import { countOf } from './words';
 import { pseudoHeaderBreaches, readBlocks, readFrames, type FlowRow, type Sender } from './h2';
+import { type H2Section, h2Sections, readH2Connection, splitDirections } from './h2-connection';
 import { readHar, harEvents, versionLabel, type HarCheck } from './har';
 import { hexForm, parseHex } from './hex';
 import { directions, machineSteps, mergeWrites, splitConversation, type Restored, verdicts, type Segment, type Verdict } from './http1';
 import type { ReplayExchange } from './replay';
-import { h2Events, http1Events, recordingOf, STEP_MS } from './to-recording';
+import { h2ConnectionEvents, h2Events, http1Events, recordingOf, STEP_MS } from './to-recording';
 import { Http1Reader } from 'roundtrip/wire';
 
 export interface InspectInput {
@@ -26,6 +27,14 @@ export interface InspectInput {
   readonly tableSize?: number;
   /** HTTP/2: who sent the frames; null: work it out. */
   readonly sender?: Sender | null;
+}
+
+/** One side of an HTTP/2 connection: its frames and its DATA against the windows its peer gave. */
+export interface H2SideSummary {
+  readonly preface: boolean;
+  readonly frames: number;
+  readonly blocks: number;
+  readonly flow: readonly FlowRow[];
 }
 
 export interface Problem {
@@ -45,6 +54,22 @@ export interface InspectResult {
   readonly notes: readonly string[];
   readonly verdicts?: readonly Verdict[];
   readonly h2?: { readonly sender: Sender; readonly preface: boolean; readonly frames: number; readonly blocks: number; readonly flow: readonly FlowRow[] };
+  /** HTTP/2 with both sides (h2-connection.ts): each side's frames and flow control, and the streams matched by id. */
+  readonly h2Connection?: {
+    readonly timed: boolean;
+    readonly client: H2SideSummary;
+    readonly server: H2SideSummary;
+    readonly streams: readonly {
+      readonly streamId: number;
+      readonly method?: string;
+      readonly path?: string;
+      readonly status?: number;
+      readonly requestData: number;
+      readonly responseData: number;
+      /** Each endpoint's state of the stream at the end (RFC 9113 §5.1). */
+      readonly states: Readonly<Record<Sender, string>>;
+    }[];
+  };
   readonly hpack?: {
     /** Every block's fields, in order. */
     readonly fields: readonly { name: string; value: string }[];
@@ -63,7 +88,14 @@ export interface InspectResult {
 const utf8 = new TextEncoder();
 
 export function inspect(input: InspectInput): InspectResult {
-  const detection = input.format ? { format: input.format, reason: 'Chosen by you.' } : detect(input.text);
+  const detection = input.format
+    ? { format: input.format, reason: 'Chosen by you.' }
+    : !input.bytes && h2Sections(input.text)
+      ? {
+          format: 'h2' as const,
+          reason: 'It holds an HTTP/2 connection\'s two sides: hex under "client:" and "server:", or two hex blocks, one starting with the connection preface.',
+        }
+      : detect(input.text);
   const base = { detected: !input.format, reason: detection.reason };
   if (detection.format === null) return { ...base, format: null, problems: [{ message: detection.reason }], notes: [] };
   try {
@@ -281,25 +313,54 @@ function hexBytes(input: InspectInput): { bytes: Uint8Array; note: string } | Pr
 }
 
 function h2(input: InspectInput): Body {
+  const sections = input.bytes ? undefined : h2Sections(input.text);
+  if (sections) return h2Pair(sections, input);
   const got = hexBytes(input);
   if ('message' in got) return { format: 'h2', problems: [got], notes: [] };
   const reading = readFrames(got.bytes, {
     ...(input.sender ? { sender: input.sender } : {}),
     ...(input.tableSize !== undefined ? { tableSize: input.tableSize } : {}),
   });
+  // Both directions pasted as one: the client's preface, then blocks with :status (or blocks that stop decoding,
+  // as the server's were encoded against another table).
+  const statusAmongClient = reading.preface && reading.events.some((e) => e.type === 'h2-frame' && e.headers?.some((f) => f.name === ':status'));
+  if (!input.sender && (statusAmongClient || (reading.preface && reading.problem && reading.blocks > 0))) {
+    const split = splitDirections(got.bytes);
+    if (split) {
+      return h2Pair(
+        [
+          { from: 'client', bytes: split.client, note: got.note },
+          { from: 'server', bytes: split.server },
+        ],
+        input,
+        `These bytes hold both directions pasted as one: the client's (from its connection preface) up to byte ${split.at}, then the server's, which begin with its SETTINGS frame (the server's connection preface, RFC 9113 §3.4). Read as one connection, each side's field blocks with their own HPACK table (RFC 7541 §2.2).`,
+      );
+    }
+  }
   const problems: Problem[] = reading.problem
     ? [{ message: reading.problem.message, where: `byte ${reading.problem.offset}${reading.problem.frame ? ` (frame ${reading.problem.frame})` : ''}` }]
     : [];
+  if (statusAmongClient)
+    problems.push({
+      message:
+        'A field block with :status follows the client\'s connection preface: these bytes seem to hold both directions, read here as one sender with one HPACK table. Paste each side under a line "client:" or "server:" (or the two separated by a blank line) to read them as one connection.',
+    });
+  for (const f of reading.findings) problems.push({ message: f.message, where: `byte ${f.offset} (frame ${f.frame})` });
   if (reading.frames === 0 && !reading.preface && problems.length === 0) problems.push({ message: 'No HTTP/2 frame was found in these bytes.' });
+  const peer = reading.sender === 'client' ? 'server' : 'client';
   const notes = [
     got.note,
     reading.preface
       ? "It starts with the client connection preface, so these are the client's frames."
       : `No connection preface: taken as the ${reading.sender}'s frames${input.sender ? ' (chosen)' : ''}.`,
+    ...(reading.openedByPeer.length > 0
+      ? [
+          `The ${peer} opened ${reading.openedByPeer.length === 1 ? 'stream' : 'streams'} ${reading.openedByPeer.join(', ')} with ${peer === 'client' ? 'HEADERS' : 'PUSH_PROMISE'} frames this capture does not hold (RFC 9113 §5.1.1: ${peer === 'client' ? 'odd' : 'even'} stream ids are the ${peer}'s): both endpoints' stream states start from them, as if the ${peer} had not ended its side of the stream.`,
+        ]
+      : []),
     untimed('frame'),
   ];
-  const other = reading.sender === 'client' ? 'server' : 'client';
-  const noReplay = `Replay is not offered: these are only the ${reading.sender}'s frames, and a replay needs each request with the response that answered it. Paste the ${other}'s frames too, or drop a HAR (nghttp --har, a browser's) or a curl -v log, which hold both.`;
+  const noReplay = `Replay is not offered: these are only the ${reading.sender}'s frames, and a replay needs each request with the response that answered it. Paste the ${peer}'s frames too (under a line "client:" or "server:"), or drop a HAR (nghttp --har, a browser's) or a curl -v log, which hold both.`;
   return {
     format: 'h2',
     noReplay,
@@ -314,6 +375,93 @@ function h2(input: InspectInput): Body {
     problems,
     notes,
     h2: { sender: reading.sender, preface: reading.preface, frames: reading.frames, blocks: reading.blocks, flow: reading.flow },
+  };
+}
+
+/** Both sides of one connection (h2-connection.ts): matched streams, both HPACK tables, flow control both ways. */
+function h2Pair(sections: readonly H2Section[], input: InspectInput, splitNote?: string): Body {
+  const chunks: { client: { bytes: Uint8Array }[]; server: { bytes: Uint8Array }[] } = { client: [], server: [] };
+  const read: string[] = [];
+  for (const [i, section] of sections.entries()) {
+    let bytes = section.bytes;
+    if (!bytes) {
+      const got = hexBytes({ text: section.text ?? '' });
+      if ('message' in got)
+        return { format: 'h2', problems: [{ ...got, where: `the ${section.from}'s section (${i + 1} of ${sections.length}), ${got.where}` }], notes: [] };
+      bytes = got.bytes;
+      read.push(`${section.from}: ${got.note}`);
+    } else if (section.note) read.push(section.note);
+    chunks[section.from].push({ bytes });
+  }
+  const reading = readH2Connection(chunks);
+  const problems: Problem[] = [];
+  for (const side of ['client', 'server'] as const) {
+    const p = reading[side].problem;
+    if (p)
+      problems.push({ message: `The ${side}'s bytes: ${p.message}`, where: `byte ${p.offset} of the ${side}'s bytes${p.frame ? ` (frame ${p.frame})` : ''}` });
+  }
+  for (const f of reading.findings)
+    problems.push({ message: f.message, ...(f.frame ? { where: `byte ${f.offset} of the ${f.sender ?? 'client'}'s bytes (frame ${f.frame})` } : {}) });
+  for (const s of reading.streams) {
+    for (const [what, fields] of [
+      ['request', s.request],
+      ['response', s.response],
+    ] as const) {
+      for (const message of pseudoHeaderBreaches(fields ?? [])) problems.push({ message, where: `stream ${s.streamId}, the ${what}` });
+    }
+  }
+  const answered = reading.streams.filter((s) => s.request && s.openedBy === 'client');
+  const decoder = new TextDecoder();
+  const field = (fields: readonly { name: string; value: string }[] | undefined, name: string) => fields?.find((f) => f.name === name)?.value;
+  const regular = (fields: readonly { name: string; value: string }[] | undefined) => (fields ?? []).filter((f) => !f.name.startsWith(':'));
+  return {
+    format: 'h2',
+    ...(reading.events.length > 0
+      ? {
+          recording: recordingOf('Inspected HTTP/2 connection (both sides)', h2ConnectionEvents(reading.events, reading.timed), {
+            httpVersion: '2',
+            headerTableSize: input.tableSize ?? 4096,
+          }),
+        }
+      : {}),
+    problems,
+    notes: [
+      ...(splitNote ? [splitNote] : []),
+      ...read,
+      `Both sides of one connection: ${countOf(reading.client.frames, 'frame')} from the client, ${countOf(reading.server.frames, 'frame')} from the server, ${countOf(reading.streams.length, 'stream')} matched by id. Each side's blocks are decoded with the table its peer keeps for it, and each side's DATA is counted against the windows its peer gave (SETTINGS_INITIAL_WINDOW_SIZE and WINDOW_UPDATE, RFC 9113 §6.9).`,
+      'Pasted bytes hold no times: the two sides are interleaved by what each frame needs first (the server answers a stream after the HEADERS that opened it, acknowledges SETTINGS after they came), so a flow-control window is flagged only when it is overrun once every frame is counted.',
+    ],
+    h2Connection: {
+      timed: reading.timed,
+      client: { preface: reading.client.preface, frames: reading.client.frames, blocks: reading.client.blocks, flow: reading.client.flow },
+      server: { preface: reading.server.preface, frames: reading.server.frames, blocks: reading.server.blocks, flow: reading.server.flow },
+      streams: reading.streams.map((s) => ({
+        streamId: s.streamId,
+        ...(field(s.request, ':method') ? { method: field(s.request, ':method')! } : {}),
+        ...(field(s.request, ':path') ? { path: field(s.request, ':path')! } : {}),
+        ...(s.status !== undefined ? { status: s.status } : {}),
+        requestData: s.requestData,
+        responseData: s.responseData,
+        states: s.states,
+      })),
+    },
+    ...(answered.length > 0
+      ? {
+          replay: {
+            from: 'an HTTP/2 connection (both sides)',
+            exchanges: answered.map((s) => ({
+              method: field(s.request, ':method') ?? 'GET',
+              path: field(s.request, ':path') ?? '/',
+              requestHeaders: regular(s.request),
+              requestBody: decoder.decode(s.requestBody),
+              // 502 (RFC 9110 §15.6.3): what a gateway says when the server's answer is missing.
+              status: s.status ?? 502,
+              responseHeaders: regular(s.response),
+              responseBody: s.status !== undefined ? decoder.decode(s.responseBody) : 'The capture holds no response to this request.',
+            })),
+          },
+        }
+      : {}),
   };
 }
 

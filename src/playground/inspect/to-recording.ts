@@ -2,7 +2,7 @@
  * Inspected input as a `Recording` (src/playground/recording/model.ts), the value every visualizer draws:
  * one wire source whose events are what the simulator would have traced for the same bytes. HTTP/1 bytes
  * become the writes of each side and the rows of the connection table they fire ('transition'); HTTP/2 frames
- * become 'h2-frame' events (h2.ts); a HAR becomes request and connection events (har.ts).
+ * become 'h2-frame' events (h2.ts for one side, h2-connection.ts for both); a HAR becomes request and connection events (har.ts).
  *
  * Each message (HTTP/1, curl, HAR) or frame (HTTP/2) is also traced the way the simulator traces anything a
  * side sends (net/tcp.ts): the bytes it wrote ('bytes-sent'), the TCP segment that carried them
@@ -106,6 +106,25 @@ export function h2Events(events: readonly TraceEvent[], sender: 'client' | 'serv
 }
 
 /**
+ * HTTP/2 events of both sides of one connection (h2-connection.ts): each frame is an arrow from the side that
+ * sent it. Untimed readings count steps (`at` 1, 2, 3...), spaced `STEP_MS` apart as `h2Events` does; timed ones
+ * (a capture's timestamps, in ms) keep their times, and a frame is drawn arriving when it was captured, since
+ * one capture point does not say how long it took to cross.
+ */
+export function h2ConnectionEvents(events: readonly TraceEvent[], timed: boolean): TraceEvent[] {
+  const connectionId = events.find((e) => 'connectionId' in e)?.connectionId ?? 'c1';
+  const tracer = new H2Tracer(connectionId);
+  const out = tracer.open(events.some((e) => e.type === 'h2-preface'));
+  for (const e of events) {
+    const at = timed ? e.at : e.at * STEP_MS;
+    const sender = e.type === 'h2-frame' && e.side === 'server' ? 'server' : 'client';
+    out.push(...tracer.add(e, at, sender, timed ? at : undefined));
+  }
+  out.push(...tracer.settle());
+  return numbered(out);
+}
+
+/**
  * Traces read HTTP/2 events (h2.ts) as they come, for a reader that gets frames a few at a time (the
  * playground's `show`, sandbox/capture-show.ts) as much as for a whole capture (`h2Events`): each frame is
  * written by its side and arrives at the peer half a step later, just before the next frame goes out.
@@ -127,13 +146,16 @@ export class H2Tracer {
     return out;
   }
 
-  /** One read event placed at `at`; a frame (or the preface) also as the bytes `sender` wrote. */
-  add(e: TraceEvent, at: number, sender: 'client' | 'server'): Unsequenced[] {
+  /**
+   * One read event placed at `at`; a frame (or the preface) also as the bytes `sender` wrote, arriving at the
+   * peer at `arrives` (half a step later unless given).
+   */
+  add(e: TraceEvent, at: number, sender: 'client' | 'server', arrives = at + STEP_MS / 2): Unsequenced[] {
     const out: Unsequenced[] = [];
     if (e.type === 'h2-preface' || e.type === 'h2-frame') {
       out.push(...this.settle());
       const from = e.type === 'h2-preface' ? 'client' : sender;
-      const [sent, segment, arrived] = this.#writer.write(this.#connectionId, from, e.data, at, at + STEP_MS / 2);
+      const [sent, segment, arrived] = this.#writer.write(this.#connectionId, from, e.data, at, arrives);
       out.push(sent!, segment!);
       this.#arrival = arrived;
     }

@@ -101,11 +101,19 @@ describe('show() in a playground run', () => {
       const r = run();
       for (const chunk of chunks) show(chunk, { as: 'http2' });
       return wireEvents(r.recording()).flatMap((e) =>
-        e.type === 'h2-frame' ? [`${e.frameType} ${e.streamId}`] : e.type === 'h2-stream-transition' ? [`${e.streamId}: ${e.from} -> ${e.to}`] : [],
+        e.type === 'h2-frame' ? [`${e.frameType} ${e.streamId}`] : e.type === 'h2-stream-transition' ? [`${e.side} ${e.streamId}: ${e.from} -> ${e.to}`] : [],
       );
     };
     const once = read([encodeHttp2Frames([...frames])]);
-    expect(once).toEqual(['HEADERS 1', '1: idle -> open', 'DATA 1', '1: open -> half_closed_local']);
+    // Each endpoint's state (RFC 9113 §5.1): the client sends, the server receives.
+    expect(once).toEqual([
+      'HEADERS 1',
+      'client 1: idle -> open',
+      'server 1: idle -> open',
+      'DATA 1',
+      'client 1: open -> half_closed_local',
+      'server 1: open -> half_closed_remote',
+    ]);
     expect(read(frames.map((f) => encodeHttp2Frames([f])))).toEqual(once);
   });
 
