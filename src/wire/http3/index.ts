@@ -43,7 +43,7 @@ export type { Http3DecodeResult, Http3ErrorCode, Http3Frame, Http3Setting } from
 export { encodeQpack, decodeQpack } from './qpack';
 export type { QpackEncoded, QpackField, QpackLine } from './qpack';
 export { QPACK_STATIC_TABLE } from './qpack-static-table';
-export { QpackDecoder } from './qpack/decoder';
+export { describeQpackEncoderStream, QpackDecoder } from './qpack/decoder';
 export type { QpackBlockedSection, QpackDecodedField, QpackDecodedSection, QpackDecoderOptions, QpackUnblockedSection } from './qpack/decoder';
 export { QpackEncoder } from './qpack/encoder';
 export type { QpackEncodableField, QpackEncodedSection, QpackEncoderOptions, QpackEncoderTableRow, QpackEncoderTableState } from './qpack/encoder';

@@ -111,6 +111,11 @@ export class QpackDecoder {
     return [...this.#blocked.keys()];
   }
 
+  /** Encoder-stream bytes held back because they end inside an instruction. */
+  get pendingEncoderStreamBytes(): number {
+    return this.#pending.length;
+  }
+
   /** The error that stopped this decoder, if one did. */
   get error(): QpackError | null {
     return this.#failed;
@@ -584,6 +589,31 @@ export class QpackDecoder {
       parts: instructionParts(kind, detail.buf, detail.pos, this.#pendingOffset, detail.indexEnd, detail, entry),
     });
   }
+}
+
+/**
+ * Describes encoder-stream bytes on their own, from an empty table: for /inspect/ and the stepper. Never
+ * throws on bad input: the instructions before the problem are returned with the located error.
+ */
+export function describeQpackEncoderStream(
+  bytes: Uint8Array,
+  options: { readonly maxTableCapacity?: number } = {},
+): { instructions: QpackEncoderInstructionRecord[]; table: QpackTableSnapshot; incomplete: number; error: QpackError | null } {
+  // Without the SETTINGS at hand, allow any capacity (§4.3.1's limit is the peer's setting).
+  const decoder = new QpackDecoder({ maxTableCapacity: options.maxTableCapacity ?? 2 ** 32, maxBlockedStreams: 0, annotate: true });
+  let error: QpackError | null = null;
+  try {
+    decoder.receiveEncoderStream(bytes);
+  } catch (e) {
+    if (!(e instanceof QpackError)) throw e;
+    error = e;
+  }
+  return {
+    instructions: decoder.takeEncoderInstructions(),
+    table: decoder.tableState(),
+    incomplete: error ? 0 : decoder.pendingEncoderStreamBytes,
+    error,
+  };
 }
 
 // ---- helpers shared with the encoder's records --------------------------------------------------------

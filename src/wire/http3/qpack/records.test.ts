@@ -3,7 +3,7 @@
  * meaning of each group of bits, the same however the encoder stream was split.
  */
 import { describe, expect, it } from 'vitest';
-import { QpackDecoder } from './decoder';
+import { describeQpackEncoderStream, QpackDecoder } from './decoder';
 import { describeQpackDecoderStream } from './decoder-stream';
 
 const hex = (text: string): Uint8Array => Uint8Array.from(text.replace(/\s+/g, '').match(/../g) ?? [], (h) => Number.parseInt(h, 16));
@@ -123,5 +123,19 @@ describe('describeQpackDecoderStream', () => {
     ]);
     expect(incomplete).toBe(1);
     expect(instructions[3]!.parts[1]).toMatchObject({ label: 'stream ID', bits: '1111111', value: 255 });
+  });
+});
+
+describe('describeQpackEncoderStream', () => {
+  it('describes a whole stream, an incomplete tail, and stops at an error with what came before', () => {
+    const whole = describeQpackEncoderStream(ENCODER_STREAM);
+    expect(whole.instructions).toHaveLength(6);
+    expect(whole).toMatchObject({ incomplete: 0, error: null, table: { size: 215, insertCount: 5 } });
+    expect(describeQpackEncoderStream(ENCODER_STREAM.subarray(0, 30))).toMatchObject({ incomplete: 10, error: null });
+    // A Duplicate of relative index 9 after the capacity and two inserts.
+    const bad = describeQpackEncoderStream(Uint8Array.from([...ENCODER_STREAM.subarray(0, 34), 0x09]), { maxTableCapacity: 220 });
+    expect(bad.instructions).toHaveLength(3);
+    expect(bad.error).toMatchObject({ code: 'QPACK_ENCODER_STREAM_ERROR', offset: 34 });
+    expect(describeQpackEncoderStream(hex('3fbe01'), { maxTableCapacity: 220 }).error?.message).toMatch(/221 exceeds the 220/);
   });
 });
