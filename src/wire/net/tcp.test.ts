@@ -163,7 +163,7 @@ describe('TCP model', () => {
     expect(socket.recovery.algorithm).toBe('newreno');
   });
 
-  it('a loss with too few segments behind it is found by the time threshold, 9/8 RTT after it was sent', () => {
+  it("a loss with too few segments behind it is found by RACK's time threshold, RTT + min_RTT / 4 after it was sent", () => {
     const { clock, trace, network, link } = setup({ rtt: 100 });
     let sends = 0;
     link.dropCause = () => (sends++ === 0 ? 'random' : undefined);
@@ -172,10 +172,45 @@ describe('TCP model', () => {
     const socket = network.connect('h:80', { from: 'client', link });
     socket.write(payload(MSS * 3));
     clock.runUntilIdle();
-    // Sent at 100; the two later segments are acknowledged at 200, so SRTT = latest RTT = 100 and the
-    // segment is lost at 100 + 9/8 x 100 = 212.5 ms (RACK, RFC 8985 §6.2); the copy arrives at 262.5.
-    expect(trace.ofType('retransmit')).toMatchObject([{ offset: 0, reason: 'time-threshold', at: 212.5 }]);
-    expect(deliveries).toEqual([262.5]);
+    // Sent at 100; the two later segments are acknowledged at 200, so RACK.rtt = 100 and min_RTT = 100: the
+    // segment is lost at 100 + 100 + 100 / 4 = 225 ms (RFC 8985 §6.2, reo_wnd = min_RTT / 4), before the tail
+    // loss probe (200 + 2 x 100 + 2 = 402); the copy arrives at 275.
+    expect(trace.ofType('retransmit')).toMatchObject([{ offset: 0, reason: 'time-threshold', at: 225 }]);
+    expect(deliveries).toEqual([275]);
+  });
+
+  it('a tail loss is recovered by the probe at 2 x SRTT, not by the RTO (RACK-TLP, RFC 8985 §7)', () => {
+    const { clock, trace, network, link } = setup({ rtt: 100 });
+    let sends = 0;
+    link.dropCause = () => (++sends === 9 || sends === 10 ? 'random' : undefined); // the last two of ten segments
+    const deliveries: number[] = [];
+    network.listen('h:80', 'server', (s) => s.onData(() => deliveries.push(clock.now())));
+    const socket = network.connect('h:80', { from: 'client', link });
+    socket.write(payload(MSS * 10));
+    clock.runUntilIdle();
+    // Ten segments leave at 100; the ACKs of eight are back at 200 and nothing later can reveal the last two.
+    // Two segments in flight, so PTO = 2 x SRTT + 2 ms (Linux's TCP_TIMEOUT_MIN) = 202: the probe, the last
+    // segment again, leaves at 402, before the RTO (200 + 100 + max(4 x 37.5, 200) = 500). Its SACK at 502
+    // lets RACK find the ninth lost (sent at 100, 100 + 100 + 25 < 502), resent at 502, delivered at 552.
+    expect(trace.ofType('retransmit')).toMatchObject([
+      { offset: 9 * MSS, reason: 'tail-loss-probe', at: 402 },
+      { offset: 8 * MSS, reason: 'time-threshold', at: 502 },
+    ]);
+    expect(socket.recovery.tailLossProbes).toBe(1);
+    expect(deliveries.at(-1)).toBe(552);
+    // The probe repeated a lost segment: one congestion response for the episode (RFC 8985 §7.4).
+    expect(socket.recovery.reductions).toBe(1);
+  });
+
+  it('a single lost segment with nothing else in flight waits WCDelAckT longer, so the RTO goes first', () => {
+    const { clock, trace, network, link } = setup({ rtt: 100 });
+    let sends = 0;
+    link.dropCause = () => (++sends === 10 ? 'random' : undefined);
+    network.listen('h:80', 'server', () => {});
+    network.connect('h:80', { from: 'client', link }).write(payload(MSS * 10));
+    clock.runUntilIdle();
+    // One segment in flight after the ACKs at 200: PTO = 2 x 100 + 200 (WCDelAckT) = 400, later than the RTO at 500.
+    expect(trace.ofType('retransmit')).toMatchObject([{ offset: 9 * MSS, reason: 'timeout', at: 500 }]);
   });
 
   it('a lone lost segment waits for the RTO (RFC 6298), which doubles when the copy is lost too', () => {
@@ -218,7 +253,8 @@ describe('TCP model', () => {
       const clock = new VirtualClock();
       const trace = new Trace(() => clock.now());
       let n = 0;
-      const network = new TcpNetwork({ clock, trace, nextId: (p) => `${p}${++n}` }, { minRto, rtoFormula: formula });
+      // Without the tail loss probe, which would go first at 20 + 2 x 20 + 200 = 260 ms (one segment in flight).
+      const network = new TcpNetwork({ clock, trace, nextId: (p) => `${p}${++n}` }, { minRto, rtoFormula: formula, tailLossProbe: false });
       const link = new Link({ rtt: 20, bandwidth: Infinity, loss: 0 }, createRandom(1));
       let sends = 0;
       link.dropCause = () => (sends++ === 0 ? 'random' : undefined);

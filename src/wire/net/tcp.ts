@@ -42,8 +42,10 @@
  * - Lost segments are traced ('packet-lost') with the link's cause: the full bottleneck queue, random
  *   loss or the loss schedule (link.ts).
  *
- * Not modelled: the receive window (the receiver always has room), delayed ACKs, Nagle, tail loss
- * probes, and TCP options other than timestamps (SACK-permitted and window scale travel only on the SYN,
+ * - Tail loss probes (RACK-TLP, RFC 8985 §7, congestion.ts): 2 x SRTT without an ACK sends the last segment
+ *   (or a new one) past the window, so a lost tail is found by RACK instead of the RTO; `tailLossProbe: false`.
+ *
+ * Not modelled: the receive window (the receiver always has room), delayed ACKs, Nagle, and TCP options other than timestamps (SACK-permitted and window scale travel only on the SYN,
  * which costs no bandwidth here). Control segments (SYN, ACK, FIN, RST) are never lost and take no bandwidth (see link.ts).
  */
 import { roundTime, type Clock, type TimerId } from './clock';
@@ -76,6 +78,8 @@ export interface TcpOptions {
   readonly rtoFormula?: 'linux' | 'rfc6298';
   /** The congestion-control algorithm of every connection: 'cubic' (default, with HyStart++) or 'newreno'. */
   readonly congestionControl?: CongestionControl;
+  /** RACK-TLP's tail loss probe (RFC 8985 §7), on in Linux by default. Default true. */
+  readonly tailLossProbe?: boolean;
   /** Restart from min(IW, cwnd) after an idle period longer than the RTO (RFC 5681 §4.1). Default true. */
   readonly restartAfterIdle?: boolean;
   /**
@@ -93,6 +97,7 @@ export const tcpRules = (
   timestamps = true,
   congestionControl: CongestionControl = 'cubic',
   rtoFormula: 'linux' | 'rfc6298' = 'linux',
+  tailLossProbe = true,
 ): TransportRules => {
   const mss = timestamps ? MSS : MSS_WITHOUT_TIMESTAMPS;
   return {
@@ -101,6 +106,7 @@ export const tcpRules = (
     initialWindow: Math.min(INITIAL_CWND * mss, Math.max(2 * mss, 14600)),
     minimumWindow: 2 * mss,
     congestionControl,
+    tailLossProbe,
     // NewReno halves cwnd as Linux's reno module does (tcp_reno_ssthresh) and QUIC (RFC 9002 §7.3.2); CUBIC keeps 0.7 (RFC 9438 §4.6).
     reductionBasis: 'cwnd',
     // RFC 6298 §2.1: RTO = 1 s before any sample, i.e. SRTT + 4 x SRTT/2 = 1000. The handshake's sample
@@ -336,8 +342,26 @@ export class TcpSocket implements ByteStream {
     return parts.length === 1 ? parts[0]! : concatBytes(parts);
   }
 
-  #retransmit(segment: Segment): void {
-    const reason = segment.lostBy ?? 'timeout';
+  /**
+   * RACK-TLP's tail loss probe (RFC 8985 §7.3): one segment past the window, new data if any is waiting,
+   * else the highest-sequence segment in flight again, so that its ACK (with SACK) reveals a lost tail
+   * without waiting for the RTO.
+   */
+  #probe(now: number): void {
+    this.#recovery.onTlp(now);
+    if (this.#queuedBytes === 0) {
+      let last: Segment | undefined;
+      for (const segment of this.#outstanding.values()) if (segment.lostBy === undefined) last = segment;
+      if (last) {
+        this.#recovery.supersede(last.tx);
+        this.#retransmit(last, 'tail-loss-probe');
+      }
+    }
+    this.#pump();
+  }
+
+  #retransmit(segment: Segment, probe?: 'tail-loss-probe'): void {
+    const reason = probe ?? segment.lostBy ?? 'timeout';
     segment.lostBy = undefined;
     segment.retransmits++;
     this.#conn.ctx.trace.emit({
@@ -420,6 +444,10 @@ export class TcpSocket implements ByteStream {
           const found = this.#recovery.detectLost(now, this.#sequence());
           this.#markLost(found.lost, found.lostBy ?? 'time-threshold');
           this.#pump();
+          return;
+        }
+        if (next.kind === 'tlp') {
+          this.#probe(now);
           return;
         }
         this.#expiredRto = this.#recovery.timeout;
@@ -557,7 +585,7 @@ export class TcpNetwork {
   constructor(ctx: NetContext, options: TcpOptions = {}) {
     this.ctx = ctx;
     const timestamps = options.timestamps ?? true;
-    this.rules = tcpRules(options.minRto, options.restartAfterIdle, timestamps, options.congestionControl, options.rtoFormula);
+    this.rules = tcpRules(options.minRto, options.restartAfterIdle, timestamps, options.congestionControl, options.rtoFormula, options.tailLossProbe);
     this.headers = HEADER_OVERHEAD + (timestamps ? TIMESTAMP_OPTION_BYTES : 0);
   }
 

@@ -122,9 +122,10 @@ export interface RetransmitEvent extends Base<'retransmit'> {
   /**
    * What found the loss: 'timeout', the retransmission timer expired (RFC 6298); 'packet-threshold', three
    * later segments arrived (fast retransmit, RFC 5681 §3.2, with SACK); 'time-threshold', a later segment
-   * arrived and this one is overdue by 9/8 RTT (RACK, RFC 8985).
+   * arrived and this one is overdue by RACK's RTT + reordering window (RFC 8985 §6.2); 'tail-loss-probe', no
+   * ACK came for 2 x SRTT and this last segment went again to draw one (RFC 8985 §7).
    */
-  readonly reason: 'timeout' | 'packet-threshold' | 'time-threshold';
+  readonly reason: 'timeout' | 'packet-threshold' | 'time-threshold' | 'tail-loss-probe';
   /** For 'timeout', the retransmission timeout that expired; otherwise the one in force. Virtual ms. */
   readonly rto: number;
   /** How many times this segment has been sent again. */

@@ -16,8 +16,14 @@
  * - Loss detection (RFC 9002 §6.1): a transmission sent before one that was acknowledged is lost once
  *   3 later transmissions are acknowledged (packet threshold) or once it was sent more than
  *   9/8 x max(SRTT, latest RTT) ago (time threshold). For TCP these are fast retransmit's three duplicate
- *   ACKs (RFC 5681 §3.2), generalised to every hole at once by SACK (RFC 6675 §4, DupThresh = 3), and
- *   RACK's reordering window (RFC 8985 §6.2), which also finds a lost retransmission.
+ *   ACKs (RFC 5681 §3.2), generalised to every hole at once by SACK (RFC 6675 §4, DupThresh = 3), and RACK
+ *   (RFC 8985 §6.2, as Linux): lost once sent more than RACK.rtt + reo_wnd ago, reo_wnd = min_RTT / 4 (0 in
+ *   recovery: these links never reorder), which also finds a lost retransmission.
+ * - TCP's tail loss probe (RFC 8985 §7, Linux's default): with no ACK for PTO = 2 x SRTT (+ WCDelAckT 200 ms
+ *   when one segment is in flight, else Linux's 2 ms TCP_TIMEOUT_MIN), counted from the last new data or ACK,
+ *   the sender sends one segment past the window (new data, or the last segment again) so that its ACK lets
+ *   RACK find a lost tail without the RTO; at most one probe per tail, and a probe that repeated a lost
+ *   segment costs one congestion response (§7.4).
  * - The algorithm (`congestionControl`, per connection): CUBIC (cubic.ts, RFC 9438) with HyStart++
  *   (hystart.ts, RFC 9406) by default, as Linux, Chrome and most QUIC stacks run; or NewReno (newreno.ts,
  *   RFC 5681 / 6582 / RFC 9002 §7.3) for teaching. Slow start adds the bytes acknowledged, at most one SMSS
@@ -55,7 +61,7 @@
  * Simplified: Linux's RTO variance term is the largest 4 x mdev of the last round trip, decaying by a quarter
  * per round, and its mdev moves more slowly when the RTT falls; we use 4 x RTTVAR. Not modelled: persistent
  * congestion (RFC 9002 §7.6), the app-limited rule (the window grows even when the sender had nothing more to
- * send), ECN, F-RTO and undo, tail loss probes (RFC 8985 §7).
+ * send), ECN, F-RTO and undo, DSACK (a probe's own ACK is told from the original's by its timing).
  */
 
 import { roundTime } from './time';
@@ -89,7 +95,14 @@ export interface TransportRules {
   readonly restartAfterIdle?: boolean;
   /** The congestion-control algorithm. Default 'cubic' (with HyStart++). */
   readonly congestionControl?: CongestionControl;
+  /** TCP only: RACK-TLP's tail loss probe (RFC 8985 §7), as Linux sends it (net.ipv4.tcp_early_retrans = 3). Default true. */
+  readonly tailLossProbe?: boolean;
 }
+
+/** RFC 8985 §7.2 WCDelAckT: the worst-case delayed-ACK time a probe waits for when one segment is in flight, ms. */
+export const WC_DEL_ACK_T = 200;
+/** Linux adds TCP_TIMEOUT_MIN (2 jiffies, 2 ms at HZ = 1000) to the probe timeout when more is in flight. */
+export const TLP_TIMEOUT_MIN = 2;
 
 export const PACKET_THRESHOLD = 3;
 export const TIME_THRESHOLD = 9 / 8;
@@ -173,8 +186,14 @@ export class LossRecovery<T> implements CongestionWindow {
   #inRecovery = false;
   /** TCP: SND.NXT when the last loss response or timeout began (RFC 6582's "recover"). */
   #recoveryPoint: number | undefined;
-  /** QUIC: bytes it may send past the window as the recovery begins (RFC 9002 §7.3.2). */
+  /** Bytes it may send past the window: QUIC's one packet as the recovery begins (RFC 9002 §7.3.2), TCP's probe. */
   #allowance = 0;
+  /** TCP: when the tail loss probe timer counts from (the last new data sent or ACK received). */
+  #tlpBase: number | undefined;
+  /** TCP: the probe in flight (RFC 8985 TLP.end_seq): at most one per tail. */
+  #tlp: { readonly at: number; readonly firstNumber: number; retransmission: boolean } | undefined;
+  /** How many tail loss probes were sent. */
+  tailLossProbes = 0;
   #largestAcked = -1;
   #nextNumber = 0;
   /** When the timeout counts from: the last ack-eliciting send (PTO) or the last (re)start (RTO). */
@@ -233,6 +252,7 @@ export class LossRecovery<T> implements CongestionWindow {
     this.#beforeSend(packet.sentAt);
     if (this.#allowance > 0) this.#allowance = Math.max(0, this.#allowance - packet.size);
     if (this.#inRecovery) this.prr?.onSent(packet.size);
+    if (!packet.retransmission) this.#tlpBase = packet.sentAt; // RFC 8985 §7.2: armed after new data
     if (this.rules.timeout.kind === 'pto' || this.bytesInFlight === 0) this.#timerBase = packet.sentAt; // RFC 6298 §5.1
     this.#sent.set(packet.number, packet);
     this.bytesInFlight += packet.size;
@@ -270,10 +290,11 @@ export class LossRecovery<T> implements CongestionWindow {
       delivered += p.size;
     }
     this.timeoutCount = 0; // RFC 9002 §6.2.1; RFC 6298 §5.7 lets the backed-off RTO go once an ACK arrives
-    if (this.rules.timeout.kind === 'rto') this.#timerBase = now; // RFC 6298 §5.3
+    if (this.rules.timeout.kind === 'rto') this.#timerBase = this.#tlpBase = now; // RFC 6298 §5.3; RFC 8985 §7.2
+    const probeCut = this.#tlpAcked(acked, now, seq);
     const wasInRecovery = this.#inRecovery;
     this.#maybeEndRecovery(acked, seq);
-    let congestion = this.#grow(acked, now, rtt) ?? (wasInRecovery && !this.#inRecovery ? this.#change('ack') : undefined);
+    let congestion = probeCut ?? this.#grow(acked, now, rtt) ?? (wasInRecovery && !this.#inRecovery ? this.#change('ack') : undefined);
     const detection = this.detectLost(now, seq, delivered);
     if (detection.congestion) congestion = detection.congestion;
     else if (this.#inRecovery && this.prr && seq) {
@@ -340,7 +361,7 @@ export class LossRecovery<T> implements CongestionWindow {
   }
 
   /** When the time-threshold loss timer or the timeout fires next, and which. */
-  nextTimer(): { at: number; kind: 'loss' | 'pto' | 'rto' } | undefined {
+  nextTimer(): { at: number; kind: 'loss' | 'pto' | 'rto' | 'tlp' } | undefined {
     const delay = this.#lossDelay();
     let loss: number | undefined;
     for (const p of this.#sent.values()) {
@@ -349,7 +370,66 @@ export class LossRecovery<T> implements CongestionWindow {
     }
     if (loss !== undefined) return { at: loss, kind: 'loss' };
     if (this.#sent.size === 0 || this.#timerBase === undefined) return undefined;
-    return { at: roundTime(this.#timerBase + this.timeout), kind: this.rules.timeout.kind };
+    const timeout = roundTime(this.#timerBase + this.timeout);
+    const probe = this.#tlpAt();
+    if (probe !== undefined && probe < timeout) return { at: probe, kind: 'tlp' };
+    return { at: timeout, kind: this.rules.timeout.kind };
+  }
+
+  /**
+   * RFC 8985 §7.2: when TCP's tail loss probe is due, if one may be sent: outside a recovery or a timeout's
+   * backoff, with no probe already out for this tail; PTO = 2 x SRTT, plus WCDelAckT when a single segment is
+   * in flight (its ACK may be delayed), counted from the last new data sent or ACK received. Linux
+   * (tcp_schedule_loss_probe) adds its TCP_TIMEOUT_MIN, 2 ms, otherwise; the RTO, if sooner, fires instead.
+   */
+  #tlpAt(): number | undefined {
+    if (this.rules.timeout.kind !== 'rto' || this.rules.tailLossProbe === false) return undefined;
+    if (this.#inRecovery || this.#tlp || this.timeoutCount > 0 || this.#tlpBase === undefined || !this.#hasSample) return undefined;
+    const pto = 2 * this.smoothedRtt + (this.bytesInFlight <= this.rules.maxSegmentSize ? WC_DEL_ACK_T : TLP_TIMEOUT_MIN);
+    return roundTime(this.#tlpBase + pto);
+  }
+
+  /**
+   * TCP's tail loss probe timer fired (RFC 8985 §7.3): the sender may now send one segment past the window,
+   * new data if it has any, else the highest-sequence segment again (`supersede` its old transmission first).
+   * The RTO is re-armed from now.
+   */
+  onTlp(now: number): void {
+    this.tailLossProbes++;
+    this.#tlp = { at: now, firstNumber: this.#nextNumber, retransmission: false };
+    this.#allowance = this.rules.maxSegmentSize;
+    this.#timerBase = now;
+  }
+
+  /**
+   * A transmission is sent again before anything declared it lost (TCP's tail loss probe): the old one leaves
+   * the books without counting as a loss, so the bytes are in flight once.
+   */
+  supersede(number: number): void {
+    const p = this.#sent.get(number);
+    if (!p) return;
+    this.#sent.delete(number);
+    this.bytesInFlight -= p.size;
+    if (this.#tlp) this.#tlp.retransmission = true;
+  }
+
+  /**
+   * RFC 8985 §7.4: the ACK of a probe ends the episode. A probe that repeated the tail segment and is itself
+   * acknowledged means the original was lost, which calls for one congestion response (Linux: a CWR
+   * reduction to ssthresh, tcp_process_tlp_ack). Linux tells from a DSACK that the original had arrived after
+   * all; we tell the same from the time the ACK took, which for the probe's own ACK is at least min_rtt.
+   */
+  #tlpAcked(acked: readonly SentPacketInfo<T>[], now: number, seq: SequenceState | undefined): CongestionChange | undefined {
+    const tlp = this.#tlp;
+    if (!tlp || !acked.some((p) => p.number >= tlp.firstNumber)) return undefined;
+    this.#tlp = undefined;
+    if (!tlp.retransmission || this.#inRecovery || now - tlp.at < this.minRtt) return undefined;
+    this.#recoveryStartTime = now;
+    this.#recoveryPoint = seq?.nxt;
+    this.reductions++;
+    this.hystart?.onLoss();
+    this.controller.reduce(this, now, seq ? seq.nxt - seq.una : this.bytesInFlight);
+    return this.#change('loss');
   }
 
   /** The current PTO or RTO, backoff included, rounded to microseconds. */
@@ -394,6 +474,7 @@ export class LossRecovery<T> implements CongestionWindow {
     this.#recoveryPoint = seq.nxt;
     this.#inRecovery = false;
     this.#timerBase = undefined;
+    this.#tlp = undefined;
     return { lost, cwnd: this.cwnd, ssthresh: this.ssthresh };
   }
 
@@ -420,6 +501,11 @@ export class LossRecovery<T> implements CongestionWindow {
   }
 
   #lossDelay(): number {
+    if (this.rules.timeout.kind === 'rto' && this.#hasSample) {
+      // RFC 8985 §6.2 (RACK, as Linux): RACK.rtt + RACK.reo_wnd, reo_wnd = min_RTT / 4, or 0 in recovery
+      // (the sender has seen no reordering: this simulator's links keep packets in order).
+      return roundTime(Math.max(this.latestRtt + (this.#inRecovery ? 0 : this.minRtt / 4), GRANULARITY));
+    }
     // RFC 9002 §6.1.2: max(kTimeThreshold x max(smoothed_rtt, latest_rtt), kGranularity).
     return roundTime(Math.max(TIME_THRESHOLD * Math.max(this.smoothedRtt, this.latestRtt), GRANULARITY));
   }
