@@ -284,16 +284,8 @@ export class QpackDecoder {
     const fields: QpackDecodedField[] = [];
     const lines: QpackFieldLineRecord[] | null = annotate ? [] : null;
     let highest = -1;
-    const dynamic = (absolute: number, at: number, how: string): QpackEntry => {
-      if (absolute < 0) throw r.fail(`${how} points before the first entry ever inserted (absolute index ${absolute}) (RFC 9204 §3.2.5).`, at);
-      if (absolute >= ric) {
-        throw r.fail(
-          `${how} refers to absolute index ${absolute}, but the Required Insert Count is ${ric}: a section may only use entries below it (RFC 9204 §2.2.3).`,
-          at,
-        );
-      }
-      const entry = this.#table.get(absolute);
-      if (!entry) throw r.fail(`${how} refers to absolute index ${absolute}, which has already been evicted (RFC 9204 §2.2.3).`, at);
+    const dynamic = (absolute: number, at: number, what: string, index: number): QpackEntry => {
+      const entry = this.#entry(r, ric, absolute, at, what, index, base);
       if (absolute > highest) highest = absolute;
       return entry;
     };
@@ -323,7 +315,7 @@ export class QpackDecoder {
         } else {
           table = 'dynamic';
           absolute = base - 1 - index;
-          const e = dynamic(absolute, start, `Indexed Field Line with relative index ${index} (Base ${base})`);
+          const e = dynamic(absolute, start, 'Indexed Field Line with relative index', index);
           name = e.name;
           value = e.value;
         }
@@ -339,7 +331,7 @@ export class QpackDecoder {
         } else {
           table = 'dynamic';
           absolute = base - 1 - index;
-          name = dynamic(absolute, start, `Literal Field Line with dynamic name reference ${index} (Base ${base})`).name;
+          name = dynamic(absolute, start, 'Literal Field Line with dynamic name reference', index).name;
         }
         valueString = r.string(7, 0x80, 'a field value');
         value = valueString.text;
@@ -358,7 +350,7 @@ export class QpackDecoder {
         index = r.integer(4, 'a post-base index');
         indexEnd = r.pos;
         absolute = base + index;
-        const e = dynamic(absolute, start, `Indexed Field Line with post-base index ${index} (Base ${base})`);
+        const e = dynamic(absolute, start, 'Indexed Field Line with post-base index', index);
         name = e.name;
         value = e.value;
       } else {
@@ -369,7 +361,7 @@ export class QpackDecoder {
         index = r.integer(3, 'a post-base name index');
         indexEnd = r.pos;
         absolute = base + index;
-        name = dynamic(absolute, start, `Literal Field Line with post-base name reference ${index} (Base ${base})`).name;
+        name = dynamic(absolute, start, 'Literal Field Line with post-base name reference', index).name;
         valueString = r.string(7, 0x80, 'a field value');
         value = valueString.text;
       }
@@ -390,6 +382,21 @@ export class QpackDecoder {
     }
     if (!lines) return { fields };
     return { fields, prefix: prefixRecord(bytes, prefix), lines };
+  }
+
+  /** §2.2.3: a dynamic reference must be below the Required Insert Count and not evicted. */
+  #entry(r: QpackReader, ric: number, absolute: number, at: number, what: string, index: number, base: number): QpackEntry {
+    const entry = this.#table.get(absolute);
+    if (entry && absolute < ric) return entry;
+    const how = `${what} ${index} (Base ${base})`;
+    if (absolute < 0) throw r.fail(`${how} points before the first entry ever inserted (absolute index ${absolute}) (RFC 9204 §3.2.5).`, at);
+    if (absolute >= ric) {
+      throw r.fail(
+        `${how} refers to absolute index ${absolute}, but the Required Insert Count is ${ric}: a section may only use entries below it (RFC 9204 §2.2.3).`,
+        at,
+      );
+    }
+    throw r.fail(`${how} refers to absolute index ${absolute}, which has already been evicted (RFC 9204 §2.2.3).`, at);
   }
 
   #unblock(): QpackUnblockedSection[] {

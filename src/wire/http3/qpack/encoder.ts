@@ -99,6 +99,9 @@ interface Outstanding {
   readonly refs: readonly number[];
 }
 
+/** Bytes kept free before a section's lines for its prefix: two integers, each at most 10 bytes for 62 bits. */
+const PREFIX_ROOM = 20;
+
 /** Cookies shorter than this are guessable by probing the table (§7.1.3); nghttp2 draws the same line. */
 const SHORT_COOKIE = 20;
 
@@ -126,6 +129,7 @@ export class QpackEncoder {
   readonly #policy = new IndexingPolicy();
   readonly #stream = new QpackWriter(256);
   readonly #section = new QpackWriter(256);
+  readonly #head = new QpackWriter(PREFIX_ROOM);
   /** Decoder-stream bytes not yet a whole instruction, and the stream offset of their first byte. */
   #pending: Uint8Array = new Uint8Array(0);
   #pendingOffset = 0;
@@ -256,17 +260,12 @@ export class QpackEncoder {
     this.#check();
     const table = this.#table;
     const w = this.#section;
-    w.pos = 0;
+    // The lines are written after room for the prefix, which is known only at the end (§4.5.1).
+    w.pos = PREFIX_ROOM;
     const base = table.insertCount;
     const current = new Set<number>();
-    let highest = -1;
-    const mayBlock = this.#isBlocking(streamId) || this.blockingStreams.length < this.maxBlockedStreams;
+    const mayBlock = this.#isBlocking(streamId) || this.#blockingCount() < this.maxBlockedStreams;
     const huffman = this.#huffman;
-    const usable = (abs: number): boolean => abs >= this.#drainingIndex() && (abs < this.#known || mayBlock) && table.get(abs) !== undefined;
-    const reference = (abs: number): void => {
-      current.add(abs);
-      if (abs > highest) highest = abs;
-    };
     for (const field of fields) {
       const name = textToOctets(field.name);
       const value = textToOctets(field.value);
@@ -279,9 +278,9 @@ export class QpackEncoder {
         }
         const repeat = this.#policy.observe(name, value);
         let abs = this.#fieldIndex.get(name)?.get(value);
-        if (abs !== undefined && usable(abs)) {
+        if (abs !== undefined && this.#usable(abs, mayBlock)) {
           this.#indexed(abs, base);
-          reference(abs);
+          current.add(abs);
           continue;
         }
         const size = name.length + value.length + QPACK_ENTRY_OVERHEAD;
@@ -290,7 +289,7 @@ export class QpackEncoder {
             // The only copy is draining (or unusable): a Duplicate keeps the field referenceable (§2.1.1.1).
             abs = this.#duplicate(table.get(abs)!);
             this.#indexed(abs, base);
-            reference(abs);
+            current.add(abs);
             continue;
           }
           // A stream that may not block pays for an insert twice (instruction + literal): only a value
@@ -300,7 +299,7 @@ export class QpackEncoder {
             abs = this.#insert(name, value);
             if (mayBlock) {
               this.#indexed(abs, base);
-              reference(abs);
+              current.add(abs);
               continue;
             }
           }
@@ -312,11 +311,11 @@ export class QpackEncoder {
         w.integer(staticName, 4, 0x50 | n); // §4.5.4 01 N T=1 index
       } else {
         const abs = this.#nameIndex.get(name);
-        if (abs !== undefined && usable(abs)) {
+        if (abs !== undefined && this.#usable(abs, mayBlock)) {
           if (abs < base)
             w.integer(base - 1 - abs, 4, 0x40 | n); // §4.5.4 01 N T=0 relative index
           else w.integer(abs - base, 3, never ? 0x08 : 0); // §4.5.5 0000 N post-base index
-          reference(abs);
+          current.add(abs);
         } else {
           w.str(name, 3, 0x08, 0x20 | (never ? 0x10 : 0), never ? 'never' : huffman); // §4.5.6 001 N H len
         }
@@ -324,8 +323,11 @@ export class QpackEncoder {
       w.str(value, 7, 0x80, 0, never ? 'never' : huffman);
     }
     // §4.5.1: the prefix, now that the Required Insert Count is known.
+    let highest = -1;
+    for (const abs of current) if (abs > highest) highest = abs;
     const ric = highest + 1;
-    const head = new QpackWriter(16);
+    const head = this.#head;
+    head.pos = 0;
     if (ric === 0) {
       head.integer(0, 8, 0);
       head.integer(0, 7, 0);
@@ -339,9 +341,9 @@ export class QpackEncoder {
       if (list) list.push({ requiredInsertCount: ric, refs });
       else this.#sections.set(streamId, [{ requiredInsertCount: ric, refs }]);
     }
-    const fieldSection = new Uint8Array(head.pos + w.pos);
-    fieldSection.set(head.buf.subarray(0, head.pos));
-    fieldSection.set(w.buf.subarray(0, w.pos), head.pos);
+    const start = PREFIX_ROOM - head.pos;
+    for (let i = 0; i < head.pos; i++) w.buf[start + i] = head.buf[i]!;
+    const fieldSection = w.buf.slice(start, w.pos);
     const encoderStream = this.#stream.take();
     const shadow = this.#shadow;
     if (!shadow) return { fieldSection, encoderStream };
@@ -405,6 +407,12 @@ export class QpackEncoder {
     if (this.#failed) throw this.#failed;
   }
 
+  #blockingCount(): number {
+    let n = 0;
+    for (const list of this.#sections.values()) if (list.some((s) => s.requiredInsertCount > this.#known)) n++;
+    return n;
+  }
+
   #isBlocking(streamId: number): boolean {
     const list = this.#sections.get(streamId);
     return list?.some((s) => s.requiredInsertCount > this.#known) ?? false;
@@ -434,16 +442,14 @@ export class QpackEncoder {
     const t = this.#table;
     const excess = t.size - Math.floor((t.capacity * 3) / 4);
     let index = t.dropped;
-    if (excess > 0) {
-      let freed = 0;
-      for (const e of t.entries()) {
-        if (freed >= excess) break;
-        freed += e.size;
-        index = e.absoluteIndex + 1;
-      }
-    }
+    for (let freed = 0; freed < excess; index++) freed += t.get(index)!.size;
     this.#draining = index;
     return index;
+  }
+
+  /** May this section reference entry `abs`: present, not draining, and acknowledged unless it may block. */
+  #usable(abs: number, mayBlock: boolean): boolean {
+    return abs >= this.#drainingIndex() && (abs < this.#known || mayBlock) && this.#table.get(abs) !== undefined;
   }
 
   #indexed(abs: number, base: number): void {
