@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeHttp2Frames, HpackEncoder, HTTP2_CLIENT_PREFACE, HTTP2_FLAGS, type Http2Frame, type TraceEvent } from 'roundtrip/wire';
 import { parseHex } from './hex';
-import { readBlock, readFrames } from './h2';
+import { h2ConnectionReadStates, readBlock, readFrames } from './h2';
 import { inspect } from './inspect';
 
 const hex = (name: string): Uint8Array => {
@@ -60,6 +60,18 @@ describe('stream states per endpoint (RFC 9113 §5.1)', () => {
       'server 15: open -END_STREAM/recv-> half_closed_remote',
     ]);
     expect(r.openedByPeer).toEqual([]);
+  });
+
+  it('read a piece at a time with shared endpoint states, the server finds the stream the client opened', () => {
+    const states = h2ConnectionReadStates();
+    const request = readFrames(CLIENT, { state: states.client });
+    const answer = readFrames(SERVER, { state: states.server });
+    expect(request.openedByPeer).toEqual([]);
+    expect(answer.openedByPeer).toEqual([]);
+    expect(transitions(answer.events).filter((t) => t.includes(' 13:'))).toEqual([
+      'server 13: half_closed_remote -END_STREAM/send-> closed',
+      'client 13: half_closed_local -END_STREAM/recv-> closed',
+    ]);
   });
 
   it('a frame the receiving endpoint cannot take in its state is flagged with the error §5.1 names', () => {

@@ -107,6 +107,20 @@ export function h2ReadState(tableSize = 4096): H2ReadState {
   return { hpack: new HpackDecoder({ maxTableSize: tableSize }), streams: new Map(), peer: new Map() };
 }
 
+/**
+ * Read states for both directions of one connection read a piece at a time (the playground's `show` with
+ * `from: 'client'` and `from: 'server'`): one HPACK decoder per direction, and one map of stream states per
+ * endpoint that both directions move, so a server's frames find the streams the client's HEADERS opened.
+ */
+export function h2ConnectionReadStates(tableSize = 4096): Record<Sender, H2ReadState> {
+  const client = new Map<number, StreamState>();
+  const server = new Map<number, StreamState>();
+  return {
+    client: { hpack: new HpackDecoder({ maxTableSize: tableSize }), streams: client, peer: server },
+    server: { hpack: new HpackDecoder({ maxTableSize: tableSize }), streams: server, peer: client },
+  };
+}
+
 /** The dynamic table `hpack` holds, numbered by insertion over the blocks of `steps`. */
 export function tableOf(hpack: HpackDecoder, steps: readonly { representation: string; addedIndex?: number | null; evicted: number }[]): H2Table {
   const table = hpack.tableState;

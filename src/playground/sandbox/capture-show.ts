@@ -17,7 +17,7 @@
  */
 import { encodeHttp2Frame, HTTP2_FLAGS, binaryString, type TraceEvent } from 'roundtrip/wire';
 import type { ShowOptions } from '../options/show';
-import { h2ReadState, readFrames, type H2ReadState } from '../inspect/h2';
+import { h2ConnectionReadStates, readFrames, type H2ReadState } from '../inspect/h2';
 import { Http1Machines } from '../inspect/http1';
 import { H2Tracer, MessageWriter, STEP_MS, type Unsequenced } from '../inspect/to-recording';
 import type { Capture, CaptureSource } from './capture';
@@ -43,7 +43,7 @@ interface Shown {
   readonly machines: Http1Machines;
   writes: number;
   readonly writer: MessageWriter;
-  /** HTTP/2 and HPACK: what each direction's frames so far left behind (its HPACK table, its streams' states). */
+  /** HTTP/2 and HPACK: what each direction's frames so far left behind (its HPACK table; each endpoint's stream states). */
   readonly read: Record<'client' | 'server', H2ReadState>;
   tracer?: H2Tracer;
   /** HPACK: the stream the next block's HEADERS frame goes on, per direction. */
@@ -82,7 +82,7 @@ export function createShowRecorder(capture: Capture, warn: (text: string) => voi
       machines: new Http1Machines(),
       writes: 0,
       writer: new MessageWriter(),
-      read: { client: h2ReadState(), server: h2ReadState() },
+      read: h2ConnectionReadStates(),
       nextStream: { client: 1, server: 1 },
       failed: { client: false, server: false },
     };
