@@ -185,3 +185,40 @@ describe('RFC 9204 Appendix B', () => {
     expect(toHex(decoder.takeDecoderStream())).toBe('02');
   });
 });
+
+describe('RFC 9204 §4.5.1.1 Required Insert Count wrap', () => {
+  it("the RFC's example: a 100-byte table encodes modulo 6; after 10 inserts, 4 means 9", () => {
+    const encoder = new QpackEncoder({ maxTableCapacity: 100, maxBlockedStreams: 0, huffman: 'never' });
+    const decoder = new QpackDecoder({ maxTableCapacity: 100, maxBlockedStreams: 0 });
+    // Ten 34-byte entries, each acknowledged so that the next may evict it; the table keeps the last two.
+    for (let i = 0; i < 10; i++) {
+      encoder.insert({ name: 'x', value: String(i) });
+      decoder.receiveEncoderStream(encoder.takeEncoderStream());
+      encoder.receiveDecoderStream(decoder.takeDecoderStream());
+    }
+    expect(decoder.tableState().entries.map((e) => e.absoluteIndex)).toEqual([8, 9]);
+    const out = encoder.encodeFieldSection(0, [{ name: 'x', value: '8' }]);
+    // Required Insert Count 9 -> 9 mod 6 + 1 = 4; Base 10 = 9 + 1 (S=0); relative index 1 -> absolute 8.
+    expect(toHex(out.fieldSection)).toBe('040181');
+    expect(decoder.decodeFieldSection(0, out.fieldSection)).toEqual({ fields: [{ name: 'x', value: '8' }] });
+  });
+
+  it('keeps decoding across many wraps of a tiny table', () => {
+    const encoder = new QpackEncoder({ maxTableCapacity: 64, maxBlockedStreams: 1 });
+    const decoder = new QpackDecoder({ maxTableCapacity: 64, maxBlockedStreams: 1 });
+    // MaxEntries 2, so the encoded Required Insert Count runs 1-4 and wraps every 4 inserts.
+    const seen = new Set<number>();
+    for (let i = 0; i < 200; i++) {
+      const fields = [{ name: 'x-n', value: String(i % 3) }];
+      const out = encoder.encodeFieldSection(i * 4, fields);
+      seen.add(out.fieldSection[0]!);
+      decoder.receiveEncoderStream(out.encoderStream);
+      expect(decoder.decodeFieldSection(i * 4, out.fieldSection)).toEqual({ fields });
+      encoder.receiveDecoderStream(decoder.takeDecoderStream());
+    }
+    expect(encoder.insertCount).toBeGreaterThan(8);
+    // Every encoded value 1-4 occurred (0 only for a section with no dynamic reference), nothing above.
+    expect([1, 2, 3, 4].every((v) => seen.has(v))).toBe(true);
+    expect(Math.max(...seen)).toBe(4);
+  });
+});
