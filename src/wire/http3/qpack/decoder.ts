@@ -13,7 +13,10 @@
  *   Increment for inserts that no acknowledgment has implied yet (§2.2.2.3: coalesced, sent on
  *   `takeDecoderStream`).
  * - Every error of §2.2.3, §3 and §4 is a QpackError with its code and the offset where it was found.
- *   After one, the decoder stays failed: every later call throws the same error.
+ *   After one, the decoder stays failed: every later call throws the same error. A Required Insert Count
+ *   larger than the section's references need is refused as well (§2.2.1 makes that optional: a
+ *   conforming encoder sends exactly the count it needs, as nghttp3's does in fixtures/).
+ * - Strings are read as UTF-8 (invalid sequences shown as U+FFFD); entry sizes count the octets received.
  */
 import { QPACK_STATIC_TABLE } from '../qpack-static-table';
 import { QpackError } from './errors';
