@@ -113,9 +113,9 @@ function autoNeverIndexed(name: string, value: string): boolean {
 const local = (message: string): WireError => new WireError({ code: 'QPACK_ENCODER_MISUSE', side: 'local', message });
 
 export class QpackEncoder {
-  readonly maxTableCapacity: number;
-  readonly maxBlockedStreams: number;
-  readonly #maxEntries: number;
+  #maxTableCapacity: number;
+  #maxBlockedStreams: number;
+  #maxEntries: number;
   readonly #huffman: QpackHuffmanMode;
   readonly #table = new QpackDynamicTable();
   /** Absolute index -> unacknowledged sections referencing it. */
@@ -135,7 +135,7 @@ export class QpackEncoder {
   #pendingOffset = 0;
   #failed: QpackError | null = null;
   /** With `annotate`: a decoder fed our own output, which describes it exactly as the peer will read it. */
-  readonly #shadow: QpackDecoder | null;
+  #shadow: QpackDecoder | null;
   #decoderRecords: QpackDecoderInstructionRecord[] = [];
   #taken: QpackEncoderInstructionRecord[] = [];
   /** First absolute index that is not draining, cached per table change. */
@@ -146,13 +146,57 @@ export class QpackEncoder {
       const v = options[key];
       if (!Number.isSafeInteger(v) || v < 0) throw local(`QpackEncoder: ${key} must be a non-negative integer, got ${v}.`);
     }
-    this.maxTableCapacity = options.maxTableCapacity;
-    this.maxBlockedStreams = options.maxBlockedStreams;
+    this.#maxTableCapacity = options.maxTableCapacity;
+    this.#maxBlockedStreams = options.maxBlockedStreams;
     this.#maxEntries = Math.floor(options.maxTableCapacity / QPACK_ENTRY_OVERHEAD);
     this.#huffman = options.huffman ?? 'auto';
     this.#shadow = options.annotate ? new QpackDecoder({ maxTableCapacity: options.maxTableCapacity, maxBlockedStreams: 0, annotate: true }) : null;
     const capacity = options.tableCapacity ?? options.maxTableCapacity;
     if (capacity > 0) this.setTableCapacity(capacity);
+  }
+
+  /** The peer's SETTINGS_QPACK_MAX_TABLE_CAPACITY. */
+  get maxTableCapacity(): number {
+    return this.#maxTableCapacity;
+  }
+  /** The peer's SETTINGS_QPACK_BLOCKED_STREAMS. */
+  get maxBlockedStreams(): number {
+    return this.#maxBlockedStreams;
+  }
+
+  /**
+   * The peer's SETTINGS arrived. Until then a client that did not use 0-RTT must assume a maximum capacity
+   * of 0 (§3.2.3), so the encoder starts with 0 and learns the real limits here; `tableCapacity` (default:
+   * the new maximum) is announced in the next encoder-stream bytes. If the encoder already had a non-zero
+   * maximum (remembered for 0-RTT), the peer must repeat it: any other value is QPACK_DECODER_STREAM_ERROR.
+   */
+  applyPeerSettings(settings: { readonly maxTableCapacity: number; readonly maxBlockedStreams: number }, tableCapacity = settings.maxTableCapacity): void {
+    this.#check();
+    const { maxTableCapacity, maxBlockedStreams } = settings;
+    for (const [key, v] of [
+      ['maxTableCapacity', maxTableCapacity],
+      ['maxBlockedStreams', maxBlockedStreams],
+    ] as const) {
+      if (!Number.isSafeInteger(v) || v < 0) throw local(`applyPeerSettings: ${key} must be a non-negative integer, got ${v}.`);
+    }
+    if (this.#maxTableCapacity !== 0) {
+      if (maxTableCapacity !== this.#maxTableCapacity) {
+        this.#failed = new QpackError(
+          'QPACK_DECODER_STREAM_ERROR',
+          `The peer's SETTINGS_QPACK_MAX_TABLE_CAPACITY is ${maxTableCapacity}, but ${this.#maxTableCapacity} was remembered and used: it must be sent again unchanged (RFC 9204 §3.2.3).`,
+          0,
+          'decoder-stream',
+        );
+        throw this.#failed;
+      }
+      this.#maxBlockedStreams = maxBlockedStreams;
+      return;
+    }
+    this.#maxTableCapacity = maxTableCapacity;
+    this.#maxBlockedStreams = maxBlockedStreams;
+    this.#maxEntries = Math.floor(maxTableCapacity / QPACK_ENTRY_OVERHEAD);
+    if (this.#shadow) this.#shadow = new QpackDecoder({ maxTableCapacity, maxBlockedStreams: 0, annotate: true });
+    if (tableCapacity > 0) this.setTableCapacity(tableCapacity);
   }
 
   get insertCount(): number {
@@ -214,8 +258,8 @@ export class QpackEncoder {
   /** §4.3.1: changes the capacity (at most `maxTableCapacity`); refuses to evict entries that are not evictable. */
   setTableCapacity(capacity: number): void {
     this.#check();
-    if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > this.maxTableCapacity) {
-      throw local(`Table capacity ${capacity} is outside 0-${this.maxTableCapacity} (the peer's SETTINGS_QPACK_MAX_TABLE_CAPACITY, RFC 9204 §3.2.3).`);
+    if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > this.#maxTableCapacity) {
+      throw local(`Table capacity ${capacity} is outside 0-${this.#maxTableCapacity} (the peer's SETTINGS_QPACK_MAX_TABLE_CAPACITY, RFC 9204 §3.2.3).`);
     }
     const evict = this.#table.wouldEvict(0, capacity) ?? [];
     const stuck = evict.find((e) => !this.#evictable(e.absoluteIndex, null));
@@ -264,7 +308,7 @@ export class QpackEncoder {
     w.pos = PREFIX_ROOM;
     const base = table.insertCount;
     const current = new Set<number>();
-    const mayBlock = this.#isBlocking(streamId) || this.#blockingCount() < this.maxBlockedStreams;
+    const mayBlock = this.#isBlocking(streamId) || this.#blockingCount() < this.#maxBlockedStreams;
     const huffman = this.#huffman;
     for (const field of fields) {
       const name = textToOctets(field.name);

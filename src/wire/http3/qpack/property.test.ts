@@ -374,3 +374,30 @@ describe('QPACK encoder policy', () => {
     expect(dec.decodeFieldSection(16, out.fieldSection)).toEqual({ fields: [{ name: 'x-keep', value: 'aaaaaaaaaa' }] });
   });
 });
+
+describe('QPACK encoder settings', () => {
+  it('starts at capacity 0 before the peer SETTINGS, then uses what they allow', () => {
+    const e = new QpackEncoder({ maxTableCapacity: 0, maxBlockedStreams: 0 });
+    const before = e.encodeFieldSection(0, [{ name: 'x-id', value: 'abc' }]);
+    expect(before.encoderStream.length).toBe(0); // §3.2.3: no encoder instructions at all
+    e.applyPeerSettings({ maxTableCapacity: 4096, maxBlockedStreams: 16 }, 1024);
+    expect([e.maxTableCapacity, e.maxBlockedStreams]).toEqual([4096, 16]);
+    const d = new QpackDecoder({ maxTableCapacity: 4096, maxBlockedStreams: 16 });
+    const after = e.encodeFieldSection(4, [{ name: 'x-id', value: 'abc' }]);
+    expect([...after.encoderStream.subarray(0, 3)]).toEqual([0x3f, 0xe1, 0x07]); // Set Dynamic Table Capacity 1024
+    d.receiveEncoderStream(after.encoderStream);
+    expect(d.decodeFieldSection(4, after.fieldSection)).toEqual({ fields: [{ name: 'x-id', value: 'abc' }] });
+    expect(d.tableState().capacity).toBe(1024);
+  });
+
+  it('a remembered (0-RTT) capacity must come back unchanged (§3.2.3)', () => {
+    const same = new QpackEncoder({ maxTableCapacity: 4096, maxBlockedStreams: 0 });
+    same.applyPeerSettings({ maxTableCapacity: 4096, maxBlockedStreams: 8 });
+    expect(same.maxBlockedStreams).toBe(8);
+    const other = new QpackEncoder({ maxTableCapacity: 4096, maxBlockedStreams: 0 });
+    expect(() => other.applyPeerSettings({ maxTableCapacity: 2048, maxBlockedStreams: 8 })).toThrow(
+      expect.objectContaining({ code: 'QPACK_DECODER_STREAM_ERROR', message: expect.stringMatching(/2048, but 4096 was remembered/) }),
+    );
+    expect(() => other.encodeFieldSection(0, [])).toThrow(/remembered/);
+  });
+});
