@@ -13,6 +13,8 @@ import { dropWords } from './drop-words';
 
 const ms = (x: number) => `${formatNumber(x, 1)} ms`;
 const bytes = (n: number) => `${formatNumber(n, 1)} byte${n === 1 ? '' : 's'}`;
+/** The congestion-control algorithm as a reader knows it: CUBIC (RFC 9438) or NewReno (RFC 6582). */
+const congestionName = (algorithm: 'cubic' | 'newreno') => (algorithm === 'cubic' ? 'CUBIC' : 'NewReno');
 const TLS_NAMES: Record<string, string> = { tcp: 'TCP', 'tls1.2': 'TLS 1.2', 'tls1.3': 'TLS 1.3' };
 const tls = (p: string) => TLS_NAMES[p] ?? p;
 const flagList = (flags: readonly string[]) => (flags.length > 0 ? `, ${flags.join(', ')}` : '');
@@ -87,7 +89,7 @@ function describeTransition(e: Extract<TraceEvent, { type: 'transition' }>): str
 export function describeWireEvent(e: TraceEvent): string {
   switch (e.type) {
     case 'connection-opening':
-      return `${e.connectionId}: ${e.from} opens a connection to ${e.address} (RTT ${ms(e.rtt)})`;
+      return `${e.connectionId}: ${e.from} opens a connection to ${e.address} (RTT ${ms(e.rtt)}${e.congestionControl ? `, ${congestionName(e.congestionControl)}` : ''})`;
     case 'connection-opened':
       return `${e.connectionId}: connected after ${ms(e.tcpMs)}`;
     case 'connection-closed':
@@ -154,7 +156,7 @@ export function describeWireEvent(e: TraceEvent): string {
     case 'h2-stream-transition':
       return `stream ${e.streamId} (${e.side}): ${e.from} → ${e.to} on ${e.direction} ${e.input}`;
     case 'quic-connection-opening':
-      return `${e.connectionId}: QUIC connection to ${e.address}${e.resumed ? ' (resumed, 0-RTT)' : ''}`;
+      return `${e.connectionId}: QUIC connection to ${e.address}${e.resumed ? ' (resumed, 0-RTT)' : ''}${e.congestionControl ? `, ${congestionName(e.congestionControl)}` : ''}`;
     case 'quic-handshake':
       return `${e.connectionId}: ${e.messages} from ${e.from} (${e.space})`;
     case 'quic-ready':
@@ -168,7 +170,7 @@ export function describeWireEvent(e: TraceEvent): string {
     case 'quic-pto':
       return `${e.connectionId}: ${e.from} probe timeout ${ms(e.pto)} (#${e.count})`;
     case 'quic-congestion':
-      return `${e.connectionId}: ${e.from} congestion window ${bytes(e.cwnd)}, ${e.phase}`;
+      return `${e.connectionId}: ${e.from} congestion window ${bytes(e.cwnd)}, ${e.phase}${e.algorithm ? ` (${congestionName(e.algorithm)})` : ''}`;
     case 'quic-stream-blocked':
       return `stream ${e.streamId}: ${e.by} holds ${bytes(e.heldBytes)} waiting for byte ${e.waitingFor}`;
     case 'quic-stream-transition':

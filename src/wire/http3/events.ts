@@ -28,6 +28,8 @@ export interface QuicConnectionOpeningEvent extends Base<'quic-connection-openin
   readonly address: string;
   readonly rtt: number;
   readonly resumed: boolean;
+  /** The congestion control both ends run: 'cubic' (RFC 9438 with HyStart++, the default) or 'newreno'. */
+  readonly congestionControl?: 'cubic' | 'newreno';
 }
 /** A flight of TLS messages in CRYPTO frames. */
 export interface QuicHandshakeEvent extends Base<'quic-handshake'> {

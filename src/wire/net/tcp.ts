@@ -605,7 +605,15 @@ export class TcpNetwork {
     const listener = this.#listeners.get(address);
     const start = clock.now();
     const oneWay = options.link.oneWay;
-    trace.emit({ type: 'connection-opening', connectionId: conn.id, from: options.from, to: listener?.peer ?? 'server', address, rtt: options.link.rtt });
+    trace.emit({
+      type: 'connection-opening',
+      connectionId: conn.id,
+      from: options.from,
+      to: listener?.peer ?? 'server',
+      address,
+      rtt: options.link.rtt,
+      congestionControl: this.rules.congestionControl ?? 'cubic',
+    });
     trace.emit({ type: 'handshake', connectionId: conn.id, protocol: 'tcp', step: 'SYN', from: 'client' });
     clock.setTimeout(() => {
       if (client.state === 'closed') return;

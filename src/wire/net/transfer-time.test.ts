@@ -75,6 +75,11 @@ describe('transfer time, no bandwidth limit: round trips only', () => {
       const reno = sim(v, BYTES, Infinity, 'newreno');
       loseServerPacket(reno, 1);
       expect(await download(reno, BYTES)).toBe(lossyNewReno[v]);
+      // The algorithm is a fact of the connection in the trace, and named in QUIC's congestion events.
+      const opening = v === '3' ? reno.trace.ofType('quic-connection-opening') : reno.trace.ofType('connection-opening');
+      expect(opening.map((e) => e.congestionControl)).toEqual(['newreno']);
+      expect(s.trace.events.find((e) => e.type === 'connection-opening' || e.type === 'quic-connection-opening')).toMatchObject({ congestionControl: 'cubic' });
+      if (v === '3') expect(reno.trace.ofType('quic-congestion').every((e) => e.algorithm === 'newreno')).toBe(true);
     });
   }
 });

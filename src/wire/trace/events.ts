@@ -35,6 +35,8 @@ export interface ConnectionOpeningEvent extends Base<'connection-opening'> {
   readonly address: string;
   /** Round-trip time of the link this connection uses (a packet takes rtt / 2 each way). */
   readonly rtt: number;
+  /** The congestion control both ends run: 'cubic' (RFC 9438 with HyStart++, the default) or 'newreno'. */
+  readonly congestionControl?: 'cubic' | 'newreno';
 }
 export interface ConnectionOpenedEvent extends Base<'connection-opened'> {
   readonly connectionId: string;

@@ -186,6 +186,7 @@ export class Http3Client implements ClientProtocol {
       address: `${exchange.url.hostname}:${key.split(':').pop()}`,
       rtt: link.rtt,
       resumed: resume,
+      congestionControl: client.quic.recovery.algorithm,
     });
     // RFC 9114 §6.2.1: the control stream's first frame is SETTINGS. On a resumed connection it goes in 0-RTT.
     connection.endpoint.apply(client.start(ctx.clock.now()));
