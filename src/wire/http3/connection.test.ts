@@ -135,6 +135,33 @@ describe('independent streams: no head-of-line blocking across streams', () => {
     expect(probe.event.packet.number).toBeGreaterThan(last!);
     expect(finishedAt(pair).get(0)).toBe(probe.at + 50);
   });
+
+  it('a probe timeout sends two probes when two packets are outstanding (RFC 9002 §6.2.4)', () => {
+    const dropped = new Set<number>();
+    const pair = new QuicPair({
+      onEvent: (p, side, event) => {
+        if (side === 'client' && event.type === 'ready') p.apply('client', p.client.write(0, Uint8Array.of(1), true, p.now));
+        if (side === 'server' && event.type === 'stream-data' && event.fin) p.apply('server', p.server.write(0, body(0, 3000), true, p.now));
+      },
+      // The body takes three packets; the first transmissions of the last two are lost: a tail that no later
+      // packet can reveal.
+      drop: (datagram, from) => {
+        const frame = datagram.packets.flatMap((p) => p.frames).find((f) => f.type === 'STREAM' && f.streamId === 0);
+        if (from !== 'server' || !frame || frame.type !== 'STREAM' || (frame.offset ?? 0) === 0 || dropped.has(frame.offset!)) return false;
+        dropped.add(frame.offset!);
+        return true;
+      },
+    });
+    pair.apply('client', pair.client.start(0));
+    pair.run();
+    expect(dropped.size).toBe(2);
+    expect(pair.events('server', 'pto')).toHaveLength(1);
+    const probes = pair.events('server', 'packet-sent').filter((l) => l.event.probe);
+    // Both outstanding packets' data go again at once, in two probe packets.
+    expect(probes).toHaveLength(2);
+    expect(probes[0]!.at).toBe(probes[1]!.at);
+    expect(finishedAt(pair).get(0)).toBe(probes[0]!.at + 50);
+  });
 });
 
 describe('congestion control seen on a connection', () => {

@@ -75,3 +75,30 @@ describe('one congestion response per loss event (issue #32 item 1)', () => {
     expect(r.canSend(MSS)).toBe(true);
   });
 });
+
+describe("TCP's retransmission timeout as Linux computes it", () => {
+  const tcp = (formula?: 'linux' | 'rfc6298') => new LossRecovery<null>({ ...rules({ kind: 'rto', minRto: 200, formula }), initialRtt: 1000 / 3 });
+
+  it('is 1 s before any sample (RFC 6298 §2.1), SRTT + max(4 x RTTVAR, 200 ms) after, and backs off to at most 120 s', () => {
+    const r = tcp();
+    // No sample: SRTT = 333.3, RTTVAR = 166.7: 333.3 + max(666.7, 200) = 1,000.
+    expect(r.timeout).toBe(1000);
+    r.sampleRtt(100);
+    // 100 + max(4 x 50, 200) = 300 (RFC 6298 would say max(200, 300) = 300 too)...
+    expect(r.timeout).toBe(300);
+    r.sampleRtt(100);
+    // ...but with RTTVAR = 37.5: Linux 100 + max(150, 200) = 300, where RFC 6298 gives max(200, 250) = 250.
+    expect(r.timeout).toBe(300);
+    const rfc = tcp('rfc6298');
+    rfc.sampleRtt(100);
+    rfc.sampleRtt(100);
+    expect(rfc.timeout).toBe(250);
+    // Backoff doubles per expiry, capped at Linux's TCP_RTO_MAX = 120 s (RFC 6298's mode: 60 s).
+    r.timeoutCount = 8; // 300 x 256 = 76,800
+    expect(r.timeout).toBe(76_800);
+    r.timeoutCount = 9; // 153,600 -> 120,000
+    expect(r.timeout).toBe(120_000);
+    rfc.timeoutCount = 9;
+    expect(rfc.timeout).toBe(60_000);
+  });
+});
