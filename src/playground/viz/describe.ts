@@ -15,6 +15,12 @@ const ms = (x: number) => `${formatNumber(x, 1)} ms`;
 const bytes = (n: number) => `${formatNumber(n, 1)} byte${n === 1 ? '' : 's'}`;
 /** The congestion-control algorithm as a reader knows it: CUBIC (RFC 9438) or NewReno (RFC 6582). */
 const congestionName = (algorithm: 'cubic' | 'newreno') => (algorithm === 'cubic' ? 'CUBIC' : 'NewReno');
+/** Why TCP resent a segment other than on a timeout (RFC 5681 §3.2 with SACK; RFC 8985 §6.2 RACK, §7 TLP). */
+const retransmitWhy = {
+  'packet-threshold': 'three later segments were acknowledged (fast retransmit)',
+  'time-threshold': 'overdue by a round trip plus a quarter of the minimum RTT (RACK)',
+  'tail-loss-probe': 'no ACK for two round trips: a tail loss probe',
+} as const;
 const TLS_NAMES: Record<string, string> = { tcp: 'TCP', 'tls1.2': 'TLS 1.2', 'tls1.3': 'TLS 1.3' };
 const tls = (p: string) => TLS_NAMES[p] ?? p;
 const flagList = (flags: readonly string[]) => (flags.length > 0 ? `, ${flags.join(', ')}` : '');
@@ -113,7 +119,7 @@ export function describeWireEvent(e: TraceEvent): string {
     case 'retransmit':
       return e.reason === 'timeout'
         ? `${e.connectionId}: ${e.from} retransmits bytes ${e.offset}–${e.offset + e.length} after a ${ms(e.rto)} timeout (attempt ${e.attempt})`
-        : `${e.connectionId}: ${e.from} retransmits bytes ${e.offset}–${e.offset + e.length}, ${e.reason === 'packet-threshold' ? 'three later segments were acknowledged (fast retransmit)' : 'overdue by 9/8 RTT'} (attempt ${e.attempt})`;
+        : `${e.connectionId}: ${e.from} retransmits bytes ${e.offset}–${e.offset + e.length}, ${retransmitWhy[e.reason]} (attempt ${e.attempt})`;
     case 'hol-blocked':
       return `${e.connectionId}: ${e.by} holds ${bytes(e.heldBytes)} waiting for byte ${e.waitingFor} (head-of-line blocking)`;
     case 'message-parsed':

@@ -271,7 +271,10 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
             lane: peer(e.connectionId, e.from),
             connectionId: e.connectionId,
             kind: 'loss-detected',
-            description: `${e.connectionId}: bytes ${e.offset}-${e.offset + e.length - 1} declared lost (${e.reason === 'packet-threshold' ? 'three later segments acknowledged: fast retransmit' : 'overdue by 9/8 RTT'}) at ${ms(e.at)}, resending, attempt ${e.attempt}`,
+            description:
+              e.reason === 'tail-loss-probe'
+                ? `${e.connectionId}: no ACK for two round trips, bytes ${e.offset}-${e.offset + e.length - 1} sent again as a tail loss probe at ${ms(e.at)}`
+                : `${e.connectionId}: bytes ${e.offset}-${e.offset + e.length - 1} declared lost (${e.reason === 'packet-threshold' ? 'three later segments acknowledged: fast retransmit' : 'overdue by an RTT + min RTT/4: RACK'}) at ${ms(e.at)}, resending, attempt ${e.attempt}`,
           });
         }
         return;
