@@ -64,6 +64,11 @@ export interface SimulationOptions {
    */
   readonly congestionControl?: 'cubic' | 'newreno';
   /**
+   * TCP's tail loss probe (RACK-TLP, RFC 8985 §7), on in Linux by default: after 2 x SRTT without an ACK the
+   * last segment goes again, so a lost tail is found without the retransmission timeout. Default true.
+   */
+  readonly tailLossProbe?: boolean;
+  /**
    * The bottleneck queue in front of each direction of the client's link (net/link.ts), drop-tail: 'bdp'
    * (default: one bandwidth-delay product, rtt x bandwidth, at least ten 1,500-byte packets), `{ packets }`
    * (of 1,500 bytes), `{ bytes }`, or 'unlimited' (packets only wait, never overflow).
@@ -217,6 +222,7 @@ export const SIMULATION_OPTIONS = {
     default: 'cubic',
     check: oneOf('cubic', 'newreno'),
   },
+  tailLossProbe: { doc: "TCP's tail loss probe after 2 x SRTT without an ACK (RACK-TLP, RFC 8985 §7)", default: true, check: oneOf(true, false) },
   queue: {
     doc: "Bottleneck queue per direction: 'bdp' (rtt x bandwidth, at least 10 packets), { packets }, { bytes } or 'unlimited'",
     default: 'bdp' as QueueSize,

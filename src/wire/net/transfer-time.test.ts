@@ -84,6 +84,30 @@ describe('transfer time, no bandwidth limit: round trips only', () => {
   }
 });
 
+describe('a lost tail over HTTP/1.1: the tail loss probe or the RTO', () => {
+  it('the probe finds the last two lost packets one round trip sooner than the retransmission timeout', async () => {
+    const run = async (tailLossProbe: boolean) => {
+      const server = createServer({ resources: { '/file': { body: 'z'.repeat(14_000), contentType: 'application/octet-stream' } } });
+      const s = createSimulation({ httpVersion: '1.1', rtt: RTT, bandwidth: Infinity, queue: 'unlimited', server, tailLossProbe });
+      // The body's last two segments (of ten) are lost on their first transmission.
+      s.link.dropCause = (packet) => (packet?.firstSent && packet.firstSent[1] > 11_700 ? 'random' : undefined);
+      await (await s.fetch('/file')).arrayBuffer();
+      return { at: s.clock.now(), reasons: s.trace.ofType('retransmit').map((e) => e.reason) };
+    };
+    const probe = await run(true);
+    const rto = await run(false);
+    expect(probe.reasons[0]).toBe('tail-loss-probe');
+    expect(rto.reasons).toContain('timeout');
+    expect(rto.reasons).not.toContain('tail-loss-probe');
+    // The response's ten segments leave at 150 ms; eight ACKs are back at 250. Probe: 250 + 2 x 100 + 2 = 452,
+    // the last segment again; its SACK at 552 has RACK resend the ninth, which completes the body at 602.
+    // Without it: the RTO at 250 + 300 = 550 resends the ninth with a one-segment window, its ACK at 650 lets
+    // the tenth go, and the body completes at 700, a round trip later.
+    expect(probe.at).toBe(602);
+    expect(rto.at).toBe(700);
+  });
+});
+
 // Two 1 MiB transfers per test: a generous runner limit for a busy machine (nothing here asserts on wall time).
 describe('transfer time at 10 Mbit/s: 1 MiB', { timeout: 60_000 }, () => {
   const BYTES = 1024 * 1024;

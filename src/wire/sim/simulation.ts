@@ -145,6 +145,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     restartAfterIdle: resolved.restartAfterIdle,
     timestamps: resolved.tcpTimestamps,
     congestionControl: resolved.congestionControl,
+    tailLossProbe: resolved.tailLossProbe,
   });
   const random = createRandom(resolved.seed);
   const link = new Link(
