@@ -100,6 +100,42 @@ describe('Inspector', () => {
     island.remove();
   });
 
+  it('shares a dropped file as its bytes: the link gives the same verdicts, CRs, bare LFs and all', async () => {
+    // CRLF everywhere but one bare LF ending line 2 (which strict reading rejects), then two more pipelined
+    // requests: a textarea turns each CRLF into LF, so a link made from the box read all of them as bare LFs.
+    const crlf = 'GET /a HTTP/1.1\r\nHost: example.com\r\n\r\nGET /b HTTP/1.1\r\nHost: example.com\r\n\r\n';
+    const files = {
+      'bare-lf.txt': 'GET / HTTP/1.1\r\nHost: www.example.org:80\nAccept: */*\r\n\r\n',
+      'pipelined.txt': `${crlf}GET /c HTTP/1.1\r\nHost: example.com\r\n\r\n`,
+      'latin1.bin': 'GET / HTTP/1.1\r\nHost: example.com\r\nX-Note: caf\xe9\r\n\r\n',
+    };
+    const verdicts = () =>
+      [...screen.getByTestId('inspect-verdicts').querySelectorAll('tbody tr')].map((r) => `${r.getAttribute('data-verdict')}: ${r.textContent}`);
+    for (const [name, content] of Object.entries(files)) {
+      // latin1.bin's é is the single byte 0xE9 (not UTF-8): it travels one character per byte.
+      const bytes = Uint8Array.from(content, (c) => c.charCodeAt(0));
+      const file = new File([bytes], name);
+      Object.defineProperty(file, 'arrayBuffer', { value: async () => bytes.slice().buffer });
+      render(<Inspector />);
+      fireEvent.drop(box(), { dataTransfer: { files: [file] } });
+      await screen.findByTestId('inspect-verdicts', {}, { timeout: 15_000 });
+      const before = verdicts();
+      fireEvent.click(screen.getByRole('button', { name: 'Share link' }));
+      await screen.findByTestId('inspect-share');
+      const decoded = await decodeShareState(readShareHash(location.hash)!.encoded);
+      expect(decoded.ok && decoded.state.options).toEqual(name.endsWith('.bin') ? { file: name, encoding: 'latin1' } : { file: name });
+      cleanup();
+
+      render(<Inspector />);
+      await screen.findByTestId('inspect-verdicts', {}, { timeout: 15_000 });
+      expect(verdicts(), name).toEqual(before);
+      if (name === 'bare-lf.txt') expect(before.join('\n')).toMatch(/line 2, column 25/);
+      if (name === 'pipelined.txt') expect(before.join('\n')).toMatch(/3 whole messages read/);
+      cleanup();
+      history.replaceState(null, '', '/inspect/');
+    }
+  }, 60_000);
+
   it('says a damaged share link is damaged instead of showing an empty page', async () => {
     const encoded = await encodeShareState({ code: 'GET / HTTP/1.1' });
     history.replaceState(null, '', formatShareHash({ id: INSPECT_SHARE_ID, encoded: encoded.slice(0, 12) }));

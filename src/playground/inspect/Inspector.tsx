@@ -29,6 +29,34 @@ export const MAX_SHARE_CHARS = 32_000;
 /** Largest input read: 10 MB, a big HAR from a busy page. */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
 
+/**
+ * A dropped file's exact bytes as a share link's `code`, and back. The text box cannot carry them: a textarea
+ * turns every CRLF into LF, so a link made from it lost the very CRs (or bare LFs) the reader was asking about.
+ * Bytes that are UTF-8 travel as that text (the link stays short, and the box shows it); others (a pcap) as one
+ * character per byte (U+0000-U+00FF), marked `encoding: 'latin1'`.
+ */
+export function fileToShareCode(bytes: Uint8Array): { code: string; encoding?: 'latin1' } {
+  try {
+    return { code: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
+  } catch {
+    let code = '';
+    for (let i = 0; i < bytes.length; i += 8192) code += String.fromCharCode(...bytes.subarray(i, i + 8192));
+    return { code, encoding: 'latin1' };
+  }
+}
+
+/** The inverse of fileToShareCode; undefined when a latin1 code holds a character over U+00FF (a damaged link). */
+export function shareCodeToFile(code: string, encoding: unknown): Uint8Array | undefined {
+  if (encoding !== 'latin1') return new TextEncoder().encode(code);
+  const bytes = new Uint8Array(code.length);
+  for (let i = 0; i < code.length; i++) {
+    const c = code.charCodeAt(i);
+    if (c > 0xff) return undefined;
+    bytes[i] = c;
+  }
+  return bytes;
+}
+
 /** The view each format opens on: the one that shows what that input is made of. */
 const FIRST_VIEW: Readonly<Record<Format, string>> = { http1: 'messages', curl: 'messages', h2: 'frames', hpack: 'hpack', har: 'waterfall' };
 
@@ -166,9 +194,22 @@ export default function Inspector() {
           setResult({ format: null, detected: false, reason: '', problems: [{ message: decoded.message }], notes: [] });
           return;
         }
-        if (text.current) text.current.value = decoded.state.code;
-        setFile(undefined);
         const o = decoded.state.options ?? {};
+        // A link made from a dropped file carries its bytes: read those, not the box (which drops CRs).
+        const name = typeof o.file === 'string' ? o.file : undefined;
+        const bytes = name !== undefined ? shareCodeToFile(decoded.state.code, o.encoding) : undefined;
+        if (name !== undefined && !bytes) {
+          setResult({
+            format: null,
+            detected: false,
+            reason: '',
+            problems: [{ message: `The link is damaged: the bytes of ${name} in it are not one byte per character.` }],
+            notes: [],
+          });
+          return;
+        }
+        if (text.current) text.current.value = bytes ? new TextDecoder().decode(bytes) : decoded.state.code;
+        setFile(name !== undefined && bytes ? { name, bytes } : undefined);
         const restored: Settings = {
           format: typeof o.format === 'string' && FORMATS.some((f) => f.id === o.format) ? (o.format as Format) : null,
           restoreCrlf: o.restoreCrlf !== false,
@@ -176,7 +217,7 @@ export default function Inspector() {
           sender: o.sender === 'client' || o.sender === 'server' ? o.sender : null,
         };
         setSettings(restored);
-        void read(restored, undefined);
+        void read(restored, bytes);
       });
       return true;
     };
@@ -233,8 +274,14 @@ export default function Inspector() {
   };
 
   const makeShare = async () => {
-    const code = text.current?.value ?? '';
+    // A dropped file (untouched since: typing in the box forgets it) is shared as its bytes.
+    const fromFile = file ? fileToShareCode(file.bytes) : undefined;
+    const code = fromFile ? fromFile.code : (text.current?.value ?? '');
     const options: Record<string, unknown> = {};
+    if (file && fromFile) {
+      options.file = file.name;
+      if (fromFile.encoding) options.encoding = fromFile.encoding;
+    }
     if (settings.format) options.format = settings.format;
     if (!settings.restoreCrlf) options.restoreCrlf = false;
     if (settings.tableSize !== 4096) options.tableSize = settings.tableSize;
@@ -243,7 +290,7 @@ export default function Inspector() {
     if (encoded.length > MAX_SHARE_CHARS) {
       setShare({
         length: encoded.length,
-        message: `Too large to share: compressed, this input is ${encoded.length.toLocaleString('en')} characters, over the ${MAX_SHARE_CHARS.toLocaleString('en')} a link can safely carry. Share the file itself, or trim it to the part that matters.`,
+        message: `Too large to share: compressed, this input is ${encoded.length.toLocaleString('en')} characters, over the ${MAX_SHARE_CHARS.toLocaleString('en')} a link can safely carry. Share the ${file ? `file (${file.name}, ${file.bytes.length.toLocaleString('en')} bytes)` : 'input'} itself, or trim it to the part that matters.`,
       });
       return;
     }
