@@ -4,7 +4,7 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeShareState, encodeShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
-import Inspector, { INSPECT_SHARE_ID, MAX_SHARE_CHARS, SAMPLE } from './Inspector';
+import Inspector, { INSPECT_SHARE_ID, MAX_SHARE_CHARS, SAMPLE, storeOf } from './Inspector';
 import { inspect } from './inspect';
 
 beforeEach(() => {
@@ -37,6 +37,49 @@ describe('the placeholder sample', () => {
       expect(v.error).toBeUndefined();
     }
   });
+});
+
+describe('storeOf', () => {
+  it('keeps every entry of a 5,380-entry HAR, past the 50,000-event cap of a playground run', () => {
+    const entry = (i: number) => ({
+      startedDateTime: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)).toISOString(),
+      time: 12,
+      request: {
+        method: 'GET',
+        url: `https://example.com/item/${i}`,
+        httpVersion: 'HTTP/1.1',
+        headers: [{ name: 'Host', value: 'example.com' }],
+        queryString: [],
+        cookies: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        httpVersion: 'HTTP/1.1',
+        headers: [{ name: 'Content-Length', value: '2' }],
+        cookies: [],
+        content: { size: 2, mimeType: 'text/plain' },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: 2,
+      },
+      cache: {},
+      timings: { blocked: 0, dns: -1, connect: -1, send: 1, wait: 10, receive: 1, ssl: -1 },
+      serverIPAddress: '192.0.2.1',
+      connection: '1',
+    });
+    const text = JSON.stringify({
+      log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: Array.from({ length: 5380 }, (_, i) => entry(i)) },
+    });
+    const recording = inspect({ text }).recording!;
+    const events = recording.sources.reduce((n, s) => n + s.events.length, 0);
+    expect(events).toBeGreaterThan(50_000);
+    const store = storeOf(recording);
+    expect(store.dropped).toBe(0);
+    expect(store.snapshot().steps).toHaveLength(events);
+  }, 60_000);
 });
 
 describe('Inspector', () => {

@@ -9,7 +9,8 @@
  */
 import { useCallback, useEffect, useRef, useState, type ComponentType, type DragEvent, type ReactNode } from 'react';
 import type { VizPanelProps } from '../viz/VizPanel';
-import { RecordingStore } from '../viz/recording';
+import { MAX_RECORDING_EVENTS, RecordingStore } from '../viz/recording';
+import type { Recording } from '../recording/model';
 import { decodeShareState, encodeShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
 import { FORMATS, type Format } from './detect';
@@ -98,6 +99,23 @@ function settingsBeforeWaking(): Settings {
   };
 }
 
+/**
+ * A finished store holding every event of a reading. Sized to the reading, not to the playground's 50,000-event
+ * cap: that cap guards the page against a snippet that never stops emitting, while a reading is already whole
+ * (and bounded by MAX_INPUT_BYTES). Under that cap a 5,380-entry HAR was silently cut after its 4,553rd entry.
+ */
+export function storeOf(recording: Recording): RecordingStore {
+  const total = recording.sources.reduce((n, s) => n + s.events.length, 0);
+  const store = new RecordingStore({ maxEvents: Math.max(MAX_RECORDING_EVENTS, total) });
+  for (const source of recording.sources) {
+    const { events, ...info } = source;
+    store.addSource(info);
+    store.append(source.id, events);
+  }
+  store.finish();
+  return store;
+}
+
 let worker: Worker | undefined;
 let nextId = 0;
 
@@ -162,16 +180,7 @@ export default function Inspector() {
       const [r, viz] = await Promise.all([runInspect(input), import('../viz/VizPanel')]);
       if (id !== run.current) return;
       setPanel(() => viz.default);
-      let next: RecordingStore | undefined;
-      if (r.recording) {
-        next = new RecordingStore();
-        for (const source of r.recording.sources) {
-          const { events, ...info } = source;
-          next.addSource(info);
-          next.append(source.id, events);
-        }
-        next.finish();
-      }
+      const next = r.recording ? storeOf(r.recording) : undefined;
       setStore(next);
       setStoreRun(id);
       setResult(r);
