@@ -267,3 +267,26 @@ test('a 10 MB HAR is read off the main thread: the page keeps answering', async 
   expect(await page.evaluate(() => document.querySelector('.rt-inspect button[data-primary]')?.textContent)).toBe('Reading…');
   await expect(page.getByTestId('inspect-result')).toHaveAttribute('data-format', 'har', { timeout: 90_000 });
 });
+
+test('a phone, 390 px: the page does not scroll sideways and the waterfall pans under its Name column to the bars', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/inspect/');
+  await expect(await paste(page, fixture('chromium.har'))).toBeVisible();
+  await expect(page.getByTestId('waterfall-summary')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // The table is its own sideways scroller (Starlight's table style) and is wider than the phone: panned to its
+  // end, the bars are on screen beside the names, which stay put.
+  const pane = page.locator('.rt-tl-scroll-x > table').first();
+  expect(await pane.evaluate((e) => getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth)).toBe(true);
+  await pane.evaluate((e) => {
+    e.scrollLeft = e.scrollWidth;
+  });
+  const row = pane.locator('tbody tr').first();
+  const name = await row.locator('td').first().boundingBox();
+  const bars = await row.locator('td.rt-tl-wf-cell').boundingBox();
+  const paneBox = await pane.boundingBox();
+  expect(Math.abs(name!.x - paneBox!.x)).toBeLessThanOrEqual(1);
+  expect(bars!.x).toBeGreaterThanOrEqual(name!.x + name!.width - 1);
+  expect(bars!.x + bars!.width).toBeLessThanOrEqual(paneBox!.x + paneBox!.width + 1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
