@@ -16,6 +16,7 @@ import { formatShareHash, readShareHash } from '../share/hash';
 import { FORMATS, type Format } from './detect';
 import type { InspectInput, InspectResult } from './inspect';
 import { countOf } from './words';
+import { H2Connection, H2OneSide } from './H2Tables';
 import { takeWakeActions } from '../build/wake-actions';
 import { replayLink, replaySnippet } from './replay';
 import './inspect.css';
@@ -488,35 +489,8 @@ function Result({ result, fileName }: { result: InspectResult; fileName: string 
           ))}
         </details>
       )}
-      {result.h2 && (
-        <details open>
-          <summary>
-            HTTP/2: {countOf(result.h2.frames, 'frame')} from the {result.h2.sender}, {countOf(result.h2.blocks, 'field block')}
-          </summary>
-          <table data-testid="inspect-flow">
-            <caption>Flow control, from the {result.h2.sender}'s side (RFC 9113 §6.9)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Stream</th>
-                <th scope="col">DATA sent (octets)</th>
-                <th scope="col">Left of a 65,535 window</th>
-                <th scope="col">Credit given to the peer</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.h2.flow.map((f) => (
-                <tr key={f.streamId}>
-                  <th scope="row">{f.streamId === 0 ? 'connection' : f.streamId}</th>
-                  <td>{f.dataSent}</td>
-                  <td>{f.windowLeft}</td>
-                  <td>{f.granted}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <p className="rt-inspect-notes">Windows assume the peer's initial 65,535 and no WINDOW_UPDATE from it: its frames are not in this capture.</p>
-        </details>
-      )}
+      {result.h2 && <H2OneSide h2={result.h2} />}
+      {result.h2Connection && <H2Connection connection={result.h2Connection} />}
       {result.hpack && (
         <details open>
           <summary>
