@@ -6,7 +6,7 @@ import { looksLikeCurl } from './curl';
 import { looksLikeFrames, startsWithPreface } from './h2';
 import { hexForm, parseHex, type HexForm } from './hex';
 
-export type Format = 'http1' | 'curl' | 'h2' | 'hpack' | 'har';
+export type Format = 'http1' | 'curl' | 'h2' | 'hpack' | 'har' | 'pcap';
 
 export const FORMATS: readonly { readonly id: Format; readonly label: string }[] = [
   { id: 'http1', label: 'Raw HTTP/1.x' },
@@ -14,6 +14,7 @@ export const FORMATS: readonly { readonly id: Format; readonly label: string }[]
   { id: 'h2', label: 'HTTP/2 frames (hex)' },
   { id: 'hpack', label: 'HPACK block (hex)' },
   { id: 'har', label: 'HAR file' },
+  { id: 'pcap', label: 'pcap / pcapng capture' },
 ];
 
 export const HEX_FORM_LABELS: Readonly<Record<HexForm, string>> = {
@@ -24,10 +25,56 @@ export const HEX_FORM_LABELS: Readonly<Record<HexForm, string>> = {
 
 export type Detection = { readonly format: Format; readonly reason: string } | { readonly format: null; readonly reason: string };
 
+/** Which capture file a dropped file is, from its first four bytes; null when it is not one. */
+export type CaptureKind = { readonly kind: 'pcap'; readonly littleEndian: boolean; readonly nanoseconds: boolean } | { readonly kind: 'pcapng' };
+
+/**
+ * The capture-file hook: the pcap reader (capture/) takes every file this names. A pcap file starts with
+ * its magic number written in the writer's byte order: a1b2c3d4 (microsecond timestamps) or a1b23c4d
+ * (nanosecond), read as d4c3b2a1 / 4d3cb2a1 when the writer was little-endian (tcpdump -w on x86).
+ * A pcapng file starts with a Section Header Block, block type 0a0d0d0a, the same in either byte order.
+ */
+export function captureKind(bytes: Uint8Array): CaptureKind | null {
+  if (bytes.length < 4) return null;
+  const magic = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
+  switch (magic) {
+    case 0xa1b2c3d4:
+      return { kind: 'pcap', littleEndian: false, nanoseconds: false };
+    case 0xd4c3b2a1:
+      return { kind: 'pcap', littleEndian: true, nanoseconds: false };
+    case 0xa1b23c4d:
+      return { kind: 'pcap', littleEndian: false, nanoseconds: true };
+    case 0x4d3cb2a1:
+      return { kind: 'pcap', littleEndian: true, nanoseconds: true };
+    case 0x0a0d0d0a:
+      return { kind: 'pcapng' };
+    default:
+      return null;
+  }
+}
+
+/** A pasted or linked pcap arrives as text, one character per byte (latin1): its first four characters. */
+function latin1Head(text: string): Uint8Array {
+  const head = new Uint8Array(Math.min(4, text.length));
+  for (let i = 0; i < head.length; i++) head[i] = text.charCodeAt(i) & 0xff;
+  return text.length >= 4 && [...text.slice(0, 4)].every((c) => c.charCodeAt(0) <= 0xff) ? head : new Uint8Array(0);
+}
+
+const CAPTURE_WORDS: Readonly<Record<string, string>> = {
+  pcap: 'a pcap capture file (tcpdump -w, Wireshark)',
+  pcapng: 'a pcapng capture file (Wireshark, tcpdump -w on newer systems)',
+};
+
 const REQUEST_LINE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ \S+( HTTP\/\d(\.\d)?)?\r?$/;
 const ASCII_HTTP = /^(HTTP\/\d|[A-Z]{3,10} \S)/;
 
-export function detect(text: string): Detection {
+export function detect(text: string, bytes?: Uint8Array): Detection {
+  const capture = captureKind(bytes ?? latin1Head(text));
+  if (capture) {
+    const order =
+      capture.kind === 'pcap' ? `, ${capture.littleEndian ? 'little' : 'big'}-endian, ${capture.nanoseconds ? 'nano' : 'micro'}second timestamps` : '';
+    return { format: 'pcap', reason: `It is ${CAPTURE_WORDS[capture.kind]}: its first four bytes are the ${capture.kind} magic number${order}.` };
+  }
   const trimmed = text.trimStart();
   if (trimmed === '') return { format: null, reason: 'The input is empty.' };
   if (trimmed.startsWith('{')) return { format: 'har', reason: 'It is JSON, which is how HAR files are written.' };

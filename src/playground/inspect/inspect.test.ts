@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detect } from './detect';
+import { captureKind, detect } from './detect';
 import { parseHex } from './hex';
 import { directions, splitConversation } from './http1';
 import { Http1Reader } from 'roundtrip/wire';
@@ -53,6 +53,27 @@ describe('detection', () => {
     expect(detect(fixture('h2-server.od.txt')).format).toBe('h2');
     expect(detect(fixture('chromium.har')).format).toBe('har');
     expect(detect('82 86 84 41 0f 77 77 77 2e 65 78 61 6d 70 6c 65 2e 63 6f 6d').format).toBe('hpack');
+  });
+
+  it('names pcap and pcapng files by their magic number, dropped or linked (latin1)', () => {
+    // The 24-byte global headers tcpdump -i lo -w wrote on x86 (little-endian), without and with
+    // --time-stamp-precision=nano: version 2.4, snaplen 262144, link type 1 (Ethernet).
+    const bytesOf = (hex: string) => Uint8Array.from(hex.match(/../g)!, (h) => Number.parseInt(h, 16));
+    const micro = bytesOf('d4c3b2a10200040000000000000000000000040001000000');
+    const nano = bytesOf('4d3cb2a10200040000000000000000000000040001000000');
+    const asText = (b: Uint8Array) => new TextDecoder().decode(b);
+    expect(captureKind(micro)).toEqual({ kind: 'pcap', littleEndian: true, nanoseconds: false });
+    expect(captureKind(nano)).toEqual({ kind: 'pcap', littleEndian: true, nanoseconds: true });
+    expect(captureKind(bytesOf('a1b2c3d4'))).toEqual({ kind: 'pcap', littleEndian: false, nanoseconds: false });
+    expect(captureKind(bytesOf('a1b23c4d'))).toEqual({ kind: 'pcap', littleEndian: false, nanoseconds: true });
+    expect(captureKind(bytesOf('0a0d0d0a1c0000004d3c2b1a'))).toEqual({ kind: 'pcapng' });
+    expect(captureKind(bytesOf('0a0d0d'))).toBeNull();
+    expect(captureKind(new TextEncoder().encode('GET / HTTP/1.1'))).toBeNull();
+    const dropped = detect(asText(micro), micro);
+    expect(dropped.format).toBe('pcap');
+    expect(dropped.reason).toMatch(/pcap magic number, little-endian, microsecond/);
+    expect(detect(String.fromCharCode(...nano)).format).toBe('pcap');
+    expect(inspect({ text: asText(micro), bytes: micro }).format).toBe('pcap');
   });
 
   it('says what to do with nghttp -v logs, which hold no bytes', () => {

@@ -95,7 +95,7 @@ export function inspect(input: InspectInput): InspectResult {
           format: 'h2' as const,
           reason: 'It holds an HTTP/2 connection\'s two sides: hex under "client:" and "server:", or two hex blocks, one starting with the connection preface.',
         }
-      : detect(input.text);
+      : detect(input.text, input.bytes);
   const base = { detected: !input.format, reason: detection.reason };
   if (detection.format === null) return { ...base, format: null, problems: [{ message: detection.reason }], notes: [] };
   try {
@@ -110,6 +110,8 @@ export function inspect(input: InspectInput): InspectResult {
         return { ...base, ...hpack(input) };
       case 'har':
         return { ...base, ...har(input) };
+      case 'pcap':
+        return { ...base, ...pcap(input) };
     }
   } catch (error) {
     // A reader bug must not leave a blank panel: say what failed.
@@ -123,6 +125,22 @@ export function inspect(input: InspectInput): InspectResult {
 }
 
 type Body = Omit<InspectResult, 'detected' | 'reason'>;
+
+/**
+ * The pcap/pcapng hook (issue #30 item 12): detect() names a capture file by its magic number
+ * (detect.ts captureKind); the capture reader in capture/ plugs in here.
+ */
+function pcap(input: InspectInput): Body {
+  return {
+    format: 'pcap',
+    problems: [
+      {
+        message: `This is a capture file (${input.bytes ? `${input.bytes.length} bytes` : 'pasted'}), and this build of the inspector does not read capture files yet. Open it in Wireshark and use Follow > TCP Stream (Show data as: Raw), then paste the hex here.`,
+      },
+    ],
+    notes: [],
+  };
+}
 
 /** HTTP/1 input as bytes: hex of HTTP/1 text is read as hex, a file as its bytes, pasted text as UTF-8. */
 function http1Bytes(input: InspectInput): { bytes: Uint8Array; restore: boolean; note?: string } {
