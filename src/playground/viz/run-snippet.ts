@@ -67,8 +67,16 @@ export async function recordSnippet(
   file: string,
   { overrides = {} }: { overrides?: Record<string, unknown> } = {},
 ): Promise<{ recording: Recording; output: string[]; reported: OptionsSchema | undefined }> {
-  const compiled = compileSnippet(readFileSync(`${SNIPPETS_DIR}/${file}`, 'utf8'));
-  if (!compiled.ok) throw new Error(`${file}: ${compiled.message}`);
+  return recordCode(readFileSync(`${SNIPPETS_DIR}/${file}`, 'utf8'), { name: file, react: file.endsWith('.tsx'), overrides });
+}
+
+/** The same for code given as text (a challenge's starting snippet or solution); `name` labels its errors. */
+export async function recordCode(
+  source: string,
+  { name, react = false, overrides = {} }: { name: string; react?: boolean; overrides?: Record<string, unknown> },
+): Promise<{ recording: Recording; output: string[]; reported: OptionsSchema | undefined }> {
+  const compiled = compileSnippet(source);
+  if (!compiled.ok) throw new Error(`${name}: ${compiled.message}`);
   const store = new RecordingStore();
   const capture = createCapture({
     runId: 1,
@@ -82,7 +90,7 @@ export async function recordSnippet(
   });
   const output: string[] = [];
   const log = (...args: unknown[]) => output.push(formatArgs(args));
-  const app = file.endsWith('.tsx') ? document.body.appendChild(Object.assign(document.createElement('div'), { id: 'root' })) : undefined;
+  const app = react ? document.body.appendChild(Object.assign(document.createElement('div'), { id: 'root' })) : undefined;
   let done = false;
   let reported: OptionsSchema | undefined;
   installOptionsContext({ overrides, onSchema: (schema) => (reported = schema), show: createShowRecorder(capture, log) });
@@ -92,7 +100,7 @@ export async function recordSnippet(
   });
   const started = Date.now();
   while (!done && vi.isFakeTimers()) {
-    if (Date.now() - started > FAKE_TIME_LIMIT_MS) throw new Error(`${file} did not finish within ${FAKE_TIME_LIMIT_MS} ms of fake time`);
+    if (Date.now() - started > FAKE_TIME_LIMIT_MS) throw new Error(`${name} did not finish within ${FAKE_TIME_LIMIT_MS} ms of fake time`);
     await realTurn();
     if (!done) await vi.advanceTimersToNextTimerAsync();
   }
