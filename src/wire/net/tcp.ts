@@ -40,7 +40,7 @@
  *   like QUIC's handshake packets; loss and the loss schedule count only application data (link.ts).
  *
  * - Lost segments are traced ('packet-lost') with the link's cause: the full bottleneck queue, random
- *   loss or the loss schedule (link.ts).
+ *   loss or the loss schedule (link.ts), at the moment they are sent, as QUIC's 'quic-datagram-dropped'.
  *
  * - Tail loss probes (RACK-TLP, RFC 8985 §7, congestion.ts): 2 x SRTT without an ACK sends the last segment
  *   (or a new one) past the window, so a lost tail is found by RACK instead of the RTO; `tailLossProbe: false`.
@@ -398,10 +398,10 @@ export class TcpSocket implements ByteStream {
     const firstSent = retransmission ? undefined : ([start, start + segment.data.length] as const);
     const cause = handshake ? undefined : link.dropCause({ direction: this.#direction, firstSent });
     if (cause !== undefined) {
-      ctx.clock.setTimeout(() => {
-        if (this.#conn.closed) return;
-        ctx.trace.emit({ type: 'packet-lost', connectionId: id, from: this.side, offset: segment.offset, length: segment.data.length, cause });
-      }, arrival - now);
+      // Stamped when the packet meets the bottleneck, which this model puts at the sender's side of the link:
+      // a drop-tail queue refuses it on entry, and QUIC's 'quic-datagram-dropped' is stamped at the same
+      // moment, so one drop shows at one time in both stacks (issue #32 item 5).
+      ctx.trace.emit({ type: 'packet-lost', connectionId: id, from: this.side, offset: segment.offset, length: segment.data.length, cause });
     } else {
       const { offset, data } = segment;
       ctx.clock.setTimeout(() => peer.#receive(offset, data), arrival - now);

@@ -104,6 +104,7 @@ export interface AckEvent extends Base<'ack'> {
   /** Every byte before this stream offset has arrived in order. */
   readonly ack: number;
 }
+/** The network lost a TCP segment; stamped when it was sent (the bottleneck is at the sender's end of the link). */
 export interface PacketLostEvent extends Base<'packet-lost'> {
   readonly connectionId: string;
   readonly from: Side;

@@ -232,7 +232,7 @@ export function buildSequence(events: readonly TraceEvent[]): SequenceModel {
         const pending = pendingSegments.get(`${e.connectionId}|${e.from}|${e.offset}|${e.length}`)?.shift();
         if (!pending) return;
         const a = arrows[pending.arrow]!;
-        end(pending.arrow, { lost: true, arriveAt: e.at, description: `${a.description}, ${dropped(e.cause)}` }, index);
+        end(pending.arrow, { lost: true, description: `${a.description}, ${dropped(e.cause)}` }, index);
         return;
       }
       case 'ack': {
