@@ -572,7 +572,7 @@ function Verdicts({ verdicts }: { verdicts: InspectResult['verdicts'] & object }
             <td>
               {v.error
                 ? `Rejected at line ${v.error.line}, column ${v.error.column} (byte ${v.error.offset}): ${v.error.message}`
-                : `${v.messages} whole ${v.messages === 1 ? 'message' : 'messages'} read${v.incomplete ? ', then the capture ends inside a message' : ''}.`}
+                : `${v.messages} whole ${v.messages === 1 ? 'message' : 'messages'} read${v.bodiesLeftOut ? ` (${v.bodiesLeftOut === v.messages ? (v.messages === 1 ? 'its head only' : 'heads only') : `${v.bodiesLeftOut} of them heads only`}: curl did not print the body)` : ''}${v.incomplete ? ', then the capture ends inside a message' : ''}.`}
               {!v.strict && v.tolerated.length > 0 && ` Let through: ${v.tolerated.map((t) => `${t.code} at line ${t.line}, column ${t.column}`).join('; ')}.`}
             </td>
           </tr>

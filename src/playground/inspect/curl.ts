@@ -1,19 +1,28 @@
 /**
- * `curl -v` output back into the bytes on the wire. curl prints the request head it wrote with "> " before
+ * `curl -v` output back into what crossed the wire. curl prints the request head it wrote with "> " before
  * each line, the response head it read with "< ", and its own remarks with "* "; with standard output
  * redirected it marks each body it sent or received as "} [19 bytes data]" or "{ [41 bytes data]" instead of
  * printing it. The response body itself goes to standard output, so in `curl -v URL 2>&1` it follows curl's
- * remarks, unprefixed.
+ * remarks, unprefixed, and de-chunked (curl prints the payload, not the chunked framing). Without -s, and with
+ * standard output elsewhere, curl also draws its progress meter on standard error: two title lines, then rows
+ * redrawn after a CR and never ended by LF, so the next remark starts on the same line.
  *
- * A head is rebuilt with CR LF after every line (HTTP/1.1 requires it, RFC 9112 §2.2; curl prints the CR,
- * a text box drops it). An unprefixed text after a response head is taken as that response's body. A
- * request body is never printed by `-v` (use `--trace-ascii` for that), so a request that announced one is
- * cut short, and the result says so instead of inventing its bytes.
+ * So a transcript is heads, each with the body curl printed or a note of what it left out: a head is rebuilt
+ * with CR LF after every line (HTTP/1.1 requires it, RFC 9112 §2.2; curl prints the CR, a text box drops it),
+ * and a body curl did not print is never invented: its length is what Content-Length says (RFC 9112 §6.3), or
+ * unknown for chunked framing (§7.1), and the markers say how many bytes curl moved.
  */
 
 export interface CurlSegment {
   readonly from: 'client' | 'server';
+  /** The head, then the body if curl printed one. */
   readonly text: string;
+  /** The head alone, CR LF after every line, ending in the empty line (if curl printed it). */
+  readonly head: string;
+  /** The body as curl printed it to standard output; undefined: curl printed none here. */
+  readonly body?: string;
+  /** Bytes curl's "{ [N bytes data]" / "} [N bytes data]" markers counted after this head (0: no marker). */
+  readonly marked: number;
 }
 
 /** One request's fields as curl listed them before sending its HEADERS frame (HTTP/2 only). */
@@ -30,6 +39,8 @@ export interface CurlTranscript {
   readonly info: readonly string[];
   /** What curl did not print, in words. */
   readonly notes: readonly string[];
+  /** The progress meter's last row (curl without -s, standard output elsewhere), set aside; undefined: none. */
+  readonly meter?: string;
 }
 
 /**
@@ -46,6 +57,31 @@ const STREAM_ID = /^Using Stream ID: (\d+)/;
 /** Lines that are curl's: a prefix, a data marker, or TLS progress ("* TLSv1.3 (OUT)..."). */
 const MARKER = /^[{}] \[(\d+) bytes data\]$/;
 
+/**
+ * curl's progress meter (lib/progress.c): the two title lines, and each row, a fixed-width line of numbers
+ * and times ("100   157  100   157    0     0   106k      0 --:--:-- --:--:-- --:--:--  153k").
+ */
+const METER_TITLE = /^\s*(% Total\s+% Received|Dload\s+Upload\s+Total)/;
+const METER_ROW =
+  /^\s*\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?\s+[\d.]+[kMGTP]?\s+[\d.]+[kMGTP]?\s+[-\d:]{8}\s+[-\d:]{8}\s+[-\d:]{8}\s+[\d.]+[kMGTP]?/;
+
+/**
+ * A line of curl's standard error without the progress meter: the rows redrawn after each CR, and what
+ * follows the last row on the same line (curl's next remark). Returns the rest and the last row seen.
+ */
+function withoutMeter(line: string): { rest: string; row?: string } {
+  if (METER_TITLE.test(line)) return { rest: '', row: '' };
+  let row: string | undefined;
+  let rest = line;
+  for (;;) {
+    const m = METER_ROW.exec(rest.replace(/^\r/, ''));
+    if (!m) break;
+    row = m[0].trim();
+    rest = rest.replace(/^\r/, '').slice(m[0].length);
+  }
+  return { rest: row === undefined ? line : rest.replace(/^\r/, ''), ...(row !== undefined ? { row } : {}) };
+}
+
 /** True when most non-empty lines of `text` carry curl's prefixes: the text is `curl -v` output. */
 export function looksLikeCurl(text: string): boolean {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
@@ -54,28 +90,33 @@ export function looksLikeCurl(text: string): boolean {
 }
 
 export function parseCurl(text: string): CurlTranscript {
-  const segments: { from: 'client' | 'server'; text: string }[] = [];
+  const segments: { from: 'client' | 'server'; head: string; body: string[]; marked: number }[] = [];
   const info: string[] = [];
   const notes: string[] = [];
   const listed: { streamId?: number; fields: { name: string; value: string }[] }[] = [];
-  let current: { from: 'client' | 'server'; text: string; headDone: boolean; body: string[] } | undefined;
+  let meter: string | undefined;
+  let current: { from: 'client' | 'server'; head: string; headDone: boolean; body: string[]; marked: number } | undefined;
   const close = () => {
     if (!current) return;
-    const body = current.body.join('\n');
-    segments.push({ from: current.from, text: current.text + body });
+    segments.push({ from: current.from, head: current.head, body: current.body, marked: current.marked });
     current = undefined;
   };
   for (const raw of text.split('\n')) {
-    const line = raw.replace(/\r$/, '');
+    const cleaned = withoutMeter(raw.replace(/\r$/, ''));
+    if (cleaned.row !== undefined) {
+      if (cleaned.row !== '') meter = cleaned.row;
+      if (cleaned.rest.trim() === '') continue;
+    }
+    const line = cleaned.rest;
     const prefix = line.slice(0, 2);
     if (prefix === '> ' || line === '>' || prefix === '< ' || line === '<') {
       const from = line.startsWith('>') ? 'client' : 'server';
       if (!current || current.from !== from || current.headDone) {
         close();
-        current = { from, text: '', headDone: false, body: [] };
+        current = { from, head: '', headDone: false, body: [], marked: 0 };
       }
       const content = line.slice(2);
-      current.text += `${content}\r\n`;
+      current.head += `${content}\r\n`;
       if (content === '') current.headDone = true;
       continue;
     }
@@ -97,23 +138,30 @@ export function parseCurl(text: string): CurlTranscript {
     }
     const marker = MARKER.exec(line.trim());
     if (marker) {
-      if (line.trim().startsWith('}'))
-        notes.push(
-          `curl sent a request body of ${marker[1]} bytes but did not print it (curl -v never does; --trace-ascii would): that request is shown without it.`,
-        );
+      // The marker counts bytes of the message just before it from that side: "}" the client's, "{" the server's.
+      const side = line.trim().startsWith('}') ? 'client' : 'server';
+      const target = current?.from === side ? current : [...segments].reverse().find((x) => x.from === side);
+      if (target) target.marked += Number(marker[1]);
       continue;
     }
     // Output of the transfer itself (the response body on standard output), after the last response head.
     const last = current ?? segments.at(-1);
-    if (last && last.from === 'server') {
-      if (current) current.body.push(line);
-      else segments[segments.length - 1] = { from: 'server', text: `${last.text}${line}` };
-    }
+    if (last && last.from === 'server') last.body.push(line);
   }
   close();
-  // The body lines were split at LF: a body that ended without one (JSON from an API usually does) gains nothing,
-  // and a trailing empty line from the paste is not part of it.
-  return { segments: segments.map((s) => (s.from === 'server' ? { ...s, text: s.text.replace(/\n$/, '') } : s)), listed, info, notes };
+  return {
+    segments: segments.map((s) => {
+      // The body lines were split at LF: a body that ended without one (JSON from an API usually does) gains
+      // nothing, and the empty line after a final LF is not part of it. The head keeps every CR LF.
+      const printed = s.body.join('\n').replace(/\n$/, '');
+      const body = s.body.length > 0 && !(s.body.length === 1 && s.body[0] === '') ? printed : undefined;
+      return { from: s.from, head: s.head, text: s.head + (body ?? ''), ...(body !== undefined ? { body } : {}), marked: s.marked };
+    }),
+    listed,
+    info,
+    notes,
+    ...(meter !== undefined ? { meter } : {}),
+  };
 }
 
 export interface CurlMessage {

@@ -37,6 +37,8 @@ export interface Verdict {
   readonly incomplete: boolean;
   /** What lenient mode let through (strict mode rejects the first of these). */
   readonly tolerated: readonly Located[];
+  /** Of `messages`, how many are a head whose body the capture left out (curl -v prints no bodies). */
+  readonly bodiesLeftOut?: number;
 }
 
 export interface MachineStep {

@@ -261,6 +261,88 @@ describe('curl -v', () => {
     const r = inspect({ text: fixture('curl-v-put.txt') });
     expect(r.notes.join(' ')).toMatch(/request body of 19 bytes/);
   });
+
+  // Captured here with curl 7.88.1 against python's http.server (HTTP/1.0, a 157-byte index.html, a chunked
+  // /chunked and a POST handler answering "got <body>\n") on 127.0.0.1:18400:
+  //   curl -v URL/ >/dev/null 2>curl-v-meter.txt        (progress meter on standard error)
+  //   curl -v URL/ >curl-v-both.txt 2>&1                 (meter, and the body after curl's remarks)
+  //   curl -sv URL/chunked >/dev/null 2>curl-sv-chunked.txt, and with 2>&1 into curl-sv-chunked-both.txt
+  //   curl -v -d abc URL/post >curl-v-post.txt 2>&1
+  //   curl -sv -o /dev/null -H 'If-Modified-Since: ...' URL/ 2>curl-sv-304.txt
+  const strictOf = (r: ReturnType<typeof inspect>) =>
+    r.verdicts!.filter((v) => v.strict).map((v) => [v.from, v.messages, v.incomplete, v.bodiesLeftOut ?? 0, v.error?.code]);
+  for (const form of ['file', 'pasted'] as const) {
+    const read = (name: string) => inspect({ text: form === 'file' ? fixture(name) : pasted(fixture(name)) });
+
+    it(`sets the progress meter aside and reads a head whose body curl left out as whole (${form})`, () => {
+      const r = read('curl-v-meter.txt');
+      expect(r.format).toBe('curl');
+      expect(r.problems).toEqual([]);
+      expect(strictOf(r)).toEqual([
+        ['client', 1, false, 0, undefined],
+        ['server', 1, false, 1, undefined],
+      ]);
+      const notes = r.notes.join('\n');
+      expect(notes).toMatch(/The 200 response's body is not in curl's log: Content-Length says 157 bytes .*marker counted 157 bytes received/);
+      expect(notes).toMatch(/progress meter .* last row: "100 {3}157 {2}100 {3}157 /);
+      // The meter's first row shares its line with "*   Trying": the remark is kept, the row is not.
+      expect(notes).toMatch(/remarks: {3}Trying 127\.0\.0\.1:18400\.\.\. \//);
+      const responses = parseCurl(fixture('curl-v-meter.txt')).segments.filter((x) => x.from === 'server');
+      expect(responses.map((x) => [x.body, x.marked, x.head.endsWith('\r\n\r\n')])).toEqual([[undefined, 157, true]]);
+    });
+
+    it(`reads a -sv chunked response as a head, and a body printed de-chunked as text, not wire bytes (${form})`, () => {
+      for (const name of ['curl-sv-chunked.txt', 'curl-sv-chunked-both.txt']) {
+        const r = read(name);
+        expect(strictOf(r)).toEqual([
+          ['client', 1, false, 0, undefined],
+          ['server', 1, false, 1, undefined],
+        ]);
+        expect(r.notes.join(' ')).toMatch(
+          /chunked, so no length was announced \(RFC 9112 §7\.1\); curl's marker counted 17 bytes received, chunk framing included/,
+        );
+      }
+      const both = read('curl-sv-chunked-both.txt');
+      expect(both.notes.join(' ')).toMatch(/printed the body without its chunked framing/);
+      expect(both.replay!.exchanges[0]).toMatchObject({ status: 200, responseBody: 'first chunk\nsecond, longer chunk of text' });
+    });
+
+    it(`counts the POST body curl sent without printing it, instead of calling the request cut (${form})`, () => {
+      const r = read('curl-v-post.txt');
+      expect(strictOf(r)).toEqual([
+        ['client', 1, false, 1, undefined],
+        ['server', 1, false, 0, undefined],
+      ]);
+      expect(r.notes.join(' ')).toMatch(/request body of 3 bytes\) is not in curl's log: Content-Length says 3 bytes .* --trace-ascii does/);
+      expect(r.replay!.exchanges[0]).toMatchObject({ method: 'POST', path: '/post', status: 201, responseBody: 'got abc\n' });
+    });
+
+    it(`ends a bodiless 304's head where curl did (${form})`, () => {
+      const r = read('curl-sv-304.txt');
+      expect(strictOf(r)).toEqual([
+        ['client', 1, false, 0, undefined],
+        ['server', 1, false, 0, undefined],
+      ]);
+      const server = parseCurl(fixture('curl-sv-304.txt')).segments[1]!;
+      expect(server.text).toBe('HTTP/1.0 304 Not Modified\r\nServer: SimpleHTTP/0.6 Python/3.11.7\r\nDate: Sun, 29 Nov 2026 04:42:10 GMT\r\n\r\n');
+    });
+
+    it(`replays what curl saw: the status and fields, and the body it printed (${form})`, () => {
+      const meter = read('curl-v-meter.txt').replay!;
+      expect(meter.exchanges).toEqual([expect.objectContaining({ method: 'GET', path: '/', status: 200, responseBody: '' })]);
+      expect(meter.exchanges[0]!.responseHeaders).toContainEqual({ name: 'Last-Modified', value: 'Sun, 01 Nov 2026 00:00:00 GMT' });
+      const code = replaySnippet(meter.exchanges, meter.from);
+      expect(code).toContain('"GET /": [\n    { status: 200, headers: {"server":"SimpleHTTP/0.6 Python/3.11.7","content-type":"text/html"');
+      expect(code).not.toContain('502');
+      // With the body on standard output, the reply is the 157 bytes Content-Length counts, final LF included.
+      const both = read('curl-v-both.txt');
+      expect(strictOf(both)).toEqual([
+        ['client', 1, false, 0, undefined],
+        ['server', 1, false, 0, undefined],
+      ]);
+      expect(new TextEncoder().encode(both.replay!.exchanges[0]!.responseBody).length).toBe(157);
+    });
+  }
 });
 
 describe('HTTP/2 frames', () => {

@@ -3,14 +3,14 @@
  * worker to the page by structured clone). Nothing here touches the DOM or the network.
  */
 import type { Recording } from '../recording/model';
-import { curlMessages, parseCurl, type CurlMessage, type CurlTranscript } from './curl';
+import { curlMessages, parseCurl, type CurlMessage, type CurlSegment, type CurlTranscript } from './curl';
 import { detect, HEX_FORM_LABELS, type Format } from './detect';
 import { countOf } from './words';
 import { pseudoHeaderBreaches, readBlocks, readFrames, type FlowRow, type Sender } from './h2';
 import { type H2Section, h2Sections, readH2Connection, splitDirections } from './h2-connection';
 import { readHar, harEvents, versionLabel, type HarCheck } from './har';
 import { hexForm, parseHex } from './hex';
-import { directions, machineSteps, mergeWrites, splitConversation, type Restored, verdicts, type Segment, type Verdict } from './http1';
+import { directions, type Located, locate, machineSteps, mergeWrites, splitConversation, type Restored, verdicts, type Segment, type Verdict } from './http1';
 import type { ReplayExchange } from './replay';
 import { h2ConnectionEvents, h2Events, http1Events, recordingOf, STEP_MS } from './to-recording';
 import { Http1Reader } from 'roundtrip/wire';
@@ -86,6 +86,13 @@ export interface InspectResult {
 }
 
 const utf8 = new TextEncoder();
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
 
 export function inspect(input: InspectInput): InspectResult {
   const detection = input.format
@@ -174,11 +181,17 @@ function http1(input: InspectInput): Body {
 
 function curl(input: InspectInput): Body {
   const transcript = parseCurl(input.text);
-  const segments: Segment[] = transcript.segments.map((s) => ({ from: s.from, bytes: utf8.encode(s.text) }));
-  if (segments.length === 0)
+  if (transcript.segments.length === 0)
     return { format: 'curl', problems: [{ message: 'No "> " or "< " lines: curl printed no request or response head here.' }], notes: [] };
   const messages = curlMessages(transcript);
-  const remarks = transcript.info.length ? [`curl's remarks: ${transcript.info.slice(0, 6).join(' / ')}${transcript.info.length > 6 ? ' …' : ''}`] : [];
+  const remarks = [
+    ...(transcript.meter !== undefined
+      ? [
+          `curl's progress meter (drawn on standard error when standard output goes elsewhere, and no -s) was set aside as a remark, not read as a body; its last row: "${transcript.meter}".`,
+        ]
+      : []),
+    ...(transcript.info.length ? [`curl's remarks: ${transcript.info.slice(0, 6).join(' / ')}${transcript.info.length > 6 ? ' …' : ''}`] : []),
+  ];
   if (messages.some((m) => m.version === 'HTTP/2')) return curlHttp2(messages, transcript, remarks);
   // RFC 7540 §3.2's Upgrade to h2c (curl --http2 on http:), which RFC 9113 §3.1 no longer defines: a server
   // that switches answers 101 first.
@@ -189,8 +202,155 @@ function curl(input: InspectInput): Body {
           'curl offered to switch to HTTP/2 (Upgrade: h2c, which RFC 9113 §3.1 deprecated), and the server answered in HTTP/1.1 instead of 101 Switching Protocols: the connection stayed HTTP/1.1. curl --http2-prior-knowledge starts in HTTP/2 instead.',
         ]
       : [];
-  const result = conversation(mergeWrites(segments), [...declined, ...transcript.notes, ...remarks]);
-  return { ...result, format: 'curl' };
+  const read = curlHeads(transcript);
+  const segments = mergeWrites(read.segments);
+  const problems: Problem[] = read.verdicts
+    .filter((v) => v.strict && v.error)
+    .map((v) => ({
+      message: `${v.from === 'client' ? 'Requests' : 'Responses'}: ${v.error!.message} (${v.error!.code})`,
+      where: `line ${v.error!.line}, column ${v.error!.column} (byte ${v.error!.offset} of the ${v.from}'s bytes)`,
+    }));
+  const requests = messages.filter((m) => m.from === 'client');
+  const responses = messages.filter((m) => m.from === 'server' && m.status !== undefined && (m.status >= 200 || m.status === 101));
+  return {
+    format: 'curl',
+    recording: recordingOf('Inspected curl -v transcript', http1Events(segments, machineSteps(segments)), { httpVersion: '1.1' }),
+    problems,
+    notes: [...declined, ...transcript.notes, ...read.notes, ...remarks, untimed('message')],
+    verdicts: read.verdicts,
+    // What curl saw: the status and fields of each response, and its body where curl printed one.
+    replay: {
+      from: 'a curl -v transcript',
+      exchanges: requests.map((req, i) => {
+        const res = responses[i];
+        return {
+          method: req.method ?? 'GET',
+          path: req.path ? (req.path.startsWith('/') ? req.path : safePath(req.path)) : '/',
+          requestHeaders: req.fields,
+          requestBody: '',
+          status: res?.status ?? 502,
+          responseHeaders: res ? res.fields : [],
+          responseBody: res ? printedBody(res) : 'The capture holds no response to this request.',
+        };
+      }),
+    },
+  };
+}
+
+/** The body curl printed, with the final LF its lines were split at when Content-Length counts it. */
+function printedBody(m: CurlMessage): string {
+  const length = m.fields.find((f) => f.name.toLowerCase() === 'content-length')?.value;
+  return length !== undefined && utf8.encode(`${m.body}\n`).length === Number(length) ? `${m.body}\n` : m.body;
+}
+
+/**
+ * curl's HTTP/1 heads as wire bytes, and the engine's verdict on each, message by message: a body curl printed
+ * is read with its head when it is the bytes Content-Length counts; a head whose body curl left out (or
+ * printed de-chunked) is read as a head, and counted as such, not as a message the capture cut short.
+ */
+function curlHeads(t: CurlTranscript): { segments: Segment[]; verdicts: Verdict[]; notes: string[] } {
+  const notes: string[] = [];
+  const parts = t.segments.map((s) => {
+    const head = utf8.encode(s.head);
+    const fields = s.head.split('\r\n');
+    const field = (name: string) =>
+      fields
+        .find((l) => l.toLowerCase().startsWith(`${name}:`))
+        ?.slice(name.length + 1)
+        .trim();
+    const length = field('content-length');
+    const chunked = /\bchunked\b/i.test(field('transfer-encoding') ?? '');
+    let bytes = head;
+    if (s.body !== undefined && !chunked && length !== undefined) {
+      // The body lines were split at LF, so a final LF is either the body's or the terminal's: try both.
+      for (const body of [s.body, `${s.body}\n`]) {
+        const b = utf8.encode(body);
+        if (String(b.length) === length) bytes = concatBytes(head, b);
+      }
+    }
+    return { from: s.from, bytes, segment: s, length, chunked };
+  });
+  const segments: Segment[] = parts.map((p) => ({ from: p.from, bytes: p.bytes }));
+  const both = directions(segments);
+  const verdicts: Verdict[] = [];
+  const methods: string[] = [];
+  for (const from of ['client', 'server'] as const) {
+    const mine = parts.filter((p) => p.from === from);
+    if (mine.length === 0) continue;
+    for (const strict of [true, false]) {
+      let messages = 0;
+      let leftOut = 0;
+      let base = 0;
+      let error: Verdict['error'];
+      let incomplete = false;
+      const tolerated: Located[] = [];
+      let finals = 0;
+      for (const p of mine) {
+        const reads = from === 'client' ? 'request' : 'response';
+        const reader = new Http1Reader(reads, { strict, maxBodyBytes: Infinity });
+        reader.feed(p.bytes);
+        let head: { status?: number; method?: string } | undefined;
+        let outcome: 'whole' | 'head' | 'cut' | 'error' = 'cut';
+        for (let i = 0; i < 10_000; i++) {
+          const ev = reader.next(reads === 'response' && methods[finals] ? { method: methods[finals]! } : {});
+          if (ev.type === 'request') head = { method: ev.method };
+          else if (ev.type === 'response') head = { status: ev.status };
+          else if (ev.type === 'informational' || ev.type === 'end-of-message') {
+            outcome = 'whole';
+            break;
+          } else if (ev.type === 'error') {
+            const at = base + ev.error.offset;
+            error = { code: ev.error.code, message: ev.error.message, offset: at, ...locate(both[from], at) };
+            outcome = 'error';
+            break;
+          } else if (ev.type === 'data') continue;
+          else {
+            outcome = head ? 'head' : 'cut';
+            break;
+          }
+        }
+        for (const x of reader.tolerated) tolerated.push({ code: x.code, message: x.message, offset: base + x.offset, ...locate(both[from], base + x.offset) });
+        if (strict && from === 'client' && head?.method) methods.push(head.method);
+        if (from === 'server' && head?.status !== undefined && (head.status >= 200 || head.status === 101)) finals++;
+        if (outcome === 'error') break;
+        if (outcome === 'cut') {
+          incomplete = true;
+          break;
+        }
+        messages++;
+        if (outcome === 'head') {
+          leftOut++;
+          if (strict) notes.push(leftOutNote(p.segment, p.length, p.chunked, head?.status));
+        }
+        base += p.bytes.length;
+      }
+      verdicts.push({ from, strict, messages, incomplete, ...(error ? { error } : {}), tolerated, ...(leftOut > 0 ? { bodiesLeftOut: leftOut } : {}) });
+    }
+  }
+  return { segments, verdicts, notes };
+}
+
+/** What curl left out of one message, in words, from its framing (RFC 9112 §6.3) and curl's markers. */
+function leftOutNote(s: CurlSegment, length: string | undefined, chunked: boolean, status: number | undefined): string {
+  const what =
+    s.from === 'client'
+      ? `The request's body (curl sent a request body of ${countOf(s.marked, 'byte')})`
+      : `The ${status ?? ''} response's body`.replace('  ', ' ');
+  const framing = chunked
+    ? 'it was chunked, so no length was announced (RFC 9112 §7.1)'
+    : length !== undefined
+      ? `Content-Length says ${countOf(Number(length), 'byte')} (RFC 9112 §6.3)`
+      : 'it had no Content-Length, so it ran until the server closed the connection (RFC 9112 §6.3)';
+  const marked =
+    s.marked > 0
+      ? `; curl's marker counted ${countOf(s.marked, 'byte')} ${s.from === 'client' ? 'sent' : 'received'}${chunked ? ', chunk framing included' : ''}`
+      : '';
+  const printed =
+    s.body !== undefined
+      ? ` curl printed the body${chunked ? ' without its chunked framing' : ''} on standard output: it is shown and replayed as text, not read as wire bytes.`
+      : '';
+  const never = s.from === 'client' ? ' curl -v never prints what it sends; --trace-ascii does.' : '';
+  return `${what} is not in curl's log: ${framing}${marked}.${never} Its head is read whole; the body is neither invented nor counted as cut.${printed}`;
 }
 
 /**
