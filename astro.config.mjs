@@ -34,6 +34,8 @@ export default defineConfig({
         { label: 'Playground gallery', link: '/playground/' },
         // Paste or drop a capture and see it with the same visualizers (pages/inspect.astro).
         { label: 'Inspect your traffic', link: '/inspect/' },
+        // Goals checked against what a run did (pages/challenges.astro; the blocks are components/Challenge.astro).
+        { label: 'Challenges', link: '/challenges/' },
         { label: 'HTTP', items: [{ autogenerate: { directory: 'http' } }] },
         { label: 'Query library', items: [{ autogenerate: { directory: 'query' } }] },
       ],

@@ -6,6 +6,7 @@
  * The state and what changes it live in the store (store/store.ts); this component draws a snapshot of it and
  * hands the reader's actions to it.
  */
+import ChallengePanel, { type ChallengeInfo } from './challenges/ChallengePanel';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { OptionsSchema } from './options/schema';
@@ -67,9 +68,22 @@ export interface PlaygroundProps {
   variant?: 'embedded' | 'full';
   /** The view a run opens on (viz/views.ts id), when it applies: the one that teaches the page. A share link's view wins. */
   view?: string;
+  /** A "Try it" playground's challenge: each run is checked (challenges/ChallengePanel.tsx). */
+  challenge?: ChallengeInfo;
 }
 
-export default function Playground({ id, title, code: originalCode, children, compiled, schema, openIn, variant = 'embedded', view }: PlaygroundProps) {
+export default function Playground({
+  id,
+  title,
+  code: originalCode,
+  children,
+  compiled,
+  schema,
+  openIn,
+  variant = 'embedded',
+  view,
+  challenge,
+}: PlaygroundProps) {
   const rootRef = useRef<HTMLElement>(null);
   const editorBoxRef = useRef<HTMLDivElement>(null);
   const runButtonRef = useRef<HTMLButtonElement>(null);
@@ -265,6 +279,7 @@ export default function Playground({ id, title, code: originalCode, children, co
       ) : (
         panels
       )}
+      {challenge && <ChallengePanel challenge={challenge} store={store} prefix={prefix} />}
       <p className="rt-share-status" role="status">
         {shareStatus || downloadStatus}
       </p>

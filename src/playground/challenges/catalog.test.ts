@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as query from 'roundtrip/query';
 import { recordCode } from '../viz/run-snippet';
+import { VIEWS } from '../viz/views';
 import { CHALLENGES } from './catalog';
 
 beforeEach(() => {
@@ -39,9 +40,10 @@ describe.each(CHALLENGES.map((c) => [c.id, c] as const))('%s', (id, challenge) =
     expect(verdict.message).toMatch(/\d/);
   }, 60_000);
 
-  it('the reference solution passes', async () => {
+  it('the reference solution passes, and the view it opens on draws its run', async () => {
     const run = await recordCode(challenge.solution, { name: `${id}.solution`, react: challenge.react ?? false });
     const verdict = challenge.check(run.recording, run.output);
     expect(verdict, run.output.join('\n')).toMatchObject({ passed: true });
+    expect(VIEWS.find((v) => v.id === challenge.view)?.applies(run.recording), `${id} opens on ${challenge.view}`).toBe(true);
   }, 60_000);
 });

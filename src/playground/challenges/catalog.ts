@@ -35,6 +35,7 @@ const DEFINITIONS: readonly Definition[] = [
   // --- HTTP ----------------------------------------------------------------------------------------
   {
     id: 'http-seven-under-600',
+    view: 'waterfall',
     page: '/http/connections/',
     title: 'Seven requests in under 600 ms',
     goal: 'Load all seven resources over HTTP/1.1 at 100 ms RTT in under 600 ms, without changing the server.',
@@ -62,6 +63,7 @@ const DEFINITIONS: readonly Definition[] = [
   },
   {
     id: 'proxy-remove-hop',
+    view: 'messages',
     page: '/http/proxies/',
     title: 'A header for the proxy only',
     goal: 'Make the proxy remove X-Session before it forwards the request, while X-Trace still reaches the origin.',
@@ -86,6 +88,7 @@ const DEFINITIONS: readonly Definition[] = [
   },
   {
     id: 'hpack-small-second',
+    view: 'hpack',
     page: '/http/hpack/',
     title: 'A 10-byte header block',
     goal: "Make the second request's HPACK header block at most 10 bytes on the same HTTP/2 connection.",
@@ -109,6 +112,7 @@ const DEFINITIONS: readonly Definition[] = [
   // --- query ---------------------------------------------------------------------------------------
   {
     id: 'query-dedup-three',
+    view: 'devtools',
     page: '/query/overview/',
     title: 'Three components, one request',
     goal: 'Three components show the same list. Make the server see one request, not three.',
@@ -130,6 +134,7 @@ const DEFINITIONS: readonly Definition[] = [
   },
   {
     id: 'query-retry-twice',
+    view: 'events',
     page: '/query/errors/',
     title: 'Retry twice: after 200 ms, then 400 ms',
     goal: 'Make the query retry exactly twice, waiting 200 ms before the first retry and 400 ms before the second.',
@@ -149,6 +154,7 @@ const DEFINITIONS: readonly Definition[] = [
   },
   {
     id: 'query-fresh-remount',
+    view: 'events',
     page: '/query/queries/',
     title: 'No refetch on remount',
     goal: 'Keep the profile fresh for 5 seconds, so that the remount 2 s later shows it without fetching again.',

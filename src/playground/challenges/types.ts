@@ -31,6 +31,8 @@ export interface Challenge {
   /** Up to three hints, each giving away more than the one before. */
   readonly hints: readonly string[];
   readonly check: Check;
+  /** The playground view a run opens on, the one that shows what the check measures (viz/views.ts id). */
+  readonly view: string;
   /** The snippet is a React app (.tsx): it renders into the playground's root. */
   readonly react?: boolean;
 }
