@@ -8,6 +8,7 @@
  * tag (RFC 9001 §5.3). So bandwidth and the congestion window see realistic numbers, and the trace
  * stays readable. No packet is encrypted (as with TLS in net/tls.ts, readers see what QUIC would hide).
  */
+import { quicFrameSize } from './quic-codec';
 import { varintLength } from './varint';
 import {
   TLS_CLIENT_HELLO_BYTES,
@@ -28,11 +29,40 @@ export type QuicFrame =
    * large for one datagram is split over several frames (RFC 9000 §19.6): `offset` is where this frame's
    * bytes start in the flight (default 0) and `total` the flight's size (default `length`); the receiver
    * handles the flight once its last byte has arrived (a real one reads the TLS messages' own lengths).
+   * `data` holds the bytes when they are known (a decoded frame); the simulator sends `length` zero bytes
+   * in their place, as it does not run TLS (quic-codec.ts).
    */
-  | { readonly type: 'CRYPTO'; readonly messages: string; readonly length: number; readonly offset?: number; readonly total?: number }
-  | { readonly type: 'STREAM'; readonly streamId: number; readonly offset: number; readonly data: Uint8Array; readonly fin: boolean }
-  /** Every packet number of the space the sender has received, as inclusive [low, high] ranges, highest first. */
-  | { readonly type: 'ACK'; readonly ranges: readonly (readonly [number, number])[] }
+  | {
+      readonly type: 'CRYPTO';
+      readonly messages: string;
+      readonly length: number;
+      readonly offset?: number;
+      readonly total?: number;
+      readonly data?: Uint8Array;
+    }
+  /**
+   * RFC 9000 §19.8. The encoder writes the Length field unless `lengthOmitted` (then the frame runs to the
+   * end of its packet, and must be the packet's last frame) and the Offset field when `offset` is not 0.
+   */
+  | {
+      readonly type: 'STREAM';
+      readonly streamId: number;
+      readonly offset: number;
+      readonly data: Uint8Array;
+      readonly fin: boolean;
+      readonly lengthOmitted?: boolean;
+    }
+  /**
+   * RFC 9000 §19.3: every packet number of the space the sender has received, as inclusive [low, high]
+   * ranges, highest first. `ackDelay` is the ACK Delay field as sent (microseconds scaled down by the
+   * ack_delay_exponent, §18.2; default 0); `ecn` the ECN counts of an ACK_ECN frame (type 0x03, §19.3.2).
+   */
+  | {
+      readonly type: 'ACK';
+      readonly ranges: readonly (readonly [number, number])[];
+      readonly ackDelay?: number;
+      readonly ecn?: { readonly ect0: number; readonly ect1: number; readonly ce: number };
+    }
   /** RFC 9000 §19.4: the sender abandons its half of a stream; `finalSize` is how many bytes it had sent. */
   | { readonly type: 'RESET_STREAM'; readonly streamId: number; readonly errorCode: number; readonly finalSize: number }
   /** RFC 9000 §19.5: the receiver asks the peer to stop sending on a stream. */
@@ -40,8 +70,45 @@ export type QuicFrame =
   /** RFC 9000 §19.2: nothing but ack-eliciting; a probe when there is no data to send (RFC 9002 §6.2.4). */
   | { readonly type: 'PING' }
   | { readonly type: 'HANDSHAKE_DONE' }
+  /** RFC 9000 §19.1: `length` bytes of 0x00 (a run of PADDING frames, one byte each, counted as one). */
   | { readonly type: 'PADDING'; readonly length: number }
-  | { readonly type: 'CONNECTION_CLOSE'; readonly errorCode: number; readonly reason: string };
+  /** RFC 9000 §19.7: a token for the address validation of a future connection. */
+  | { readonly type: 'NEW_TOKEN'; readonly token: Uint8Array }
+  /** RFC 9000 §19.9: the connection-level flow-control limit. */
+  | { readonly type: 'MAX_DATA'; readonly maximum: number }
+  /** RFC 9000 §19.10: a stream's flow-control limit. */
+  | { readonly type: 'MAX_STREAM_DATA'; readonly streamId: number; readonly maximum: number }
+  /** RFC 9000 §19.11: how many streams of a kind the peer may open (type 0x12 bidirectional, 0x13 unidirectional). */
+  | { readonly type: 'MAX_STREAMS'; readonly bidirectional: boolean; readonly maximum: number }
+  /** RFC 9000 §19.12: the sender has data to send but the connection's limit stops it. */
+  | { readonly type: 'DATA_BLOCKED'; readonly limit: number }
+  /** RFC 9000 §19.13: the sender has data to send but the stream's limit stops it. */
+  | { readonly type: 'STREAM_DATA_BLOCKED'; readonly streamId: number; readonly limit: number }
+  /** RFC 9000 §19.14: the sender wants to open a stream but the stream limit stops it. */
+  | { readonly type: 'STREAMS_BLOCKED'; readonly bidirectional: boolean; readonly limit: number }
+  /** RFC 9000 §19.15: a connection ID (1-20 bytes) the peer may use, with its 16-byte stateless reset token. */
+  | {
+      readonly type: 'NEW_CONNECTION_ID';
+      readonly sequence: number;
+      readonly retirePriorTo: number;
+      readonly connectionId: Uint8Array;
+      readonly resetToken: Uint8Array;
+    }
+  /** RFC 9000 §19.16. */
+  | { readonly type: 'RETIRE_CONNECTION_ID'; readonly sequence: number }
+  /** RFC 9000 §19.17 and §19.18: 8 bytes to be echoed. */
+  | { readonly type: 'PATH_CHALLENGE' | 'PATH_RESPONSE'; readonly data: Uint8Array }
+  /**
+   * RFC 9000 §19.19: type 0x1c (a transport error; `frameType` is the frame that caused it, 0 when none) or,
+   * with `application`, type 0x1d (an application's error, e.g. an H3_* code; it has no Frame Type field).
+   */
+  | {
+      readonly type: 'CONNECTION_CLOSE';
+      readonly errorCode: number;
+      readonly reason: string;
+      readonly frameType?: number;
+      readonly application?: boolean;
+    };
 
 export interface QuicPacket {
   readonly space: QuicSpace;
@@ -87,6 +154,8 @@ export function frameSize(frame: QuicFrame): number {
       return frame.length;
     case 'CONNECTION_CLOSE':
       return 1 + varintLength(frame.errorCode) + 1 + 1 + frame.reason.length;
+    default:
+      return quicFrameSize(frame);
   }
 }
 
@@ -141,6 +210,27 @@ export function describeFrame(frame: QuicFrame): string {
       return 'HANDSHAKE_DONE';
     case 'PING':
       return 'PING';
+    case 'NEW_TOKEN':
+      return `NEW_TOKEN ${frame.token.length} bytes`;
+    case 'MAX_DATA':
+      return `MAX_DATA ${frame.maximum}`;
+    case 'MAX_STREAM_DATA':
+      return `MAX_STREAM_DATA ${frame.streamId} ${frame.maximum}`;
+    case 'MAX_STREAMS':
+      return `MAX_STREAMS ${frame.bidirectional ? 'bidi' : 'uni'} ${frame.maximum}`;
+    case 'DATA_BLOCKED':
+      return `DATA_BLOCKED ${frame.limit}`;
+    case 'STREAM_DATA_BLOCKED':
+      return `STREAM_DATA_BLOCKED ${frame.streamId} ${frame.limit}`;
+    case 'STREAMS_BLOCKED':
+      return `STREAMS_BLOCKED ${frame.bidirectional ? 'bidi' : 'uni'} ${frame.limit}`;
+    case 'NEW_CONNECTION_ID':
+      return `NEW_CONNECTION_ID #${frame.sequence} ${[...frame.connectionId].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+    case 'RETIRE_CONNECTION_ID':
+      return `RETIRE_CONNECTION_ID #${frame.sequence}`;
+    case 'PATH_CHALLENGE':
+    case 'PATH_RESPONSE':
+      return `${frame.type} ${[...frame.data].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
   }
 }
 
