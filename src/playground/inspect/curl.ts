@@ -23,12 +23,14 @@ export interface CurlSegment {
   readonly body?: string;
   /** Bytes curl's "{ [N bytes data]" / "} [N bytes data]" markers counted after this head (0: no marker). */
   readonly marked: number;
+  /** The body as the bytes on the wire (a --trace log holds them, trace.ts); absent: curl -v printed none. */
+  readonly wire?: Uint8Array;
 }
 
 /** One request's fields as curl listed them before sending its HEADERS frame (HTTP/2 only). */
 export interface ListedFields {
-  readonly streamId?: number;
-  readonly fields: readonly { readonly name: string; readonly value: string }[];
+  streamId?: number;
+  readonly fields: { readonly name: string; readonly value: string }[];
 }
 
 export interface CurlTranscript {
@@ -56,6 +58,21 @@ const STREAM_ID = /^Using Stream ID: (\d+)/;
 
 /** Lines that are curl's: a prefix, a data marker, or TLS progress ("* TLSv1.3 (OUT)..."). */
 const MARKER = /^[{}] \[(\d+) bytes data\]$/;
+
+/** Adds what one of curl's remarks says about an HTTP/2 request's field list (LISTED) to `listed`. */
+export function listedField(listed: { streamId?: number; fields: { name: string; value: string }[] }[], remark: string): void {
+  const opened = OPENED.exec(remark);
+  const field = LISTED.exec(remark);
+  const id = STREAM_ID.exec(remark);
+  if (opened) listed.push({ streamId: Number(opened[1]), fields: [] });
+  else if (field) {
+    const last = listed.at(-1);
+    // curl 7.88 says nothing before the list: a request's list starts with its :method.
+    if (!last || (field[1] === undefined && field[2] === ':method') || (field[1] !== undefined && last.streamId !== Number(field[1])))
+      listed.push({ ...(field[1] !== undefined ? { streamId: Number(field[1]) } : {}), fields: [] });
+    listed.at(-1)!.fields.push({ name: field[2]!, value: field[3]! });
+  } else if (id && listed.length > 0 && listed.at(-1)!.streamId === undefined) listed.at(-1)!.streamId = Number(id[1]);
+}
 
 /**
  * curl's progress meter (lib/progress.c): the two title lines, and each row, a fixed-width line of numbers
@@ -122,17 +139,7 @@ export function parseCurl(text: string): CurlTranscript {
     }
     if (line.startsWith('* ') || line === '*') {
       const remark = line.slice(2);
-      const opened = OPENED.exec(remark);
-      const field = LISTED.exec(remark);
-      const id = STREAM_ID.exec(remark);
-      if (opened) listed.push({ streamId: Number(opened[1]), fields: [] });
-      else if (field) {
-        const last = listed.at(-1);
-        // curl 7.88 says nothing before the list: a request's list starts with its :method.
-        if (!last || (field[1] === undefined && field[2] === ':method') || (field[1] !== undefined && last.streamId !== Number(field[1])))
-          listed.push({ ...(field[1] !== undefined ? { streamId: Number(field[1]) } : {}), fields: [] });
-        listed.at(-1)!.fields.push({ name: field[2]!, value: field[3]! });
-      } else if (id && listed.length > 0 && listed.at(-1)!.streamId === undefined) listed.at(-1)!.streamId = Number(id[1]);
+      listedField(listed, remark);
       info.push(remark);
       continue;
     }

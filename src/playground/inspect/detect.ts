@@ -3,6 +3,7 @@
  * it beside the format chooser, so a wrong guess is easy to spot and override).
  */
 import { looksLikeCurl } from './curl';
+import { looksLikeTrace } from './trace';
 import { looksLikeFrames, startsWithPreface } from './h2';
 import { hexForm, parseHex, type HexForm } from './hex';
 
@@ -10,7 +11,7 @@ export type Format = 'http1' | 'curl' | 'h2' | 'hpack' | 'har' | 'pcap';
 
 export const FORMATS: readonly { readonly id: Format; readonly label: string }[] = [
   { id: 'http1', label: 'Raw HTTP/1.x' },
-  { id: 'curl', label: 'curl -v output' },
+  { id: 'curl', label: 'curl -v or --trace-ascii output' },
   { id: 'h2', label: 'HTTP/2 frames (hex)' },
   { id: 'hpack', label: 'HPACK block (hex)' },
   { id: 'har', label: 'HAR file' },
@@ -85,6 +86,11 @@ export function detect(text: string, bytes?: Uint8Array): Detection {
         'This looks like the log nghttp -v prints: frames already decoded into text, without their bytes. Save the same run with nghttp --har=out.har and drop that file here, or capture the bytes (Wireshark, or a proxy) and paste them as hex.',
     };
   }
+  if (looksLikeTrace(trimmed))
+    return {
+      format: 'curl',
+      reason: 'Its blocks start "=> Send header" and "<= Recv data": a curl --trace-ascii (or --trace) log, which holds the bodies too.',
+    };
   if (looksLikeCurl(trimmed)) return { format: 'curl', reason: 'Its lines start with curl -v\'s "> ", "< " and "* " marks.' };
   const firstLine = trimmed.split('\n', 1)[0]!;
   if (firstLine.startsWith('HTTP/') || REQUEST_LINE.test(firstLine)) {

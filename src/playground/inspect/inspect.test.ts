@@ -7,6 +7,7 @@ import { directions, splitConversation } from './http1';
 import { Http1Reader } from 'roundtrip/wire';
 import { inspect } from './inspect';
 import { parseCurl } from './curl';
+import { parseTrace } from './trace';
 import { readHar } from './har';
 import { replaySnippet } from './replay';
 
@@ -14,6 +15,8 @@ const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name)
 const events = (r: ReturnType<typeof inspect>) => (r.recording?.sources[0]?.kind === 'wire' ? r.recording.sources[0].events : []);
 // What a browser text box hands over: CR LF becomes LF.
 const pasted = (text: string) => text.replace(/\r\n/g, '\n');
+const strictOf = (r: ReturnType<typeof inspect>) =>
+  r.verdicts!.filter((v) => v.strict).map((v) => [v.from, v.messages, v.incomplete, v.bodiesLeftOut ?? 0, v.error?.code]);
 
 describe('hex dumps', () => {
   const stream = fixture('h2-server.hexstream.txt');
@@ -269,8 +272,6 @@ describe('curl -v', () => {
   //   curl -sv URL/chunked >/dev/null 2>curl-sv-chunked.txt, and with 2>&1 into curl-sv-chunked-both.txt
   //   curl -v -d abc URL/post >curl-v-post.txt 2>&1
   //   curl -sv -o /dev/null -H 'If-Modified-Since: ...' URL/ 2>curl-sv-304.txt
-  const strictOf = (r: ReturnType<typeof inspect>) =>
-    r.verdicts!.filter((v) => v.strict).map((v) => [v.from, v.messages, v.incomplete, v.bodiesLeftOut ?? 0, v.error?.code]);
   for (const form of ['file', 'pasted'] as const) {
     const read = (name: string) => inspect({ text: form === 'file' ? fixture(name) : pasted(fixture(name)) });
 
@@ -343,6 +344,77 @@ describe('curl -v', () => {
       expect(new TextEncoder().encode(both.replay!.exchanges[0]!.responseBody).length).toBe(157);
     });
   }
+});
+
+describe('curl --trace-ascii and --trace', () => {
+  // Captured here with curl 7.88.1 on loopback: python's http.server (HTTP/1.0) on 127.0.0.1:18400 and
+  // nghttpd --no-tls on 127.0.0.1:18401:
+  //   curl -s --trace-ascii curl-trace-ascii-post.txt -d abc URL/post -o /dev/null
+  //   curl -s --trace-ascii curl-trace-ascii-chunked.txt URL/chunked -o /dev/null
+  //   curl -s --http2-prior-knowledge --trace-ascii curl-trace-ascii-h2c.txt http://127.0.0.1:18401/index.html -o /dev/null
+  //   curl -s --trace curl-trace-post.txt -d abc URL/post -o /dev/null
+  it('is detected, and its rows give back CR LF from their offsets, bodies included', () => {
+    expect(detect(fixture('curl-trace-ascii-post.txt'))).toMatchObject({ format: 'curl', reason: expect.stringMatching(/--trace-ascii/) });
+    const t = parseTrace(fixture('curl-trace-ascii-post.txt'));
+    expect(t.form).toBe('ascii');
+    // 152 bytes, as curl's "Send header, 152 bytes (0x98)" says: seven lines, each ended by CR LF.
+    expect(t.segments[0]!.head).toBe(
+      'POST /post HTTP/1.1\r\nHost: 127.0.0.1:18400\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\nContent-Length: 3\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\n',
+    );
+    expect(t.segments[0]!.head.length).toBe(152);
+    expect([...t.segments[0]!.wire!]).toEqual([0x61, 0x62, 0x63]);
+    // The response head came in six blocks of 22 + 38 + 37 + 26 + 19 + 2 bytes; its body "got abc\n" as "got abc.".
+    expect(t.segments[1]!.head.length).toBe(144);
+    expect(new TextDecoder().decode(t.segments[1]!.wire)).toBe('got abc.');
+    expect(t.dots).toBe(1);
+  });
+
+  for (const form of ['file', 'pasted'] as const) {
+    const read = (name: string) => inspect({ text: form === 'file' ? fixture(name) : pasted(fixture(name)) });
+    it(`reads HTTP/1.1 traces as whole messages, bodies and chunked framing included (${form})`, () => {
+      const post = read('curl-trace-ascii-post.txt');
+      expect(post.problems).toEqual([]);
+      expect(strictOf(post)).toEqual([
+        ['client', 1, false, 0, undefined],
+        ['server', 1, false, 0, undefined],
+      ]);
+      expect(post.notes.join(' ')).toMatch(/1 body byte printed as "\."/);
+      expect(post.replay!.exchanges[0]).toMatchObject({ method: 'POST', path: '/post', requestBody: 'abc', status: 201, responseBody: 'got abc.' });
+      const chunked = read('curl-trace-ascii-chunked.txt');
+      expect(strictOf(chunked)).toEqual([
+        ['client', 1, false, 0, undefined],
+        ['server', 1, false, 0, undefined],
+      ]);
+      // 57 bytes of chunked framing (RFC 9112 §7.1): chunks of 0xc and 0x1d bytes, then the last chunk.
+      expect(chunked.replay!.exchanges[0]).toMatchObject({ status: 200, responseBody: 'first chunk.second, longer chunk of text.' });
+      const exact = read('curl-trace-post.txt');
+      expect(exact.notes.join(' ')).toMatch(/every byte curl sent and received, in hex/);
+      expect(exact.replay!.exchanges[0]).toMatchObject({ requestBody: 'abc', status: 201, responseBody: 'got abc\n' });
+    });
+
+    it(`reads an h2c trace as HEADERS fields, with the DATA curl received (${form})`, () => {
+      const r = read('curl-trace-ascii-h2c.txt');
+      expect(r.problems).toEqual([]);
+      expect(r.curl?.version).toBe('HTTP/2');
+      expect(r.curl!.messages[0]!.fields.slice(0, 4)).toEqual([
+        { name: ':method', value: 'GET' },
+        { name: ':path', value: '/index.html' },
+        { name: ':scheme', value: 'http' },
+        { name: ':authority', value: '127.0.0.1:18401' },
+      ]);
+      expect(r.replay!.exchanges[0]).toMatchObject({ method: 'GET', path: '/index.html', status: 200 });
+      expect(r.replay!.exchanges[0]!.responseBody).toHaveLength(157);
+    });
+  }
+
+  it('locates a row that does not add up to its offsets', () => {
+    const edited = fixture('curl-trace-ascii-post.txt').replace('0015: Host: 127.0.0.1:18400', '0015: Host: 127.0.0.1:1840');
+    const r = inspect({ text: edited });
+    expect(r.problems[0]).toEqual({
+      message: expect.stringMatching(/this row holds 20 characters, but the next row starts 23 bytes after it/),
+      where: 'line 5',
+    });
+  });
 });
 
 describe('HTTP/2 frames', () => {

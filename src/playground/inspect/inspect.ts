@@ -12,6 +12,7 @@ import { readHar, harEvents, versionLabel, type HarCheck } from './har';
 import { hexForm, parseHex } from './hex';
 import { directions, type Located, locate, machineSteps, mergeWrites, splitConversation, type Restored, verdicts, type Segment, type Verdict } from './http1';
 import type { ReplayExchange } from './replay';
+import { looksLikeTrace, parseTrace } from './trace';
 import { h2ConnectionEvents, h2Events, http1Events, recordingOf, STEP_MS } from './to-recording';
 import { Http1Reader } from 'roundtrip/wire';
 
@@ -180,7 +181,8 @@ function http1(input: InspectInput): Body {
 }
 
 function curl(input: InspectInput): Body {
-  const transcript = parseCurl(input.text);
+  const trace = looksLikeTrace(input.text) ? parseTrace(input.text) : undefined;
+  const transcript = trace ?? parseCurl(input.text);
   if (transcript.segments.length === 0)
     return { format: 'curl', problems: [{ message: 'No "> " or "< " lines: curl printed no request or response head here.' }], notes: [] };
   const messages = curlMessages(transcript);
@@ -192,7 +194,18 @@ function curl(input: InspectInput): Body {
       : []),
     ...(transcript.info.length ? [`curl's remarks: ${transcript.info.slice(0, 6).join(' / ')}${transcript.info.length > 6 ? ' …' : ''}`] : []),
   ];
-  if (messages.some((m) => m.version === 'HTTP/2')) return curlHttp2(messages, transcript, remarks);
+  if (trace) {
+    remarks.unshift(
+      trace.form === 'hex'
+        ? 'Read from a curl --trace log: every byte curl sent and received, in hex, bodies included.'
+        : `Read from a curl --trace-ascii log: heads and bodies, CR LF restored from the row offsets${trace.dots > 0 ? `; ${countOf(trace.dots, 'body byte')} printed as "." (curl prints every byte outside printable ASCII so, LF included) read as "."; curl --trace keeps them exactly` : ''}.`,
+    );
+  }
+  const traceProblems: Problem[] = trace ? trace.problems.map((p) => ({ message: `curl's trace does not add up: ${p.message}.`, where: p.where })) : [];
+  if (messages.some((m) => m.version === 'HTTP/2')) {
+    const body = curlHttp2(messages, transcript, remarks);
+    return { ...body, problems: [...traceProblems, ...body.problems] };
+  }
   // RFC 7540 §3.2's Upgrade to h2c (curl --http2 on http:), which RFC 9113 §3.1 no longer defines: a server
   // that switches answers 101 first.
   const offered = messages.some((m) => m.from === 'client' && m.fields.some((f) => f.name.toLowerCase() === 'upgrade' && /\bh2c\b/i.test(f.value)));
@@ -204,12 +217,12 @@ function curl(input: InspectInput): Body {
       : [];
   const read = curlHeads(transcript);
   const segments = mergeWrites(read.segments);
-  const problems: Problem[] = read.verdicts
-    .filter((v) => v.strict && v.error)
-    .map((v) => ({
+  const problems: Problem[] = [...traceProblems];
+  for (const v of read.verdicts.filter((v) => v.strict && v.error))
+    problems.push({
       message: `${v.from === 'client' ? 'Requests' : 'Responses'}: ${v.error!.message} (${v.error!.code})`,
       where: `line ${v.error!.line}, column ${v.error!.column} (byte ${v.error!.offset} of the ${v.from}'s bytes)`,
-    }));
+    });
   const requests = messages.filter((m) => m.from === 'client');
   const responses = messages.filter((m) => m.from === 'server' && m.status !== undefined && (m.status >= 200 || m.status === 101));
   return {
@@ -218,21 +231,24 @@ function curl(input: InspectInput): Body {
     problems,
     notes: [...declined, ...transcript.notes, ...read.notes, ...remarks, untimed('message')],
     verdicts: read.verdicts,
-    // What curl saw: the status and fields of each response, and its body where curl printed one.
+    // What curl saw: the status and fields of each response, and its body where curl printed one; a trace
+    // holds the bytes, read as a conversation (de-chunked).
     replay: {
-      from: 'a curl -v transcript',
-      exchanges: requests.map((req, i) => {
-        const res = responses[i];
-        return {
-          method: req.method ?? 'GET',
-          path: req.path ? (req.path.startsWith('/') ? req.path : safePath(req.path)) : '/',
-          requestHeaders: req.fields,
-          requestBody: '',
-          status: res?.status ?? 502,
-          responseHeaders: res ? res.fields : [],
-          responseBody: res ? printedBody(res) : 'The capture holds no response to this request.',
-        };
-      }),
+      from: trace ? `a curl --trace${trace.form === 'ascii' ? '-ascii' : ''} log` : 'a curl -v transcript',
+      exchanges: trace
+        ? http1Exchanges(segments)
+        : requests.map((req, i) => {
+            const res = responses[i];
+            return {
+              method: req.method ?? 'GET',
+              path: req.path ? (req.path.startsWith('/') ? req.path : safePath(req.path)) : '/',
+              requestHeaders: req.fields,
+              requestBody: '',
+              status: res?.status ?? 502,
+              responseHeaders: res ? res.fields : [],
+              responseBody: res ? printedBody(res) : 'The capture holds no response to this request.',
+            };
+          }),
     },
   };
 }
@@ -261,7 +277,8 @@ function curlHeads(t: CurlTranscript): { segments: Segment[]; verdicts: Verdict[
     const length = field('content-length');
     const chunked = /\bchunked\b/i.test(field('transfer-encoding') ?? '');
     let bytes = head;
-    if (s.body !== undefined && !chunked && length !== undefined) {
+    if (s.wire) bytes = concatBytes(head, s.wire);
+    else if (s.body !== undefined && !chunked && length !== undefined) {
       // The body lines were split at LF, so a final LF is either the body's or the terminal's: try both.
       for (const body of [s.body, `${s.body}\n`]) {
         const b = utf8.encode(body);
@@ -289,6 +306,9 @@ function curlHeads(t: CurlTranscript): { segments: Segment[]; verdicts: Verdict[
         const reads = from === 'client' ? 'request' : 'response';
         const reader = new Http1Reader(reads, { strict, maxBodyBytes: Infinity });
         reader.feed(p.bytes);
+        // A trace holds the body's bytes: what follows them is the next message, or the end of the connection
+        // (a response without Content-Length ends there, RFC 9112 §6.3).
+        if (p.segment.wire) reader.feedEof();
         let head: { status?: number; method?: string } | undefined;
         let outcome: 'whole' | 'head' | 'cut' | 'error' = 'cut';
         for (let i = 0; i < 10_000; i++) {
