@@ -4,7 +4,7 @@ export type { Clock, TimerId } from './clock';
 export { createRandom, hashSeed } from './random';
 export type { Random } from './random';
 export { Link, HEADER_OVERHEAD } from './link';
-export type { LinkOptions, Direction as LinkDirection } from './link';
+export type { LinkOptions, LossModel, Direction as LinkDirection } from './link';
 export { TcpNetwork, TcpSocket, MSS as TCP_MSS, INITIAL_CWND as TCP_INITIAL_CWND, MIN_RTO as TCP_MIN_RTO } from './tcp';
 export type { NetContext, TcpOptions } from './tcp';
 export { LossRecovery } from '../transport/congestion';

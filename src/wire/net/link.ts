@@ -21,6 +21,16 @@
  *   application data in a direction gets the k-th draw of that direction's generator, and retransmissions
  *   draw from generators of their own, so two runs with one seed (HTTP/2 and HTTP/3, say) lose packets at
  *   the same positions of their data for as long as their packets line up.
+ * - Bursty loss (`lossModel: { kind: 'gilbert-elliott', burst }`): real paths lose packets in runs (a queue
+ *   overflowing, a radio fading), which independent draws almost never produce. The Gilbert-Elliott model is a
+ *   two-state Markov chain per generator: in the Good state a packet goes through, in the Bad state it is lost
+ *   (Gilbert's special case of the model, loss 0 in Good and 1 in Bad). From Good the chain moves to Bad with
+ *   probability p per packet, from Bad back to Good with probability r, so a burst lasts 1/r packets on
+ *   average (geometric), and the chain spends p / (p + r) of the packets in Bad. Given the mean loss `loss`
+ *   and the mean burst length `burst`, r = 1/burst and p = loss x r / (1 - loss), so the average loss is the
+ *   same as the independent model's. The chain starts in its stationary state (Bad with probability `loss`)
+ *   and takes one draw per packet, from the same generators as above, so two stacks with one seed meet the
+ *   same bursts at the same packet positions of their data. Retransmissions run on a chain of their own.
  * - A loss schedule (`lossSchedule`) loses exactly the packets that first carry given bytes of the
  *   application data, per connection: the same bytes in every protocol, whatever its packet sizes.
  *   Application data is what the HTTP layer hands the transport after the handshakes (TLS records of
@@ -44,6 +54,12 @@ export interface LossSchedule {
   readonly client?: readonly number[];
 }
 
+/**
+ * How random loss is drawn: 'independent' (each data packet lost with probability `loss`, the default) or a
+ * Gilbert-Elliott chain with the same mean loss whose losses come in bursts of `burst` packets on average.
+ */
+export type LossModel = 'independent' | { readonly kind: 'gilbert-elliott'; readonly burst: number };
+
 export interface LinkOptions {
   /** Round-trip time in virtual ms. */
   readonly rtt: number;
@@ -55,6 +71,42 @@ export interface LinkOptions {
   readonly queue?: QueueSize;
   /** Bytes of application data to lose on their first transmission. Default: none. */
   readonly lossSchedule?: LossSchedule;
+  /** How the `loss` rate is drawn: independent per packet (default) or in Gilbert-Elliott bursts. */
+  readonly lossModel?: LossModel;
+}
+
+/**
+ * Loss decisions from one generator: one draw per packet, whatever the model, so the draws stay in step with
+ * the packets. Independent: lost when the draw is below `loss`. Gilbert-Elliott: the draw moves the chain
+ * (Good -> Bad below p, Bad -> Good below r) and the packet is lost when the chain is then in Bad.
+ */
+class LossDraws {
+  readonly #random: Random;
+  readonly #loss: number;
+  /** Gilbert-Elliott's p and r; undefined for independent loss. */
+  readonly #chain: { readonly p: number; readonly r: number } | undefined;
+  #bad = false;
+
+  constructor(random: Random, loss: number, model: LossModel) {
+    this.#random = random;
+    this.#loss = loss;
+    if (model === 'independent' || loss === 0 || loss === 1) return;
+    const r = 1 / model.burst;
+    this.#chain = { p: (loss * r) / (1 - loss), r };
+    // The stationary start: Bad with probability p / (p + r) = loss, so every packet's loss probability is `loss`.
+    this.#bad = random.next() < loss;
+    // The first packet's draw then moves the chain on from this state.
+  }
+
+  /** Whether the next packet is lost. */
+  next(): boolean {
+    if (this.#loss === 0) return false;
+    const u = this.#random.next();
+    const chain = this.#chain;
+    if (chain === undefined) return u < this.#loss;
+    this.#bad = this.#bad ? u >= chain.r : u < chain.p;
+    return this.#bad;
+  }
 }
 
 /** A data packet the link may lose (`drops`). */
@@ -91,9 +143,10 @@ export class Link {
   /** Data packets dropped because the queue was full, per direction. */
   readonly queueDrops: Record<Direction, number> = { up: 0, down: 0 };
   readonly #busyUntil: Record<Direction, number> = { up: 0, down: 0 };
-  readonly #firstDraws: Record<Direction, Random>;
-  readonly #retransmitDraws: Record<Direction, Random>;
-  readonly #unknownDraws: Random;
+  readonly lossModel: LossModel;
+  readonly #firstDraws: Record<Direction, LossDraws>;
+  readonly #retransmitDraws: Record<Direction, LossDraws>;
+  readonly #unknownDraws: LossDraws;
   /** Whether the packet `transmit` was last given found the queue full (the caller asks `drops` next). */
   #overflowed = false;
 
@@ -112,9 +165,23 @@ export class Link {
     this.loss = options.loss;
     this.queueBytes = queueCapacity(options.queue ?? 'bdp', options.rtt, options.bandwidth);
     this.lossSchedule = options.lossSchedule ?? {};
-    this.#firstDraws = { up: random.fork('up'), down: random.fork('down') };
-    this.#retransmitDraws = { up: random.fork('up/again'), down: random.fork('down/again') };
-    this.#unknownDraws = random.fork('unknown');
+    const model = options.lossModel ?? 'independent';
+    if (model !== 'independent' && !(model.kind === 'gilbert-elliott' && model.burst >= 1 && Number.isFinite(model.burst))) {
+      throw new RangeError(
+        `Link lossModel must be 'independent' or { kind: 'gilbert-elliott', burst } with a mean burst >= 1 packet, got ${JSON.stringify(model)}.`,
+      );
+    }
+    if (model !== 'independent' && options.loss < 1 && model.burst < options.loss / (1 - options.loss)) {
+      // p = loss / ((1 - loss) x burst) is a probability only up to 1.
+      throw new RangeError(
+        `Link lossModel: a mean loss of ${options.loss} needs bursts of at least loss / (1 - loss) = ${(options.loss / (1 - options.loss)).toFixed(3)} packets, got ${model.burst}.`,
+      );
+    }
+    this.lossModel = model;
+    const draws = (label: string) => new LossDraws(random.fork(label), options.loss, model);
+    this.#firstDraws = { up: draws('up'), down: draws('down') };
+    this.#retransmitDraws = { up: draws('up/again'), down: draws('down/again') };
+    this.#unknownDraws = draws('unknown');
   }
 
   get oneWay(): number {
@@ -155,7 +222,7 @@ export class Link {
     // A caller that says nothing about the packet draws from a generator of its own and follows no schedule.
     const fresh = packet?.firstSent !== undefined && packet.firstSent[1] > packet.firstSent[0];
     const draws = packet === undefined ? this.#unknownDraws : fresh ? this.#firstDraws[packet.direction] : this.#retransmitDraws[packet.direction];
-    const random = this.loss > 0 && draws.next() < this.loss;
+    const random = draws.next();
     if (this.#overflowed) {
       this.#overflowed = false;
       if (packet) this.queueDrops[packet.direction]++;

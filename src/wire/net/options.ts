@@ -6,7 +6,7 @@
  */
 import { WireError } from '../errors';
 import type { MessageCodec } from './codec';
-import type { LossSchedule, QueueSize } from './link';
+import type { LossModel, LossSchedule, QueueSize } from './link';
 import { TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES, TLS_DEFAULT_KEY_SHARE, TLS_MAX_CERTIFICATE_CHAIN_BYTES, type TlsKeyShare } from '../transport/tls-sizes';
 
 export type SimHttpVersion = '0.9' | '1.0' | '1.1' | '2' | '3';
@@ -48,6 +48,13 @@ export interface SimulationOptions {
   readonly bandwidth?: number;
   /** Probability that a data segment is lost, 0-1. */
   readonly loss?: number;
+  /**
+   * How the `loss` rate falls (net/link.ts): 'independent' (default), each data packet lost on its own draw,
+   * or `{ kind: 'gilbert-elliott', burst }`, a two-state Markov chain with the same mean loss whose losses come
+   * in runs of `burst` packets on average, as on real paths (a queue overflowing, a radio fading). Both
+   * stacks meet the same bursts at the same packet positions for one seed.
+   */
+  readonly lossModel?: LossModel;
   /**
    * TCP's rto_min, virtual ms. Default 200, Linux's TCP_RTO_MIN, which floors the variance term: RTO = SRTT +
    * max(4 x RTTVAR, minRto), about 300 ms at a 100 ms RTT. With `rtoFormula: 'rfc6298'` it floors the whole
@@ -198,6 +205,13 @@ function checkQueue(v: unknown): string | undefined {
   const size = 'packets' in v ? v.packets : 'bytes' in v ? v.bytes : undefined;
   return typeof size === 'number' && size >= 1 && Number.isFinite(size) ? undefined : expected;
 }
+function checkLossModel(v: unknown): string | undefined {
+  if (v === 'independent') return undefined;
+  const expected = "'independent' or { kind: 'gilbert-elliott', burst } with a mean burst of at least 1 packet";
+  if (typeof v !== 'object' || v === null) return expected;
+  const { kind, burst } = v as { kind?: unknown; burst?: unknown };
+  return kind === 'gilbert-elliott' && typeof burst === 'number' && burst >= 1 && Number.isFinite(burst) && Object.keys(v).length === 2 ? undefined : expected;
+}
 function checkLossSchedule(v: unknown): string | undefined {
   const expected = '{ server?: number[], client?: number[] } with byte offsets >= 0';
   if (typeof v !== 'object' || v === null) return expected;
@@ -211,6 +225,11 @@ export const SIMULATION_OPTIONS = {
   rtt: { doc: 'Round-trip time, virtual ms', default: 100, check: number(0, 60_000) },
   bandwidth: { doc: 'Bits per second each way', default: 10_000_000, check: either(oneOf(Infinity), number(1_000)) },
   loss: { doc: 'Data segment loss probability', default: 0, check: number(0, 1) },
+  lossModel: {
+    doc: "How loss falls: 'independent' per packet, or { kind: 'gilbert-elliott', burst } (bursts of that mean length)",
+    default: 'independent' as LossModel,
+    check: checkLossModel,
+  },
   minRto: { doc: "TCP's rto_min, virtual ms: RTO = SRTT + max(4 x RTTVAR, minRto) (Linux's TCP_RTO_MIN: 200)", default: 200, check: number(1, 60_000) },
   rtoFormula: {
     doc: "TCP's RTO: 'linux' SRTT + max(4 x RTTVAR, minRto), or 'rfc6298' max(minRto, SRTT + 4 x RTTVAR)",
@@ -319,6 +338,14 @@ export function resolveOptions(options: SimulationOptions = {}): ResolvedSimulat
     out[key] = value;
   }
   const resolved = out as ResolvedSimulationOptions;
+  const model = resolved.lossModel;
+  if (model !== 'independent' && resolved.loss < 1 && model.burst < resolved.loss / (1 - resolved.loss)) {
+    throw new WireError({
+      code: 'invalid-option',
+      side: 'local',
+      message: `createSimulation: lossModel's burst must be at least loss / (1 - loss) = ${(resolved.loss / (1 - resolved.loss)).toFixed(3)} packets at loss ${resolved.loss} (the chain cannot enter its lossy state more than once per packet); got ${model.burst}.`,
+    });
+  }
   if (resolved.pipelining !== false && resolved.httpVersion !== '1.1') {
     throw new WireError({
       code: 'invalid-option',

@@ -149,7 +149,14 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
   });
   const random = createRandom(resolved.seed);
   const link = new Link(
-    { rtt: resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, queue: resolved.queue, lossSchedule: resolved.lossSchedule },
+    {
+      rtt: resolved.rtt,
+      bandwidth: resolved.bandwidth,
+      loss: resolved.loss,
+      lossModel: resolved.lossModel,
+      queue: resolved.queue,
+      lossSchedule: resolved.lossSchedule,
+    },
     random.fork('client'),
   );
   const ipFor = createAddressBook();
@@ -327,7 +334,7 @@ function startProxy(
   const p = resolved.proxy;
   if (!p) return undefined;
   const upstreamLink = new Link(
-    { rtt: p.rtt ?? resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, queue: resolved.queue },
+    { rtt: p.rtt ?? resolved.rtt, bandwidth: resolved.bandwidth, loss: resolved.loss, lossModel: resolved.lossModel, queue: resolved.queue },
     deps.random.fork('upstream'),
   );
   const proxy = new ForwardProxy({
