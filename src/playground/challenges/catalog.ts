@@ -11,6 +11,7 @@ import {
   loadTime,
   ms,
   parsedMessages,
+  protocolErrors,
   queryEvents,
   queryFetches,
   retryDelays,
@@ -107,6 +108,116 @@ const DEFINITIONS: readonly Definition[] = [
       return second!.length <= 10
         ? result(true, `The second header block is ${second!.length} bytes (the first was ${first!.length}); goal: at most 10.`, details)
         : result(false, `The second header block is ${second!.length} bytes; goal: at most 10.`, details);
+    },
+  },
+  {
+    id: 'overview-one-connection',
+    view: 'sequence',
+    page: '/http/overview/',
+    title: 'Two requests, one connection',
+    goal: 'Make both requests travel on one connection, so the second one skips the TCP handshake.',
+    hints: [
+      'Open the Sequence view: how many SYNs does the client send?',
+      'HTTP/1.0 closes the connection after each response unless both sides agree to keep it open.',
+      "HTTP/1.1 connections are persistent by default: httpVersion: '1.1'.",
+    ],
+    check(recording) {
+      const requests = finishedRequests(recording);
+      const opened = connectionsOpened(recording);
+      const details = requests.map((r) => `${r.method} ${r.path}: ${r.reused ? 'reused a connection' : 'opened a connection'}`);
+      if (requests.length < 2) return result(false, `${requests.length} request(s) finished; keep both.`, details);
+      return opened === 1
+        ? result(true, `${requests.length} requests on 1 connection: the second reused it.`, details)
+        : result(false, `${requests.length} requests opened ${opened} connections; goal: 1.`, details);
+    },
+  },
+  {
+    id: 'messages-error-line-3',
+    view: 'messages',
+    page: '/http/messages/',
+    title: 'An error on line 3, column 5',
+    goal: "Change the hand-written request so that the server's parser stops at line 3, column 5.",
+    hints: [
+      'Run it and open the Messages view: where does the parser stop now, and why?',
+      'A space between a field name and its colon is refused where it appears (RFC 9112 §5.1).',
+      'Put one well-formed field line before the Host line.',
+    ],
+    check(recording) {
+      const errors = protocolErrors(recording).filter((e) => e.by === 'server');
+      const details = errors.map((e) => `${e.code} at line ${e.line}, column ${e.column}: ${e.message}`);
+      const first = errors[0];
+      if (!first) return result(false, 'The server read the request without an error; goal: an error at line 3, column 5.', details);
+      return first.line === 3 && first.column === 5
+        ? result(true, `The parser stopped at line 3, column 5 (${first.code}).`, details)
+        : result(false, `The parser stopped at line ${first.line}, column ${first.column}; goal: line 3, column 5.`, details);
+    },
+  },
+  {
+    id: 'versions-first-byte',
+    view: 'waterfall',
+    page: '/http/versions/',
+    title: 'A first visit in under 250 ms',
+    goal: 'On a new connection at 100 ms RTT, have the response complete in under 250 ms, changing only the client.',
+    hints: [
+      'Open the Waterfall: how much of the time is setting up the connection?',
+      'TCP costs a round trip, then TLS 1.3 another, before the request can leave.',
+      "QUIC sets up transport and TLS together: httpVersion: '3'.",
+    ],
+    check(recording) {
+      const [request] = finishedRequests(recording);
+      if (!request) return result(false, 'No request finished; goal: one, complete in under 250 ms.');
+      const took = request.endedAt - request.startedAt;
+      const details = [`over ${request.httpVersion}, on ${connectionsOpened(recording)} new connection(s)`];
+      if (request.reused) return result(false, 'The request reused a connection; the goal is a first visit.', details);
+      return took < 250
+        ? result(true, `The response was complete after ${ms(took)}; goal: under 250 ms.`, details)
+        : result(false, `The response was complete after ${ms(took)}; goal: under 250 ms.`, details);
+    },
+  },
+  {
+    id: 'status-follow-redirect',
+    view: 'waterfall',
+    page: '/http/status-codes/',
+    title: 'Follow the redirect',
+    goal: 'Asking for /old should end with the todo itself: a 200 from /todos/1 after the 301.',
+    hints: [
+      'What does the 301 carry that tells a client where to go?',
+      "fetch's redirect option decides whether the client asks again at the Location.",
+      "Leave redirect at its default, 'follow'.",
+    ],
+    check(recording) {
+      const requests = finishedRequests(recording);
+      const details = requests.map((r) => `${r.method} ${r.path} -> ${r.status}`);
+      const last = requests.at(-1);
+      if (!requests.some((r) => r.path === '/old' && r.status === 301)) return result(false, 'The client never got the 301 from /old: ask for /old.', details);
+      return last?.path === '/todos/1' && last.status === 200
+        ? result(true, `The client followed the 301 to /todos/1 and got ${last.status}.`, details)
+        : result(false, `The client stopped at ${last?.status} from ${last?.path}; goal: 200 from /todos/1.`, details);
+    },
+  },
+  {
+    id: 'limits-431',
+    view: 'messages',
+    page: '/http/limits/',
+    title: 'A cookie too far',
+    goal: "Send a Cookie large enough that the server refuses the request's header section with 431.",
+    hints: [
+      "Servers cap a request's header section: how large is this one's limit?",
+      'The HTTP/1 reader refuses a header section over 16 KiB (16,384 bytes) by default (HTTP1_DEFAULT_MAX_HEADER_BYTES).',
+      'Make the cookie about 17,000 characters long.',
+    ],
+    check(recording) {
+      const requests = finishedRequests(recording);
+      const sent = parsedMessages(recording, 'request');
+      const errors = protocolErrors(recording).filter((e) => e.by === 'server');
+      const details = [...requests.map((r) => `${r.method} ${r.path} -> ${r.status}`), ...errors.map((e) => `${e.code}: ${e.message}`)];
+      const refused = requests.find((r) => r.status === 431);
+      if (refused) return result(true, 'The server answered 431: the header section was over its limit.', details);
+      return result(
+        false,
+        `The server answered ${requests.map((r) => r.status).join(', ') || 'nothing'} to ${Math.max(sent.length, requests.length)} request(s); goal: 431.`,
+        details,
+      );
     },
   },
   // --- query ---------------------------------------------------------------------------------------

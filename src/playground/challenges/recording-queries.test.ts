@@ -8,6 +8,7 @@ import {
   framesSent,
   loadTime,
   ms,
+  protocolErrors,
   queryAttempts,
   queryEvents,
   queryFetches,
@@ -158,4 +159,36 @@ describe('queries', () => {
   it("keeps each query's last summary", () => {
     expect(querySummaries(rec, ['todos']).map((s) => s.status)).toEqual(['error']);
   });
+});
+
+it('locates a protocol error by line and column in the bytes the refusing side received on that connection', () => {
+  const received = (seq: number, connectionId: string, by: 'client' | 'server', data: string) =>
+    ({ type: 'bytes-received', seq, at: 0, connectionId, by, data }) as unknown as TraceEvent;
+  const rec = recording([
+    {
+      id: 'sim-1',
+      kind: 'wire',
+      label: 'Simulation 1',
+      events: [
+        received(0, 'c2', 'server', 'noise on another connection\n\n\n'),
+        received(1, 'c1', 'server', 'GET / HTTP/1.1\r\nAcc'),
+        received(2, 'c1', 'client', 'HTTP/1.1 400 Bad Request\r\n'),
+        received(3, 'c1', 'server', 'ept: */*\r\nHost : x\r\n\r\n'),
+        // 'Host : x' starts at byte 29; its space is byte 33.
+        {
+          type: 'protocol-error',
+          seq: 4,
+          at: 0,
+          connectionId: 'c1',
+          by: 'server',
+          protocol: 'http/1',
+          code: 'whitespace-before-colon',
+          message: 'm',
+          offset: 33,
+          status: 400,
+        } as unknown as TraceEvent,
+      ],
+    },
+  ]);
+  expect(protocolErrors(rec)).toEqual([{ by: 'server', code: 'whitespace-before-colon', message: 'm', status: 400, line: 3, column: 5 }]);
 });

@@ -95,6 +95,44 @@ export function parsedMessages(recording: Recording, kind?: 'request' | 'respons
   return wireEvents(recording, 'message-parsed').filter((m) => kind === undefined || m.kind === kind);
 }
 
+/** Where a parser refused its input: the error, and the line and column (1-based) of the byte it stopped at. */
+export interface LocatedProtocolError {
+  readonly by: 'client' | 'proxy' | 'server';
+  readonly code: string;
+  readonly message: string;
+  readonly status: number | null;
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * The HTTP/1 protocol errors of the run, located in the bytes the refusing side had received on that connection
+ * (`offset` counts from the first of them). Lines end at LF, as a reader counts them in the Messages view.
+ */
+export function protocolErrors(recording: Recording): LocatedProtocolError[] {
+  const out: LocatedProtocolError[] = [];
+  for (const source of simulations(recording)) {
+    for (const e of wireEvents(recording, 'protocol-error', source)) {
+      const side = e.by === 'client' ? 'client' : 'server';
+      const input = wireEvents(recording, 'bytes-received', source)
+        .filter((b) => b.connectionId === e.connectionId && b.by === side)
+        .map((b) => b.data)
+        .join('');
+      const before = input.slice(0, e.offset ?? input.length);
+      const lastLf = before.lastIndexOf('\n');
+      out.push({
+        by: e.by,
+        code: e.code,
+        message: e.message,
+        status: e.status,
+        line: before.split('\n').length,
+        column: before.length - lastLf,
+      });
+    }
+  }
+  return out;
+}
+
 // --- the query side -----------------------------------------------------------------------------
 
 /**
