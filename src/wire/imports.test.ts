@@ -97,6 +97,8 @@ const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
   http3: ['net', 'sim', 'server', 'node', 'trace'],
   // Pure transport algorithms shared by net/ (TCP) and the QUIC engine: below both.
   transport: ['net', 'sim', 'server', 'node', 'trace', 'http1', 'http2', 'http3', 'hpack'],
+  // Cryptographic primitives (HKDF, AEADs, header protection): below every protocol that uses them.
+  crypto: ['net', 'sim', 'server', 'node', 'trace', 'http1', 'http2', 'http3', 'hpack', 'transport'],
   // The mock server is routes and semantics; the protocol handling that serves it lives in sim/ and node/.
   server: ['sim', 'node'],
   trace: ['sim', 'net', 'server', 'node'],
