@@ -91,8 +91,8 @@ export interface SimulationOptions {
   /**
    * The TCP timestamp option (RFC 7323 §3) on every segment, 12 bytes, as Linux, macOS, iOS and Android
    * offer it: segments carry 1,448 bytes of a 1,500-byte packet. Default true; false gives 1,460-byte
-   * segments (and an initial window of 14,600 bytes instead of 14,480), what a Windows client gets: Windows
-   * does not offer the option by default, and RFC 7323 §3.2 uses it only when both SYNs carried it.
+   * segments (and an initial window of 14,600 bytes instead of 14,480), what a connection gets when either
+   * host leaves the option out: RFC 7323 §3.2 uses it only when both SYNs carried it.
    */
   readonly tcpTimestamps?: boolean;
   /**

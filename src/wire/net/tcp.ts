@@ -9,8 +9,8 @@
  * - Segments of at most 1448 bytes: an Ethernet MTU of 1500 minus 40 bytes of TCP/IPv4 headers and the 12
  *   bytes of the timestamp option (RFC 7323 §3: 10 bytes, padded with two NOPs to a 4-byte boundary), which
  *   Linux, macOS, iOS and Android offer in their SYN and then put on every segment. `timestamps: false`
- *   (TcpOptions) drops it: 1460-byte segments of 1500-byte packets, as a Windows client sends, since Windows
- *   does not offer the option by default and RFC 7323 §3.2 uses it only when both SYNs carried it. Only the option's size is modelled (RTT samples come from
+ *   (TcpOptions) drops it: 1460-byte segments of 1500-byte packets, what a connection gets when either host
+ *   leaves the option out, since RFC 7323 §3.2 uses it only when both SYNs carried it. Only the option's size is modelled (RTT samples come from
  *   the ACKs as before, RFC 7323 §4 would give the same ones here, ACKs are never delayed or lost).
  * - Loss recovery and congestion control are the rules QUIC runs too (congestion.ts, `LossRecovery`):
  *   an initial window of 10 segments (RFC 6928 §2: min(10 x MSS, max(2 x MSS, 14600)) = 14,480 bytes with
@@ -84,8 +84,8 @@ export interface TcpOptions {
   readonly restartAfterIdle?: boolean;
   /**
    * The timestamp option (RFC 7323) on every segment: 12 bytes of each 1500-byte packet, so segments carry
-   * 1448 bytes. Default true, as Linux, macOS, iOS and Android negotiate it; false: 1460, a Windows client,
-   * whose SYN does not offer the option by default.
+   * 1448 bytes. Default true, as Linux, macOS, iOS and Android negotiate it; false: 1460, a connection where
+   * either SYN left the option out (RFC 7323 §3.2).
    */
   readonly timestamps?: boolean;
 }
