@@ -8,14 +8,21 @@
  * 4. A page load (the HTML document, then eight subresources at once, as in content/snippets/
  *    http-compare-page-load.ts) over HTTP/2 and HTTP/3, over 40 seeds at 1 % and 10 % loss: median, mean,
  *    min and max of the time the last response finished, and how often each version was faster.
+ * 5. Comparisons that exercise recovery rather than the handshake (issue #32 item 12): the 1 MiB download
+ *    and a heavy page (the HTML document, then eight 100 KB subresources at once: about 600 packets, where a
+ *    loss on HTTP/2's one TCP connection holds every stream and on HTTP/3 only its own) at 2 % and 5 %
+ *    independent loss and at 2 % in Gilbert-Elliott bursts of 3 packets on average.
  *
- * Run: npx tsx scripts/transport-compare.ts [--seeds 40]
+ * Run: npx tsx scripts/transport-compare.ts [--seeds 40] [--only 5]
  */
 import { createServer, createSimulation, type SimulationOptions } from '../src/wire/index';
 
 const args = process.argv.slice(2);
 const seedsAt = args.indexOf('--seeds');
 const SEEDS = seedsAt >= 0 ? Number(args[seedsAt + 1]) : 40;
+const onlyAt = args.indexOf('--only');
+const ONLY = onlyAt >= 0 ? Number(args[onlyAt + 1]) : undefined;
+const section = (n: number) => ONLY === undefined || ONLY === n;
 
 const MiB = 1024 * 1024;
 
@@ -41,12 +48,18 @@ const resources = Object.fromEntries([
   ...paths.map((path, i) => [path, { body: 'x'.repeat(2_000 + 1_500 * (i % 4)), contentType: 'application/octet-stream' }]),
 ]);
 
-async function pageLoad(httpVersion: '2' | '3', loss: number, seed: number): Promise<number> {
-  const sim = createSimulation({ httpVersion, tls: '1.3', rtt: 100, loss, seed, server: createServer({ resources }) });
+async function pageLoad(httpVersion: '2' | '3', loss: number, seed: number, extra: Partial<SimulationOptions> = {}, files = resources): Promise<number> {
+  const sim = createSimulation({ httpVersion, tls: '1.3', rtt: 100, loss, seed, server: createServer({ resources: files }), ...extra });
   await (await sim.fetch('/index.html')).text();
   await Promise.all(paths.map(async (path) => (await sim.fetch(path)).text()));
   return sim.clock.now();
 }
+
+/** The heavy page: the same HTML document, then eight subresources of 100 KB each. */
+const heavyResources = Object.fromEntries([
+  ['/index.html', resources['/index.html']!],
+  ...paths.map((path) => [path, { body: 'y'.repeat(100_000), contentType: 'application/octet-stream' }]),
+]);
 
 const stats = (xs: readonly number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -56,22 +69,24 @@ const stats = (xs: readonly number[]) => {
 };
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-console.log('1 MiB download, TLS 1.3, RTT 100 ms, 10 Mbit/s (seed 1)');
-for (const loss of [0, 0.01]) {
+if (section(1)) {
+  console.log('1 MiB download, TLS 1.3, RTT 100 ms, 10 Mbit/s (seed 1)');
+  for (const loss of [0, 0.01]) {
+    for (const v of ['1.1', '2', '3'] as const) {
+      const { ms, windowUpdates } = await download(v, loss, 1);
+      console.log(`  HTTP/${v.padEnd(3)} loss ${String(loss).padEnd(4)}: ${fmt(ms)} ms${v === '2' ? ` (${windowUpdates} WINDOW_UPDATE frames)` : ''}`);
+    }
+  }
+
+  const schedule = { server: [100_000, 600_000] };
   for (const v of ['1.1', '2', '3'] as const) {
-    const { ms, windowUpdates } = await download(v, loss, 1);
-    console.log(`  HTTP/${v.padEnd(3)} loss ${String(loss).padEnd(4)}: ${fmt(ms)} ms${v === '2' ? ` (${windowUpdates} WINDOW_UPDATE frames)` : ''}`);
+    const { ms } = await download(v, 0, 1, { lossSchedule: schedule });
+    console.log(`  HTTP/${v.padEnd(3)} lossSchedule ${JSON.stringify(schedule)}: ${fmt(ms)} ms`);
   }
 }
 
-const schedule = { server: [100_000, 600_000] };
-for (const v of ['1.1', '2', '3'] as const) {
-  const { ms } = await download(v, 0, 1, { lossSchedule: schedule });
-  console.log(`  HTTP/${v.padEnd(3)} lossSchedule ${JSON.stringify(schedule)}: ${fmt(ms)} ms`);
-}
-
-console.log(`\n1 MiB download at 1 % loss, ${SEEDS} seeds`);
-{
+if (section(2)) {
+  console.log(`\n1 MiB download at 1 % loss, ${SEEDS} seeds`);
   const h2: number[] = [];
   const h3: number[] = [];
   for (let seed = 1; seed <= SEEDS; seed++) {
@@ -87,36 +102,77 @@ console.log(`\n1 MiB download at 1 % loss, ${SEEDS} seeds`);
   }
 }
 
-console.log('\nSix 1,500-byte responses (content/snippets/http3-vs-http2-loss.ts: RTT 100 ms, no bandwidth limit, seed 2)');
-for (const httpVersion of ['2', '3'] as const) {
-  for (const loss of [0, 0.1]) {
-    const parts = [1, 2, 3, 4, 5, 6];
-    const server = createServer({ resources: Object.fromEntries(parts.map((n) => [`/part/${n}`, { body: 'x'.repeat(1500), contentType: 'text/plain' }])) });
-    const sim = createSimulation({ httpVersion, tls: '1.3', rtt: 100, bandwidth: Infinity, loss, seed: 2, server });
-    await Promise.all(parts.map((n) => sim.fetch(`https://api.example/part/${n}`)));
-    const done = sim.trace.ofType('request-finished');
-    console.log(`  HTTP/${httpVersion}, loss ${loss}: finished at ${done.map((e) => e.at).join(', ')} ms`);
+if (section(3)) {
+  console.log('\nSix 1,500-byte responses (content/snippets/http3-vs-http2-loss.ts: RTT 100 ms, no bandwidth limit, seed 2)');
+  for (const httpVersion of ['2', '3'] as const) {
+    for (const loss of [0, 0.1]) {
+      const parts = [1, 2, 3, 4, 5, 6];
+      const server = createServer({ resources: Object.fromEntries(parts.map((n) => [`/part/${n}`, { body: 'x'.repeat(1500), contentType: 'text/plain' }])) });
+      const sim = createSimulation({ httpVersion, tls: '1.3', rtt: 100, bandwidth: Infinity, loss, seed: 2, server });
+      await Promise.all(parts.map((n) => sim.fetch(`https://api.example/part/${n}`)));
+      const done = sim.trace.ofType('request-finished');
+      console.log(`  HTTP/${httpVersion}, loss ${loss}: finished at ${done.map((e) => e.at).join(', ')} ms`);
+    }
   }
 }
 
-console.log(`\nPage load (HTML + 8 subresources), TLS 1.3, RTT 100 ms, 10 Mbit/s, ${SEEDS} seeds`);
-console.log('  loss   version  median    mean     min     max   faster in');
-for (const loss of [0.01, 0.1]) {
+if (section(4)) {
+  console.log(`\nPage load (HTML + 8 subresources), TLS 1.3, RTT 100 ms, 10 Mbit/s, ${SEEDS} seeds`);
+  console.log('  loss   version  median    mean     min     max   faster in');
+  for (const loss of [0.01, 0.1]) {
+    const h2: number[] = [];
+    const h3: number[] = [];
+    for (let seed = 1; seed <= SEEDS; seed++) {
+      h2.push(await pageLoad('2', loss, seed));
+      h3.push(await pageLoad('3', loss, seed));
+    }
+    const wins2 = h2.filter((t, i) => t < h3[i]!).length;
+    const wins3 = h3.filter((t, i) => t < h2[i]!).length;
+    for (const [name, xs, wins] of [
+      ['HTTP/2', h2, wins2],
+      ['HTTP/3', h3, wins3],
+    ] as const) {
+      const s = stats(xs);
+      console.log(
+        `  ${`${loss * 100}%`.padEnd(6)} ${name.padEnd(8)} ${fmt(s.median).padStart(6)} ${fmt(s.mean).padStart(7)} ${fmt(s.min).padStart(7)} ${fmt(s.max).padStart(7)}   ${wins}/${SEEDS} seeds`,
+      );
+    }
+  }
+}
+
+/** HTTP/2 against HTTP/3 over the seeds, one table row per version: median, mean, min, max, wins. */
+async function versus(label: string, run: (v: '2' | '3', seed: number) => Promise<number>): Promise<void> {
   const h2: number[] = [];
   const h3: number[] = [];
   for (let seed = 1; seed <= SEEDS; seed++) {
-    h2.push(await pageLoad('2', loss, seed));
-    h3.push(await pageLoad('3', loss, seed));
+    h2.push(await run('2', seed));
+    h3.push(await run('3', seed));
   }
-  const wins2 = h2.filter((t, i) => t < h3[i]!).length;
-  const wins3 = h3.filter((t, i) => t < h2[i]!).length;
-  for (const [name, xs, wins] of [
-    ['HTTP/2', h2, wins2],
-    ['HTTP/3', h3, wins3],
+  for (const [name, xs, other] of [
+    ['HTTP/2', h2, h3],
+    ['HTTP/3', h3, h2],
   ] as const) {
     const s = stats(xs);
+    const wins = xs.filter((t, i) => t < other[i]!).length;
     console.log(
-      `  ${`${loss * 100}%`.padEnd(6)} ${name.padEnd(8)} ${fmt(s.median).padStart(6)} ${fmt(s.mean).padStart(7)} ${fmt(s.min).padStart(7)} ${fmt(s.max).padStart(7)}   ${wins}/${SEEDS} seeds`,
+      `  ${label.padEnd(22)} ${name.padEnd(8)} ${fmt(s.median).padStart(6)} ${fmt(s.mean).padStart(7)} ${fmt(s.min).padStart(7)} ${fmt(s.max).padStart(7)}   ${wins}/${SEEDS} seeds`,
     );
+  }
+}
+
+if (section(5)) {
+  const bursty = { lossModel: { kind: 'gilbert-elliott', burst: 3 } } as const;
+  const conditions = [
+    ['2 %', 0.02, {}],
+    ['5 %', 0.05, {}],
+    ['2 %, bursts of 3', 0.02, bursty],
+  ] as const;
+  console.log(`\nRecovery: 1 MiB download, TLS 1.3, RTT 100 ms, 10 Mbit/s, ${SEEDS} seeds`);
+  console.log('  loss                   version  median    mean     min     max   faster in');
+  for (const [label, loss, extra] of conditions) await versus(label, async (v, seed) => (await download(v, loss, seed, extra)).ms);
+  console.log(`\nHead-of-line blocking: HTML + 8 x 100 KB at once, TLS 1.3, RTT 100 ms, 10 Mbit/s, ${SEEDS} seeds`);
+  console.log('  loss                   version  median    mean     min     max   faster in');
+  for (const [label, loss, extra] of [['0 %', 0, {}] as const, ...conditions]) {
+    await versus(label, (v, seed) => pageLoad(v, loss, seed, extra, heavyResources));
   }
 }
