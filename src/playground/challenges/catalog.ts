@@ -6,14 +6,17 @@
 import type { Challenge, CheckResult } from './types';
 import {
   connectionsOpened,
+  environmentChanges,
   finishedRequests,
   framesSent,
   loadTime,
+  mounts,
   ms,
   parsedMessages,
   protocolErrors,
   queryEvents,
   queryFetches,
+  querySummaries,
   retryDelays,
   wireEvents,
 } from './recording-queries';
@@ -282,6 +285,120 @@ const DEFINITIONS: readonly Definition[] = [
       return fetches === 1
         ? result(true, 'The remount read the cache: one fetch for two mounts.', details)
         : result(false, `The profile was fetched ${times(fetches)} for ${mounts} mounts; goal: once.`, details);
+    },
+  },
+  {
+    id: 'caches-gc-away',
+    view: 'timers',
+    page: '/query/caches/',
+    title: 'Still cached after 8 s away',
+    goal: 'The reader leaves for 8 s and comes back. Keep the todos in the cache for that long after the last observer leaves.',
+    hints: [
+      'Open the Timers view: what starts when the last observer unsubscribes?',
+      'An inactive query is removed once gcTime has passed without an observer.',
+      'Set gcTime above 8,000 ms, for example 10_000.',
+    ],
+    check(recording) {
+      const events = queryEvents(recording, ['todos']);
+      const scheduled = events.flatMap((e) => (e.type === 'gcScheduled' ? [e.delay] : []));
+      const removed = events.filter((e) => e.type === 'gcFired' && e.removed).length;
+      const returned = mounts(recording, ['todos']).length >= 2;
+      const details = [`gc timer: ${[...new Set(scheduled)].map((d) => ms(d)).join(', ') || 'never set'} (set ${times(scheduled.length)})`];
+      if (!returned) return result(false, 'The reader never came back: keep the second visit.', details);
+      return removed === 0
+        ? result(true, 'The todos stayed cached while the reader was away.', details)
+        : result(false, `gc removed the todos ${ms(scheduled[0] ?? 0)} after the last observer left, before the reader came back at 8,000 ms.`, details);
+    },
+  },
+  {
+    id: 'filters-lists-only',
+    view: 'devtools',
+    page: '/query/filters/',
+    title: 'Invalidate the lists, not the details',
+    goal: 'A new todo makes both lists out of date but not the details. Invalidate both lists and neither detail query.',
+    hints: [
+      "Which queries does the filter { queryKey: ['todos'] } match?",
+      'A query key filter matches every key that starts with it.',
+      "Use { queryKey: ['todos', 'list'] }.",
+    ],
+    check(recording) {
+      const invalidated = new Set(
+        queryEvents(recording, ['todos']).flatMap((e) => (e.type === 'invalidate' && e.subject.kind === 'query' ? [JSON.stringify(e.subject.queryKey)] : [])),
+      );
+      const lists = [...invalidated].filter((k) => k.startsWith('["todos","list"'));
+      const details = [...invalidated].filter((k) => k.startsWith('["todos","detail"'));
+      const facts = [`invalidated: ${[...invalidated].join(' ') || 'nothing'}`];
+      if (lists.length < 2) return result(false, `${lists.length} of the 2 lists were invalidated; goal: both.`, facts);
+      return details.length === 0
+        ? result(true, 'Both lists were invalidated and no detail query was.', facts)
+        : result(false, `${details.length} detail ${details.length === 1 ? 'query was' : 'queries were'} invalidated too; goal: none.`, facts);
+    },
+  },
+  {
+    id: 'infinite-third-page',
+    view: 'devtools',
+    page: '/query/infinite-queries/',
+    title: 'Straight to the third page',
+    goal: 'A link opens the feed at its third page (items 6, 7 and 8). Show that page with one request.',
+    hints: [
+      'Open the Waterfall: which cursor does each request ask for?',
+      'The first page fetched is the one at initialPageParam.',
+      'Set initialPageParam: 6 and fetch once.',
+    ],
+    check(recording) {
+      const requests = finishedRequests(recording, '/feed');
+      const [summary] = querySummaries(recording, ['feed']);
+      const shown = summary?.data?.text.replace(/\s+/g, '') ?? '';
+      const onThird = shown.includes('"items":[6,7,8]');
+      const details = requests.map((r) => `GET ${r.path} -> ${r.status}`);
+      if (!onThird) return result(false, `The feed does not hold the third page (items 6, 7, 8) after ${requests.length} request(s).`, details);
+      return requests.length === 1
+        ? result(true, 'The third page arrived with 1 request.', details)
+        : result(false, `The third page took ${requests.length} requests; goal: 1.`, details);
+    },
+  },
+  {
+    id: 'focus-no-refetch',
+    view: 'events',
+    page: '/query/network-and-focus/',
+    title: 'No refetch on focus',
+    goal: 'The daily report changes once a day. Switching tabs and back must not fetch it again.',
+    hints: [
+      'Open the Event timeline: what happens when the window regains focus?',
+      'On focus, TanStack Query refetches the queries that are stale, and data is stale at once by default.',
+      'Give the report a staleTime of a day (or set refetchOnWindowFocus: false).',
+    ],
+    check(recording) {
+      const fetches = queryFetches(recording, ['daily-report']);
+      const changes = environmentChanges(recording);
+      const regained = changes.some((c, i) => c.focused && i > 0 && !changes[i - 1]!.focused);
+      const details = [`${fetches} fetch(es); focus changes: ${changes.map((c) => (c.focused ? 'focused' : 'blurred')).join(', ') || 'none'}`];
+      if (!regained) return result(false, 'The window never lost and regained focus: keep the tab switch.', details);
+      return fetches === 1
+        ? result(true, 'Focus came back and the report was fetched once in all.', details)
+        : result(false, `The report was fetched ${fetches} times; goal: once, even after focus comes back.`, details);
+    },
+  },
+  {
+    id: 'hydrate-no-refetch',
+    view: 'devtools',
+    page: '/query/ssr-and-hydration/',
+    title: 'Hydrated, not fetched twice',
+    goal: "After hydration, the browser shows the server's todos without asking the server again.",
+    hints: [
+      'Count the requests in the Sequence view: who sends the second one?',
+      'Hydrated data is as old as when the server fetched it; with staleTime 0 a mounting observer refetches it.',
+      "Give the browser's client a staleTime (for example 60_000) in its defaultOptions.",
+    ],
+    check(recording) {
+      const requests = finishedRequests(recording, '/todos').length;
+      const browser = recording.sources.filter((s) => s.kind === 'query')[1];
+      const browserFetches = browser ? browser.events.filter((e) => e.kind === 'instrumentation' && e.event.type === 'fetchStart').length : 0;
+      const details = [`the server saw ${requests} request(s); the browser's client started ${browserFetches} fetch(es)`];
+      if (!browser) return result(false, 'There is no second QueryClient for the browser: keep the hydration.', details);
+      return browserFetches === 0 && requests === 1
+        ? result(true, "The browser showed the server's data: 1 request in all.", details)
+        : result(false, `The server saw ${requests} requests: the browser fetched again; goal: 1 in all.`, details);
     },
   },
 ];

@@ -184,6 +184,34 @@ export function querySummaries(recording: Recording, key?: readonly unknown[]): 
   return [...last.values()];
 }
 
+/** The focus and network changes the query side saw, in order (onlineManager / focusManager). */
+export function environmentChanges(recording: Recording): { readonly at: number; readonly online: boolean; readonly focused: boolean }[] {
+  return recording.sources.flatMap((s) => (s.kind === 'query' ? s.events.flatMap((e) => (e.kind === 'environment' ? [e] : [])) : []));
+}
+
+/**
+ * Each observer a query gained, with the query's status at that moment (from the cache notifications before
+ * it): whether a mounting component found data or had to wait.
+ */
+export function mounts(recording: Recording, key?: readonly unknown[]): { readonly at: number; readonly status: string }[] {
+  const out: { at: number; status: string }[] = [];
+  for (const source of recording.sources) {
+    if (source.kind !== 'query') continue;
+    const status = new Map<string, string>();
+    for (const e of source.events) {
+      if (e.kind === 'query') status.set(e.query.queryHash, e.query.status);
+      else if (
+        e.kind === 'instrumentation' &&
+        e.event.type === 'observerAdded' &&
+        e.event.subject.kind === 'query' &&
+        keyStartsWith(e.event.subject.queryKey, key)
+      )
+        out.push({ at: e.at, status: status.get(e.event.subject.queryHash) ?? 'pending' });
+    }
+  }
+  return out;
+}
+
 /** Virtual ms as a reader reads them: '812 ms', '1,204 ms'. */
 export function ms(value: number): string {
   return `${Math.round(value).toLocaleString('en')} ms`;
