@@ -6,6 +6,7 @@ import { looksLikeCurl } from './curl';
 import { looksLikeTrace } from './trace';
 import { looksLikeFrames, startsWithPreface } from './h2';
 import { hexForm, parseHex, type HexForm } from './hex';
+import { readPacket } from './packet';
 
 export type Format = 'http1' | 'curl' | 'h2' | 'hpack' | 'har' | 'pcap';
 
@@ -23,6 +24,13 @@ export const HEX_FORM_LABELS: Readonly<Record<HexForm, string>> = {
   xxd: 'an xxd dump',
   od: 'an od -x dump (16-bit little-endian words, swapped back)',
 };
+
+/** Why a whole packet's payload was read as it was: the payload's own detection, said of the payload. */
+export function packetReason(form: HexForm, layers: string, length: number, payloadReason: string): string {
+  const tail = payloadReason.replace(/^It is (a continuous hex string \([^)]*\)|an xxd dump|an od -x dump \([^)]*\)) /, '');
+  const said = tail.startsWith('of ') ? `is ${tail.slice(3)}` : tail.startsWith('that ') ? tail.slice(5) : `: ${tail}`;
+  return `It is ${HEX_FORM_LABELS[form]} of a whole packet (${layers}), whose ${length}-byte TCP payload ${said}`;
+}
 
 export type Detection = { readonly format: Format; readonly reason: string } | { readonly format: null; readonly reason: string };
 
@@ -100,6 +108,18 @@ export function detect(text: string, bytes?: Uint8Array): Detection {
   const hex = parseHex(trimmed, form);
   if (hex.ok) {
     const { bytes } = hex;
+    const packet = readPacket(bytes);
+    if (packet && !packet.ok) return { format: null, reason: packet.message };
+    if (packet?.ok) {
+      const { payload, link, ip } = packet.packet;
+      const inner = payload.length > 0 ? detect([...payload].map((b) => b.toString(16).padStart(2, '0')).join('')) : undefined;
+      return inner?.format
+        ? { format: inner.format, reason: packetReason(form, `${link}, IPv${ip}, TCP`, payload.length, inner.reason) }
+        : {
+            format: null,
+            reason: `It is ${HEX_FORM_LABELS[form]} of a whole packet (${link}, IPv${ip}, TCP) with ${payload.length > 0 ? 'a payload that is not HTTP' : 'no TCP payload'}.`,
+          };
+    }
     const start = String.fromCharCode(...bytes.subarray(0, 16));
     if (startsWithPreface(bytes)) return { format: 'h2', reason: `It is ${HEX_FORM_LABELS[form]} that starts with the HTTP/2 connection preface.` };
     if (ASCII_HTTP.test(start)) return { format: 'http1', reason: `It is ${HEX_FORM_LABELS[form]} of HTTP/1 text.` };

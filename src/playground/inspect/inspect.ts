@@ -4,12 +4,13 @@
  */
 import type { Recording } from '../recording/model';
 import { curlMessages, parseCurl, type CurlMessage, type CurlSegment, type CurlTranscript } from './curl';
-import { detect, HEX_FORM_LABELS, type Format } from './detect';
+import { detect, HEX_FORM_LABELS, type Format, packetReason } from './detect';
 import { countOf } from './words';
 import { pseudoHeaderBreaches, readBlocks, readFrames, type FlowRow, type Sender } from './h2';
 import { type H2Section, h2Sections, readH2Connection, splitDirections } from './h2-connection';
 import { readHar, harEvents, versionLabel, type HarCheck } from './har';
-import { hexForm, parseHex } from './hex';
+import { type HexForm, hexForm, parseHex } from './hex';
+import { describePacket, endpoint, type PacketReading, readPacket } from './packet';
 import { directions, type Located, locate, machineSteps, mergeWrites, splitConversation, type Restored, verdicts, type Segment, type Verdict } from './http1';
 import type { ReplayExchange } from './replay';
 import { looksLikeTrace, parseTrace } from './trace';
@@ -96,6 +97,8 @@ function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 export function inspect(input: InspectInput): InspectResult {
+  const packet = !input.bytes && (!input.format || input.format === 'h2' || input.format === 'http1') ? packetIn(input.text) : undefined;
+  if (packet) return inspectPacket(input, packet.reading, packet.form);
   const detection = input.format
     ? { format: input.format, reason: 'Chosen by you.' }
     : !input.bytes && h2Sections(input.text)
@@ -133,6 +136,37 @@ export function inspect(input: InspectInput): InspectResult {
 }
 
 type Body = Omit<InspectResult, 'detected' | 'reason'>;
+
+/** Hex that reads as one whole captured packet (packet.ts): Wireshark's "Copy as Hex Stream" of a frame. */
+function packetIn(text: string): { reading: PacketReading; form: HexForm } | undefined {
+  const trimmed = text.trim();
+  if (trimmed.length > 200_000 || !/^[0-9a-fA-F]/.test(trimmed)) return undefined;
+  const hex = parseHex(trimmed);
+  if (!hex.ok) return undefined;
+  const reading = readPacket(hex.bytes);
+  return reading ? { reading, form: hex.form } : undefined;
+}
+
+/** One packet: its TCP payload read as what it holds, with the connection and direction said first. */
+function inspectPacket(input: InspectInput, reading: PacketReading, form: HexForm): InspectResult {
+  const base = { detected: !input.format, notes: [] };
+  if (!reading.ok) return { ...base, format: null, reason: reading.message, problems: [{ message: reading.message }] };
+  const p = reading.packet;
+  if (p.payload.length === 0) {
+    const message = `This packet carries no TCP payload (flags ${p.flags.join(', ')}): it is part of the connection from ${endpoint(p.source)} to ${endpoint(p.destination)} (its handshake, an acknowledgment or its close), with no HTTP bytes to read. Copy a packet that Wireshark shows with a non-zero "TCP payload".`;
+    return { ...base, format: null, reason: message, problems: [{ message }] };
+  }
+  const inner = inspect({ ...input, text: [...p.payload].map((b) => b.toString(16).padStart(2, '0')).join('') });
+  const sender = inner.h2?.sender ?? inner.verdicts?.[0]?.from;
+  const direction = sender
+    ? ` The payload is the ${sender}'s: ${endpoint(p.source)} is the ${sender}, ${endpoint(p.destination)} the ${sender === 'client' ? 'server' : 'client'}.`
+    : '';
+  return {
+    ...inner,
+    reason: input.format ? inner.reason : packetReason(form, `${p.link}, IPv${p.ip}, TCP`, p.payload.length, inner.reason),
+    notes: [`${describePacket(p)}${direction}`, ...inner.notes],
+  };
+}
 
 /**
  * The pcap/pcapng hook (issue #30 item 12): detect() names a capture file by its magic number
