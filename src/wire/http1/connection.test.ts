@@ -268,6 +268,24 @@ describe('Http1Connection: errors and transitions', () => {
     expect(c.takeTransitions()).toEqual([]);
   });
 
+  it('keeps no transitions when told not to record them, and moves through the same states', () => {
+    const kept = new Http1Connection({ role: 'server' });
+    const unkept = new Http1Connection({ role: 'server', recordTransitions: false });
+    for (const s of [kept, unkept]) {
+      for (let i = 0; i < 3; i++) {
+        s.receiveData(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'));
+        expect(drain(s).map((e) => e.type)).toEqual(['request', 'end-of-message']);
+        s.send(responseEvent({ status: 204 }));
+        s.send(eom);
+      }
+      expect(s.states).toEqual({ client: 'IDLE', server: 'IDLE' });
+    }
+    // Seven rows an exchange (the request moves both sides; its end, the response, the response's end and
+    // three settle rules), so 21 kept after three.
+    expect(kept.takeTransitions()).toHaveLength(21);
+    expect(unkept.takeTransitions()).toEqual([]);
+  });
+
   it('refuses a 101 that answers no Upgrade, on either side', () => {
     const s = new Http1Connection({ role: 'server' });
     s.receiveData(bytes('GET / HTTP/1.1\r\nHost: a\r\n\r\n'));

@@ -48,6 +48,12 @@ export interface Http1ConnectionOptions extends ReaderOptions {
    * cost there. The bytes returned by `send` must then be handed on, not kept.
    */
   readonly allocate?: (size: number) => Uint8Array;
+  /**
+   * Keep each fired transition for takeTransitions() (default true: the simulator traces them). A caller
+   * that never takes them, a server on a real port, passes false: a keep-alive connection fires seven or
+   * eight an exchange, and kept they grow without end over the connection's life.
+   */
+  readonly recordTransitions?: boolean;
 }
 
 export const DEFAULT_HEADER_TIMEOUT_MS = 10_000;
@@ -83,6 +89,7 @@ export class Http1Connection {
   private readonly pipelining: boolean;
   private readonly outstanding: Outstanding[] = [];
   private fired: FiredTransition[] = [];
+  private readonly record: boolean;
   private closeAfterRequest = false;
   private closeAfterResponse = false;
   private persistenceConfirmed = false;
@@ -100,6 +107,7 @@ export class Http1Connection {
     this.reader = new Http1Reader(opts.role === 'server' ? 'request' : 'response', opts);
     this.writer = new Http1Writer(opts.allocate);
     this.pipelining = opts.pipelining ?? true;
+    this.record = opts.recordTransitions ?? true;
     this.headerTimeout = opts.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
     this.idleTimeout = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   }
@@ -247,7 +255,7 @@ export class Http1Connection {
 
   private fail(role: Http1Role, error: WireError): ReadStep {
     this.error = error;
-    this.fired.push({ kind: 'error', role, from: this.st[role], to: 'ERROR', code: error.code });
+    if (this.record) this.fired.push({ kind: 'error', role, from: this.st[role], to: 'ERROR', code: error.code });
     this.st[role] = 'ERROR';
     return { type: 'error', error };
   }
@@ -265,7 +273,7 @@ export class Http1Connection {
     } catch (e) {
       if (e instanceof WireError) {
         this.error = e;
-        this.fired.push({ kind: 'error', role: us, from: this.st[us], to: 'ERROR', code: e.code });
+        if (this.record) this.fired.push({ kind: 'error', role: us, from: this.st[us], to: 'ERROR', code: e.code });
         this.st[us] = 'ERROR';
       }
       throw e;
@@ -313,7 +321,7 @@ export class Http1Connection {
   }
 
   private move(role: Http1Role, row: EventTransition): void {
-    this.fired.push({ kind: 'event', role, from: this.st[role], to: row.to, row });
+    if (this.record) this.fired.push({ kind: 'event', role, from: this.st[role], to: row.to, row });
     this.st[role] = row.to;
   }
 
@@ -408,7 +416,7 @@ export class Http1Connection {
         }
       }
       if (!r) return;
-      this.fired.push({ kind: 'settle', role: r.role, from: this.st[r.role], to: r.to, rule: r });
+      if (this.record) this.fired.push({ kind: 'settle', role: r.role, from: this.st[r.role], to: r.to, rule: r });
       this.st[r.role] = r.to;
       if (r.id === 'client-switch-declined') this.switchProposal = 'none';
     }

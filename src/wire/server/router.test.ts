@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Route, http, matchPath, routesForPath } from './router';
+import { type Route, http, matchPath, routeFor, routesForPath } from './router';
 
 const ok = () => new Response('ok');
 
@@ -64,5 +64,35 @@ describe('routesForPath', () => {
     const first = routesForPath(list, '/a')[0]!.params;
     first.injected = 'x';
     expect(routesForPath(list, '/a')[0]!.params).toEqual({});
+  });
+});
+
+describe('routeFor', () => {
+  const routes = [
+    http.get('/todos/:id', ok),
+    http.get('/todos/new', ok),
+    http.all('*', ok),
+    http.put('/todos/new', ok),
+    http.put('/todos/:id', ok),
+    http.get('/files/*', ok),
+    http.delete('/todos/:id', ok),
+    http.get('/', ok),
+    http.post('/todos', ok),
+  ];
+
+  it('picks the route the full match list would: the first defined for exactly that method', () => {
+    const paths = ['/', '/todos', '/todos/1', '/todos/new', '/todos/%ZZ', '/files', '/files/a/b', '/other', '/todos/1/x'];
+    for (const method of ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', '*']) {
+      for (const path of paths) {
+        const want = routesForPath(routes, path).find((m) => m.route.method === method);
+        expect(routeFor(routes, method, path), `${method} ${path}`).toEqual(want);
+      }
+    }
+  });
+
+  it('lets a literal route defined first win over a pattern, and a pattern defined first win over a literal', () => {
+    expect(routeFor(routes, 'GET', '/todos/new')?.route.path).toBe('/todos/:id');
+    expect(routeFor(routes, 'PUT', '/todos/new')?.route.path).toBe('/todos/new');
+    expect(routeFor(routes, 'PUT', '/todos/7')?.params).toEqual({ id: '7' });
   });
 });

@@ -202,3 +202,34 @@ export function routesForPath(routes: readonly Route[], path: string): readonly 
   if (literal && found.length > literal.length) found.sort((a, b) => a[0] - b[0]);
   return found.map(([, match]) => match);
 }
+
+/**
+ * The route that answers `method` on `path`: the first one defined for exactly that method whose pattern
+ * matches, as `routesForPath(routes, path).find((m) => m.route.method === method)` picks it, without
+ * matching the routes of other methods or building the list. A server answers nearly every request
+ * from here, and needs the whole list only for HEAD via GET, OPTIONS, 405 and `*` routes.
+ */
+export function routeFor(routes: readonly Route[], method: string, path: string): RouteMatch | undefined {
+  const table = compiledFor(routes);
+  let best: RouteMatch | undefined;
+  let bestIndex = Infinity;
+  const literal = table.exact.get(path);
+  if (literal) {
+    for (const [index, route] of literal) {
+      if (route.method !== method) continue;
+      best = { route, params: {} };
+      bestIndex = index;
+      break;
+    }
+  }
+  let have: string[] | undefined;
+  // Patterned routes are in definition order: the first that matches wins unless a literal one came earlier.
+  for (const { index, route, segments, prefix } of table.patterned) {
+    if (index > bestIndex) break;
+    if (route.method !== method || !path.startsWith(prefix)) continue;
+    if (segments !== undefined) have ??= path.split('/');
+    const params = matchSegments(segments, path, have ?? []);
+    if (params) return { route, params };
+  }
+  return best;
+}

@@ -21,7 +21,7 @@ import { asciiBytes } from '../net/stream';
 import type { HeaderField, WireRequest } from '../net/codec';
 import { header } from '../net/codec';
 import type { Route, RouteOptions } from './router';
-import { decodePercent, routesForPath } from './router';
+import { decodePercent, routeFor, routesForPath } from './router';
 import type { ResourceStore } from './store';
 
 export interface Reply {
@@ -238,9 +238,10 @@ export async function respond(request: WireRequest, config: SemanticsConfig): Pr
   if (decodePercent(path) === undefined) {
     return plain(400, `The path ${path} has a malformed percent-encoding (RFC 3986 §2.1: '%' must be followed by two hex digits).`, 'builtin:400');
   }
-  const matches = routesForPath(config.routes, path);
-  const own = matches.find((m) => m.route.method === method && !FORBIDDEN_BY_FETCH.has(method));
+  // The route for this very method answers nearly every request; the whole match list is built only when none does.
+  const own = FORBIDDEN_BY_FETCH.has(method) ? undefined : routeFor(config.routes, method, path);
   if (own) return runHandler(own.route, own.params, request, config);
+  const matches = routesForPath(config.routes, path);
 
   if (method === 'TRACE') return traceEcho(request);
   // A standard method is known whatever the routes say: look that up first, and build the route set only for the rest.
