@@ -60,7 +60,8 @@ export class Http1Client {
   readonly closed: Promise<void>;
 
   private constructor(transport: SocketTransport, closed: Promise<void>, authority: string, engine: Http1ClientOptions['engine']) {
-    this.#conn = new Http1Connection({ ...engine, role: 'client' });
+    // No one here takes the fired transitions; kept, they would grow with every request on a reused connection.
+    this.#conn = new Http1Connection({ ...engine, role: 'client', recordTransitions: false });
     this.#transport = transport;
     this.closed = closed;
     this.#authority = authority;
