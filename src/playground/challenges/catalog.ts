@@ -223,6 +223,120 @@ const DEFINITIONS: readonly Definition[] = [
       );
     },
   },
+  {
+    id: 'headers-cache-private',
+    view: 'messages',
+    page: '/http/headers/',
+    title: 'Cached by the browser, not by a CDN',
+    goal: "A user's own profile may be kept by their browser for 60 s and by no shared cache. Make the response say so with Cache-Control.",
+    hints: [
+      "Which Cache-Control directive limits storage to the user's own cache?",
+      'private keeps shared caches out (RFC 9111 §5.2.2.7); max-age sets how long a response stays fresh.',
+      'Cache-Control: private, max-age=60.',
+    ],
+    check(recording) {
+      const [response] = finishedRequests(recording, '/me');
+      if (!response) return result(false, 'No response from /me arrived; keep the request.');
+      const value = response.responseHeaders
+        .filter((h) => h.name.toLowerCase() === 'cache-control')
+        .map((h) => h.value)
+        .join(', ');
+      const directives = value
+        .toLowerCase()
+        .split(',')
+        .map((d) => d.trim())
+        .filter(Boolean);
+      const maxAge = directives.find((d) => d.startsWith('max-age='))?.slice('max-age='.length);
+      const details = [`Cache-Control: ${value || '(none)'}`];
+      const ok = directives.includes('private') && !directives.includes('public') && !directives.includes('no-store') && maxAge === '60';
+      return ok
+        ? result(true, `The response says Cache-Control: ${value}: the browser may keep it for 60 s, shared caches may not.`, details)
+        : result(false, `The response says Cache-Control: ${value || '(none)'}; goal: stored only by the browser, fresh for 60 s.`, details);
+    },
+  },
+  {
+    id: 'methods-retry-safe',
+    view: 'messages',
+    page: '/http/methods/',
+    title: 'Safe to send twice',
+    goal: 'The client sends the same request twice (it never saw the first answer). Make that leave one todo, not two.',
+    hints: [
+      'Which methods are idempotent: the same request twice has the effect of one?',
+      'POST to a collection creates a new resource each time; PUT names the resource it creates or replaces.',
+      'PUT the todo at its own URL, /todos/milk.',
+    ],
+    check(recording) {
+      const requests = finishedRequests(recording);
+      const key = (r: (typeof requests)[number]) => `${r.method} ${r.path}`;
+      const repeated = requests.find((r, i) => requests.findIndex((o) => key(o) === key(r)) !== i);
+      const created = requests.filter((r) => r.status === 201).length;
+      const details = requests.map((r) => `${key(r)} -> ${r.status}`);
+      if (!repeated) return result(false, `${requests.length} requests, no two alike; goal: the same request sent twice.`, details);
+      return created === 1
+        ? result(
+            true,
+            `The same ${repeated.method} twice created 1 resource: the second answered ${requests.filter((r) => key(r) === key(repeated)).at(-1)?.status}.`,
+            details,
+          )
+        : result(false, `The same ${repeated.method} twice created ${created} resources; goal: 1.`, details);
+    },
+  },
+  {
+    id: 'http2-flow-stall',
+    view: 'frames',
+    page: '/http/http2/',
+    title: 'A stream stalled on flow control',
+    goal: "Make the photo's stream stall: the server sends DATA up to the window the client gave, then waits for the client's WINDOW_UPDATE.",
+    hints: [
+      'Open the Frames view: does the client ever send WINDOW_UPDATE, and how much DATA came before it?',
+      "A sender may not send more DATA than the receiver's window (RFC 9113 §6.9); RFC 9113's initial window is 65,535 octets.",
+      "Use the RFC's windows ('rfc-defaults') and a photo over 65,535 bytes.",
+    ],
+    check(recording) {
+      const frames = framesSent(recording);
+      const firstUpdate = frames.find(
+        (f) => f.side === 'client' && f.frameType === 'WINDOW_UPDATE' && frames.some((d) => d.frameType === 'DATA' && d.seq < f.seq),
+      );
+      const data = frames.filter((f) => f.side === 'server' && f.frameType === 'DATA');
+      const before = data.filter((f) => !firstUpdate || f.seq < firstUpdate.seq).reduce((n, f) => n + f.length, 0);
+      const after = data.filter((f) => firstUpdate && f.seq > firstUpdate.seq).reduce((n, f) => n + f.length, 0);
+      const details = [
+        `the server sent ${(before + after).toLocaleString('en')} octets of DATA; the client sent ${frames.filter((f) => f.side === 'client' && f.frameType === 'WINDOW_UPDATE').length} WINDOW_UPDATE`,
+      ];
+      if (firstUpdate && after > 0 && before >= 16_384)
+        return result(
+          true,
+          `The server sent ${before.toLocaleString('en')} octets, stopped, and sent ${after.toLocaleString('en')} more after the client's WINDOW_UPDATE at ${ms(firstUpdate.at)}.`,
+          details,
+        );
+      return result(
+        false,
+        `The server sent ${(before + after).toLocaleString('en')} octets without waiting for a WINDOW_UPDATE; goal: a stall at the window.`,
+        details,
+      );
+    },
+  },
+  {
+    id: 'attacks-rapid-reset',
+    view: 'frames',
+    page: '/http/http2-attacks/',
+    title: 'Why rapid reset needs a defence',
+    goal: 'Turn the reset budget off and make the server start more than 100 handlers from one connection whose every stream was reset.',
+    hints: [
+      'Count the requests the server handled: how many of the 200 reset streams got a handler?',
+      'A reset stream no longer counts against SETTINGS_MAX_CONCURRENT_STREAMS, so only a reset budget stops the flood.',
+      'Set resetBudget to false.',
+    ],
+    check(recording) {
+      const handled = wireEvents(recording, 'server-handled');
+      const connections = new Set(handled.map((h) => h.connectionId)).size;
+      const resets = framesSent(recording, { type: 'RST_STREAM', by: 'client' }).length;
+      const details = [`${resets} streams reset by the client`, `${handled.length} handlers started on ${connections} connection(s)`];
+      return handled.length > 100 && connections === 1
+        ? result(true, `${handled.length} handlers started from one connection: each reset request still cost the server.`, details)
+        : result(false, `The server started ${handled.length} handlers; goal: more than 100 from one connection.`, details);
+    },
+  },
   // --- query ---------------------------------------------------------------------------------------
   {
     id: 'query-dedup-three',

@@ -34,6 +34,8 @@ export interface FinishedRequest {
   readonly blocked: number;
   readonly reused: boolean;
   readonly connectionId: string;
+  /** The response's header fields as the client received them. */
+  readonly responseHeaders: readonly { readonly name: string; readonly value: string }[];
 }
 
 function pathOf(url: string): string {
@@ -61,6 +63,7 @@ export function finishedRequests(recording: Recording, path?: string): FinishedR
         blocked: Math.max(0, t.blocked),
         reused: e.reused,
         connectionId: e.connectionId,
+        responseHeaders: e.response.headers,
       };
       if (path === undefined || request.path.startsWith(path)) out.push(request);
     }

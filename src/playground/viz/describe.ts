@@ -149,7 +149,9 @@ export function describeWireEvent(e: TraceEvent): string {
     case 'tunnel-established':
       return `${e.connectionId}: tunnel to ${e.authority} through ${e.upstreamConnectionId}`;
     case 'server-handled':
-      return `${e.connectionId}: server answers ${e.method} ${e.target} with ${e.status} (${e.route})`;
+      return e.discarded
+        ? `${e.connectionId}: server's handler for ${e.method} ${e.target} ran although the stream was reset; its ${e.status} is dropped (${e.route})`
+        : `${e.connectionId}: server answers ${e.method} ${e.target} with ${e.status} (${e.route})`;
     case 'fault-injected':
       return `${e.connectionId}: fault injected: ${e.fault} (${e.detail})`;
     case 'h2-session':

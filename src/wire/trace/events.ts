@@ -292,6 +292,11 @@ export interface ServerHandledEvent extends Base<'server-handled'> {
   /** The route pattern that answered, or the built-in rule ('builtin:HEAD', 'builtin:404', ...). */
   readonly route: string;
   readonly status: number;
+  /**
+   * The client reset the stream while the handler ran (HTTP/2): the handler worked to its end anyway, and its
+   * reply was dropped. What rapid reset (CVE-2023-44487) costs a server.
+   */
+  readonly discarded?: true;
 }
 export interface FaultInjectedEvent extends Base<'fault-injected'> {
   readonly connectionId: string;

@@ -48,6 +48,10 @@ describe('limitRunningHandlers', () => {
     expect(starts).toHaveLength(12);
     expect(peak()).toBe(12);
     expect(client.goaway).toBeUndefined();
+    // The trace says so: each handler's reply is recorded as dropped, and none reaches the wire.
+    const handled = sim.trace.ofType('server-handled');
+    expect(handled.map((e) => [e.status, e.discarded])).toEqual(Array.from({ length: 12 }, () => [200, true]));
+    expect(sim.trace.ofType('h2-frame').filter((f) => f.side === 'server' && f.direction === 'sent' && f.frameType === 'HEADERS')).toEqual([]);
   });
 
   it('holds running handlers to the stream limit, reset streams included, and never starts one reset while it waited', async () => {

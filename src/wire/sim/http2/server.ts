@@ -301,6 +301,15 @@ export class Http2ServerConnection {
       // Reset while its handler ran: the handler cannot tell and works to its end, keeping its slot.
       const latency = reply.options.latency ?? 0;
       if (!mayPush) return;
+      trace.emit({
+        type: 'server-handled',
+        connectionId: this.#stream.connectionId,
+        method: request.method,
+        target: request.target,
+        route: reply.route,
+        status: reply.status,
+        discarded: true,
+      });
       if (latency > 0) clock.setTimeout(() => this.#handlerDone(), latency);
       else this.#handlerDone();
       return;
