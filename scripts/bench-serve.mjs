@@ -1,5 +1,5 @@
 /**
- * npm run bench:serve -- [--duration 3] [--clients 8] [--streams 10] [--rounds 2] [--path /hello --path /todos/1] [--paced-rps 2000]
+ * npm run bench:serve -- [--duration 3] [--clients 8] [--streams 10] [--rounds 5] [--path /hello --path /todos/1] [--paced-rps 2000]
  *
  * Our real-port server (the same serveTcp + h2c the `npm run serve` script starts) against a minimal
  * node:http server and a minimal node:http2 (h2c) server, measured side by side in one run with Debian's
@@ -10,6 +10,8 @@
  * One server runs at a time (the machine has few cores); each gets a warm-up second, then `--duration`
  * seconds of measurement, in `--rounds` rounds, then the same again paced at `--paced-rps` requests per
  * second in all, for CPU time per request at equal load: about rounds x 8 x (duration + 1) seconds a path.
+ * A round measures ours and Node back to back, so the two share whatever else loads the machine then; the
+ * ratio reported is the median of the rounds' own ratios (a paired comparison), with each round's beside it.
  * The default paths are both kinds a reader's request meets: `/hello`, a stored resource (no route handler
  * runs), which compares the protocol stacks, and `/todos/1`, a routed JSON response (the handler gets a Fetch
  * Request and builds a Response), which adds the Fetch API's cost to ours and not to Node's minimal servers.
@@ -30,14 +32,14 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '8' },
     streams: { type: 'string', default: '10' },
     path: { type: 'string', multiple: true, default: ['/hello', '/todos/1'] },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '5' },
     'paced-rps': { type: 'string', default: '2000' },
   },
 });
 const duration = Math.min(30, Math.max(1, Number(values.duration)));
 const clients = Math.min(64, Math.max(1, Number(values.clients)));
 const streams = Math.min(100, Math.max(1, Number(values.streams)));
-const rounds = Math.min(5, Math.max(1, Number(values.rounds)));
+const rounds = Math.min(9, Math.max(1, Number(values.rounds)));
 const paths = values.path;
 // The paced runs offer every server the same request rate, well below what any of them can serve, so CPU
 // per request is compared at equal batching: flat out, a server starved of CPU by other work handles more
@@ -137,17 +139,16 @@ async function benchPath(path) {
   ];
   console.log(
     `GET ${path}: ${sample.status}, ${body.length} bytes of ${type}; ${clients} connections, HTTP/2 ${streams} streams each; ` +
-      `${rounds} rounds of ${duration} s per server after 1 s warm-up, best round kept\n`,
+      `${rounds} paired rounds of ${duration} s per server after 1 s warm-up; medians\n`,
   );
 
-  // The servers share this process but only one is loaded at a time. Rounds alternate the order, and the
-  // best round of each is kept: on a shared machine other work only ever makes a round slower. The figure
-  // least moved by other load is CPU time per request: this process's user + system time over a run (the
-  // server's work; h2load is a child process of its own) divided by the requests that server answered in
-  // the run, warm-up included; the lowest of the rounds is kept.
-  const results = {};
-  const cpuBest = {};
-  const pacedBest = {};
+  // The servers share this process but only one is loaded at a time. Rounds alternate the order. Each
+  // round's ours / Node ratio compares two runs made seconds apart, under the same other load; the median
+  // of those ratios is the figure, as a single lucky or unlucky run moves it least. CPU time per request is
+  // this process's user + system time over a run (the server's work; h2load is a child process of its
+  // own) divided by the requests that server answered in the run, warm-up included.
+  /** Per target name: one entry per round. */
+  const runs = Object.fromEntries(targets.map((t) => [t.name, []]));
   /** One h2load run; returns its result and this process's CPU µs per request the server answered. */
   const measure = async (t, rps) => {
     const before = process.cpuUsage();
@@ -159,27 +160,40 @@ async function benchPath(path) {
   for (let round = 0; round < rounds; round++) {
     for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
       const { r, cpuUs } = await measure(t);
-      cpuBest[t.name] = Math.min(cpuBest[t.name] ?? Infinity, cpuUs);
-      if (!results[t.name] || r.rps > results[t.name].rps) results[t.name] = r;
       const paced = await measure(t, pacedRps);
-      pacedBest[t.name] = Math.min(pacedBest[t.name] ?? Infinity, paced.cpuUs);
+      runs[t.name].push({ ...r, cpuUs, pacedUs: paced.cpuUs });
     }
   }
-  for (const t of targets) Object.assign(results[t.name], { cpuUs: cpuBest[t.name], pacedUs: pacedBest[t.name] });
+  const median = (xs) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const med = (name, key) => median(runs[name].map((r) => r[key]));
   const fmt = (n, d = 0) => n.toFixed(d).padStart(9);
   const paced = `CPU @${pacedRps}/s`;
   console.log(
-    `${'server'.padEnd(20)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'CPU µs/req'.padStart(12)}${paced.padStart(16)}  non-2xx`,
+    `${'server (median)'.padEnd(20)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'CPU µs/req'.padStart(12)}${paced.padStart(16)}  non-2xx`,
   );
   for (const t of targets) {
-    const r = results[t.name];
+    const nonOk = runs[t.name].reduce((n, r) => n + r.non2xx, 0);
     console.log(
-      `${t.name.padEnd(20)}${fmt(r.rps)}${fmt(r.p50, 2)}${fmt(r.p99, 2)}${fmt(r.cpuUs, 1).padStart(12)}${fmt(r.pacedUs, 1).padStart(16)}  ${r.non2xx}`,
+      `${t.name.padEnd(20)}${fmt(med(t.name, 'rps'))}${fmt(med(t.name, 'p50'), 2)}${fmt(med(t.name, 'p99'), 2)}${fmt(med(t.name, 'cpuUs'), 1).padStart(12)}${fmt(med(t.name, 'pacedUs'), 1).padStart(16)}  ${nonOk}`,
     );
   }
-  const x = (a, b, key) => `${(results[a][key] / results[b][key]).toFixed(2)}x`;
-  const ratio = (a, b) =>
-    `${x(a, b, 'rps')} req/s, p50 ${x(a, b, 'p50')}, CPU per request ${x(a, b, 'cpuUs')} flat out, ${x(a, b, 'pacedUs')} at ${pacedRps}/s`;
+  /** The median over rounds of ours / Node for `key`, and each round's ratio. */
+  const paired = (a, b, key) => {
+    const each = runs[a].map((r, i) => r[key] / runs[b][i][key]);
+    return { median: median(each), each };
+  };
+  const ratio = (a, b) => {
+    const rps = paired(a, b, 'rps');
+    const x = (key) => `${paired(a, b, key).median.toFixed(2)}x`;
+    return (
+      `${rps.median.toFixed(2)}x req/s (rounds ${rps.each.map((v) => v.toFixed(2)).join(' ')}), p50 ${x('p50')}, ` +
+      `CPU per request ${x('cpuUs')} flat out, ${x('pacedUs')} at ${pacedRps}/s`
+    );
+  };
   const lines = [
     `HTTP/2   ours / node:http2 on ${path}: ${ratio('ours h2c', 'node:http2 h2c')}`,
     `HTTP/1.1 ours / node:http on ${path}:  ${ratio('ours http/1.1', 'node:http http/1.1')}`,
@@ -196,5 +210,5 @@ nodeHttp.closeAllConnections();
 await closeServer(nodeHttp);
 await closeServer(nodeH2);
 console.log(summary.join('\n'));
-console.log('Goal: >= 0.80x req/s, p50 <= 2.00x.');
+console.log('Goal (medians of paired rounds): HTTP/1.1 >= 0.80x req/s on every path, p50 <= 2.00x.');
 console.log(`load average (1, 5, 15 min) at end: ${load()}`);
