@@ -7,6 +7,7 @@ export const WIRE_VERSION = '0.1.0';
 export { WireError, isWireError } from './errors';
 export type { ErrorSide, WireErrorInit } from './errors';
 export type { WireEngine, WireRole } from './engine';
+export * from './crypto/index';
 export * from './data/index';
 export * from './http1/index';
 export * from './hpack/index';

@@ -108,3 +108,21 @@ export {
   quicSendTransition,
 } from './stream-states';
 export type { QuicRecvInput, QuicRecvState, QuicSendInput, QuicSendState, QuicStreamPart, QuicStreamTransition } from './stream-states';
+export {
+  deriveQuicInitialKeys,
+  protectQuicInitial,
+  QUIC_V1_INITIAL_SALT,
+  quicInitialHeader,
+  readQuicInitialHeader,
+  unprotectQuicInitial,
+} from './initial-protection';
+export type {
+  QuicInitialHeaderFields,
+  QuicInitialKeys,
+  QuicInitialReading,
+  QuicInitialReadOptions,
+  QuicInitialSide,
+  QuicInitialToProtect,
+} from './initial-protection';
+export { deriveQuicPacketKeys, protectQuicPacket, QUIC_AEAD_TAG_LENGTH, quicHeaderMask, quicNonce, unprotectQuicPacket } from './packet-protection';
+export type { QuicAead, QuicOpenedPacket, QuicPacketKeys, QuicPacketPlace, QuicProtectedPacket } from './packet-protection';
