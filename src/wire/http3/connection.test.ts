@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { QuicPair } from './testing';
 import { QuicConnection, type QuicEvent, type QuicRole } from './connection';
-import { QUIC_HANDSHAKE } from './packets';
+import { QUIC_HANDSHAKE, type QuicDatagram } from './packets';
+import { type DecodedQuicPacket, decodeQuicDatagram } from './quic-codec';
 import { QUIC_INITIAL_WINDOW } from './recovery';
 
 const RESPONSE = 3000;
@@ -180,9 +181,9 @@ describe('congestion control seen on a connection', () => {
     pair.run();
     const sent = pair.events('server', 'packet-sent').filter((l) => l.event.packet.frames.some((f) => f.type === 'STREAM' && f.streamId === 0));
     const windows = sent.map((l) => l.event.cwnd);
-    // The server's Handshake packets (1,304 + 1,452 + 543 = 3,299 bytes, see the handshake-ACK test below)
-    // were acknowledged before the request came: 14,520 + 3,299.
-    expect(windows[0]).toBe(QUIC_INITIAL_WINDOW + 3299);
+    // The server's Handshake packets (1,310 + 1,452 + 518 = 3,280 bytes, see the handshake-ACK test below)
+    // were acknowledged before the request came: 14,520 + 3,280.
+    expect(windows[0]).toBe(QUIC_INITIAL_WINDOW + 3280);
     const loss = pair.events('server', 'congestion').find((l) => l.event.reason === 'loss')!;
     const before = sent.filter((l) => l.at < loss.at).map((l) => l.event.cwnd);
     const peak = Math.max(...before);
@@ -207,37 +208,40 @@ describe('handshake packets and the congestion window (RFC 9002 §7, §6.4)', ()
         .events(side, 'packet-sent')
         .filter((l) => l.event.packet.space === space)
         .map((l) => l.event.size);
-    // Server, first datagram: its Initial packet = long header 30 + AEAD tag 16 + ACK of packet 0 (1 type +
-    // 1 largest + 1 delay + 1 range count + 1 first range = 5) + CRYPTO ServerHello (1 type + 4 offset + 2
-    // length varint + 90 = 97) = 148 bytes; the Handshake flight (EncryptedExtensions 40 + Certificate 2,800 +
-    // CertificateVerify 264 + Finished 36 = 3,140 bytes) fills the rest: 1,452 - 148 - 46 (packet) - 7 (CRYPTO
-    // header) = 1,251 bytes in a 1,304-byte packet; then 1,399 bytes in a full 1,452-byte packet, then the last
-    // 490 bytes in a 46 + 7 + 490 = 543-byte one.
-    expect(sizes('server', 'initial')).toEqual([148]);
-    expect(sizes('server', 'handshake')).toEqual([1304, 1452, 543]);
-    // Client: the Initial padded to 1,200 bytes; the Finished = 46 + ACK 0-2 (5) + CRYPTO (1 + 4 + 1 + 36 = 42) = 93.
+    // Sizes are the serialised packets' (quic-codec.ts), 8-byte connection IDs both ways, 1-byte packet numbers.
+    // Server, first datagram: its Initial packet = long header 27 (1 first byte + 4 version + 1 + 8 DCID + 1 + 8
+    // SCID + 1 token length + 2 Length + 1 packet number) + ACK of packet 0 (02 00 00 00 00: 5) + CRYPTO
+    // ServerHello (1 type + 1 offset + 2 length + 90 = 94) + AEAD tag 16 = 142 bytes. The Handshake flight
+    // (EncryptedExtensions 40 + Certificate 2,800 + CertificateVerify 264 + Finished 36 = 3,140 bytes) fills
+    // the rest: a Handshake packet's header is 26 (no token), so 1,452 - 142 - 26 - 16 - 4 (CRYPTO header) =
+    // 1,264 bytes in a 1,310-byte packet; then 1,405 bytes (CRYPTO offset 1,264 takes 2 bytes) in a full
+    // 1,452-byte packet, then the last 471 in a 26 + 5 + 471 + 16 = 518-byte one.
+    expect(sizes('server', 'initial')).toEqual([142]);
+    expect(sizes('server', 'handshake')).toEqual([1310, 1452, 518]);
+    // Client: the Initial padded to 1,200 bytes; the Finished = 25 (its Length, 61, fits in 1 byte) + ACK 0-2 (5)
+    // + CRYPTO (1 + 1 + 1 + 36 = 39) + 16 = 85.
     expect(sizes('client', 'initial')).toEqual([1200]);
-    expect(sizes('client', 'handshake')).toEqual([93]);
+    expect(sizes('client', 'handshake')).toEqual([85]);
 
     const server = pair.events('server', 'packet-sent');
     // Every ack-eliciting packet counts in bytes in flight whatever its space (packet-sent reports it with the
-    // packet): 148, 148 + 1,304 = 1,452, + 1,452 = 2,904, + 543 = 3,447.
-    expect(server.slice(0, 4).map((l) => l.event.bytesInFlight)).toEqual([148, 1452, 2904, 3447]);
+    // packet): 142, 142 + 1,310 = 1,452, + 1,452 = 2,904, + 518 = 3,422.
+    expect(server.slice(0, 4).map((l) => l.event.bytesInFlight)).toEqual([142, 1452, 2904, 3422]);
     // The client's Finished acknowledges the three Handshake packets: in slow start the window grows by each
-    // one's size (at most one datagram each), 14,520 + 1,304 + 1,452 + 543 = 17,819. The server's Initial
+    // one's size (at most one datagram each), 14,520 + 1,310 + 1,452 + 518 = 17,800. The server's Initial
     // packet is never acknowledged (the client has no Initial to send back): it leaves the flight when the
     // server drops its Initial keys on the client's first Handshake packet (RFC 9001 §4.9.1), without growth.
     const firstData = server.find((l) => l.event.packet.space === '1rtt' && l.event.packet.frames.some((f) => f.type === 'STREAM'))!;
-    expect(firstData.event.cwnd).toBe(QUIC_INITIAL_WINDOW + 1304 + 1452 + 543);
-    expect(pair.server.recovery.cwnd).toBeGreaterThanOrEqual(17_819);
+    expect(firstData.event.cwnd).toBe(QUIC_INITIAL_WINDOW + 1310 + 1452 + 518);
+    expect(pair.server.recovery.cwnd).toBeGreaterThanOrEqual(17_800);
 
     // The client's 1,200-byte Initial is acknowledged by the server's Initial: 14,520 + 1,200 = 15,720, before
-    // it sends its Finished and its requests. Its Finished (93) is never acknowledged (the server sends nothing
+    // it sends its Finished and its requests. Its Finished (85) is never acknowledged (the server sends nothing
     // more in the Handshake space) and leaves the flight when the handshake is confirmed (RFC 9002 §6.4).
     const clientSent = pair.events('client', 'packet-sent');
     const finished = clientSent.find((l) => l.event.packet.space === 'handshake')!;
     expect(finished.event.cwnd).toBe(QUIC_INITIAL_WINDOW + 1200);
-    expect(finished.event.bytesInFlight).toBe(93); // the Initial left when acknowledged
+    expect(finished.event.bytesInFlight).toBe(85); // the Initial left when acknowledged
     // Nothing is left in flight once everything is acknowledged and both handshakes are confirmed.
     expect(pair.client.recovery.bytesInFlight).toBe(0);
     expect(pair.server.recovery.bytesInFlight).toBe(0);
@@ -258,5 +262,49 @@ describe('handshake packets and the congestion window (RFC 9002 §7, §6.4)', ()
     expect(pair.server.recovery.smoothedRtt).toBe(333);
     pair.run(150);
     expect(pair.server.recovery.smoothedRtt).toBe(100);
+  });
+});
+
+describe('datagrams as bytes (quic-codec.ts)', () => {
+  it('every datagram both sides send is its bytes: size is their length, and they decode back to the typed packets', () => {
+    const seen: { datagram: QuicDatagram; from: QuicRole }[] = [];
+    const pair = new QuicPair({
+      onEvent: answer(5_000),
+      drop: (datagram, from) => {
+        seen.push({ datagram, from });
+        return false;
+      },
+    });
+    pair.apply('client', pair.client.start(0));
+    pair.run();
+    expect(seen.length).toBeGreaterThan(10);
+    const largest: Record<QuicRole, Partial<Record<string, number>>> = { client: {}, server: {} };
+    const spaceOf = (space: string) => (space === '0rtt' || space === '1rtt' ? 'app' : space);
+    for (const { datagram, from } of seen) {
+      const bytes = datagram.bytes!;
+      expect(bytes.length).toBe(datagram.size);
+      const to: QuicRole = from === 'client' ? 'server' : 'client';
+      const decoded = decodeQuicDatagram(bytes, { largestReceived: (space) => largest[to][spaceOf(space)] }) as DecodedQuicPacket[];
+      expect(decoded.map((p) => [p.space, p.number])).toEqual(datagram.packets.map((p) => [p.space, p.number]));
+      for (const [i, packet] of datagram.packets.entries()) {
+        const back = decoded[i]!;
+        largest[to][spaceOf(packet.space)] = Math.max(largest[to][spaceOf(packet.space)] ?? -1, packet.number);
+        // The typed frames, as the decoder gives them: ACK with its delay; CRYPTO with its (zero) bytes, unnamed.
+        expect(back.frames).toEqual(
+          packet.frames.map((f) =>
+            f.type === 'ACK'
+              ? { ackDelay: 0, ...f }
+              : f.type === 'CRYPTO'
+                ? { type: 'CRYPTO', messages: '', length: f.length, ...(f.offset ? { offset: f.offset } : {}), data: new Uint8Array(f.length) }
+                : f,
+          ),
+        );
+        // 8-byte connection IDs both ways; the client's first Initial goes to RFC 9001 Appendix A's DCID.
+        expect(back.header.dcid.length).toBe(8);
+      }
+    }
+    // RFC 9000 §14.1: the client's Initial datagram is 1,200 bytes; RFC 9001 §5.3: each packet ends with a 16-byte tag.
+    expect(seen[0]!.datagram.size).toBe(1200);
+    expect(Buffer.from((decodeQuicDatagram(seen[0]!.datagram.bytes!)[0] as DecodedQuicPacket).header.dcid).toString('hex')).toBe('8394c8f03e515708');
   });
 });

@@ -38,7 +38,7 @@
  */
 import { WireError } from '../errors';
 import { planHandshakeDatagrams } from './handshake-datagrams';
-import { numberSpace, PacketSpaces } from './packet-spaces';
+import { numberSpace, PacketSpaces, type NumberSpace } from './packet-spaces';
 import {
   ackedSet,
   handshakeRow,
@@ -50,8 +50,18 @@ import {
   type QuicPacket,
   type QuicSpace,
 } from './packets';
+import { encodeQuicDatagram, quicFrameSize, quicPacketNumberLength } from './quic-codec';
+import type { PlannedHeader } from './handshake-datagrams';
 import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
 import type { CongestionControl } from '../transport/congestion';
+
+/**
+ * Connection IDs (RFC 9000 §5.1), 8 bytes each side, fixed so runs repeat: the client's first Initial goes to
+ * the Destination Connection ID of RFC 9001 Appendix A until the server answers with its own (§7.2).
+ */
+const ORIGINAL_DCID = Uint8Array.of(0x83, 0x94, 0xc8, 0xf0, 0x3e, 0x51, 0x57, 0x08);
+const SERVER_CID = Uint8Array.of(0xf0, 0x67, 0xa5, 0x50, 0x2a, 0x42, 0x62, 0xb5);
+const CLIENT_CID = Uint8Array.of(0xc1, 0x1e, 0x47, 0x0a, 0x5e, 0x3d, 0x91, 0x2b);
 
 /** RFC 9002 §6.2.4: "An endpoint MAY send up to two full-sized datagrams containing ack-eliciting packets" per PTO. */
 const PTO_PROBES = 2;
@@ -156,6 +166,10 @@ export class QuicConnection {
     this.#events.push({ type: 'stream-transition', ...t });
   };
   #datagrams: QuicDatagram[] = [];
+  /** The largest of our packet numbers the peer has acknowledged, per number space: it sets how many bytes a packet number takes (RFC 9000 §17.1). */
+  readonly #largestAcked: Record<NumberSpace, number | undefined> = { initial: undefined, handshake: undefined, app: undefined };
+  /** A packet from the peer has arrived: a client then sends to the server's connection ID (RFC 9000 §7.2). */
+  #heard = false;
   /** Stream bytes sent for the first time so far, on all streams: the offset of our next new application byte. */
   #appSent = 0;
   readonly #certificateChainBytes: number;
@@ -242,6 +256,7 @@ export class QuicConnection {
   receive(datagram: QuicDatagram, now: number): QuicOutput {
     if (this.#state === 'closed') return this.#output(now);
     this.#startedAt ??= now;
+    this.#heard = true;
     for (const packet of datagram.packets) {
       this.#events.push({ type: 'packet-received', packet });
       this.#spaces.onReceived(packet);
@@ -317,6 +332,8 @@ export class QuicConnection {
       }
       case 'ACK': {
         const ns = numberSpace(space);
+        const largest = frame.ranges[0]?.[1];
+        if (largest !== undefined && largest > (this.#largestAcked[ns] ?? -1)) this.#largestAcked[ns] = largest;
         if (ns !== 'app') {
           this.#congestion(this.#spaces.onAck(ns, frame.ranges, now));
           return;
@@ -530,6 +547,7 @@ export class QuicConnection {
       role: this.role,
       handshakeDone: this.#handshakeDone,
       ack: (space) => (this.#spaces.ackPending(space) ? this.#spaces.ack(space) : undefined),
+      header: (space, index) => this.#header(space, this.#spaces.peekNumber(space) + index),
     });
     this.#flights.length = 0;
     for (const planned of datagrams) this.#datagrams.push(this.#datagram(planned.map((p) => this.#packet(p.space, p.frames, now, p.space === '1rtt'))));
@@ -546,7 +564,8 @@ export class QuicConnection {
       const frames: QuicFrame[] = [];
       // RFC 9000 §17.2.3: a 0-RTT packet cannot carry ACK frames; 1-RTT packets piggy-back them.
       if (space === '1rtt' && this.#spaces.ackPending('app')) frames.push(this.#spaces.ack('app'));
-      let room = QUIC_MAX_DATAGRAM_SIZE - packetSize({ space, frames });
+      const header = this.#header(space, this.#spaces.peekNumber(space));
+      let room = QUIC_MAX_DATAGRAM_SIZE - packetSize({ space, frames }, header);
       const order = [...ready.slice(this.#rotation % ready.length), ...ready.slice(0, this.#rotation % ready.length)];
       this.#rotation++;
       const chunks: StreamChunk[] = [];
@@ -559,7 +578,7 @@ export class QuicConnection {
           if (!again) fresh += chunk.data.length;
           chunks.push(chunk);
           frames.push({ type: 'STREAM', ...chunk });
-          room = QUIC_MAX_DATAGRAM_SIZE - packetSize({ space, frames });
+          room = QUIC_MAX_DATAGRAM_SIZE - packetSize({ space, frames }, header);
         }
         if (room <= 16) break;
       }
@@ -569,9 +588,26 @@ export class QuicConnection {
     }
   }
 
+  /** How our packet `number` of `space` is written: connection IDs, and the shortest packet number length §17.1 allows. */
+  #header(space: QuicSpace, number: number): PlannedHeader {
+    const client = this.role === 'client';
+    return {
+      dcid: client ? (this.#heard ? SERVER_CID : ORIGINAL_DCID) : CLIENT_CID,
+      scid: client ? CLIENT_CID : SERVER_CID,
+      packetNumberLength: quicPacketNumberLength(number, this.#largestAcked[numberSpace(space)]),
+    };
+  }
+
   #packet(space: QuicSpace, frames: readonly QuicFrame[], now: number, track: boolean, chunks: AppChunks = [], probe = false): QuicPacket {
-    const packet: QuicPacket = { space, number: this.#spaces.nextNumber(space), frames };
-    const size = packetSize(packet);
+    const number = this.#spaces.nextNumber(space);
+    const header = this.#header(space, number);
+    // RFC 9001 §5.4.2: header protection samples 16 bytes from 4 bytes after the packet number's start, so
+    // packet number and frames take at least 4 bytes; a lone PING is padded, as a real sender does.
+    let payload = 0;
+    for (const frame of frames) payload += quicFrameSize(frame);
+    if (header.packetNumberLength + payload < 4) frames = [...frames, { type: 'PADDING', length: 4 - header.packetNumberLength - payload }];
+    const packet: QuicPacket = { space, number, frames };
+    const size = packetSize(packet, header);
     if (track && numberSpace(space) === 'app')
       this.recovery.onSent({ number: packet.number, sentAt: now, size, ackEliciting: isAckEliciting(frames), payload: chunks });
     else this.#spaces.onSent(packet, size, now); // Initial and Handshake packets only
@@ -579,8 +615,10 @@ export class QuicConnection {
     return packet;
   }
 
+  /** The datagram as bytes (quic-codec.ts): its size is what is serialised. */
   #datagram(packets: readonly QuicPacket[]): QuicDatagram {
-    return { packets, size: packets.reduce((n, p) => n + packetSize(p), 0) };
+    const bytes = encodeQuicDatagram(packets.map((packet) => ({ packet, header: this.#header(packet.space, packet.number) })));
+    return { packets, size: bytes.length, bytes };
   }
 
   #output(now: number): QuicOutput {

@@ -7,16 +7,21 @@
  */
 import type { WireRole } from '../engine';
 import { frameSize, packetSize, type QuicFlight, type QuicFrame, type QuicSpace } from './packets';
+import type { QuicPacketHeaderOptions } from './quic-codec';
 import { numberSpace, type NumberSpace } from './packet-spaces';
 import { QUIC_MAX_DATAGRAM_SIZE, QUIC_MIN_INITIAL_DATAGRAM } from './recovery';
 
 /** A handshake flight is not split into a piece smaller than this; the piece goes in the next datagram. */
 const CRYPTO_MIN_FRAGMENT = 64;
 
-/** A packet to send: its space and frames, numbered when it is sent. */
+/** How a packet's header is written: connection IDs and packet number length (quic-codec.ts). */
+export type PlannedHeader = QuicPacketHeaderOptions & { readonly packetNumberLength: 1 | 2 | 3 | 4 };
+
+/** A packet to send: its space, frames and header, numbered when it is sent. */
 export interface PlannedPacket {
   readonly space: QuicSpace;
   readonly frames: QuicFrame[];
+  readonly header: PlannedHeader;
 }
 
 export interface HandshakePlanOptions {
@@ -25,12 +30,14 @@ export interface HandshakePlanOptions {
   readonly handshakeDone: boolean;
   /** The ACK frame owed in a number space, if any; asked once per space that has a flight, in send order. */
   readonly ack: (space: NumberSpace) => QuicFrame | undefined;
+  /** The header of the `index`-th packet (from 0) this plan opens in `space`: its size depends on its number. */
+  readonly header: (space: QuicSpace, index: number) => PlannedHeader;
 }
 
 /** The datagrams (each a list of coalesced packets) that carry `flights`. */
 export function planHandshakeDatagrams(flights: readonly QuicFlight[], options: HandshakePlanOptions): PlannedPacket[][] {
   const datagrams: PlannedPacket[][] = [[]];
-  const used = (packets: readonly PlannedPacket[]) => packets.reduce((n, p) => n + packetSize(p), 0);
+  const used = (packets: readonly PlannedPacket[]) => packets.reduce((n, p) => n + packetSize(p, p.header), 0);
   for (const space of ['initial', 'handshake', '1rtt'] as const) {
     const inSpace = flights.filter((f) => f.space === space);
     if (inSpace.length === 0) continue;
@@ -40,13 +47,18 @@ export function planHandshakeDatagrams(flights: readonly QuicFlight[], options: 
     const trailing: QuicFrame[] = space === '1rtt' && options.role === 'server' && options.handshakeDone ? [{ type: 'HANDSHAKE_DONE' }] : [];
     const reserve = trailing.reduce((n, f) => n + frameSize(f), 0);
     let packet: PlannedPacket | undefined;
+    let opened = 0;
     for (const flight of inSpace) {
       for (let offset = 0; offset < flight.length; ) {
         const remaining = flight.length - offset;
-        const header = frameSize({ type: 'CRYPTO', messages: flight.messages, length: remaining }) - remaining;
+        const header = frameSize({ type: 'CRYPTO', messages: flight.messages, length: remaining, offset }) - remaining;
         // What this datagram leaves for the frame's data, with this space's packet opened in it if need be.
         const room = (datagram: readonly PlannedPacket[], open: PlannedPacket | undefined) =>
-          QUIC_MAX_DATAGRAM_SIZE - used(datagram) - (open ? 0 : packetSize({ space, frames: packet ? [] : leading })) - reserve - header;
+          QUIC_MAX_DATAGRAM_SIZE -
+          used(datagram) -
+          (open ? 0 : packetSize({ space, frames: packet ? [] : leading }, options.header(space, opened))) -
+          reserve -
+          header;
         let current = datagrams[datagrams.length - 1]!;
         let open = packet && current.includes(packet) ? packet : undefined;
         if (room(current, open) < Math.min(remaining, CRYPTO_MIN_FRAGMENT) && current.length > 0) {
@@ -54,17 +66,22 @@ export function planHandshakeDatagrams(flights: readonly QuicFlight[], options: 
           datagrams.push(current);
           open = undefined;
         }
-        const length = Math.min(remaining, room(current, open));
+        let length = Math.min(remaining, room(current, open));
         if (!open) {
-          open = { space, frames: packet ? [] : [...leading] };
+          open = { space, frames: packet ? [] : [...leading], header: options.header(space, opened++) };
           current.push(open);
           packet = open;
         }
-        open.frames.push(
-          length === flight.length
-            ? { type: 'CRYPTO', messages: flight.messages, length }
-            : { type: 'CRYPTO', messages: flight.messages, length, offset, total: flight.length },
-        );
+        const crypto = (n: number): QuicFrame =>
+          n === flight.length
+            ? { type: 'CRYPTO', messages: flight.messages, length: n }
+            : { type: 'CRYPTO', messages: flight.messages, length: n, offset, total: flight.length };
+        open.frames.push(crypto(length));
+        // The packet's Length field grows with what it carries (RFC 9000 §16): trim a byte or two if it overshot.
+        for (let over = used(current) + reserve - QUIC_MAX_DATAGRAM_SIZE; over > 0 && length > over; over = used(current) + reserve - QUIC_MAX_DATAGRAM_SIZE) {
+          length -= over;
+          open.frames[open.frames.length - 1] = crypto(length);
+        }
         offset += length;
       }
     }
@@ -77,8 +94,14 @@ export function planHandshakeDatagrams(flights: readonly QuicFlight[], options: 
   if (options.role === 'client') {
     for (const datagram of datagrams) {
       const initial = datagram.find((p) => p.space === 'initial');
-      const size = used(datagram);
-      if (initial && size < QUIC_MIN_INITIAL_DATAGRAM) initial.frames.push({ type: 'PADDING', length: QUIC_MIN_INITIAL_DATAGRAM - size });
+      if (!initial) continue;
+      // Adding PADDING can lengthen the packet's Length field, so repeat until the datagram is 1200 bytes.
+      for (let size = used(datagram); size < QUIC_MIN_INITIAL_DATAGRAM; size = used(datagram)) {
+        const last = initial.frames[initial.frames.length - 1];
+        const more = QUIC_MIN_INITIAL_DATAGRAM - size;
+        if (last?.type === 'PADDING') initial.frames[initial.frames.length - 1] = { type: 'PADDING', length: last.length + more };
+        else initial.frames.push({ type: 'PADDING', length: more });
+      }
     }
   }
   return datagrams;

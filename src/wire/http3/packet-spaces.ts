@@ -48,6 +48,11 @@ export class PacketSpaces {
     this.#recovery = recovery;
   }
 
+  /** The number our next packet in `space`'s number space will take, without taking it. */
+  peekNumber(space: QuicSpace): number {
+    return this.#next[numberSpace(space)];
+  }
+
   /** The number for our next packet in `space`'s number space. */
   nextNumber(space: QuicSpace): number {
     return this.#next[numberSpace(space)]++;

@@ -1,15 +1,14 @@
 /**
  * QUIC packets and frames as typed values (RFC 9000 §12, §17, §19), and the handshake as a table.
  *
- * Simplification: QUIC packets are not serialised to bytes (HTTP/3 frames and QPACK field sections
- * inside STREAM frames are real bytes). A packet's size is computed from what it would take on the
- * wire: a long header (Initial, Handshake, 0-RTT) of about 30 bytes or a short header (1-RTT) of
- * about 13 bytes with 8-byte connection ids, the frames with their varint fields, and the 16-byte AEAD
- * tag (RFC 9001 §5.3). So bandwidth and the congestion window see realistic numbers, and the trace
- * stays readable. No packet is encrypted (as with TLS in net/tls.ts, readers see what QUIC would hide).
+ * The typed values are what the trace carries and what quic-codec.ts decodes bytes into; the simulator
+ * serialises every datagram it sends with quic-codec.ts, so a datagram's `size` is the length of its bytes,
+ * not an estimate. Two things differ from a capture: packets are not protected (readers see what QUIC would
+ * hide, as with TLS in net/tls.ts), though each keeps the 16 bytes of its AEAD tag (RFC 9001 §5.3) as zeros
+ * so its size is a protected packet's; and CRYPTO frames carry zero bytes of the TLS messages' sizes
+ * (transport/tls-sizes.ts), as the simulator runs no TLS.
  */
-import { quicFrameSize } from './quic-codec';
-import { varintLength } from './varint';
+import { type QuicPacketHeaderOptions, quicFrameSize, quicPacketSize } from './quic-codec';
 import {
   TLS_CLIENT_HELLO_BYTES,
   TLS_FINISHED_BYTES,
@@ -125,43 +124,16 @@ export interface QuicDatagram {
    * sent on all its streams: its application data, which a loss schedule addresses (net/link.ts).
    */
   readonly firstSent?: readonly [number, number];
+  /** The datagram as sent (quic-codec.ts, unprotected): `size` is its length. */
+  readonly bytes?: Uint8Array;
 }
 
-const LONG_HEADER = 30;
-const SHORT_HEADER = 13;
-const AEAD_TAG = 16;
+/** Bytes a frame takes on the wire (quic-codec.ts writes exactly this many). */
+export const frameSize: (frame: QuicFrame) => number = quicFrameSize;
 
-export function frameSize(frame: QuicFrame): number {
-  switch (frame.type) {
-    case 'CRYPTO':
-      return 1 + 4 + varintLength(frame.length) + frame.length;
-    case 'STREAM':
-      return 1 + varintLength(frame.streamId) + varintLength(frame.offset) + varintLength(frame.data.length) + frame.data.length;
-    case 'ACK': {
-      const [first] = frame.ranges;
-      let size = 1 + varintLength(first?.[1] ?? 0) + 1 + varintLength(frame.ranges.length) + varintLength(first ? first[1] - first[0] : 0);
-      for (const [low, high] of frame.ranges.slice(1)) size += 2 * varintLength(high - low + 1);
-      return size;
-    }
-    case 'RESET_STREAM':
-      return 1 + varintLength(frame.streamId) + varintLength(frame.errorCode) + varintLength(frame.finalSize);
-    case 'STOP_SENDING':
-      return 1 + varintLength(frame.streamId) + varintLength(frame.errorCode);
-    case 'HANDSHAKE_DONE':
-    case 'PING':
-      return 1;
-    case 'PADDING':
-      return frame.length;
-    case 'CONNECTION_CLOSE':
-      return 1 + varintLength(frame.errorCode) + 1 + 1 + frame.reason.length;
-    default:
-      return quicFrameSize(frame);
-  }
-}
-
-export function packetSize(packet: Omit<QuicPacket, 'number'>): number {
-  const header = packet.space === '1rtt' ? SHORT_HEADER : LONG_HEADER;
-  return header + AEAD_TAG + packet.frames.reduce((n, f) => n + frameSize(f), 0);
+/** Bytes a packet takes on the wire with `header`, its AEAD tag included (quic-codec.ts writes exactly this many). */
+export function packetSize(packet: Omit<QuicPacket, 'number'>, header: QuicPacketHeaderOptions & { readonly packetNumberLength: 1 | 2 | 3 | 4 }): number {
+  return quicPacketSize({ space: packet.space, number: 0, frames: packet.frames }, header);
 }
 
 /** RFC 9002 §2: a packet is ack-eliciting unless it holds only ACK, PADDING and CONNECTION_CLOSE. */

@@ -55,12 +55,13 @@ describe('the certificate flight', () => {
 
   it('over QUIC: the Handshake CRYPTO data (340 + 2,800 = 3,140 bytes) split over three datagrams', async () => {
     const s = await fetched('3');
-    // The first datagram also holds the Initial packet (148 bytes), so 1,452 - 148 - 46 (packet) - 7 (frame
-    // header) = 1,251 bytes; the second 1,452 - 46 - 7 = 1,399; the third the remaining 490.
+    // Sizes as serialised (http3/quic-codec.ts). The first datagram also holds the Initial packet (142 bytes),
+    // so 1,452 - 142 - 26 (Handshake header) - 16 (AEAD tag) - 4 (CRYPTO type, offset 0, 2-byte length) = 1,264
+    // bytes; the second 1,452 - 26 - 16 - 5 (the offset 1,264 takes 2 bytes) = 1,405; the third the remaining 471.
     expect(serverHandshakeDatagrams(s)).toEqual([
-      'CRYPTO EncryptedExtensions, Certificate, CertificateVerify, Finished @0+1251',
-      'CRYPTO EncryptedExtensions, Certificate, CertificateVerify, Finished @1251+1399',
-      'CRYPTO EncryptedExtensions, Certificate, CertificateVerify, Finished @2650+490',
+      'CRYPTO EncryptedExtensions, Certificate, CertificateVerify, Finished @0+1264',
+      'CRYPTO EncryptedExtensions, Certificate, CertificateVerify, Finished @1264+1405',
+      'CRYPTO EncryptedExtensions, Certificate, CertificateVerify, Finished @2669+471',
     ]);
     const first = s.trace
       .ofType('quic-packet-sent')
@@ -83,9 +84,9 @@ describe('the certificate flight', () => {
     // headers with the timestamp option = 1,015 on the wire) to 3,263 (three segments, 3,263 + 3 x 52 = 3,419 on
     // the wire): 2,404 bytes more, 2,404 x 8 / 1e6 s = 19.232 ms.
     expect((await tlsMs(2800)) - (await tlsMs(500))).toBeCloseTo(19.232, 3);
-    // QUIC: from one datagram of 148 + 46 + 7 + 840 = 1,041 bytes (1,069 with UDP/IPv4) to three of 1,452, 1,452
-    // and 543 (3,531 with UDP/IPv4): 2,462 bytes more, 19.696 ms.
-    expect((await quicMs(2800)) - (await quicMs(500))).toBeCloseTo(19.696, 3);
+    // QUIC: from one datagram of 142 + 26 + 4 + 840 + 16 = 1,028 bytes (1,056 with UDP/IPv4) to three of 1,452,
+    // 1,452 and 518 (3,506 with UDP/IPv4): 2,450 bytes more, 19.6 ms.
+    expect((await quicMs(2800)) - (await quicMs(500))).toBeCloseTo(19.6, 3);
   });
 
   it('with the hybrid key share (the default): ServerHello 1,178, so 4,351 bytes of records in four segments', async () => {
@@ -100,11 +101,12 @@ describe('the certificate flight', () => {
       s.trace.ofType('quic-packet-sent').filter((e) => e.from === 'client' && e.space === 'initial' && e.frames.some((f) => f.startsWith('CRYPTO')));
     const hybrid = initials(await fetched('3', { tlsKeyShare: 'x25519mlkem768' }));
     expect(hybrid).toHaveLength(2);
-    // 1,500 bytes of CRYPTO data do not fit one 1,452-byte datagram: 1,399 in the first (1,452 - 46 of packet
-    // - 7 of frame header), 101 in the second, which is padded to 1,200 like the first (RFC 9000 §14.1).
+    // 1,500 bytes of CRYPTO data do not fit one 1,452-byte datagram: 1,405 in the first (1,452 - 27 of Initial
+    // header - 16 of AEAD tag - 4 of frame header), 95 in the second, which is padded to 1,200 like the first
+    // (RFC 9000 §14.1): 27 + 5 + 95 + 1,057 of PADDING + 16.
     expect(hybrid.map((e) => [e.size, e.frames.join('; ')])).toEqual([
-      [1452, 'CRYPTO ClientHello @0+1399'],
-      [1200, expect.stringMatching(/^CRYPTO ClientHello @1399\+101; PADDING \d+$/)],
+      [1452, 'CRYPTO ClientHello @0+1405'],
+      [1200, 'CRYPTO ClientHello @1405+95; PADDING 1057'],
     ]);
     // So before it validates the client's address the server may send 3 x (1,452 + 1,200) = 7,956 bytes (RFC
     // 9000 §8.1), room for its 4,318 bytes of TLS messages; the X25519 ClientHello's one 1,200-byte datagram
