@@ -39,7 +39,47 @@ describe('hex dumps', () => {
     edited.splice(2, 1);
     const broken = parseHex(edited.join('\n'));
     expect(broken).toMatchObject({ ok: false, line: 3 });
-    expect(!broken.ok && broken.message).toMatch(/starts at byte 48, but 32 bytes came before/);
+    expect(!broken.ok && broken.message).toMatch(/starts at byte 48 \(0x00000030\), but 32 bytes \(0x00000020\) came before/);
+  });
+
+  it('locates every one-character typo in an xxd dump, or the byte it changed reads the same', () => {
+    const text = fixture('h2-client.xxd.txt');
+    const original = parseHex(text);
+    if (!original.ok) throw new Error(original.message);
+    const lines = text.split('\n');
+    // A byte xxd prints as "." (unprintable, or "." itself) stays "." when a typo turns it into another such
+    // byte: those alone cannot be told from the dump.
+    const unprintable = (b: number) => b < 0x20 || b >= 0x7f || b === 0x2e;
+    let located = 0;
+    for (let l = 0; l < 3; l++) {
+      for (let c = 0; c < lines[l]!.length; c++) {
+        for (const typo of ['g', '0', 'f', 'A', ' ', '']) {
+          const edited = [...lines];
+          edited[l] = lines[l]!.slice(0, c) + typo + lines[l]!.slice(c + 1);
+          if (edited[l] === lines[l]) continue;
+          const got = parseHex(edited.join('\n'));
+          if (got.ok) {
+            const changed = [...got.bytes].some((b, i) => b !== original.bytes[i] && !(unprintable(b) && unprintable(original.bytes[i]!)));
+            expect(changed || got.bytes.length !== original.bytes.length, `${l + 1}:${c + 1} ${JSON.stringify(typo)} read without an error`).toBe(false);
+            continue;
+          }
+          located++;
+          expect(got.line, `${l + 1}:${c + 1} ${typo}: ${got.message}`).toBe(l + 1);
+          // At the typo, or at the hex digits of the byte whose character (named by its column) disagrees.
+          const named = /column (\d+)\) shows/.exec(got.message);
+          const near = Math.min(Math.abs(got.column - (c + 1)), named ? Math.abs(Number(named[1]) - (c + 1)) : Infinity);
+          expect(near, `${l + 1}:${c + 1} ${JSON.stringify(typo)}: ${got.column} ${got.message}`).toBeLessThanOrEqual(3);
+        }
+      }
+    }
+    expect(located).toBeGreaterThan(600);
+    const typo = parseHex(text.replace('00000010: 0d0a 534d', '00000010: 0d0a 544d'));
+    expect(typo).toMatchObject({
+      ok: false,
+      line: 2,
+      column: 16,
+      message: expect.stringMatching(/byte 18 is 0x54 \("T"\), but the character column beside it \(column 54\) shows "S"/),
+    });
   });
 
   it('points at the first character that is not hex', () => {

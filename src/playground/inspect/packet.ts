@@ -182,7 +182,7 @@ export function readPacket(bytes: Uint8Array): PacketReading | undefined {
   for (const candidate of linkCandidates(bytes)) {
     if (bytes.length < candidate.at + 20) continue;
     const ip = readIp(bytes, candidate.at, candidate.version);
-    if (!ip || !ip.strong) continue;
+    if (!ip?.strong) continue;
     const layers = `${candidate.link}, IPv${ip.version} from ${ip.source} to ${ip.destination}`;
     if (ip.fragment)
       return { ok: false, message: `This packet (${layers}) is ${ip.fragment}: its TCP payload is split across packets, which one packet cannot show.` };
