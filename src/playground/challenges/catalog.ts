@@ -6,12 +6,14 @@
 import type { Challenge, CheckResult } from './types';
 import {
   connectionsOpened,
+  dataHistory,
   environmentChanges,
   finishedRequests,
   framesSent,
   loadTime,
   mounts,
   ms,
+  mutationSummaries,
   parsedMessages,
   protocolErrors,
   queryEvents,
@@ -513,6 +515,82 @@ const DEFINITIONS: readonly Definition[] = [
       return browserFetches === 0 && requests === 1
         ? result(true, "The browser showed the server's data: 1 request in all.", details)
         : result(false, `The server saw ${requests} requests: the browser fetched again; goal: 1 in all.`, details);
+    },
+  },
+  {
+    id: 'mutations-rollback',
+    view: 'events',
+    page: '/query/mutations/',
+    title: 'Roll back a failed optimistic update',
+    goal: 'Saving the new todo fails after the list already shows it. Put the list back exactly as it was before.',
+    hints: [
+      'Open the Event timeline: what does the list hold after the mutation fails?',
+      'onMutate can return a context (what the list was); onError receives it as its third argument.',
+      "Save getQueryData(['todos']) in onMutate, return it, and setQueryData it back in onError.",
+    ],
+    check(recording) {
+      const history = dataHistory(recording, ['todos']).filter((t) => t !== '(no data)');
+      const mutations = mutationSummaries(recording);
+      const failed = mutations.some((m) => m.status === 'error');
+      const before = history[0];
+      const after = history.at(-1);
+      const details = [`the list took ${history.length} value(s)`, `mutations: ${mutations.map((m) => m.status).join(', ') || 'none'}`];
+      if (!failed) return result(false, 'No mutation failed; keep the failing save.', details);
+      if (history.length < 2) return result(false, 'The list never showed the new todo: keep the optimistic update.', details);
+      return after === before
+        ? result(true, `The list showed the new todo, then went back to what it was (${history.length} values in all).`, details)
+        : result(
+            false,
+            `After the failure the list still differs from before (${history.length} values, the last not the first); goal: back as it was.`,
+            details,
+          );
+    },
+  },
+  {
+    id: 'client-prefetch',
+    view: 'events',
+    page: '/query/query-client/',
+    title: 'Loaded before the click',
+    goal: 'The reader hovers the link for 500 ms before clicking. Use that time so the profile screen mounts with the user already there.',
+    hints: [
+      'Open the Event timeline: when does the fetch start, and what does the observer find on mount?',
+      'QueryClient has a method that fills the cache ahead of time without returning data or throwing.',
+      'Call client.prefetchQuery(user) where the hover begins.',
+    ],
+    check(recording) {
+      const [first] = mounts(recording, ['user']);
+      const fetchStart = queryEvents(recording, ['user']).find((e) => e.type === 'fetchStart');
+      const details = [
+        `the fetch started at ${fetchStart ? ms(fetchStart.at - (recording.sources.find((s) => s.kind === 'query')?.events[0]?.at ?? 0)) : 'no time'}`,
+      ];
+      if (!first) return result(false, 'The profile screen never mounted; keep the click.', details);
+      return first.status === 'success'
+        ? result(true, 'The screen mounted with the user already cached: no loading state.', details)
+        : result(false, `The screen mounted with the query ${first.status} (1 loading state); goal: success on mount.`, details);
+    },
+  },
+  {
+    id: 'results-refetch-error',
+    view: 'devtools',
+    page: '/query/query-results/',
+    title: 'Data and an error at once',
+    goal: "End with a result that holds data and an error together (status 'error' with the last good data kept), changing only the server's answers.",
+    hints: [
+      'Which status and data does a failed first load leave, and which does a failed refetch leave?',
+      'A failed refetch keeps the data it had and adds the error: isRefetchError.',
+      "Make the first answer 'ok' and the second 'fail'.",
+    ],
+    check(recording) {
+      const [summary] = querySummaries(recording, ['report']);
+      const details = summary ? [`last: status ${summary.status}, data ${summary.data?.text ?? 'none'}, error ${summary.error?.text ?? 'none'}`] : [];
+      if (!summary) return result(false, 'The report query never ran.', details);
+      return summary.status === 'error' && summary.data !== null
+        ? result(true, `The result holds data (${summary.data.text}) and an error together: a refetch error.`, details)
+        : result(
+            false,
+            `After ${queryFetches(recording, ['report'])} fetches the result is status ${summary.status} with ${summary.data ? 'data' : 'no data'}; goal: status error with data kept.`,
+            details,
+          );
     },
   },
 ];

@@ -4,10 +4,12 @@ import type { TraceEvent } from 'roundtrip/wire';
 import type { QueryVizEvent, Recording, Source } from '../recording/model';
 import {
   connectionsOpened,
+  dataHistory,
   finishedRequests,
   framesSent,
   loadTime,
   ms,
+  mutationSummaries,
   protocolErrors,
   queryAttempts,
   queryEvents,
@@ -191,4 +193,25 @@ it('locates a protocol error by line and column in the bytes the refusing side r
     },
   ]);
   expect(protocolErrors(rec)).toEqual([{ by: 'server', code: 'whitespace-before-colon', message: 'm', status: 400, line: 3, column: 5 }]);
+});
+
+it("follows a query's data through its changes, and each mutation to its last status", () => {
+  const summary = (text: string | null, status = 'success') =>
+    ({
+      kind: 'query',
+      at: 0,
+      action: 'updated',
+      query: { queryHash: '["todos"]', queryKey: ['todos'], status, data: text === null ? null : { text, truncated: false } },
+    }) as unknown as QueryVizEvent;
+  const mutation = (status: string) => ({ kind: 'mutation', at: 0, action: 'updated', mutation: { mutationId: 1, status } }) as unknown as QueryVizEvent;
+  const rec = recording([
+    {
+      id: 'client-1',
+      kind: 'query',
+      label: 'QueryClient 1',
+      events: [summary(null, 'pending'), summary('[1]'), summary('[1]'), summary('[1,2]'), mutation('pending'), mutation('error'), summary('[1]')],
+    },
+  ]);
+  expect(dataHistory(rec, ['todos'])).toEqual(['(no data)', '[1]', '[1,2]', '[1]']);
+  expect(mutationSummaries(rec).map((m) => m.status)).toEqual(['error']);
 });

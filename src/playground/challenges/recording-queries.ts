@@ -4,7 +4,7 @@
  * never see the reader's code, only what it did.
  */
 import type { TraceEvent } from 'roundtrip/wire';
-import type { QuerySummary, Recording, SerializedInstrumentationEvent, WireSource } from '../recording/model';
+import type { MutationSummary, QuerySummary, Recording, SerializedInstrumentationEvent, WireSource } from '../recording/model';
 
 type WireEvent<T extends TraceEvent['type']> = Extract<TraceEvent, { type: T }>;
 
@@ -213,6 +213,30 @@ export function mounts(recording: Recording, key?: readonly unknown[]): { readon
     }
   }
   return out;
+}
+
+/** The successive values a query's data took (as the devtools preview them), each change once, in order. */
+export function dataHistory(recording: Recording, key: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const source of recording.sources) {
+    if (source.kind !== 'query') continue;
+    for (const e of source.events) {
+      if (e.kind !== 'query' || !keyStartsWith(e.query.queryKey, key)) continue;
+      const text = e.query.data?.text ?? '(no data)';
+      if (out.at(-1) !== text) out.push(text);
+    }
+  }
+  return out;
+}
+
+/** The mutations' last summaries (status, error...), in the order they were created. */
+export function mutationSummaries(recording: Recording): MutationSummary[] {
+  const last = new Map<number, MutationSummary>();
+  for (const source of recording.sources) {
+    if (source.kind !== 'query') continue;
+    for (const e of source.events) if (e.kind === 'mutation') last.set(e.mutation.mutationId, e.mutation);
+  }
+  return [...last.values()];
 }
 
 /** Virtual ms as a reader reads them: '812 ms', '1,204 ms'. */

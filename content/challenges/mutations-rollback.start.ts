@@ -1,0 +1,24 @@
+import { MutationObserver, QueryClient } from 'roundtrip/query';
+
+type Todo = { id: number; title: string };
+const client = new QueryClient();
+client.setQueryData<Todo[]>(['todos'], [{ id: 1, title: 'milk' }]);
+
+// Saving fails (an empty title), after the list already shows the new todo.
+// Goal: when saving fails, put the list back exactly as it was before the optimistic update.
+const addTodo = new MutationObserver<Todo, Error, Todo>(client, {
+  mutationFn: async (todo) => {
+    await new Promise((r) => setTimeout(r, 20));
+    if (todo.title === '') throw new Error('title is required');
+    return todo;
+  },
+  onMutate: async (todo) => {
+    await client.cancelQueries({ queryKey: ['todos'] });
+    client.setQueryData<Todo[]>(['todos'], (old = []) => [...old, todo]);
+    console.log('optimistic:', client.getQueryData(['todos']));
+  },
+  onError: (error) => console.log('failed:', error.message),
+});
+
+await addTodo.mutate({ id: 2, title: '' }).catch(() => undefined);
+console.log('after the failure:', client.getQueryData(['todos']));
