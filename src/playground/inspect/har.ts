@@ -58,6 +58,11 @@ function jsonError(text: string, error: unknown): { message: string; line?: numb
   const pos = /position (\d+)/.exec(message);
   const lc = /line (\d+) column (\d+)/.exec(message);
   if (lc) return { message, line: Number(lc[1]), column: Number(lc[2]) };
+  // A HAR cut short (a download stopped, a paste that lost its end): the engine says only that the input ended.
+  if (/end of (JSON )?(input|data)|unterminated|unexpected EOF/i.test(message) && !pos) {
+    const lines = text.split('\n');
+    return { message, line: lines.length, column: lines.at(-1)!.length + 1 };
+  }
   if (pos) {
     const at = Number(pos[1]);
     const before = text.slice(0, at).split('\n');
@@ -73,10 +78,24 @@ export function readHar(text: string): HarReading {
     root = JSON.parse(text);
   } catch (error) {
     const where = jsonError(text, error);
-    return { ok: false, ...where, message: `This is not valid JSON, so not a HAR file: ${where.message}`, checks };
+    // The checks did not run: they say so, instead of an empty list that reads as "no errors".
+    return {
+      ok: false,
+      ...where,
+      message: `This is not valid JSON, so not a HAR file: ${where.message}`,
+      checks: [
+        {
+          level: 'error',
+          path: where.line ? `line ${where.line}, column ${where.column}` : '(the JSON text)',
+          message: 'The text does not parse as JSON (RFC 8259), so none of the HAR 1.2 checks could run.',
+        },
+      ],
+    };
   }
-  if (!isObject(root) || !isObject(root.log))
-    return { ok: false, message: 'A HAR file is a JSON object with a "log" object at the top (HAR 1.2 §log); this JSON has none.', checks };
+  if (!isObject(root) || !isObject(root.log)) {
+    const message = 'A HAR file is a JSON object with a "log" object at the top (HAR 1.2 §log); this JSON has none.';
+    return { ok: false, message, checks: [{ level: 'error', path: 'log', message: `${message} The other checks need it, so none ran.` }] };
+  }
   const log = root.log;
   const err = (path: string, message: string) => checks.push({ level: 'error', path, message });
   const warn = (path: string, message: string) => checks.push({ level: 'warning', path, message });

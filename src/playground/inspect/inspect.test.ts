@@ -629,6 +629,30 @@ describe('minor readings (#30 item 11)', () => {
 });
 
 describe('HAR', () => {
+  it('says the checks did not run when the JSON does not parse, and where it stops', () => {
+    // A HAR cut short (a download stopped half way), and one with a stray comma on line 2.
+    const whole = fixture('chromium.har');
+    const cut = inspect({ text: whole.slice(0, 2000) });
+    expect(cut.format).toBe('har');
+    const lines = whole.slice(0, 2000).split('\n');
+    expect(cut.problems[0]).toMatchObject({
+      message: expect.stringMatching(/^This is not valid JSON/),
+      where: `line ${lines.length}, column ${lines.at(-1)!.length + 1}`,
+    });
+    expect(cut.har!.checks).toEqual([
+      {
+        level: 'error',
+        path: `line ${lines.length}, column ${lines.at(-1)!.length + 1}`,
+        message: expect.stringMatching(/none of the HAR 1\.2 checks could run/),
+      },
+    ]);
+    const comma = inspect({ text: '{"log": {"version": "1.2",\n  "creator": {"name": "x", "version": "1"},}}' });
+    expect(comma.problems[0]!.where).toBe('line 2, column 44'); // the "}" after the comma
+    expect(comma.har!.checks.filter((c) => c.level === 'error')).toHaveLength(1);
+    const noLog = inspect({ text: '{"entries": []}' });
+    expect(noLog.har!.checks).toEqual([{ level: 'error', path: 'log', message: expect.stringMatching(/none ran/) }]);
+  });
+
   it('reads a HAR Chromium recorded, with its timings and connections', () => {
     const r = inspect({ text: fixture('chromium.har') });
     expect(r.problems).toEqual([]);
