@@ -76,6 +76,13 @@ export interface SimulationOptions {
    */
   readonly tailLossProbe?: boolean;
   /**
+   * TCP's delayed ACKs as a Linux receiver sends them: the first 16 data segments at once (quick-ack mode), then
+   * every second full segment or 40 ms after the first unacknowledged one, and at once for a segment out of
+   * order, one filling a gap, or when the receiver has data to send (RFC 5681 §4.2, RFC 9293 §3.8.6.3).
+   * Default true; false acknowledges every segment at once.
+   */
+  readonly delayedAcks?: boolean;
+  /**
    * The bottleneck queue in front of each direction of the client's link (net/link.ts), drop-tail: 'bdp'
    * (default: one bandwidth-delay product, rtt x bandwidth, at least ten 1,500-byte packets), `{ packets }`
    * (of 1,500 bytes), `{ bytes }`, or 'unlimited' (packets only wait, never overflow).
@@ -242,6 +249,11 @@ export const SIMULATION_OPTIONS = {
     check: oneOf('cubic', 'newreno'),
   },
   tailLossProbe: { doc: "TCP's tail loss probe after 2 x SRTT without an ACK (RACK-TLP, RFC 8985 §7)", default: true, check: oneOf(true, false) },
+  delayedAcks: {
+    doc: "TCP's delayed ACKs as Linux: 16 at once, then every second full segment or after 40 ms (RFC 5681 §4.2)",
+    default: true,
+    check: oneOf(true, false),
+  },
   queue: {
     doc: "Bottleneck queue per direction: 'bdp' (rtt x bandwidth, at least 10 packets), { packets }, { bytes } or 'unlimited'",
     default: 'bdp' as QueueSize,

@@ -11,7 +11,7 @@
  *   Linux, macOS, iOS and Android offer in their SYN and then put on every segment. `timestamps: false`
  *   (TcpOptions) drops it: 1460-byte segments of 1500-byte packets, what a connection gets when either host
  *   leaves the option out, since RFC 7323 §3.2 uses it only when both SYNs carried it. Only the option's size is modelled (RTT samples come from
- *   the ACKs as before, RFC 7323 §4 would give the same ones here, ACKs are never delayed or lost).
+ *   the ACKs as before, RFC 7323 §4 would give the same ones here, ACKs are never lost).
  * - Loss recovery and congestion control are the rules QUIC runs too (congestion.ts, `LossRecovery`):
  *   an initial window of 10 segments (RFC 6928 §2: min(10 x MSS, max(2 x MSS, 14600)) = 14,480 bytes with
  *   timestamps, 14,600 without),
@@ -25,7 +25,10 @@
  *   retransmission timeout is Linux's, SRTT + max(4 x RTTVAR, 200 ms) (`minRto` is rto_min; `rtoFormula:
  *   'rfc6298'` gives RFC 6298 §2's max(minRto, SRTT + 4 x RTTVAR)), 1 s before any sample, doubling per expiry.
  *   On a timeout the window falls to one segment and the oldest unacknowledged data goes first.
- * - ACKs: every segment is acknowledged at once (no delayed ACKs) with a cumulative ACK; an ACK for a
+ * - ACKs: cumulative, delayed as Linux delays them (`delayedAcks`, default on): the first 16 data segments
+ *   at once (quick-ack mode), then every second full segment or 40 ms after the first unacknowledged one,
+ *   and at once for a duplicate, a segment out of order or one filling a gap (RFC 5681 §4.2, RFC 9293
+ *   §3.8.6.3), or when the receiver sends data (the ACK rides on it). An ACK for a
  *   segment that arrived out of order also names that segment, the first SACK block of RFC 2018 §4.
  *   Since ACKs are never lost here, one block per ACK tells the sender everything the receiver holds.
  * - In-order delivery: the receiver holds segments that arrive after a gap and hands bytes to the
@@ -45,7 +48,8 @@
  * - Tail loss probes (RACK-TLP, RFC 8985 §7, congestion.ts): 2 x SRTT without an ACK sends the last segment
  *   (or a new one) past the window, so a lost tail is found by RACK instead of the RTO; `tailLossProbe: false`.
  *
- * Not modelled: the receive window (the receiver always has room), delayed ACKs, Nagle, and TCP options other than timestamps (SACK-permitted and window scale travel only on the SYN,
+ * Not modelled: the receive window (the receiver always has room), Linux's adaptive delayed-ACK timeout (ato
+ * grows with the gaps between segments; fixed at 40 ms here) and its re-entry into quick-ack mode, Nagle, and TCP options other than timestamps (SACK-permitted and window scale travel only on the SYN,
  * which costs no bandwidth here). Control segments (SYN, ACK, FIN, RST) are never lost and take no bandwidth (see link.ts).
  */
 import { roundTime, type Clock, type TimerId } from './clock';
@@ -67,6 +71,13 @@ export const TIMESTAMP_OPTION_BYTES = 12;
 export const INITIAL_CWND = 10;
 /** Linux's TCP_RTO_MIN, ms: the least variance term of its RTO, so RTO >= SRTT + 200 ms (RFC 6298 §2.4 floors the RTO at 1 s). */
 export const MIN_RTO = 200;
+/**
+ * Linux's delayed-ACK timeout at the start of a connection, ms (TCP_ATO_MIN = HZ/25 and TCP_DELACK_MIN, 40 ms);
+ * RFC 9293 §3.8.6.3 and RFC 5681 §4.2 allow at most 500 ms and ask for an ACK at least every second full segment.
+ */
+export const DELAYED_ACK_MS = 40;
+/** Segments a Linux receiver acknowledges at once at the start of a connection (quick-ack mode, TCP_MAX_QUICKACKS). */
+export const QUICK_ACKS = 16;
 
 export interface TcpOptions {
   /**
@@ -88,6 +99,14 @@ export interface TcpOptions {
    * either SYN left the option out (RFC 7323 §3.2).
    */
   readonly timestamps?: boolean;
+  /**
+   * Delayed ACKs as Linux's receiver runs them: the first 16 data segments are acknowledged at once (quick-ack
+   * mode), then an ACK goes once more than one full segment is unacknowledged (every second full segment) or
+   * 40 ms after the first unacknowledged one, and at once for a segment out of order, one that fills a gap, a
+   * duplicate, or when the receiver sends data itself (the ACK rides on it). Default true; false acknowledges
+   * every segment at once.
+   */
+  readonly delayedAcks?: boolean;
 }
 
 /** TCP's rule set for the shared loss recovery (congestion.ts). */
@@ -148,6 +167,8 @@ interface Connection {
   readonly rules: TransportRules;
   /** TCP/IP header bytes per segment: 40, plus the timestamp option's 12 when it is on. */
   readonly headers: number;
+  /** Whether receivers delay their ACKs (TcpOptions.delayedAcks). */
+  readonly delayedAcks: boolean;
   closed: boolean;
 }
 
@@ -179,6 +200,11 @@ export class TcpSocket implements ByteStream {
   // Receiving.
   #expected = 0;
   readonly #held = new Map<number, Uint8Array>();
+  /** Data segments still to acknowledge at once (Linux's quick-ack mode at the start of a connection). */
+  #quickAcks = QUICK_ACKS;
+  /** Bytes received in order and not yet acknowledged (a delayed ACK is owed). */
+  #unacked = 0;
+  #delayedAck: TimerId | undefined;
   #peerFinAt: number | undefined;
   // Signals.
   readonly #opened = new Signal<void>();
@@ -380,6 +406,8 @@ export class TcpSocket implements ByteStream {
   #transmit(segment: Segment, retransmission: boolean): void {
     const { ctx, link, id, headers } = this.#conn;
     const now = ctx.clock.now();
+    // An owed ACK leaves with the data (every segment carries one); here it is its own event, sent now.
+    if (this.#unacked > 0) this.#sendAck(undefined);
     segment.tx = this.#nextTx++;
     this.#recovery.onSent({ number: segment.tx, sentAt: now, size: segment.data.length, ackEliciting: true, retransmission, payload: segment });
     const arrival = link.transmit(this.#direction, segment.data.length, now, headers);
@@ -477,21 +505,47 @@ export class TcpSocket implements ByteStream {
       return;
     }
     const ready = [data];
+    // RFC 5681 §4.2: a segment that fills all or part of a gap is acknowledged at once.
+    const fillsGap = this.#held.size > 0;
     this.#expected = end;
     for (let next = this.#held.get(this.#expected); next; next = this.#held.get(this.#expected)) {
       this.#held.delete(this.#expected);
       ready.push(next);
       this.#expected += next.length;
     }
-    this.#sendAck(undefined);
+    this.#ackInOrder(data.length, fillsGap);
     const bytes = ready.length === 1 ? ready[0]! : concatBytes(ready);
     ctx.trace.emit({ type: 'bytes-received', connectionId: id, by: this.side, data: binaryString(bytes) });
     this.#data.emit(bytes);
     this.#maybeFinished();
   }
 
+  /**
+   * Acknowledges in-order data now or later (TcpOptions.delayedAcks): at once in quick-ack mode, for a segment
+   * that fills a gap, or once more than one full segment is owed (Linux's __tcp_ack_snd_check: RFC 5681 §4.2's
+   * "at least every second full-sized segment"); otherwise after DELAYED_ACK_MS.
+   */
+  #ackInOrder(bytes: number, fillsGap: boolean): void {
+    const { delayedAcks, rules, ctx } = this.#conn;
+    this.#unacked += bytes;
+    if (!delayedAcks || fillsGap || this.#quickAcks > 0 || this.#unacked > rules.maxSegmentSize) {
+      if (this.#quickAcks > 0) this.#quickAcks--;
+      this.#sendAck(undefined);
+      return;
+    }
+    this.#delayedAck ??= ctx.clock.setTimeout(() => {
+      this.#delayedAck = undefined;
+      if (this.#state !== 'closed' && this.#unacked > 0) this.#sendAck(undefined);
+    }, DELAYED_ACK_MS);
+  }
+
   /** A cumulative ACK; `sack` names the out-of-order segment that caused it (RFC 2018's first block). */
   #sendAck(sack: number | undefined): void {
+    this.#unacked = 0;
+    if (this.#delayedAck !== undefined) {
+      this.#conn.ctx.clock.clearTimeout(this.#delayedAck);
+      this.#delayedAck = undefined;
+    }
     const ack = this.#expected;
     const peer = this.#peer!;
     this.#conn.ctx.trace.emit({ type: 'ack', connectionId: this.#conn.id, from: this.side, ack });
@@ -556,6 +610,8 @@ export class TcpSocket implements ByteStream {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
     this.#conn.ctx.clock.clearTimeout(this.#timer);
+    this.#conn.ctx.clock.clearTimeout(this.#delayedAck);
+    this.#delayedAck = undefined;
     this.#timer = undefined;
     this.#timerAt = undefined;
     this.#queue.length = 0;
@@ -580,6 +636,8 @@ export class TcpNetwork {
   readonly rules: TransportRules;
   /** TCP/IP header bytes of each segment on the wire (HEADER_OVERHEAD, plus the timestamp option). */
   readonly headers: number;
+  /** Whether receivers delay their ACKs (TcpOptions.delayedAcks). */
+  readonly delayedAcks: boolean;
   readonly #listeners = new Map<string, Listener>();
 
   constructor(ctx: NetContext, options: TcpOptions = {}) {
@@ -587,6 +645,7 @@ export class TcpNetwork {
     const timestamps = options.timestamps ?? true;
     this.rules = tcpRules(options.minRto, options.restartAfterIdle, timestamps, options.congestionControl, options.rtoFormula, options.tailLossProbe);
     this.headers = HEADER_OVERHEAD + (timestamps ? TIMESTAMP_OPTION_BYTES : 0);
+    this.delayedAcks = options.delayedAcks ?? true;
   }
 
   /** Accepts connections to `address` ("host:port"). Returns a function that stops listening. */
@@ -600,7 +659,15 @@ export class TcpNetwork {
   connect(address: string, options: { readonly from: Peer; readonly link: Link }): TcpSocket {
     const { ctx } = this;
     const { clock, trace } = ctx;
-    const conn: Connection = { id: ctx.nextId('c'), link: options.link, ctx, rules: this.rules, headers: this.headers, closed: false };
+    const conn: Connection = {
+      id: ctx.nextId('c'),
+      link: options.link,
+      ctx,
+      rules: this.rules,
+      headers: this.headers,
+      delayedAcks: this.delayedAcks,
+      closed: false,
+    };
     const client = new TcpSocket(conn, 'client');
     const listener = this.#listeners.get(address);
     const start = clock.now();

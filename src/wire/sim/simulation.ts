@@ -146,6 +146,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     timestamps: resolved.tcpTimestamps,
     congestionControl: resolved.congestionControl,
     tailLossProbe: resolved.tailLossProbe,
+    delayedAcks: resolved.delayedAcks,
   });
   const random = createRandom(resolved.seed);
   const link = new Link(
