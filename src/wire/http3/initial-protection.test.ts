@@ -3,6 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { hex, RFC9001_A1, RFC9001_A2, RFC9001_A3, RFC9001_A5, RFC9001_DCID, rfc9001A2Payload, toHex } from '../crypto/testing';
 import { WireError } from '../errors';
 import { deriveQuicInitialKeys, protectQuicInitial, quicInitialHeader, readQuicInitialHeader, unprotectQuicInitial } from './initial-protection';
+import {
+  NGTCP2_CLIENT_INITIAL_DATAGRAM,
+  NGTCP2_CLIENT_SCID,
+  NGTCP2_ORIGINAL_DCID,
+  NGTCP2_SERVER_INITIAL_DATAGRAM,
+  NGTCP2_SERVER_SCID,
+} from './initial-protection.fixtures';
 import { deriveQuicPacketKeys, protectQuicPacket, unprotectQuicPacket } from './packet-protection';
 
 const empty = new Uint8Array(0);
@@ -175,5 +182,63 @@ describe('short header under ChaCha20-Poly1305 (RFC 9001 Appendix A.5)', () => {
     await expect(protectQuicPacket(keys, hex(RFC9001_A5.unprotectedHeader), hex('01'), 654360565)).rejects.toMatchObject({
       code: 'quic-protect-input',
     });
+  });
+});
+
+describe('Initials from a real peer: ngtcp2 0.12.1 on loopback (initial-protection.fixtures.ts)', () => {
+  it("opens the client's first Initial with the keys of its own DCID: packet 0, CRYPTO offset 0 of 371 bytes, 761 of PADDING", async () => {
+    const datagram = hex(NGTCP2_CLIENT_INITIAL_DATAGRAM);
+    expect(datagram.length).toBe(1200);
+    const reading = await unprotectQuicInitial(datagram);
+    expect(reading.side).toBe('client');
+    expect(toHex(reading.dcid)).toBe(NGTCP2_ORIGINAL_DCID);
+    expect(toHex(reading.scid)).toBe(NGTCP2_CLIENT_SCID);
+    expect(reading.packetNumber).toBe(0);
+    expect(reading.end).toBe(1200);
+    const [crypto, ...rest] = reading.frames;
+    expect(crypto).toMatchObject({ type: 'CRYPTO', length: 371, messages: 'ClientHello' });
+    // The decoder gives a run of PADDING bytes as one frame.
+    expect(rest).toEqual([{ type: 'PADDING', length: 761 }]);
+    expect(reading.greasedFixedBit).toBe(false);
+  });
+
+  it("opens the server's Initial with the client's first DCID: ACK of 0 with ECN counts, CRYPTO of 90 bytes, Length 119; a Handshake packet follows", async () => {
+    const datagram = hex(NGTCP2_SERVER_INITIAL_DATAGRAM);
+    const reading = await unprotectQuicInitial(datagram, 0, { originalDcid: hex(NGTCP2_ORIGINAL_DCID) });
+    expect(reading.side).toBe('server');
+    expect(toHex(reading.dcid)).toBe(NGTCP2_CLIENT_SCID);
+    expect(toHex(reading.scid)).toBe(NGTCP2_SERVER_SCID);
+    expect(reading.packetNumber).toBe(0);
+    expect(reading.length).toBe(119);
+    // ngtcp2 greases the fixed bit (RFC 9287): the first byte is 0x8c on the wire, 0x80 unprotected (a 1-byte packet number).
+    expect(datagram[0]).toBe(0x8c);
+    expect(reading.unprotectedHeader[0]).toBe(0x80);
+    expect(reading.greasedFixedBit).toBe(true);
+    const [ack, crypto] = reading.frames;
+    expect(ack).toEqual({ type: 'ACK', ranges: [[0, 0]], ackDelay: 0, ecn: { ect0: 1, ect1: 0, ce: 0 } });
+    expect(crypto).toMatchObject({ type: 'CRYPTO', length: 90, messages: 'ServerHello' });
+    // The next coalesced packet is the Handshake packet (long header, type 2, its fixed bit greased too).
+    expect(datagram[reading.end]! & 0xf0).toBe(0xa0);
+    await expect(unprotectQuicInitial(datagram, reading.end, { originalDcid: hex(NGTCP2_ORIGINAL_DCID) })).rejects.toThrow(
+      /is a Handshake packet \(Long Packet Type 2\)/,
+    );
+  });
+
+  it('re-protects what it opened to the same bytes (same keys, header, packet number and payload)', async () => {
+    const datagram = hex(NGTCP2_CLIENT_INITIAL_DATAGRAM);
+    const reading = await unprotectQuicInitial(datagram);
+    // ngtcp2 writes the Length field as a 4-byte varint (0x80000481 = 1153).
+    expect(reading.lengthFieldLength).toBe(4);
+    expect(reading.length).toBe(1153);
+    const again = await protectQuicInitial(reading.keys.client, {
+      dcid: reading.dcid,
+      scid: reading.scid,
+      token: reading.token,
+      packetNumber: reading.packetNumber,
+      packetNumberLength: reading.pnLength,
+      lengthFieldLength: reading.lengthFieldLength,
+      payload: reading.payload,
+    });
+    expect(toHex(again.packet)).toBe(toHex(datagram));
   });
 });

@@ -80,6 +80,11 @@ export interface QuicInitialToProtect {
   readonly packetNumber: number;
   /** Bytes the packet number takes on the wire, 1 to 4 (default 4, as RFC 9001 A.2 has it). */
   readonly packetNumberLength?: 1 | 2 | 3 | 4;
+  /**
+   * Bytes the Length field takes: its shortest form by default; RFC 9000 §16 lets a sender use a longer one,
+   * and ngtcp2 writes 4 so it can fill in the length after the frames.
+   */
+  readonly lengthFieldLength?: 1 | 2 | 4 | 8;
   /** The frames, already encoded (PADDING included: a client pads its datagrams to 1,200 bytes, RFC 9000 §14.1). */
   readonly payload: Uint8Array;
 }
@@ -96,7 +101,15 @@ export function quicInitialHeader(packet: QuicInitialToProtect): Uint8Array {
     });
   }
   const length = pnLength + packet.payload.length + QUIC_AEAD_TAG_LENGTH;
-  const size = 1 + 4 + 1 + packet.dcid.length + 1 + packet.scid.length + varintLength(token.length) + token.length + varintLength(length) + pnLength;
+  const lengthSize = packet.lengthFieldLength ?? varintLength(length);
+  if (lengthSize < varintLength(length)) {
+    throw new WireError({
+      code: 'quic-protect-input',
+      side: 'local',
+      message: `A Length of ${length} needs a ${varintLength(length)}-byte varint (RFC 9000 §16), not ${lengthSize}.`,
+    });
+  }
+  const size = 1 + 4 + 1 + packet.dcid.length + 1 + packet.scid.length + varintLength(token.length) + token.length + lengthSize + pnLength;
   const out = new Uint8Array(size);
   // Header Form 1, Fixed Bit 1, Long Packet Type 0 (Initial), Reserved 0, Packet Number Length - 1.
   out[0] = 0xc0 | (pnLength - 1);
@@ -111,9 +124,20 @@ export function quicInitialHeader(packet: QuicInitialToProtect): Uint8Array {
   pos = writeVarint(token.length, out, pos);
   out.set(token, pos);
   pos += token.length;
-  pos = writeVarint(length, out, pos);
+  pos = writeVarintOfLength(length, lengthSize, out, pos);
   for (let i = pnLength - 1, rest = packet.packetNumber; i >= 0; i--, rest = Math.floor(rest / 256)) out[pos + i] = rest % 256;
   return out;
+}
+
+/** `value` as a varint of exactly `size` bytes (RFC 9000 §16: the two top bits of the first byte say which). */
+function writeVarintOfLength(value: number, size: 1 | 2 | 4 | 8, out: Uint8Array, pos: number): number {
+  let rest = value;
+  for (let i = size - 1; i >= 0; i--) {
+    out[pos + i] = rest % 256;
+    rest = Math.floor(rest / 256);
+  }
+  out[pos]! |= { 1: 0x00, 2: 0x40, 4: 0x80, 8: 0xc0 }[size];
+  return pos + size;
 }
 
 /** Protects one Initial packet with one side's keys (RFC 9001 §5.3, §5.4): the bytes a capture shows. */
@@ -131,6 +155,8 @@ export interface QuicInitialHeaderFields {
   readonly token: Uint8Array;
   /** The Length field: packet number, payload and tag. */
   readonly length: number;
+  /** Bytes the Length field took (a sender may use a longer varint than needed, RFC 9000 §16). */
+  readonly lengthFieldLength: 1 | 2 | 4 | 8;
   /** Offsets in the datagram: the Length field, the packet number, and the byte after the packet. */
   readonly lengthAt: number;
   readonly pnAt: number;
@@ -191,7 +217,8 @@ export function readQuicInitialHeader(datagram: Uint8Array, at = 0): QuicInitial
       lengthAt,
     );
   }
-  return { at, version, dcid, scid, token, length, lengthAt, pnAt: pos, end: pos + length };
+  const lengthFieldLength = (pos - lengthAt) as 1 | 2 | 4 | 8;
+  return { at, version, dcid, scid, token, length, lengthFieldLength, lengthAt, pnAt: pos, end: pos + length };
 }
 
 /** An Initial packet read from a datagram, with every step of removing its protection. */
@@ -204,6 +231,8 @@ export interface QuicInitialReading extends QuicInitialHeaderFields, QuicOpenedP
   readonly frames: readonly QuicFrame[];
   /** The datagram with this packet's header and payload unprotected in place (tags left as they were). */
   readonly unprotectedDatagram: Uint8Array;
+  /** The fixed bit (0x40) was 0: greased, as RFC 9287 lets a peer do once the other side sent grease_quic_bit. */
+  readonly greasedFixedBit: boolean;
 }
 
 export interface QuicInitialReadOptions {
@@ -253,9 +282,15 @@ export async function unprotectQuicInitial(datagram: Uint8Array, at = 0, options
   unprotectedDatagram.set(opened.unprotectedHeader, at);
   unprotectedDatagram.set(opened.payload, at + opened.unprotectedHeader.length);
   const largest = options.largestPn;
-  const decoded = decodeQuicPacket(unprotectedDatagram, at, { largestReceived: () => largest });
+  // RFC 9287: a peer that received the grease_quic_bit transport parameter may send 0 in the fixed bit, and
+  // ngtcp2 does (its server Initials start 0x8c). The frame decoder insists on RFC 9000's 1, so it reads a copy
+  // with the bit set; the reading says the bit was greased.
+  const greasedFixedBit = (opened.unprotectedHeader[0]! & 0x40) === 0;
+  const forDecoder = greasedFixedBit ? new Uint8Array(unprotectedDatagram) : unprotectedDatagram;
+  if (greasedFixedBit) forDecoder[at]! |= 0x40;
+  const decoded = decodeQuicPacket(forDecoder, at, { largestReceived: () => largest });
   if (!('space' in decoded)) throw headerError(`The packet at datagram offset ${at} did not decode as an Initial.`, at);
-  return { ...fields, ...opened, side, keys, decoded, frames: decoded.frames, unprotectedDatagram };
+  return { ...fields, ...opened, side, keys, decoded, frames: decoded.frames, unprotectedDatagram, greasedFixedBit };
 }
 
 const hexOf = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
