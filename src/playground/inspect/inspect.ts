@@ -310,7 +310,7 @@ function curlHeads(t: CurlTranscript): { segments: Segment[]; verdicts: Verdict[
         .trim();
     const length = field('content-length');
     const chunked = /\bchunked\b/i.test(field('transfer-encoding') ?? '');
-    let bytes = head;
+    let bytes: Uint8Array = head;
     if (s.wire) bytes = concatBytes(head, s.wire);
     else if (s.body !== undefined && !chunked && length !== undefined) {
       // The body lines were split at LF, so a final LF is either the body's or the terminal's: try both.
