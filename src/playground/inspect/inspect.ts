@@ -3,6 +3,7 @@
  * worker to the page by structured clone). Nothing here touches the DOM or the network.
  */
 import type { Recording } from '../recording/model';
+import { type CaptureInspection, type CaptureSummary, h2Exchanges, readCapture, readCaptureNow } from './capture';
 import { curlMessages, parseCurl, type CurlMessage, type CurlSegment, type CurlTranscript } from './curl';
 import { detect, HEX_FORM_LABELS, type Format, packetReason } from './detect';
 import { countOf } from './words';
@@ -29,6 +30,8 @@ export interface InspectInput {
   readonly tableSize?: number;
   /** HTTP/2: who sent the frames; null: work it out. */
   readonly sender?: Sender | null;
+  /** pcap/pcapng: an NSS key log (SSLKEYLOGFILE) given with the capture; read by inspectAsync. */
+  readonly keyLog?: string;
 }
 
 /** One side of an HTTP/2 connection: its frames and its DATA against the windows its peer gave. */
@@ -85,6 +88,8 @@ export interface InspectResult {
   readonly noReplay?: string;
   /** curl -v over HTTP/2: each message's fields, as curl listed or printed them. */
   readonly curl?: { readonly version: string; readonly messages: readonly CurlMessage[] };
+  /** pcap/pcapng: packets, TCP connections with their segments, TLS records (capture/index.ts). */
+  readonly capture?: CaptureSummary;
 }
 
 const utf8 = new TextEncoder();
@@ -169,19 +174,42 @@ function inspectPacket(input: InspectInput, reading: PacketReading, form: HexFor
 }
 
 /**
- * The pcap/pcapng hook (issue #30 item 12): detect() names a capture file by its magic number
- * (detect.ts captureKind); the capture reader in capture/ plugs in here.
+ * pcap and pcapng files (issue #30 item 12): capture/ reads the packets, reassembles each TCP connection both
+ * ways and reads HTTP/1 and h2c with the readers below, at the capture's times. TLS shows its handshake; with
+ * a key log (`keyLog`), `inspectAsync` decrypts TLS 1.3 (WebCrypto is asynchronous).
  */
-function pcap(input: InspectInput): Body {
+function pcap(input: InspectInput, got: CaptureInspection = readCaptureNow(captureBytes(input))): Body {
+  const exchanges = [...got.http1.flatMap((c) => http1Exchanges([...c.segments])), ...got.h2.flatMap((c) => h2Exchanges(c.reading))];
   return {
     format: 'pcap',
-    problems: [
-      {
-        message: `This is a capture file (${input.bytes ? `${input.bytes.length} bytes` : 'pasted'}), and this build of the inspector does not read capture files yet. Open it in Wireshark and use Follow > TCP Stream (Show data as: Raw), then paste the hex here.`,
-      },
-    ],
-    notes: [],
+    ...(got.recording ? { recording: got.recording } : {}),
+    problems: got.problems,
+    notes: got.notes,
+    capture: got.capture,
+    ...(exchanges.length > 0
+      ? { replay: { from: 'a capture file', exchanges } }
+      : { noReplay: 'Replay is not offered: the capture holds no HTTP/1 or HTTP/2 exchange that could be read (TLS needs its key log).' }),
   };
+}
+
+/** A dropped capture's bytes, or a pasted/linked one carried one character per byte (latin1). */
+function captureBytes(input: InspectInput): Uint8Array {
+  return input.bytes ?? Uint8Array.from(input.text, (c) => c.charCodeAt(0) & 0xff);
+}
+
+/** `inspect`, and for a capture given with a key log, its TLS 1.3 records decrypted first. */
+export async function inspectAsync(input: InspectInput): Promise<InspectResult> {
+  const result = inspect(input);
+  if (result.format !== 'pcap' || input.keyLog === undefined) return result;
+  try {
+    const got = await readCapture(captureBytes(input), { keyLog: input.keyLog });
+    return { detected: result.detected, reason: result.reason, ...pcap(input, got) };
+  } catch (error) {
+    return {
+      ...result,
+      problems: [...result.problems, { message: `Decrypting with the key log failed: ${error instanceof Error ? error.message : String(error)}` }],
+    };
+  }
 }
 
 /** HTTP/1 input as bytes: hex of HTTP/1 text is read as hex, a file as its bytes, pasted text as UTF-8. */
