@@ -74,10 +74,13 @@ export const mockDispatch =
     // A route's `push` list, read structurally: src/wire/server may declare the option after this file.
     const push = Array.isArray(options.push) ? options.push.filter((p): p is string => typeof p === 'string') : [];
     const slow = options.bytesPerTick ? { bytesPerTick: options.bytesPerTick, tickMs: options.tickMs ?? 10 } : server.faults.slow;
+    const delayMs = (options.latency ?? 0) + server.faults.extraLatency;
+    // Nearly every answer: no slow body, nothing to push (no spreads of empty objects on that path).
+    if (!slow && push.length === 0) return { kind: 'reply', reply, delayMs };
     return {
       kind: 'reply',
       reply,
-      delayMs: (options.latency ?? 0) + server.faults.extraLatency,
+      delayMs,
       ...(slow ? { slow: { bytesPerTick: slow.bytesPerTick, tickMs: slow.tickMs ?? 10 } } : {}),
       ...(push.length > 0 ? { push } : {}),
     };

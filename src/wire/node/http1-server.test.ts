@@ -8,7 +8,7 @@ const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /** A Transport in memory: reads hand out `requests` one per call, then EOF; writes are collected. */
 function memoryTransport(requests: readonly string[]): Transport & { readonly written: Uint8Array[] } {
-  const queue = requests.map((r) => new TextEncoder().encode(r));
+  const queue: Uint8Array[] = requests.map((r) => new TextEncoder().encode(r));
   const written: Uint8Array[] = [];
   const next = () => Promise.resolve(queue.shift() ?? null);
   return {

@@ -62,6 +62,8 @@ type ReadResult =
   | { readonly kind: 'error'; readonly error: WireError };
 
 const EMPTY = new Uint8Array(0);
+/** The end of a message without trailers: an event is immutable, so every response can send the same one. */
+const END = http1EndOfMessage();
 /** The deadlines' clock: monotonic ms (env.now is the wall clock for the Date header, and tests pin it). */
 const monotonic = (): number => performance.now();
 /** The simulator's server default (src/wire/server/server.ts), used when keep-alive is off. */
@@ -369,7 +371,7 @@ export class Http1ServerSession {
   #responseEvents(request: WireRequest, reply: Reply): Http1Event[] {
     if (request.version === '0.9') {
       const body = reply.status >= 400 ? html09(reply.status, `${request.method} ${request.target}`) : reply.body;
-      return [http1Response({ status: 200, reason: 'OK', version: '0.9' }), ...(body.length > 0 ? [http1Data(body)] : []), http1EndOfMessage()];
+      return [http1Response({ status: 200, reason: 'OK', version: '0.9' }), ...(body.length > 0 ? [http1Data(body)] : []), END];
     }
     const keepAlive = this.#options.keepAlive;
     const options = tokens(request.headers, 'connection');
@@ -395,7 +397,7 @@ export class Http1ServerSession {
       headers.push({ name: 'Keep-Alive', value: remaining === Infinity ? timeout : `${timeout}, max=${remaining}` });
     }
     const head = http1Response({ status: reply.status, reason: reply.reason, version: request.version, headers });
-    return bodiless || reply.body.length === 0 ? [head, http1EndOfMessage()] : [head, http1Data(reply.body), http1EndOfMessage()];
+    return bodiless || reply.body.length === 0 ? [head, END] : [head, http1Data(reply.body), END];
   }
 
   /** A request we could not parse: the WireError's status, its sentence as the body, then close. */
@@ -413,7 +415,7 @@ export class Http1ServerSession {
         { name: 'Connection', value: 'close' },
       ],
     });
-    const bytes = [head, http1Data(encoder.encode(text)), http1EndOfMessage()].map((ev) => this.#conn.send(ev));
+    const bytes = [head, http1Data(encoder.encode(text)), END].map((ev) => this.#conn.send(ev));
     await this.#transport.write(concat(bytes));
   }
 }

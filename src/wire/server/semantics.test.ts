@@ -56,3 +56,34 @@ describe('displayName', () => {
     expect(displayName('')).toBe('');
   });
 });
+
+describe('what a handler returns', () => {
+  const get = (handler: Parameters<typeof http.get>[1]) =>
+    respond(
+      { method: 'GET', target: '/x', version: '1.1', headers: [{ name: 'Host', value: 'a' }], body: new Uint8Array(0) },
+      { routes: [http.get('/x', handler)], store: undefined, origin: 'http://a' },
+    );
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+  it('takes a Response, a Promise of one, or any other thenable of one', async () => {
+    const made = () => new Response('hi', { status: 201 });
+    // biome-ignore lint/suspicious/noThenProperty: a thenable that is not a Promise is the case under test
+    const thenable = { then: (resolve: (r: Response) => void) => resolve(made()) } as unknown as Promise<Response>;
+    for (const handler of [made, async () => made(), () => thenable]) {
+      const reply = await get(handler);
+      expect([reply.status, text(reply.body)]).toEqual([201, 'hi']);
+    }
+  });
+
+  it('answers 500 saying what came back instead of a Response', async () => {
+    for (const [value, shown] of [
+      [undefined, 'undefined'],
+      [null, 'null'],
+      ['hi', 'hi'],
+    ] as const) {
+      const reply = await get(() => value as unknown as Response);
+      expect(reply.status).toBe(500);
+      expect(text(reply.body)).toContain(`returned ${shown}, not a Response`);
+    }
+  });
+});

@@ -46,8 +46,20 @@ const STORE_METHODS = ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE'];
 const FORBIDDEN_BY_FETCH = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const encoder = new TextEncoder();
 
+/** displayName's answers: a server sees the same few field names on every response. */
+const displayNames = new Map<string, string>();
+
 /** 'content-type' -> 'Content-Type', for readable HTTP/1 output (names are case-insensitive anyway). */
 export function displayName(name: string): string {
+  const known = displayNames.get(name);
+  if (known !== undefined) return known;
+  const shown = titleCase(name);
+  // Bounded: names are chosen by handlers, and a server that meets many distinct ones just stops remembering.
+  if (displayNames.size < 256) displayNames.set(name, shown);
+  return shown;
+}
+
+function titleCase(name: string): string {
   // A character loop rather than a regex with a replacer: the server formats every field of every reply.
   let out = '';
   let from = 0;
@@ -179,7 +191,10 @@ async function runHandler(route: Route, params: Record<string, string>, request:
     // of its own (Fetch "extract a body"), so there is nothing for the fields to override.
     const headers = fetchRequest.headers;
     for (const h of request.headers) headers.append(h.name, h.value);
-    response = await route.handler(fetchRequest, { params });
+    // A handler that answers at once (most do) is not awaited: that would cost a turn of the microtask queue.
+    // Any thenable is awaited, not only this realm's Promise (a snippet's handler may come from another).
+    const answer = route.handler(fetchRequest, { params });
+    response = typeof (answer as Partial<PromiseLike<Response>> | null)?.then === 'function' ? await answer : (answer as Response);
     if (!(response instanceof Response)) {
       throw new TypeError(`The handler for ${route.method} ${route.path} returned ${String(response)}, not a Response.`);
     }
