@@ -339,6 +339,41 @@ const DEFINITIONS: readonly Definition[] = [
         : result(false, `The server started ${handled.length} handlers; goal: more than 100 from one connection.`, details);
     },
   },
+  {
+    id: 'http3-loss-faster',
+    view: 'compare',
+    page: '/http/http3/',
+    title: 'Head-of-line blocking, seen',
+    goal: "On a link that loses 5 % of packets, make HTTP/3's median response time (request sent to last byte) at least 30 % shorter than HTTP/2's, keeping the loss, the seed and the resources.",
+    hints: [
+      'Open the Waterfall of each run: which requests wait longer than a round trip, and was their own packet lost?',
+      'One after another, a loss delays only the request it hit, over either version. Requests in flight together share one TCP byte stream over HTTP/2.',
+      'Request the six together (Promise.all): over TCP a lost packet holds back the responses behind it, over QUIC only its own stream.',
+    ],
+    check(recording) {
+      const medians = new Map<string, number>();
+      const lossy = new Map<string, boolean>();
+      for (const source of recording.sources) {
+        if (source.kind !== 'wire') continue;
+        const version = String(source.options?.httpVersion ?? '');
+        const times = finishedRequests(recording)
+          .filter((r) => r.simulation === source.id)
+          .map((r) => r.responseTime)
+          .sort((x, y) => x - y);
+        if (times.length >= 6) medians.set(version, (times[Math.floor((times.length - 1) / 2)]! + times[Math.ceil((times.length - 1) / 2)]!) / 2);
+        lossy.set(version, Number(source.options?.loss ?? 0) >= 0.05);
+      }
+      const h2 = medians.get('2');
+      const h3 = medians.get('3');
+      const details = [...medians].map(([v, t]) => `HTTP/${v}: median response time ${ms(t)}`);
+      if (h2 === undefined || h3 === undefined) return result(false, `${medians.size} of the 2 runs (HTTP/2 and HTTP/3) loaded all six resources.`, details);
+      if (!lossy.get('2') || !lossy.get('3')) return result(false, 'Keep 5 % loss on both runs.', details);
+      const shorter = `${Math.round((1 - h3 / h2) * 100)} %`;
+      return h3 <= 0.7 * h2
+        ? result(true, `HTTP/3's median response took ${ms(h3)}, ${shorter} shorter than HTTP/2's ${ms(h2)}.`, details)
+        : result(false, `HTTP/3's median response took ${ms(h3)} against HTTP/2's ${ms(h2)} (${shorter} shorter); goal: at least 30 %.`, details);
+    },
+  },
   // --- query ---------------------------------------------------------------------------------------
   {
     id: 'query-dedup-three',
@@ -591,6 +626,55 @@ const DEFINITIONS: readonly Definition[] = [
             `After ${queryFetches(recording, ['report'])} fetches the result is status ${summary.status} with ${summary.data ? 'data' : 'no data'}; goal: status error with data kept.`,
             details,
           );
+    },
+  },
+  {
+    id: 'suspense-parallel',
+    view: 'waterfall',
+    page: '/query/suspense/',
+    title: 'No waterfall behind the fallback',
+    goal: 'The profile suspends on two queries, loaded one after the other. Make them load at the same time.',
+    react: true,
+    hints: [
+      'Open the Waterfall: when does /posts start, compared with /user?',
+      'A component that suspends stops rendering at that hook: the next useSuspenseQuery is not reached until the first has data.',
+      'Ask for both in one hook: useSuspenseQueries({ queries: [user, posts] }).',
+    ],
+    check(recording) {
+      const user = finishedRequests(recording, '/user')[0];
+      const posts = finishedRequests(recording, '/posts')[0];
+      const details = [user, posts].flatMap((r) => (r ? [`${r.path}: ${ms(r.startedAt)} to ${ms(r.endedAt)}`] : []));
+      if (!user || !posts) return result(false, `${details.length} of the 2 requests (/user, /posts) finished; keep both.`, details);
+      const overlap = Math.min(user.endedAt, posts.endedAt) - Math.max(user.startedAt, posts.startedAt);
+      return overlap > 0
+        ? result(true, `/user and /posts were in flight together (${ms(overlap)} overlap): one round of requests behind the fallback.`, details)
+        : result(false, `/posts started ${ms(posts.startedAt - user.endedAt)} after /user ended: a waterfall; goal: both in flight at once.`, details);
+    },
+  },
+  {
+    id: 'migrate-keep-previous',
+    view: 'events',
+    page: '/query/migrating-from-v4/',
+    title: "v4's keepPreviousData, in v5",
+    goal: 'On a page change, keep showing page 1 (as placeholder data) until page 2 arrives, instead of a loading state, the v5 way.',
+    hints: [
+      'Read the console: what does the observer show between the click and page 2?',
+      "v5 removed keepPreviousData; its job moved to an option whose value can be v5's keepPreviousData function.",
+      'Add placeholderData: keepPreviousData (imported from roundtrip/query).',
+    ],
+    check(_recording, console) {
+      // Each printed result line: its status and whether it holds placeholder data (the snippet prints both).
+      const shown = console.filter((line) => /status (pending|success|error)/.test(line));
+      const firstSuccess = shown.findIndex((line) => line.includes('status success'));
+      const after = firstSuccess < 0 ? [] : shown.slice(firstSuccess + 1);
+      const pending = after.filter((line) => line.includes('status pending')).length;
+      const placeholder = after.filter((line) => line.includes('isPlaceholderData true')).length;
+      const details = [`${shown.length} results printed; after page 1: ${pending} pending, ${placeholder} with placeholder data`];
+      if (shown.length === 0) return result(false, 'No result was printed; keep the console.log of each result.', details);
+      if (firstSuccess < 0) return result(false, 'Page 1 never loaded.', details);
+      return pending === 0 && placeholder > 0
+        ? result(true, `Between the click and page 2, the observer showed page 1 as placeholder data (${placeholder} result(s)).`, details)
+        : result(false, `After page 1, ${pending} result(s) went back to pending; goal: 0, page 1 shown as placeholder data.`, details);
     },
   },
 ];

@@ -30,6 +30,8 @@ export interface FinishedRequest {
   readonly startedAt: number;
   /** When its last response byte arrived. */
   readonly endedAt: number;
+  /** From the request leaving to its last byte (HAR send + wait + receive): the connection's setup left out. */
+  readonly responseTime: number;
   /** Time spent queued for a free connection (HAR `blocked`), 0 when none. */
   readonly blocked: number;
   readonly reused: boolean;
@@ -61,6 +63,7 @@ export function finishedRequests(recording: Recording, path?: string): FinishedR
         startedAt: e.startedAt,
         endedAt: e.startedAt + spent,
         blocked: Math.max(0, t.blocked),
+        responseTime: Math.max(0, t.send) + Math.max(0, t.wait) + Math.max(0, t.receive),
         reused: e.reused,
         connectionId: e.connectionId,
         responseHeaders: e.response.headers,
