@@ -84,6 +84,15 @@ describe('h2c from a capture (nghttp -n against nghttpd --no-tls)', () => {
   });
 });
 
+describe('h2c from tcpdump -i any (Linux cooked capture v2, curl --http2-prior-knowledge)', () => {
+  it('strips the 20-byte SLL2 header and reads the connection', () => {
+    const result = inspect({ text: '', bytes: fixture('h2c-any-sll2.pcap') });
+    expect(result.problems).toEqual([]);
+    expect(result.capture!.linkTypes).toEqual(['Linux cooked capture v2 (SLL2)']);
+    expect(result.replay?.exchanges.map((e) => [e.path, e.status, e.responseBody])).toEqual([['/index.html', 200, 'h2c fixture body\n']]);
+  });
+});
+
 describe('TLS 1.3 (curl -k against a node:http2 TLS server, SSLKEYLOGFILE)', () => {
   it('without the key log: lists the handshake records and says the rest is encrypted', () => {
     const result = inspect({ text: '', bytes: fixture('tls13-http1.pcap') });
