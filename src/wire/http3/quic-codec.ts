@@ -860,6 +860,11 @@ export interface QuicDecodeOptions {
   readonly largestReceived?: (space: QuicSpace) => number | undefined;
   /** Bytes of AEAD tag at the end of each packet, default 16; 0 for a payload already decrypted and cut. */
   readonly tagLength?: number;
+  /**
+   * This endpoint sent the grease_quic_bit transport parameter (RFC 9287 §3), so the peer may send the fixed
+   * bit as 0, as ngtcp2 does; otherwise a packet with it clear is refused (RFC 9000 §17.2).
+   */
+  readonly greaseQuicBit?: boolean;
 }
 
 function headerError(message: string, offset: number): QuicCodecError {
@@ -946,8 +951,9 @@ export function decodeQuicPacket(bytes: Uint8Array, pos = 0, options: QuicDecode
         `Version 0x${version.toString(16).padStart(8, '0')} at byte ${start + 1} is not QUIC version 1 (RFC 9000 §15); this decoder reads v1 only.`,
         start + 1,
       );
-    // §17.2: the fixed bit is 1; a packet with 0 there is not a valid v1 packet.
-    if ((first & 0x40) === 0) throw headerError(`The packet at byte ${start} has the fixed bit (0x40) clear (RFC 9000 §17.2).`, start);
+    // §17.2: the fixed bit is 1; a packet with 0 there is not a valid v1 packet (unless greased, RFC 9287).
+    if ((first & 0x40) === 0 && !options.greaseQuicBit)
+      throw headerError(`The packet at byte ${start} has the fixed bit (0x40) clear (RFC 9000 §17.2).`, start);
     const kind = LONG_SPACE[(first >> 4) & 0x03]!;
     if (kind === 'retry') {
       // §17.2.5: a token, then the 16-byte Retry Integrity Tag, to the end of the datagram.
@@ -986,7 +992,8 @@ export function decodeQuicPacket(bytes: Uint8Array, pos = 0, options: QuicDecode
         lengthAt,
       );
   } else {
-    if ((first & 0x40) === 0) throw headerError(`The packet at byte ${start} has the fixed bit (0x40) clear (RFC 9000 §17.3.1).`, start);
+    if ((first & 0x40) === 0 && !options.greaseQuicBit)
+      throw headerError(`The packet at byte ${start} has the fixed bit (0x40) clear (RFC 9000 §17.3.1).`, start);
     if (first & 0x18) throw headerError(`The 1-RTT packet at byte ${start} has its reserved bits (0x18) set (RFC 9000 §17.3.1).`, start);
     space = '1rtt';
     const dcidLength = options.shortHeaderDcidLength ?? 8;
