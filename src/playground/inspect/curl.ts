@@ -118,7 +118,12 @@ export function parseCurl(text: string): CurlTranscript {
     segments.push({ from: current.from, head: current.head, body: current.body, marked: current.marked });
     current = undefined;
   };
-  for (const raw of text.split('\n')) {
+  const all = text.split('\n');
+  let previous = '';
+  for (let i = 0; i < all.length; i++) {
+    const raw = all[i]!;
+    const before = previous;
+    if (raw.trim() !== '') previous = raw.replace(/\r$/, '');
     const cleaned = withoutMeter(raw.replace(/\r$/, ''));
     if (cleaned.row !== undefined) {
       if (cleaned.row !== '') meter = cleaned.row;
@@ -145,10 +150,21 @@ export function parseCurl(text: string): CurlTranscript {
     }
     const marker = MARKER.exec(line.trim());
     if (marker) {
-      // The marker counts bytes of the message just before it from that side: "}" the client's, "{" the server's.
+      // Over TLS curl also marks each record it moves (the handshake's, and each record header's 5 bytes) beside
+      // its remarks ("* TLSv1.3 (IN), TLS handshake, ..."): those are not a body. A body's markers follow its
+      // head (or the body's previous marker) directly, and count bytes of the latest message if that side wrote
+      // it ("}" the client's, "{" the server's); one after a remark, before any head, or after the other
+      // side's head is TLS too.
       const side = line.trim().startsWith('}') ? 'client' : 'server';
-      const target = current?.from === side ? current : [...segments].reverse().find((x) => x.from === side);
-      if (target) target.marked += Number(marker[1]);
+      const latest = current ?? segments.at(-1);
+      const nearRemark = before.startsWith('*') || /^\* (TLSv|SSLv|SSL )/.test(all[i + 1] ?? '');
+      if (!nearRemark && latest?.from === side) latest.marked += Number(marker[1]);
+      continue;
+    }
+    // curl's own error, the last thing it prints when a transfer fails ("curl: (52) Empty reply from server").
+    const failed = /^curl: \((\d+)\) (.*)$/.exec(line);
+    if (failed) {
+      notes.push(`curl ended with error ${failed[1]}: ${failed[2]}.`);
       continue;
     }
     // Output of the transfer itself (the response body on standard output), after the last response head.

@@ -312,6 +312,26 @@ describe('curl -v', () => {
   //   curl -sv URL/chunked >/dev/null 2>curl-sv-chunked.txt, and with 2>&1 into curl-sv-chunked-both.txt
   //   curl -v -d abc URL/post >curl-v-post.txt 2>&1
   //   curl -sv -o /dev/null -H 'If-Modified-Since: ...' URL/ 2>curl-sv-304.txt
+  // curl -kv against nghttpd with a self-signed certificate on 127.0.0.1:18402, over h2 and (which nghttpd does
+  // not speak) HTTP/1.1: curl marks every TLS record too ("} [5 bytes data]", "{ [57 bytes data]").
+  it('does not count the TLS records curl marks as bodies', () => {
+    const h2 = parseCurl(fixture('curl-v-tls-h2.txt'));
+    expect(h2.segments.map((x) => [x.from, x.marked])).toEqual([
+      ['client', 0],
+      ['server', 157],
+    ]);
+    const r = inspect({ text: fixture('curl-v-tls-h2.txt') });
+    expect(r.problems).toEqual([]);
+    expect(r.replay!.exchanges[0]).toMatchObject({ method: 'GET', path: '/index.html', status: 200 });
+    // Over HTTP/1.1 nghttpd closed the connection: a request, no response, and nothing marked as its body.
+    const h1 = parseCurl(fixture('curl-v-tls-h1.txt'));
+    expect(h1.segments.map((x) => [x.from, x.marked])).toEqual([['client', 0]]);
+    const none = inspect({ text: fixture('curl-v-tls-h1.txt') });
+    expect(strictOf(none)).toEqual([['client', 1, false, 0, undefined]]);
+    expect(none.replay!.exchanges[0]).toMatchObject({ status: 502, responseBody: 'The capture holds no response to this request.' });
+    expect(none.notes).toContain('curl ended with error 52: Empty reply from server.');
+  });
+
   for (const form of ['file', 'pasted'] as const) {
     const read = (name: string) => inspect({ text: form === 'file' ? fixture(name) : pasted(fixture(name)) });
 
