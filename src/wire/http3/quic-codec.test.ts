@@ -369,21 +369,26 @@ describe('properties', () => {
     bytesArb(1, 50).map((data): QuicFrame => ({ type: 'CRYPTO', messages: '', length: data.length, offset: 1, data })),
   );
 
-  it('a coalesced datagram of Initial, Handshake and 1-RTT packets round-trips; size is quicPacketSize summed', () => {
+  // §12.4 Table 3: what a 0-RTT packet may carry.
+  const zeroRttFrame = frameArb.filter((f) => !['ACK', 'CRYPTO', 'HANDSHAKE_DONE', 'NEW_TOKEN', 'PATH_RESPONSE', 'RETIRE_CONNECTION_ID'].includes(f.type));
+
+  it('a coalesced datagram of Initial, 0-RTT, Handshake and 1-RTT packets round-trips; size is quicPacketSize summed', () => {
     fc.assert(
       fc.property(
         fc.array(handshakeFrame, { minLength: 1, maxLength: 4 }),
+        fc.option(fc.array(zeroRttFrame, { minLength: 1, maxLength: 4 })),
         fc.array(handshakeFrame, { minLength: 1, maxLength: 4 }),
         fc.array(frameArb, { minLength: 1, maxLength: 4 }),
-        fc.array(fc.integer({ min: 0, max: 2 ** 31 }), { minLength: 3, maxLength: 3 }),
+        fc.array(fc.integer({ min: 0, max: 2 ** 31 }), { minLength: 4, maxLength: 4 }),
         bytesArb(0, 20),
         bytesArb(0, 20),
         bytesArb(0, 30),
-        (initial, handshake, oneRtt, numbers, dcid, scid, token) => {
+        (initial, zeroRtt, handshake, oneRtt, numbers, dcid, scid, token) => {
           const packets: QuicPacket[] = [
             { space: 'initial', number: numbers[0]!, frames: [...initial, { type: 'PADDING', length: 4 }] },
+            ...(zeroRtt ? [{ space: '0rtt' as const, number: numbers[3]!, frames: [...zeroRtt, { type: 'PADDING' as const, length: 4 }] }] : []),
             { space: 'handshake', number: numbers[1]!, frames: [...handshake, { type: 'PADDING', length: 4 }] },
-            { space: '1rtt', number: numbers[2]!, frames: [...oneRtt, { type: 'PADDING', length: 4 }] },
+            ...(zeroRtt ? [] : [{ space: '1rtt' as const, number: numbers[2]!, frames: [...oneRtt, { type: 'PADDING' as const, length: 4 }] }]),
           ];
           const largestAcked = (n: number) => (n > 1000 ? n - 1000 : undefined);
           const bytes = encodeQuicDatagram(packets.map((packet) => ({ packet, header: { dcid, scid, token, largestAcked: largestAcked(packet.number) } })));
@@ -397,6 +402,7 @@ describe('properties', () => {
           expect(back.map((p) => [p.space, p.number])).toEqual(packets.map((p) => [p.space, p.number]));
           expect(back.map((p) => p.frames)).toEqual(packets.map((p) => p.frames.map(normalise)));
           expect(toHex(back[0]!.header.token!)).toBe(toHex(token));
+          expect(back.every((p) => toHex(p.header.dcid) === toHex(dcid))).toBe(true);
         },
       ),
       { numRuns: 200 },
