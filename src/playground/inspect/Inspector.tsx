@@ -17,6 +17,7 @@ import { FORMATS, type Format } from './detect';
 import type { InspectInput, InspectResult } from './inspect';
 import { countOf } from './words';
 import { H2Connection, H2OneSide } from './H2Tables';
+import { CaptureTables } from './capture/CaptureTables';
 import { takeWakeActions } from '../build/wake-actions';
 import { replayLink, replaySnippet } from './replay';
 import './inspect.css';
@@ -491,6 +492,7 @@ function Result({ result, fileName }: { result: InspectResult; fileName: string 
       )}
       {result.h2 && <H2OneSide h2={result.h2} />}
       {result.h2Connection && <H2Connection connection={result.h2Connection} />}
+      {result.capture && <CaptureTables capture={result.capture} />}
       {result.hpack && (
         <details open>
           <summary>
