@@ -33,8 +33,12 @@ import { missingTargetNotice, readShareHash } from '../share/hash';
 import { warmWhenScrolledIntoView } from './warm-on-view';
 import { forgetLatestWakeAction, rememberWakeAction } from './wake-actions';
 
-/** Signs that the reader is about to use the playground: hydrate and warm up, but perform nothing. */
-const INTENT_EVENTS = ['pointerenter', 'touchstart', 'focusin'] as const;
+/**
+ * Signs that the reader is about to use the playground: hydrate and warm up, but perform nothing. `rt-wake` is
+ * a page's own sign, dispatched on the island: /inspect/ sends it when a file is dragged or dropped anywhere on
+ * the page (inspect/early-files.ts).
+ */
+const INTENT_EVENTS = ['pointerenter', 'touchstart', 'focusin', 'rt-wake'] as const;
 /** Presses: they wake the island too, and the control pressed is performed once it has hydrated. */
 const PRESS_EVENTS = ['pointerdown', 'keydown'] as const;
 /** How long after a press its click may come (a press held longer than this is not worth deduplicating). */

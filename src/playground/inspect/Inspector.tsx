@@ -7,18 +7,20 @@
  * interaction) survives hydration. Nothing is sent anywhere: the share link keeps the input in the URL's
  * fragment, which browsers never send to a server.
  */
-import { useCallback, useEffect, useRef, useState, type ComponentType, type DragEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import type { VizPanelProps } from '../viz/VizPanel';
 import { MAX_RECORDING_EVENTS, RecordingStore } from '../viz/recording';
-import type { Recording } from '../recording/model';
+import type { Recording, SourceInfo } from '../recording/model';
 import { decodeShareState, encodeShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
 import { FORMATS, type Format } from './detect';
-import type { InspectInput, InspectResult } from './inspect';
+import type { InspectResult } from './inspect';
+import { type ChunkPart, recordingChunks, requestText, sourceInfos, type WorkerMessage, type WorkerRequest } from './chunks';
 import { countOf } from './words';
 import { H2Connection, H2OneSide } from './H2Tables';
 import { CaptureTables } from './capture/CaptureTables';
 import { takeWakeActions } from '../build/wake-actions';
+import { receiveFiles } from './early-files';
 import { replayLink, replaySnippet } from './replay';
 import './inspect.css';
 
@@ -107,52 +109,87 @@ function settingsBeforeWaking(): Settings {
  * (and bounded by MAX_INPUT_BYTES). Under that cap a 5,380-entry HAR was silently cut after its 4,553rd entry.
  */
 export function storeOf(recording: Recording): RecordingStore {
-  const total = recording.sources.reduce((n, s) => n + s.events.length, 0);
-  const store = new RecordingStore({ maxEvents: Math.max(MAX_RECORDING_EVENTS, total) });
-  for (const source of recording.sources) {
-    const { events, ...info } = source;
-    store.addSource(info);
-    store.append(source.id, events);
-  }
+  const store = emptyStore(sourceInfos(recording), recording.steps.length);
+  for (const parts of recordingChunks(recording)) appendParts(store, parts);
   store.finish();
   return store;
+}
+
+function emptyStore(sources: readonly SourceInfo[], events: number): RecordingStore {
+  const store = new RecordingStore({ maxEvents: Math.max(MAX_RECORDING_EVENTS, events) });
+  for (const info of sources) store.addSource(info);
+  return store;
+}
+
+function appendParts(store: RecordingStore, parts: readonly ChunkPart[]): void {
+  for (const part of parts) store.append(part.sourceId, part.events);
+}
+
+/** A reading as the page shows it: what was found, and the store its recording went into. */
+interface Reading {
+  readonly result: Omit<InspectResult, 'recording'>;
+  readonly store?: RecordingStore;
 }
 
 let worker: Worker | undefined;
 let nextId = 0;
 
-/** Reads `input` in the worker (or, where module workers are unavailable, here). */
-async function runInspect(input: InspectInput): Promise<InspectResult> {
+/**
+ * Reads `input` in the worker (or, where module workers are unavailable, here). The worker answers in pieces
+ * (chunks.ts); each chunk is appended as it arrives, in its own task, so no one task copies the whole recording.
+ */
+async function runInspect(input: WorkerRequest['input']): Promise<Reading> {
   if (typeof Worker !== 'undefined') {
     try {
       worker ??= new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'roundtrip-inspect' });
       const id = ++nextId;
       const w = worker;
-      return await new Promise<InspectResult>((resolve, reject) => {
-        const onMessage = (event: MessageEvent<{ id: number; result: InspectResult }>) => {
-          if (event.data.id !== id) return;
+      return await new Promise<Reading>((resolve, reject) => {
+        let reading: { result: Reading['result']; store?: RecordingStore } | undefined;
+        const onMessage = (event: MessageEvent<WorkerMessage>) => {
+          const message = event.data;
+          if (message.id !== id) return;
+          if (message.type === 'result') {
+            reading = { result: message.result, ...(message.sources ? { store: emptyStore(message.sources, message.events) } : {}) };
+            if (message.sources) return;
+          } else if (message.type === 'chunk') {
+            if (reading?.store) appendParts(reading.store, message.parts);
+            return;
+          }
           w.removeEventListener('message', onMessage);
-          resolve(event.data.result);
+          reading?.store?.finish();
+          resolve(reading!);
         };
         w.addEventListener('message', onMessage);
         w.addEventListener('error', (e) => reject(new Error(e.message || 'the worker failed')), { once: true });
-        w.postMessage({ id, input });
+        w.postMessage({ id, input } satisfies WorkerRequest);
       });
     } catch {
       worker = undefined;
     }
   }
   const { inspect } = await import('./inspect');
-  return inspect(input);
+  const { recording, ...result } = inspect({ ...input, text: requestText(input) });
+  return { result, ...(recording ? { store: storeOf(recording) } : {}) };
 }
+
+/**
+ * Longest file whose text is put in the box, in bytes. A text box lays its whole text out: 9.9 MB of HAR took
+ * 1.8 s of style and layout in Chromium, one frame in which the page froze. Over this the box says the file is
+ * read as a file instead (its text is still read, in the worker), as DevTools shows a HAR import as requests,
+ * never as text. 256 KiB lays out in about 50 ms.
+ */
+export const MAX_BOX_BYTES = 256 * 1024;
 
 export default function Inspector() {
   const text = useRef<HTMLTextAreaElement>(null);
   const [settings, setSettings] = useState<Settings>(settingsBeforeWaking);
-  const [file, setFile] = useState<{ name: string; bytes: Uint8Array } | undefined>();
-  const [result, setResult] = useState<InspectResult>();
+  // A dropped or chosen file; `inBox` says whether its text is in the box (MAX_BOX_BYTES).
+  const [file, setFile] = useState<{ name: string; bytes: Uint8Array; inBox: boolean } | undefined>();
+  const [result, setResult] = useState<Reading['result']>();
   const [busy, setBusy] = useState(false);
-  const [over, setOver] = useState(false);
+  // Files dropped or chosen together beyond the one read (the inspector reads one file at a time).
+  const [leftOut, setLeftOut] = useState<readonly string[]>([]);
   const [share, setShare] = useState<{ link?: string; length: number; message?: string }>();
   const [replay, setReplay] = useState<string>();
   const [store, setStore] = useState<RecordingStore>();
@@ -171,9 +208,9 @@ export default function Inspector() {
       setBusy(true);
       setShare(undefined);
       setReplay(undefined);
-      const input: InspectInput = {
-        text: value,
-        ...(bytes ? { bytes } : {}),
+      // A file goes as its bytes alone: the worker decodes them (chunks.ts requestText).
+      const input: WorkerRequest['input'] = {
+        ...(bytes ? { bytes } : { text: value }),
         format: s.format,
         restoreCrlf: s.restoreCrlf,
         tableSize: s.tableSize,
@@ -182,10 +219,9 @@ export default function Inspector() {
       const [r, viz] = await Promise.all([runInspect(input), import('../viz/VizPanel')]);
       if (id !== run.current) return;
       setPanel(() => viz.default);
-      const next = r.recording ? storeOf(r.recording) : undefined;
-      setStore(next);
+      setStore(r.store);
       setStoreRun(id);
-      setResult(r);
+      setResult(r.result);
       setBusy(false);
     },
     [settings, file],
@@ -219,8 +255,9 @@ export default function Inspector() {
           });
           return;
         }
-        if (text.current) text.current.value = bytes ? new TextDecoder().decode(bytes) : decoded.state.code;
-        setFile(name !== undefined && bytes ? { name, bytes } : undefined);
+        const inBox = !bytes || bytes.length <= MAX_BOX_BYTES;
+        if (text.current) text.current.value = !bytes ? decoded.state.code : inBox ? new TextDecoder().decode(bytes) : '';
+        setFile(name !== undefined && bytes ? { name, bytes, inBox } : undefined);
         const restored: Settings = {
           format: typeof o.format === 'string' && FORMATS.some((f) => f.id === o.format) ? (o.format as Format) : null,
           restoreCrlf: o.restoreCrlf !== false,
@@ -251,6 +288,7 @@ export default function Inspector() {
     if (!text.current) return;
     text.current.value = SAMPLE;
     setFile(undefined);
+    setLeftOut([]);
     void read({}, undefined);
   }
 
@@ -259,7 +297,10 @@ export default function Inspector() {
     if (result) void read(change);
   };
 
-  const load = async (f: File) => {
+  const load = async (files: readonly File[]) => {
+    const f = files[0];
+    if (!f) return;
+    setLeftOut(files.slice(1).map((x) => x.name));
     if (f.size > MAX_INPUT_BYTES) {
       setResult({
         format: null,
@@ -271,18 +312,17 @@ export default function Inspector() {
       return;
     }
     const bytes = new Uint8Array(await f.arrayBuffer());
-    // Shown as text (UTF-8; bytes that are not become U+FFFD), read as the file's exact bytes.
-    if (text.current) text.current.value = new TextDecoder().decode(bytes);
-    setFile({ name: f.name, bytes });
+    // Shown as text (UTF-8; bytes that are not become U+FFFD) when short enough for the box, read as the file's exact bytes.
+    const inBox = bytes.length <= MAX_BOX_BYTES;
+    if (text.current) text.current.value = inBox ? new TextDecoder().decode(bytes) : '';
+    setFile({ name: f.name, bytes, inBox });
     void read({}, bytes);
   };
-
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setOver(false);
-    const f = event.dataTransfer.files[0];
-    if (f) void load(f);
-  };
+  // Files dropped anywhere on the page or chosen in the input, those that came before this island woke first, in
+  // order (early-files.ts: the page's inline script keeps them). The latest `load` is used: it reads the settings.
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  useEffect(() => receiveFiles(window, (files) => void loadRef.current(files)), []);
 
   const makeShare = async () => {
     // A dropped file (untouched since: typing in the box forgets it) is shared as its bytes.
@@ -320,24 +360,25 @@ export default function Inspector() {
 
   return (
     <div className="rt-inspect" data-testid="inspector" data-playground-id={INSPECT_SHARE_ID} ref={rootRef}>
-      <div className="rt-inspect-drop" data-over={over}>
+      <div className="rt-inspect-drop">
         <label htmlFor="rt-inspect-input">
-          <strong>Paste bytes, text or a HAR</strong>, or drop a file here
+          <strong>Paste bytes, text or a HAR</strong>, or drop a file anywhere on the page
         </label>
         <textarea
           id="rt-inspect-input"
           ref={text}
           spellCheck={false}
           defaultValue=""
-          placeholder={INPUT_HINT}
+          placeholder={
+            file && !file.inBox
+              ? `${file.name} (${formatSize(file.bytes.length)}) is read as a file: its text is too long to show here (over ${formatSize(MAX_BOX_BYTES)}). Type or paste to read something else instead.`
+              : INPUT_HINT
+          }
           aria-describedby="rt-inspect-private"
-          onInput={() => file && setFile(undefined)}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setOver(true);
+          onInput={() => {
+            if (file) setFile(undefined);
+            setLeftOut((l) => (l.length > 0 ? [] : l));
           }}
-          onDragLeave={() => setOver(false)}
-          onDrop={onDrop}
         />
       </div>
       <div className="rt-inspect-row">
@@ -391,7 +432,8 @@ export default function Inspector() {
           Load the example
         </button>
         <label>
-          Open a file <input type="file" onChange={(e) => e.target.files?.[0] && void load(e.target.files[0])} />
+          {/* Its change events are taken at the page (early-files.ts), before and after hydration alike. */}
+          Open a file <input type="file" data-testid="inspect-file" />
         </label>
         <button type="button" data-action="share" onClick={() => void makeShare()}>
           Share link
@@ -425,6 +467,12 @@ export default function Inspector() {
           (a snippet whose mock server answers as the capture did; change the version and the round-trip time there).
         </p>
       )}
+      {leftOut.length > 0 && (
+        <p className="rt-inspect-meter" data-testid="inspect-left-out" role="status">
+          {countOf(leftOut.length + 1, 'file')} came together; the inspector reads one at a time, so only {file?.name ?? 'the first'} was read. Left out:{' '}
+          {leftOut.join(', ')}. Drop each on its own to read it.
+        </p>
+      )}
       {result && <Result result={result} fileName={file?.name} />}
       {result && store && Panel && (
         // Keyed by the store: each reading is a new panel. A capture is inspected, not watched, so it opens at its last step.
@@ -444,7 +492,12 @@ export default function Inspector() {
   );
 }
 
-function Result({ result, fileName }: { result: InspectResult; fileName: string | undefined }) {
+/** Bytes in KB or MB (decimal, as file managers and DevTools write them). */
+function formatSize(bytes: number): string {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.round(bytes / 1e3)} KB`;
+}
+
+function Result({ result, fileName }: { result: Reading['result']; fileName: string | undefined }) {
   const label = FORMATS.find((f) => f.id === result.format)?.label;
   return (
     <section aria-label="What the inspector read" data-testid="inspect-result" data-format={result.format ?? 'none'}>

@@ -6,12 +6,12 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import FrameInspector from '../viz/frames/FrameInspector';
 import HpackStepper from '../viz/frames/HpackStepper';
 import SequenceView from '../viz/timeline/SequenceView';
 import WaterfallView from '../viz/timeline/WaterfallView';
-import { formatMs } from '../viz/timeline/format';
+import { formatBytes, formatMs } from '../viz/timeline/format';
 import { VIEWS } from '../viz/views';
 import { inspect, type InspectInput } from './inspect';
 
@@ -266,5 +266,94 @@ describe('Waterfall of an inspected HAR (#30 item 7)', () => {
     const row = screen.getAllByRole('row').find((tr) => tr.querySelector('.rt-tl-bar'));
     expect(row?.textContent?.endsWith(formatMs(136.5))).toBe(true);
     expect(formatMs(136.5)).not.toBe(formatMs(126));
+  });
+});
+
+describe('Waterfall of a big HAR: every entry listed, drawn in view only, filtered and sorted as in DevTools (#30 items 3, 14)', () => {
+  // 500 entries: statuses cycle 200, 200, 404, 503, 304; types by media type; sizes 1,000 + 7i mod 500.
+  const MIMES = ['text/html', 'text/css', 'text/javascript', 'application/json', 'image/png'];
+  const entries = Array.from({ length: 500 }, (_, i) => ({
+    timings: { wait: 10 + (i % 40) },
+    response: { status: [200, 200, 404, 503, 304][i % 5], _transferSize: 1000 + ((7 * i) % 500), content: { size: 10, mimeType: MIMES[i % MIMES.length] } },
+  }));
+  const drawn = () => [...document.querySelectorAll<HTMLTableRowElement>('tbody tr[data-request-id]')];
+  const paths = () => drawn().map((tr) => tr.querySelector('.rt-tl-name')!.textContent);
+
+  it('lists all 500 in the count and the table (aria-rowcount) but puts only the rows in view in the DOM', async () => {
+    const { summary } = waterfall(har(entries));
+    expect(summary).toMatch(/^500 requests · /);
+    const table = screen.getByRole('table', { name: /^Requests of/ });
+    expect(table.getAttribute('aria-rowcount')).toBe('501');
+    const first = drawn();
+    expect(first.length).toBeGreaterThan(10);
+    expect(first.length).toBeLessThan(100);
+    expect(first[0]!.getAttribute('aria-rowindex')).toBe('2');
+    // The rows out of view are stood in for, so the box scrolls as far as 500 rows would take.
+    const spacer = document.querySelector<HTMLElement>('tr.rt-tl-spacer')!;
+    expect(parseFloat(spacer.style.height)).toBe((500 - first.length) * 24);
+    // Scrolled to row 300 (24 px a row until one is measured, which jsdom cannot): rows around it are drawn.
+    const box = document.querySelector<HTMLElement>('.rt-tl-scroll-x')!;
+    Object.defineProperty(box, 'scrollTop', { value: 24 * 300, configurable: true });
+    fireEvent.scroll(box);
+    await vi.waitFor(() => expect(drawn().some((tr) => tr.getAttribute('aria-rowindex') === '302')).toBe(true));
+    expect(drawn().some((tr) => tr.getAttribute('aria-rowindex') === '2')).toBe(false);
+  });
+
+  it('filters by URL text, property, type and status class, and says "N of M requests"', () => {
+    waterfall(har(entries));
+    const summary = () => screen.getByTestId('waterfall-summary').textContent ?? '';
+    const box = screen.getByRole('searchbox', { name: 'Filter requests' });
+    // URLs are http://127.0.0.1:8000/<i>: "/49" is in /49 and /490-/499.
+    fireEvent.change(box, { target: { value: '/49' } });
+    expect(summary()).toMatch(/^11 of 500 requests · /);
+    expect(paths()).toEqual(['/49', '/490', '/491', '/492', '/493', '/494', '/495', '/496', '/497', '/498', '/499']);
+    fireEvent.change(box, { target: { value: '/49 -status-code:200' } });
+    // Statuses cycle 200, 200, 404, 503, 304 with i mod 5: /49 is a 304.
+    expect(paths()).toEqual(['/49', '/492', '/493', '/494', '/497', '/498', '/499']);
+    fireEvent.change(box, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Img' }));
+    expect(summary()).toMatch(/^100 of 500 requests/);
+    expect(screen.getByRole('button', { name: 'Img' }).getAttribute('aria-pressed')).toBe('true');
+    // Ctrl-click adds a type, as in DevTools.
+    fireEvent.click(screen.getByRole('button', { name: 'CSS' }), { ctrlKey: true });
+    expect(summary()).toMatch(/^200 of 500 requests/);
+    fireEvent.click(screen.getByRole('button', { name: 'All' }));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Status' }), { target: { value: '5xx' } });
+    expect(summary()).toMatch(/^100 of 500 requests/);
+    expect(new Set(drawn().map((tr) => tr.querySelectorAll('td')[2]!.textContent))).toEqual(new Set(['503']));
+    fireEvent.change(box, { target: { value: 'nothing-like-this' } });
+    expect(screen.getByText('No request matches the filter.')).toBeTruthy();
+  });
+
+  it('sorts by a click on Size or Time, either way, and says so with aria-sort', () => {
+    waterfall(har(entries));
+    const header = (name: string) => screen.getByRole('button', { name: new RegExp(`^${name}`) }).closest('th')!;
+    const sizes = () => drawn().map((tr) => tr.querySelectorAll('td.rt-tl-num')[0]!.textContent);
+    fireEvent.click(screen.getByRole('button', { name: /^Size/ }));
+    expect(header('Size').getAttribute('aria-sort')).toBe('ascending');
+    // 1,000 + 7i mod 500: the smallest, 1,000 B, is entry 0 (and every 500th, only 0 here).
+    expect(sizes()[0]).toBe(formatBytes(1000));
+    fireEvent.click(screen.getByRole('button', { name: /^Size/ }));
+    expect(header('Size').getAttribute('aria-sort')).toBe('descending');
+    expect(sizes()[0]).toBe(formatBytes(1499));
+    expect(formatBytes(1499)).not.toBe(formatBytes(1000));
+    fireEvent.click(screen.getByRole('button', { name: /^Time/ }));
+    expect(header('Size').hasAttribute('aria-sort')).toBe(false);
+    const times = drawn().map((tr) => tr.querySelectorAll('td.rt-tl-num')[1]!.textContent);
+    // wait 10 + i mod 40, plus send 1 and receive 2: the shortest take 13 ms.
+    expect(times[0]).toBe(formatMs(13));
+  });
+
+  it('moves between requests with the arrow keys, End and Home, drawing the row it reaches', async () => {
+    waterfall(har(entries));
+    const name = (i: number) => document.querySelector<HTMLElement>(`tr[aria-rowindex="${i + 2}"] .rt-tl-name`);
+    name(0)!.focus();
+    fireEvent.keyDown(name(0)!, { key: 'ArrowDown' });
+    await vi.waitFor(() => expect(document.activeElement).toBe(name(1)));
+    fireEvent.keyDown(name(1)!, { key: 'End' });
+    await vi.waitFor(() => expect(document.activeElement?.textContent).toBe('/499'));
+    expect(name(0)).toBeNull();
+    fireEvent.keyDown(document.activeElement!, { key: 'Home' });
+    await vi.waitFor(() => expect(document.activeElement?.textContent).toBe('/0'));
   });
 });
