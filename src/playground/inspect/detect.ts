@@ -126,7 +126,9 @@ export function detect(text: string, bytes?: Uint8Array): Detection {
     if (looksLikeFrames(bytes)) return { format: 'h2', reason: `It is ${HEX_FORM_LABELS[form]} that reads as a run of whole HTTP/2 frames.` };
     return { format: 'hpack', reason: `It is ${HEX_FORM_LABELS[form]} that does not read as HTTP/2 frames, so it is taken as an HPACK field block.` };
   }
-  if (/^[0-9a-fA-F\s:,x]+$/.test(trimmed.slice(0, 400))) return { format: 'h2', reason: `It looks like hex, but: ${hex.message}` };
+  // An xxd dump with a typo: its character column is not hex, but its lines say what it is.
+  if (form !== 'stream' || /^[0-9a-fA-F\s:,x]+$/.test(trimmed.slice(0, 400)))
+    return { format: 'h2', reason: `It looks like ${form === 'stream' ? 'hex' : HEX_FORM_LABELS[form]}, but: ${hex.message}` };
   return {
     format: null,
     reason: `Not recognized: it is not JSON (HAR), curl -v output, an HTTP/1 message (the first line "${firstLine.slice(0, 60)}" is neither a request line nor a status line) or hex. Choose the format to see what the reader makes of it.`,

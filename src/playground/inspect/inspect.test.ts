@@ -73,6 +73,9 @@ describe('hex dumps', () => {
       }
     }
     expect(located).toBeGreaterThan(600);
+    // Pasted, the dump is still taken for xxd (its character column is not hex) and the typo is named.
+    const pastedTypo = inspect({ text: text.replace('00000010: 0d0a 534d', '00000010: 0d0a 544d') });
+    expect(pastedTypo.problems[0]).toMatchObject({ where: 'line 2, column 16', message: expect.stringMatching(/shows "S"/) });
     const typo = parseHex(text.replace('00000010: 0d0a 534d', '00000010: 0d0a 544d'));
     expect(typo).toMatchObject({
       ok: false,

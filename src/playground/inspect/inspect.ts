@@ -102,7 +102,7 @@ function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 export function inspect(input: InspectInput): InspectResult {
-  const packet = !input.bytes && (!input.format || input.format === 'h2' || input.format === 'http1') ? packetIn(input.text) : undefined;
+  const packet = !input.format || input.format === 'h2' || input.format === 'http1' ? packetIn(input.text) : undefined;
   if (packet) return inspectPacket(input, packet.reading, packet.form);
   const detection = input.format
     ? { format: input.format, reason: 'Chosen by you.' }
@@ -161,7 +161,9 @@ function inspectPacket(input: InspectInput, reading: PacketReading, form: HexFor
     const message = `This packet carries no TCP payload (flags ${p.flags.join(', ')}): it is part of the connection from ${endpoint(p.source)} to ${endpoint(p.destination)} (its handshake, an acknowledgment or its close), with no HTTP bytes to read. Copy a packet that Wireshark shows with a non-zero "TCP payload".`;
     return { ...base, format: null, reason: message, problems: [{ message }] };
   }
-  const inner = inspect({ ...input, text: [...p.payload].map((b) => b.toString(16).padStart(2, '0')).join('') });
+  // The payload as hex, read as pasted hex is (a dropped file's bytes are its hex text, not the payload).
+  const { bytes: _file, ...rest } = input;
+  const inner = inspect({ ...rest, text: [...p.payload].map((b) => b.toString(16).padStart(2, '0')).join('') });
   const sender = inner.h2?.sender ?? inner.verdicts?.[0]?.from;
   const direction = sender
     ? ` The payload is the ${sender}'s: ${endpoint(p.source)} is the ${sender}, ${endpoint(p.destination)} the ${sender === 'client' ? 'server' : 'client'}.`
@@ -214,7 +216,12 @@ export async function inspectAsync(input: InspectInput): Promise<InspectResult> 
 
 /** HTTP/1 input as bytes: hex of HTTP/1 text is read as hex, a file as its bytes, pasted text as UTF-8. */
 function http1Bytes(input: InspectInput): { bytes: Uint8Array; restore: boolean; note?: string } {
-  if (input.bytes) return { bytes: input.bytes, restore: false };
+  if (input.bytes) {
+    // A file of hex (saved from Wireshark or xxd) holds the bytes written as hex, not the bytes themselves.
+    const hex = /^[0-9a-fA-F]{2}/.test(input.text.trimStart()) ? parseHex(input.text.trim()) : undefined;
+    if (hex?.ok) return { bytes: hex.bytes, restore: false, note: `Read from ${HEX_FORM_LABELS[hex.form]}.` };
+    return { bytes: input.bytes, restore: false };
+  }
   const text = input.text.trim();
   if (!/^(HTTP\/|[A-Za-z])/.test(text) || /^[0-9a-fA-F]{4,}/.test(text)) {
     const hex = parseHex(text);

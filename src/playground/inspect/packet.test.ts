@@ -104,6 +104,12 @@ describe('a whole packet (Wireshark "Copy as Hex Stream")', () => {
     expect(server.problems).toEqual([]);
     expect(server.h2).toMatchObject({ sender: 'server', frames: 2, blocks: 1 });
     expect(server.notes[0]).toMatch(/\[::1\]:18401 is the server, \[::1\]:45302 the client/);
+    // Saved to a file and dropped: the file's bytes are the hex text, read the same way.
+    const text = fixture('packet-ipv4-http1-request.hexstream.txt');
+    const dropped = inspect({ text, bytes: new TextEncoder().encode(text) });
+    expect(dropped.format).toBe('http1');
+    expect(dropped.problems).toEqual([]);
+    expect(dropped.notes[0]).toBe(h1.notes[0]);
     const client = inspect({ text: fixture('packet-ipv6-h2-client.hexstream.txt') });
     expect(client.h2).toMatchObject({ sender: 'client', preface: true, frames: 2 });
     expect(detect(fixture('packet-ipv6-h2-client.hexstream.txt'))).toMatchObject({
