@@ -308,3 +308,27 @@ describe('datagrams as bytes (quic-codec.ts)', () => {
     expect(Buffer.from((decodeQuicDatagram(seen[0]!.datagram.bytes!)[0] as DecodedQuicPacket).header.dcid).toString('hex')).toBe('8394c8f03e515708');
   });
 });
+
+describe('CONNECTION_CLOSE on the wire (RFC 9000 §19.19, §10.2.3)', () => {
+  const closeFrame = (datagram: QuicDatagram) => {
+    const packets = decodeQuicDatagram(datagram.bytes!, { largestReceived: () => undefined }) as DecodedQuicPacket[];
+    const packet = packets[packets.length - 1]!;
+    return { space: packet.space, frame: packet.frames.find((f) => f.type === 'CONNECTION_CLOSE') };
+  };
+
+  it("an application's close after the handshake is type 0x1d with its code and reason", () => {
+    const pair = new QuicPair({ onEvent: answer() });
+    pair.apply('client', pair.client.start(0));
+    pair.run();
+    const out = pair.client.close(0x100, 'bye', pair.now);
+    expect(out.datagrams).toHaveLength(1);
+    expect(closeFrame(out.datagrams[0]!)).toEqual({ space: '1rtt', frame: { type: 'CONNECTION_CLOSE', errorCode: 0x100, reason: 'bye', application: true } });
+  });
+
+  it('during the handshake it goes in an Initial packet as type 0x1c APPLICATION_ERROR (0x0c), without its reason', () => {
+    const client = new QuicConnection({ role: 'client' });
+    client.start(0);
+    const out = client.close(0x100, 'bye', 0);
+    expect(closeFrame(out.datagrams[0]!)).toEqual({ space: 'initial', frame: { type: 'CONNECTION_CLOSE', errorCode: 0x0c, reason: '', frameType: 0 } });
+  });
+});

@@ -298,16 +298,27 @@ export class QuicConnection {
     return this.#flush(now);
   }
 
-  /** Immediate close (RFC 9000 §10.2); `frames` go in the same packet (e.g. an HTTP/3 GOAWAY). */
+  /**
+   * Immediate close by the application (RFC 9000 §10.2) with its error code (an H3_* code): a CONNECTION_CLOSE of
+   * type 0x1d; `frames` go in the same packet (e.g. an HTTP/3 GOAWAY).
+   */
   close(errorCode: number, reason: string, now: number, frames: readonly QuicFrame[] = []): QuicOutput {
-    this.#close(errorCode, reason, now, frames);
+    this.#close(errorCode, reason, now, frames, true);
     return this.#output(now);
   }
 
-  #close(errorCode: number, reason: string, now: number, frames: readonly QuicFrame[] = []): void {
+  #close(errorCode: number, reason: string, now: number, frames: readonly QuicFrame[] = [], application = false): void {
     if (this.#state === 'closed') return;
     const space: QuicSpace = this.#oneRtt ? '1rtt' : 'initial';
-    this.#datagrams.push(this.#datagram([this.#packet(space, [...frames, { type: 'CONNECTION_CLOSE', errorCode, reason }], now, false)]));
+    // RFC 9000 §10.2.3: an application's close must not reveal its state in an Initial or Handshake packet: it
+    // goes as type 0x1c with APPLICATION_ERROR (0x0c) and no reason, and without the application's frames.
+    const close: QuicFrame = !application
+      ? { type: 'CONNECTION_CLOSE', errorCode, reason }
+      : space === '1rtt'
+        ? { type: 'CONNECTION_CLOSE', errorCode, reason, application: true }
+        : { type: 'CONNECTION_CLOSE', errorCode: 0x0c, reason: '' };
+    const carried = space === '1rtt' || !application ? frames : [];
+    this.#datagrams.push(this.#datagram([this.#packet(space, [...carried, close], now, false)]));
     this.#state = 'closed';
     this.#events.push({ type: 'closed', by: this.role, errorCode, reason });
   }
