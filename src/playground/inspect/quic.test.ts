@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { NGTCP2_CLIENT_DATAGRAM, NGTCP2_SERVER_DATAGRAM, RFC9001_CLIENT_INITIAL, RFC9001_SERVER_INITIAL, RFC9001_SHORT_HEADER } from './quic-fixtures';
+import { inspectQuic, looksLikeQuicInitial, readQuicHeaders } from './quic';
+import { parseHex } from './hex';
+import { readTlsHandshake } from './quic-tls';
+
+const bytesOf = (text: string): Uint8Array => {
+  const parsed = parseHex(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.bytes;
+};
+
+describe('QUIC datagrams in the Inspector', () => {
+  it('RFC 9001 A.2 then A.3: the client Initial opens with its DCID and its keys open the server one; both Hellos read', async () => {
+    const q = await inspectQuic(`${RFC9001_CLIENT_INITIAL}\n\n${RFC9001_SERVER_INITIAL}`);
+    expect(q.problems).toEqual([]);
+    expect(q.datagrams).toEqual([1200, 135]);
+    expect(q.originalDcid).toBe('8394c8f03e515708');
+    expect(q.keys?.client.hp).toBe('9f50449e04a0e810283a1e9933adedd2');
+    const [client, server] = q.packets;
+    expect(client?.initial).toMatchObject({
+      side: 'client',
+      packetNumber: 2,
+      mask: '437b9aec36',
+      unprotectedHeader: 'c300000001088394c8f03e5157080000449e00000002',
+    });
+    expect(client?.initial?.frames).toEqual(['CRYPTO offset 0, 241 bytes (ClientHello)', 'PADDING 917']);
+    expect(server?.initial).toMatchObject({ side: 'server', packetNumber: 1, keysFrom: '8394c8f03e515708' });
+    const hello = q.tls.client[0]?.hello;
+    expect(hello).toMatchObject({ type: 'ClientHello', serverName: 'example.com', alpn: ['alpn'], versions: ['TLS 1.3'], keyShares: ['x25519'] });
+    expect(hello?.cipherSuites).toEqual(['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384']);
+    // A.2's ClientHello sends initial_max_data 0xffffffffffffffff as an 8-byte varint: 2^62 - 1, past a number's range.
+    expect(hello?.transportParameters?.find((t) => t.name === 'initial_max_data')?.value).toBe('4611686018427387903');
+    expect(hello?.transportParameters?.find((t) => t.name === 'initial_source_connection_id')?.value).toBe('8394c8f03e515708');
+    expect(q.tls.server[0]?.hello).toMatchObject({ type: 'ServerHello', cipherSuites: ['TLS_AES_128_GCM_SHA256'], keyShares: ['x25519'] });
+    expect(q.notes).toContain('  server_name (SNI): example.com');
+  });
+
+  it('ngtcp2 on loopback: SNI localhost, ALPN h3, gtlsclient’s default windows (15M, 6M); the server datagram coalesces Initial, Handshake and 1-RTT', async () => {
+    const q = await inspectQuic(`${NGTCP2_CLIENT_DATAGRAM}\n\n${NGTCP2_SERVER_DATAGRAM}`);
+    expect(q.problems).toEqual([]);
+    expect(q.packets.map((p) => `${p.datagram}:${p.kind}@${p.at}+${p.size}`)).toEqual([
+      '1:Initial@0+1200',
+      '2:Initial@0+166',
+      '2:Handshake@166+718',
+      '2:1-RTT@884+316',
+    ]);
+    const hello = q.tls.client[0]?.hello;
+    expect(hello?.serverName).toBe('localhost');
+    expect(hello?.alpn).toEqual(['h3']);
+    const tp = Object.fromEntries((hello?.transportParameters ?? []).map((t) => [t.name, t.value]));
+    expect(tp).toMatchObject({ initial_max_data: 15 * 1024 * 1024, initial_max_stream_data_bidi_local: 6 * 1024 * 1024, grease_quic_bit: '' });
+    expect(q.packets[1]?.initial?.greasedFixedBit).toBe(true);
+    expect(q.notes.some((l) => l.includes('greased, which RFC 9287 allows'))).toBe(true);
+    expect(q.notes.filter((l) => l.includes('a key log would be needed')).length).toBe(2);
+  });
+
+  it('a server datagram alone says what is missing; with a dcid line it opens', async () => {
+    const alone = await inspectQuic(RFC9001_SERVER_INITIAL);
+    expect(alone.problems[0]?.message).toMatch(/^AEAD tag check failed for the Initial packet at datagram offset 0: .*needs the client's first DCID/);
+    expect(alone.problems[0]?.where).toBe('datagram 1, byte 0');
+    expect(alone.packets[0]?.kind).toBe('Initial');
+    const given = await inspectQuic(`dcid: 8394c8f03e515708\n${RFC9001_SERVER_INITIAL}`);
+    expect(given.problems).toEqual([]);
+    expect(given.packets[0]?.initial?.side).toBe('server');
+  });
+
+  it('a changed byte is located, and the packets before it are kept', async () => {
+    const bytes = bytesOf(RFC9001_CLIENT_INITIAL);
+    bytes[600]! ^= 0x10;
+    const text = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    const q = await inspectQuic(`${RFC9001_CLIENT_INITIAL}\n\n${text}`);
+    expect(q.problems).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^AEAD tag check failed for the Initial packet at datagram offset 0/),
+        where: 'datagram 2, byte 0',
+      }),
+    ]);
+    expect(q.packets[0]?.initial?.packetNumber).toBe(2);
+  });
+
+  it('headers alone, without keys; and what is not an Initial', () => {
+    const h = readQuicHeaders(NGTCP2_SERVER_DATAGRAM);
+    expect(h.packets.map((p) => p.kind)).toEqual(['Initial', 'Handshake', '1-RTT']);
+    expect(h.packets[1]?.length).toBe(672);
+    expect(looksLikeQuicInitial(bytesOf(RFC9001_CLIENT_INITIAL))).toBe(true);
+    expect(looksLikeQuicInitial(bytesOf(RFC9001_SHORT_HEADER))).toBe(false);
+    expect(looksLikeQuicInitial(bytesOf('505249202a20485454502f322e300d0a'))).toBe(false);
+    const cut = readQuicHeaders(RFC9001_CLIENT_INITIAL.replace(/\s+/g, '').slice(0, 400));
+    expect(cut.problems[0]?.message).toMatch(/Datagram 1: the packet at datagram offset 0 says Length 1182 at byte 16, but only 182 bytes follow/);
+  });
+
+  it('a ClientHello whose host name runs past its extension is a located error, in CRYPTO offsets', () => {
+    // type 1, length 0x35; version, 32 zero bytes of random, no session id, one suite, null compression,
+    // then server_name whose HostName says 5 bytes where 1 remains.
+    const hello = bytesOf(`010000350303${'00'.repeat(32)}00000213010100000a0000000600040000057a`);
+    expect(() => readTlsHandshake(hello, 100)).toThrow('The HostName at CRYPTO offset 156 needs 5 bytes, but its enclosing field ends at 157.');
+    // Cut short, the message is listed as continued rather than read.
+    expect(readTlsHandshake(hello.subarray(0, 20))).toEqual([{ type: 1, name: 'ClientHello', offset: 0, length: 0x35, complete: false }]);
+  });
+});
