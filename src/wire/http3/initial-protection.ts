@@ -283,12 +283,10 @@ export async function unprotectQuicInitial(datagram: Uint8Array, at = 0, options
   unprotectedDatagram.set(opened.payload, at + opened.unprotectedHeader.length);
   const largest = options.largestPn;
   // RFC 9287: a peer that received the grease_quic_bit transport parameter may send 0 in the fixed bit, and
-  // ngtcp2 does (its server Initials start 0x8c). The frame decoder insists on RFC 9000's 1, so it reads a copy
-  // with the bit set; the reading says the bit was greased.
+  // ngtcp2 does (its server Initials start 0x8c). A reader cannot see the transport parameters of the packet in
+  // hand, so it accepts the greased bit, as Wireshark does, and says so.
   const greasedFixedBit = (opened.unprotectedHeader[0]! & 0x40) === 0;
-  const forDecoder = greasedFixedBit ? new Uint8Array(unprotectedDatagram) : unprotectedDatagram;
-  if (greasedFixedBit) forDecoder[at]! |= 0x40;
-  const decoded = decodeQuicPacket(forDecoder, at, { largestReceived: () => largest });
+  const decoded = decodeQuicPacket(unprotectedDatagram, at, { largestReceived: () => largest, greaseQuicBit: true });
   if (!('space' in decoded)) throw headerError(`The packet at datagram offset ${at} did not decode as an Initial.`, at);
   return { ...fields, ...opened, side, keys, decoded, frames: decoded.frames, unprotectedDatagram, greasedFixedBit };
 }
