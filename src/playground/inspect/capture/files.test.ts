@@ -109,6 +109,14 @@ describe('link, IP and TCP headers', () => {
     expect(ipv6Text(new Uint8Array([0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]))).toBe('2001:db8:0:1::1');
   });
 
+  it('gives a UDP datagram its payload, bounded by the UDP length', () => {
+    const udp = new Uint8Array([
+      0x45, 0, 0, 33, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2, 0xc3, 0x50, 0x01, 0xbb, 0, 13, 0, 0, 0xc0, 0, 0, 0, 1, 0, 0,
+    ]);
+    const d = decodePacket(udp, 101);
+    expect(d.kind === 'udp' && [d.sourcePort, d.destinationPort, [...d.payload]]).toEqual([50000, 443, [0xc0, 0, 0, 0, 1]]);
+  });
+
   it('says what a packet is when it is not TCP', () => {
     const fragment = tcp.slice();
     fragment[6] = 0x20; // More Fragments

@@ -16,7 +16,7 @@ import { flagNames } from './packet';
 import { decryptTls, parseKeyLog, readTlsConnection, type TlsReading } from './tls';
 
 export { readCapturePackets } from './read';
-export { parseKeyLog } from './tls';
+export { isKeyLog, parseKeyLog } from './tls';
 
 /** One connection as the page lists it (plain data: it crosses from the worker by structured clone). */
 export interface CaptureConnectionSummary {

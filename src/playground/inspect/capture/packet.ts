@@ -31,7 +31,8 @@ export type DecodedPacket =
       readonly destination: string;
       readonly sourcePort: number;
       readonly destinationPort: number;
-      readonly length: number;
+      /** The datagram's payload (RFC 768), as far as it was captured. */
+      readonly payload: Uint8Array;
     }
   /** Not read: what it is, in words ("ARP", "an IPv4 fragment", "ICMP"). */
   | { readonly kind: 'other'; readonly what: string };
@@ -138,8 +139,10 @@ function decodeIp(data: Uint8Array, originalLength: number): DecodedPacket {
 
 function transport(ipVersion: 4 | 6, protocol: number, source: string, destination: string, data: Uint8Array, missing: number): DecodedPacket {
   const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  if (protocol === 17 && data.length >= 8)
-    return { kind: 'udp', ipVersion, source, destination, sourcePort: v.getUint16(0), destinationPort: v.getUint16(2), length: v.getUint16(4) - 8 };
+  if (protocol === 17 && data.length >= 8) {
+    const end = Math.min(data.length, Math.max(8, v.getUint16(4)));
+    return { kind: 'udp', ipVersion, source, destination, sourcePort: v.getUint16(0), destinationPort: v.getUint16(2), payload: data.subarray(8, end) };
+  }
   if (protocol !== 6) return { kind: 'other', what: protocol === 1 || protocol === 58 ? 'ICMP' : `IP protocol ${protocol}` };
   if (data.length < 20) return { kind: 'other', what: 'a cut TCP header' };
   const offset = (data[12]! >> 4) * 4;

@@ -19,6 +19,17 @@ export interface CaptureConnection extends TcpConnection {
   readonly start: number;
 }
 
+export interface UdpDatagram {
+  readonly number: number;
+  /** ms since the capture's first packet. */
+  readonly time: number;
+  readonly source: string;
+  readonly sourcePort: number;
+  readonly destination: string;
+  readonly destinationPort: number;
+  readonly payload: Uint8Array;
+}
+
 export interface CapturePackets {
   readonly format: 'pcap' | 'pcapng';
   readonly precision: string;
@@ -29,6 +40,8 @@ export interface CapturePackets {
   readonly duration: number;
   readonly linkTypes: readonly string[];
   readonly connections: readonly CaptureConnection[];
+  /** UDP datagrams in capture order, for a QUIC reader (RFC 9000 runs over UDP); they are not read here. */
+  readonly datagrams: readonly UdpDatagram[];
   /** Packets not read as TCP, counted by what they are ("UDP (QUIC?) port 443", "ARP"). */
   readonly skipped: Readonly<Record<string, number>>;
   readonly problems: readonly { readonly message: string; readonly where?: string }[];
@@ -41,6 +54,7 @@ export function readCapturePackets(bytes: Uint8Array): CapturePackets {
   const file = readCaptureFile(bytes);
   const tcp = new TcpReassembler();
   const skipped: Record<string, number> = {};
+  const datagrams: UdpDatagram[] = [];
   const links = new Set<string>();
   let first: { seconds: number; nanoseconds: number } | undefined;
   let last = 0;
@@ -53,6 +67,16 @@ export function readCapturePackets(bytes: Uint8Array): CapturePackets {
     const d = decodePacket(p.data, p.linkType, p.originalLength);
     if (d.kind === 'tcp') tcp.add(p, time, d);
     else {
+      if (d.kind === 'udp')
+        datagrams.push({
+          number: p.number,
+          time,
+          source: d.source,
+          sourcePort: d.sourcePort,
+          destination: d.destination,
+          destinationPort: d.destinationPort,
+          payload: d.payload,
+        });
       const what = d.kind === 'udp' ? (d.sourcePort === 443 || d.destinationPort === 443 ? 'UDP on port 443 (QUIC? not read yet)' : 'UDP') : d.what;
       skipped[what] = (skipped[what] ?? 0) + 1;
     }
@@ -70,6 +94,7 @@ export function readCapturePackets(bytes: Uint8Array): CapturePackets {
     duration: last,
     linkTypes: [...links],
     connections,
+    datagrams,
     skipped,
     problems,
     remarks: file.remarks,

@@ -268,6 +268,16 @@ export function readTlsConnection(chunks: Readonly<Record<Side, readonly StreamC
   };
 }
 
+/**
+ * Whether a dropped file is an NSS key log (what SSLKEYLOGFILE makes curl, Firefox and Chrome write): its
+ * first line that is not a comment is `LABEL <64 hex digits> <hex>`. The page takes such a file, dropped with
+ * a capture, as the capture's key log.
+ */
+export function isKeyLog(text: string): boolean {
+  const first = text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.startsWith('#'));
+  return first !== undefined && /^[A-Z][A-Z_0-9]* [0-9a-fA-F]{64} [0-9a-fA-F]{32,}\s*$/.test(first);
+}
+
 /** NSS key log lines: `LABEL <client random hex> <secret hex>`; '#' starts a comment. Keyed by client random. */
 export function parseKeyLog(text: string): Map<string, Map<string, Uint8Array>> {
   const out = new Map<string, Map<string, Uint8Array>>();
