@@ -73,6 +73,10 @@ describe('hex dumps', () => {
       }
     }
     expect(located).toBeGreaterThan(600);
+    // Saved to a file and opened, the dump is read as the bytes it writes, not as its text.
+    const opened = inspect({ text, bytes: new TextEncoder().encode(text) });
+    expect(opened.problems).toEqual([]);
+    expect(opened.h2).toMatchObject({ sender: 'client', preface: true, blocks: 2 });
     // Pasted, the dump is still taken for xxd (its character column is not hex) and the typo is named.
     const pastedTypo = inspect({ text: text.replace('00000010: 0d0a 534d', '00000010: 0d0a 544d') });
     expect(pastedTypo.problems[0]).toMatchObject({ where: 'line 2, column 16', message: expect.stringMatching(/shows "S"/) });

@@ -14,6 +14,7 @@ import { type HexForm, hexForm, parseHex } from './hex';
 import { describePacket, endpoint, type PacketReading, readPacket } from './packet';
 import { directions, type Located, locate, machineSteps, mergeWrites, splitConversation, type Restored, verdicts, type Segment, type Verdict } from './http1';
 import type { ReplayExchange } from './replay';
+import { inspectQuic, type QuicInspection, quicHeaderNotes } from './quic';
 import { looksLikeTrace, parseTrace } from './trace';
 import { h2ConnectionEvents, h2Events, http1Events, recordingOf, STEP_MS } from './to-recording';
 import { Http1Reader } from 'roundtrip/wire';
@@ -90,6 +91,8 @@ export interface InspectResult {
   readonly curl?: { readonly version: string; readonly messages: readonly CurlMessage[] };
   /** pcap/pcapng: packets, TCP connections with their segments, TLS records (capture/index.ts). */
   readonly capture?: CaptureSummary;
+  /** QUIC datagrams in hex (quic.ts): each packet's header, the Initials opened (by inspectAsync) and the TLS Hellos in them. */
+  readonly quic?: QuicInspection;
 }
 
 const utf8 = new TextEncoder();
@@ -128,6 +131,8 @@ export function inspect(input: InspectInput): InspectResult {
         return { ...base, ...har(input) };
       case 'pcap':
         return { ...base, ...pcap(input) };
+      case 'quic':
+        return { ...base, format: 'quic', ...quicHeaderNotes(input.text) };
     }
   } catch (error) {
     // A reader bug must not leave a blank panel: say what failed.
@@ -202,6 +207,11 @@ function captureBytes(input: InspectInput): Uint8Array {
 /** `inspect`, and for a capture given with a key log, its TLS 1.3 records decrypted first. */
 export async function inspectAsync(input: InspectInput): Promise<InspectResult> {
   const result = inspect(input);
+  if (result.format === 'quic' && !input.bytes) {
+    // The Initials' keys come from the DCID (RFC 9001 §5.2); opening them is WebCrypto's, so it is asynchronous.
+    const quic = await inspectQuic(input.text);
+    return { ...result, quic, problems: quic.problems, notes: quic.notes };
+  }
   if (result.format !== 'pcap' || input.keyLog === undefined) return result;
   try {
     const got = await readCapture(captureBytes(input), { keyLog: input.keyLog });
@@ -572,8 +582,10 @@ function safePath(target: string): string {
 }
 
 function hexBytes(input: InspectInput): { bytes: Uint8Array; note: string } | Problem {
-  if (input.bytes && !/^[\s0-9a-fA-F:,x]*$/.test(input.text.slice(0, 200))) return { bytes: input.bytes, note: "Read as the file's raw bytes." };
   const form = hexForm(input.text);
+  // A file is its raw bytes unless it is a hex dump (an xxd dump's character column is not hex, so its form says).
+  if (input.bytes && form === 'stream' && !/^[\s0-9a-fA-F:,x]*$/.test(input.text.slice(0, 200)))
+    return { bytes: input.bytes, note: "Read as the file's raw bytes." };
   const hex = parseHex(input.text, form);
   if (!hex.ok) return { message: `This is not readable as ${HEX_FORM_LABELS[form]}: ${hex.message}`, where: `line ${hex.line}, column ${hex.column}` };
   return { bytes: hex.bytes, note: `Read from ${HEX_FORM_LABELS[hex.form]}: ${countOf(hex.bytes.length, 'byte')}.` };
