@@ -63,7 +63,15 @@ export function shareCodeToFile(code: string, encoding: unknown): Uint8Array | u
 }
 
 /** The view each format opens on: the one that shows what that input is made of. */
-const FIRST_VIEW: Readonly<Record<Format, string>> = { http1: 'messages', curl: 'messages', h2: 'frames', hpack: 'hpack', har: 'waterfall', pcap: 'sequence' };
+const FIRST_VIEW: Readonly<Record<Format, string>> = {
+  http1: 'messages',
+  curl: 'messages',
+  h2: 'frames',
+  hpack: 'hpack',
+  har: 'waterfall',
+  pcap: 'sequence',
+  quic: 'frames',
+};
 
 /**
  * What the empty box says. Not an example of input: a grey request in the box read as a filled-in box, and

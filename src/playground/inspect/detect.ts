@@ -7,8 +7,9 @@ import { looksLikeTrace } from './trace';
 import { looksLikeFrames, startsWithPreface } from './h2';
 import { hexForm, parseHex, type HexForm } from './hex';
 import { readPacket } from './packet';
+import { looksLikeQuicInitial } from './quic';
 
-export type Format = 'http1' | 'curl' | 'h2' | 'hpack' | 'har' | 'pcap';
+export type Format = 'http1' | 'curl' | 'h2' | 'hpack' | 'har' | 'pcap' | 'quic';
 
 export const FORMATS: readonly { readonly id: Format; readonly label: string }[] = [
   { id: 'http1', label: 'Raw HTTP/1.x' },
@@ -17,6 +18,7 @@ export const FORMATS: readonly { readonly id: Format; readonly label: string }[]
   { id: 'hpack', label: 'HPACK block (hex)' },
   { id: 'har', label: 'HAR file' },
   { id: 'pcap', label: 'pcap / pcapng capture' },
+  { id: 'quic', label: 'QUIC datagrams (hex)' },
 ];
 
 export const HEX_FORM_LABELS: Readonly<Record<HexForm, string>> = {
@@ -104,6 +106,9 @@ export function detect(text: string, bytes?: Uint8Array): Detection {
   if (firstLine.startsWith('HTTP/') || REQUEST_LINE.test(firstLine)) {
     return { format: 'http1', reason: `It starts with an HTTP/1 ${firstLine.startsWith('HTTP/') ? 'status line' : 'request line'}.` };
   }
+  // QUIC datagrams (quic.ts) may start with the client's first DCID, for a server Initial pasted alone.
+  if (/^(original\s+)?dcid\s*[:=]\s*[0-9a-fA-F]*\s*\n/i.test(trimmed))
+    return { format: 'quic', reason: "It starts with a dcid: line, the client's first Destination Connection ID for reading QUIC Initials." };
   const form = hexForm(trimmed);
   const hex = parseHex(trimmed, form);
   if (hex.ok) {
@@ -120,6 +125,8 @@ export function detect(text: string, bytes?: Uint8Array): Detection {
             reason: `It is ${HEX_FORM_LABELS[form]} of a whole packet (${link}, IPv${ip}, TCP) with ${payload.length > 0 ? 'a payload that is not HTTP' : 'no TCP payload'}.`,
           };
     }
+    if (looksLikeQuicInitial(bytes))
+      return { format: 'quic', reason: `It is ${HEX_FORM_LABELS[form]} that starts with a QUIC version 1 Initial packet (RFC 9000 §17.2.2).` };
     const start = String.fromCharCode(...bytes.subarray(0, 16));
     if (startsWithPreface(bytes)) return { format: 'h2', reason: `It is ${HEX_FORM_LABELS[form]} that starts with the HTTP/2 connection preface.` };
     if (ASCII_HTTP.test(start)) return { format: 'http1', reason: `It is ${HEX_FORM_LABELS[form]} of HTTP/1 text.` };

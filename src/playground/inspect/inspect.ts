@@ -207,7 +207,7 @@ function captureBytes(input: InspectInput): Uint8Array {
 /** `inspect`, and for a capture given with a key log, its TLS 1.3 records decrypted first. */
 export async function inspectAsync(input: InspectInput): Promise<InspectResult> {
   const result = inspect(input);
-  if (result.format === 'quic' && !input.bytes) {
+  if (result.format === 'quic') {
     // The Initials' keys come from the DCID (RFC 9001 §5.2); opening them is WebCrypto's, so it is asynchronous.
     const quic = await inspectQuic(input.text);
     return { ...result, quic, problems: quic.problems, notes: quic.notes };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NGTCP2_CLIENT_DATAGRAM, NGTCP2_SERVER_DATAGRAM, RFC9001_CLIENT_INITIAL, RFC9001_SERVER_INITIAL, RFC9001_SHORT_HEADER } from './quic-fixtures';
 import { inspectQuic, looksLikeQuicInitial, readQuicHeaders } from './quic';
 import { parseHex } from './hex';
+import { inspect, inspectAsync } from './inspect';
 import { readTlsHandshake } from './quic-tls';
 
 const bytesOf = (text: string): Uint8Array => {
@@ -97,5 +98,21 @@ describe('QUIC datagrams in the Inspector', () => {
     expect(() => readTlsHandshake(hello, 100)).toThrow('The HostName at CRYPTO offset 156 needs 5 bytes, but its enclosing field ends at 157.');
     // Cut short, the message is listed as continued rather than read.
     expect(readTlsHandshake(hello.subarray(0, 20))).toEqual([{ type: 1, name: 'ClientHello', offset: 0, length: 0x35, complete: false }]);
+  });
+
+  it('the inspector detects a pasted Initial, lists headers at once and opens the Initials in inspectAsync', async () => {
+    const text = `${NGTCP2_CLIENT_DATAGRAM}\n\n${NGTCP2_SERVER_DATAGRAM}`;
+    const now = inspect({ text });
+    expect(now.format).toBe('quic');
+    expect(now.reason).toBe(
+      'It is a continuous hex string (Wireshark "Copy as Hex Stream", xxd -p) that starts with a QUIC version 1 Initial packet (RFC 9000 §17.2.2).',
+    );
+    expect(now.notes.at(-1)).toBe("Opening the 2 Initial packets with the keys of the client's first DCID (RFC 9001 §5.2)...");
+    const later = await inspectAsync({ text });
+    expect(later.quic?.tls.client[0]?.hello?.serverName).toBe('localhost');
+    expect(later.notes).toContain('  ALPN: h3');
+    expect(inspect({ text: `dcid: 8394c8f03e515708\n${RFC9001_SERVER_INITIAL}` }).format).toBe('quic');
+    // HTTP/2 frames in hex are still HTTP/2.
+    expect(inspect({ text: '505249202a20485454502f322e300d0a0d0a534d0d0a0d0a' }).format).toBe('h2');
   });
 });

@@ -329,3 +329,24 @@ export function quicNotes(q: Omit<QuicInspection, 'notes'>): string[] {
   }
   return lines;
 }
+
+/**
+ * The synchronous first reading for the inspector: every packet's header in words, and a note that the
+ * Initials are opened next (`inspectQuic`, asynchronous because WebCrypto is).
+ */
+export function quicHeaderNotes(text: string): { readonly notes: readonly string[]; readonly problems: readonly { message: string }[] } {
+  const { packets, problems } = readQuicHeaders(text);
+  const datagrams = [...new Set(packets.map((p) => p.datagram))].map((d) => {
+    const inside = packets.filter((p) => p.datagram === d);
+    const size = inside.reduce((n, p) => n + p.size, 0);
+    return size;
+  });
+  const notes = quicNotes({ datagrams, packets, tls: { client: [], server: [] }, problems });
+  const initials = packets.filter((p) => p.kind === 'Initial').length;
+  return {
+    notes: initials > 0 ? [...notes, `Opening ${countInitials(initials)} with the keys of the client's first DCID (RFC 9001 §5.2)...`] : notes,
+    problems,
+  };
+}
+
+const countInitials = (n: number): string => (n === 1 ? 'the Initial packet' : `the ${n} Initial packets`);
