@@ -133,6 +133,11 @@ describe('TLS 1.3 (curl -k against a node:http2 TLS server, SSLKEYLOGFILE)', () 
     expect(result.replay?.exchanges.map((e) => [e.method, e.path, e.status, e.responseBody])).toEqual([
       ['GET', '/', 200, textOf('tls13-http1.curl-output.txt')],
     ]);
+    // tcpdump -tt: first packet .667959; the client's record (in the 101-byte segment) .675193, the server's (723 bytes) .678392.
+    expect(sentOf(result).map((e) => [e.from, e.at.toFixed(3)])).toEqual([
+      ['client', '7.234'],
+      ['server', '10.433'],
+    ]);
   });
 
   it('with the key log: decrypts TLS_AES_256_GCM_SHA384 and reads HTTP/2, as ALPN said', async () => {

@@ -5,7 +5,7 @@
  * happened. A message or frame is drawn arriving when the capture saw it: one capture point does not say how
  * long it took to cross.
  */
-import type { TraceEvent } from 'roundtrip/wire';
+import { binaryString, type TraceEvent } from 'roundtrip/wire';
 import { type H2ConnectionReading, readH2Connection } from '../h2-connection';
 import { machineSteps, type Segment } from '../http1';
 import { h2ConnectionEvents, MessageWriter, type Unsequenced } from '../to-recording';
@@ -56,12 +56,6 @@ function join(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-const binary = (b: Uint8Array) => {
-  let s = '';
-  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
-  return s;
-};
-
 function http1Timed(c: Conversation): { events: Unsequenced[]; segments: Segment[] } {
   const timed = timedSegments(c.chunks);
   const segments = timed.map((t) => t.segment);
@@ -71,7 +65,7 @@ function http1Timed(c: Conversation): { events: Unsequenced[]; segments: Segment
     { type: 'connection-opening', at: c.start, connectionId: c.connectionId, from: 'client', to: 'server', address: c.address, rtt: 0 },
   ];
   timed.forEach(({ segment, time }, i) => {
-    events.push(...writer.write(c.connectionId, segment.from, binary(segment.bytes), time, time));
+    events.push(...writer.write(c.connectionId, segment.from, binaryString(segment.bytes), time, time));
     for (const m of machine)
       if (m.after === i)
         events.push({ type: 'transition', at: time, machine: m.machine, connectionId: c.connectionId, from: m.from, input: m.input, to: m.to });

@@ -113,8 +113,15 @@ function joined(chunks: readonly StreamChunk[]): { bytes: Uint8Array; timeAt: (o
   return {
     bytes,
     timeAt: (offset) => {
-      const i = ends.findIndex((e) => e > offset);
-      return chunks[i === -1 ? chunks.length - 1 : i]?.time ?? 0;
+      // The first chunk ending after `offset` (binary search: a long capture has thousands).
+      let lo = 0;
+      let hi = ends.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (ends[mid]! > offset) hi = mid;
+        else lo = mid + 1;
+      }
+      return chunks[lo]?.time ?? 0;
     },
   };
 }
