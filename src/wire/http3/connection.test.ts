@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { QuicPair } from './testing';
 import { QuicConnection, type QuicEvent, type QuicRole } from './connection';
 import { QUIC_HANDSHAKE, type QuicDatagram } from './packets';
-import { type DecodedQuicPacket, decodeQuicDatagram } from './quic-codec';
+import { type DecodedQuicPacket, decodeQuicDatagram, tlsMessageNames } from './quic-codec';
+import { flightBytes } from './handshake-datagrams';
 import { QUIC_INITIAL_WINDOW } from './recovery';
 
 const RESPONSE = 3000;
@@ -280,6 +281,7 @@ describe('datagrams as bytes (quic-codec.ts)', () => {
     expect(seen.length).toBeGreaterThan(10);
     const largest: Record<QuicRole, Partial<Record<string, number>>> = { client: {}, server: {} };
     const spaceOf = (space: string) => (space === '0rtt' || space === '1rtt' ? 'app' : space);
+    const names: string[] = [];
     for (const { datagram, from } of seen) {
       const bytes = datagram.bytes!;
       expect(bytes.length).toBe(datagram.size);
@@ -289,20 +291,30 @@ describe('datagrams as bytes (quic-codec.ts)', () => {
       for (const [i, packet] of datagram.packets.entries()) {
         const back = decoded[i]!;
         largest[to][spaceOf(packet.space)] = Math.max(largest[to][spaceOf(packet.space)] ?? -1, packet.number);
-        // The typed frames, as the decoder gives them: ACK with its delay; CRYPTO with its (zero) bytes, unnamed.
+        // The typed frames, as the decoder gives them: ACK with its delay; CRYPTO with its bytes, its messages
+        // named from their TLS headers (those that start in a flight's first fragment).
         expect(back.frames).toEqual(
           packet.frames.map((f) =>
             f.type === 'ACK'
               ? { ackDelay: 0, ...f }
               : f.type === 'CRYPTO'
-                ? { type: 'CRYPTO', messages: '', length: f.length, ...(f.offset ? { offset: f.offset } : {}), data: new Uint8Array(f.length) }
+                ? {
+                    type: 'CRYPTO',
+                    messages: f.offset ? '' : tlsMessageNames(f.data!),
+                    length: f.length,
+                    ...(f.offset ? { offset: f.offset } : {}),
+                    data: f.data,
+                  }
                 : f,
           ),
         );
+        for (const f of back.frames) if (f.type === 'CRYPTO' && !f.offset) names.push(f.messages);
         // 8-byte connection IDs both ways; the client's first Initial goes to RFC 9001 Appendix A's DCID.
         expect(back.header.dcid.length).toBe(8);
       }
     }
+    // Each flight's messages carry their TLS handshake headers (RFC 8446 §4), so the bytes name them.
+    expect(names).toEqual(['ClientHello', 'ServerHello', 'EncryptedExtensions, Certificate', 'Finished', 'NewSessionTicket']);
     // RFC 9000 §14.1: the client's Initial datagram is 1,200 bytes; RFC 9001 §5.3: each packet ends with a 16-byte tag.
     expect(seen[0]!.datagram.size).toBe(1200);
     expect(Buffer.from((decodeQuicDatagram(seen[0]!.datagram.bytes!)[0] as DecodedQuicPacket).header.dcid).toString('hex')).toBe('8394c8f03e515708');
@@ -330,5 +342,37 @@ describe('CONNECTION_CLOSE on the wire (RFC 9000 §19.19, §10.2.3)', () => {
     client.start(0);
     const out = client.close(0x100, 'bye', 0);
     expect(closeFrame(out.datagrams[0]!)).toEqual({ space: 'initial', frame: { type: 'CONNECTION_CLOSE', errorCode: 0x0c, reason: '', frameType: 0 } });
+  });
+});
+
+describe('flightBytes: the TLS messages a flight carries in its CRYPTO frames (RFC 8446 §4)', () => {
+  const headers = (bytes: Uint8Array) => {
+    const out: [number, number, number][] = [];
+    for (let pos = 0; pos + 4 <= bytes.length; ) {
+      const length = (bytes[pos + 1]! << 16) | (bytes[pos + 2]! << 8) | bytes[pos + 3]!;
+      out.push([pos, bytes[pos]!, length]);
+      pos += 4 + length;
+    }
+    return out;
+  };
+
+  it("the server's full flight: EncryptedExtensions 40, the Certificate the rest, CertificateVerify 264, Finished 36", () => {
+    const bytes = flightBytes({ space: 'handshake', messages: 'EncryptedExtensions, Certificate, CertificateVerify, Finished', length: 3140 });
+    // [offset, type, body length]: 8 = EncryptedExtensions, 11 = Certificate, 15 = CertificateVerify, 20 = Finished.
+    expect(headers(bytes)).toEqual([
+      [0, 8, 36],
+      [40, 11, 2796],
+      [2840, 15, 260],
+      [3104, 20, 32],
+    ]);
+    expect(bytes.length).toBe(3140);
+  });
+
+  it('a resumed flight, and a ClientHello whose name has a comma in its parentheses', () => {
+    expect(headers(flightBytes({ space: 'handshake', messages: 'EncryptedExtensions (early_data), Finished', length: 60 }))).toEqual([
+      [0, 8, 20],
+      [24, 20, 32],
+    ]);
+    expect(headers(flightBytes({ space: 'initial', messages: 'ClientHello (pre_shared_key, early_data)', length: 420 }))).toEqual([[0, 1, 416]]);
   });
 });

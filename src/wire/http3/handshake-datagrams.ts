@@ -10,6 +10,53 @@ import { frameSize, packetSize, type QuicFlight, type QuicFrame, type QuicSpace 
 import type { QuicPacketHeaderOptions } from './quic-codec';
 import { numberSpace, type NumberSpace } from './packet-spaces';
 import { QUIC_MAX_DATAGRAM_SIZE, QUIC_MIN_INITIAL_DATAGRAM } from './recovery';
+import { TLS_FINISHED_BYTES } from '../transport/tls-sizes';
+
+/** RFC 8446 §4: the handshake message types of the flights in QUIC_HANDSHAKE. */
+const TLS_MESSAGE_TYPES: Readonly<Record<string, number>> = {
+  ClientHello: 1,
+  ServerHello: 2,
+  NewSessionTicket: 4,
+  EncryptedExtensions: 8,
+  Certificate: 11,
+  CertificateVerify: 15,
+  Finished: 20,
+};
+
+const flightBytesCache = new WeakMap<QuicFlight, Uint8Array>();
+
+/**
+ * A flight's CRYPTO bytes as the simulator sends them: each TLS message with its real 4-byte handshake header
+ * (type, 24-bit length; RFC 8446 §4) and a zero body, so a reader of the bytes finds and names the messages.
+ * The sizes are transport/tls-sizes.ts's: Finished 36, CertificateVerify 264, EncryptedExtensions 40 before a
+ * Certificate, and the one message left (the Certificate, or a resumed EncryptedExtensions) takes the rest.
+ */
+export function flightBytes(flight: QuicFlight): Uint8Array {
+  const cached = flightBytesCache.get(flight);
+  if (cached) return cached;
+  // "ClientHello (pre_shared_key, early_data)": a comma inside parentheses does not separate messages.
+  const names = flight.messages.split(/,\s*(?![^()]*\))/).map((m) => m.replace(/\s*\(.*\)$/, ''));
+  const fixed: Record<string, number> = {
+    Finished: TLS_FINISHED_BYTES,
+    CertificateVerify: 264,
+    ...(names.includes('Certificate') ? { EncryptedExtensions: 40 } : {}),
+  };
+  const known = names.reduce((n, name) => n + (name in fixed && names.length > 1 ? fixed[name]! : 0), 0);
+  const out = new Uint8Array(flight.length);
+  let pos = 0;
+  for (const name of names) {
+    const size = names.length > 1 && name in fixed ? fixed[name]! : flight.length - known;
+    if (size >= 4 && pos + size <= out.length) {
+      out[pos] = TLS_MESSAGE_TYPES[name] ?? 0;
+      out[pos + 1] = (size - 4) >> 16;
+      out[pos + 2] = ((size - 4) >> 8) & 0xff;
+      out[pos + 3] = (size - 4) & 0xff;
+    }
+    pos += size;
+  }
+  flightBytesCache.set(flight, out);
+  return out;
+}
 
 /** A handshake flight is not split into a piece smaller than this; the piece goes in the next datagram. */
 const CRYPTO_MIN_FRAGMENT = 64;
@@ -72,10 +119,11 @@ export function planHandshakeDatagrams(flights: readonly QuicFlight[], options: 
           current.push(open);
           packet = open;
         }
+        const bytes = flightBytes(flight);
         const crypto = (n: number): QuicFrame =>
           n === flight.length
-            ? { type: 'CRYPTO', messages: flight.messages, length: n }
-            : { type: 'CRYPTO', messages: flight.messages, length: n, offset, total: flight.length };
+            ? { type: 'CRYPTO', messages: flight.messages, length: n, data: bytes }
+            : { type: 'CRYPTO', messages: flight.messages, length: n, offset, total: flight.length, data: bytes.subarray(offset, offset + n) };
         open.frames.push(crypto(length));
         // The packet's Length field grows with what it carries (RFC 9000 §16): trim a byte or two if it overshot.
         for (let over = used(current) + reserve - QUIC_MAX_DATAGRAM_SIZE; over > 0 && length > over; over = used(current) + reserve - QUIC_MAX_DATAGRAM_SIZE) {
