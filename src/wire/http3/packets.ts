@@ -5,8 +5,9 @@
  * serialises every datagram it sends with quic-codec.ts, so a datagram's `size` is the length of its bytes,
  * not an estimate. Two things differ from a capture: packets are not protected (readers see what QUIC would
  * hide, as with TLS in net/tls.ts), though each keeps the 16 bytes of its AEAD tag (RFC 9001 §5.3) as zeros
- * so its size is a protected packet's; and CRYPTO frames carry zero bytes of the TLS messages' sizes
- * (transport/tls-sizes.ts), as the simulator runs no TLS.
+ * so its size is a protected packet's; and CRYPTO frames carry each TLS message as its handshake header and a
+ * zero body of the size transport/tls-sizes.ts gives (handshake-datagrams.ts flightBytes), as the simulator
+ * runs no TLS.
  */
 import { type QuicPacketHeaderOptions, quicFrameSize, quicPacketSize } from './quic-codec';
 import {
@@ -28,8 +29,8 @@ export type QuicFrame =
    * large for one datagram is split over several frames (RFC 9000 §19.6): `offset` is where this frame's
    * bytes start in the flight (default 0) and `total` the flight's size (default `length`); the receiver
    * handles the flight once its last byte has arrived (a real one reads the TLS messages' own lengths).
-   * `data` holds the bytes when they are known (a decoded frame); the simulator sends `length` zero bytes
-   * in their place, as it does not run TLS (quic-codec.ts).
+   * `data` holds the bytes: a decoded frame's, or the simulator's stand-in (each message's TLS header and a
+   * zero body, handshake-datagrams.ts flightBytes); without it the encoder writes `length` zero bytes.
    */
   | {
       readonly type: 'CRYPTO';
