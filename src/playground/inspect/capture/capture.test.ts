@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { TraceEvent } from 'roundtrip/wire';
 import { describe, expect, it } from 'vitest';
+import { buildSequence } from '../../viz/timeline/sequence';
 import { inspect, inspectAsync } from '../inspect';
 import { isKeyLog, readCapture, readCaptureNow, readCapturePackets } from './index';
 import { pcapFile } from './testing';
@@ -58,6 +59,24 @@ describe('HTTP/1.1 from tcpdump captures (curl against node:http on loopback)', 
     // The response is whole once the gap is filled: at the second segment's time, not the first's.
     const response = sentOf(crafted).find((e) => e.from === 'server');
     expect(response!.at.toFixed(3)).toBe('95.772');
+  });
+
+  it('draws the handshake, the messages, the retransmissions and the FINs in the Sequence view, at their times', () => {
+    const crafted = readCaptureNow(fixture('http1-retransmit.pcap'));
+    const arrows = buildSequence(eventsOf(crafted))
+      .arrows.filter((a) => a.connectionId === 'tcp1')
+      .map((a) => [a.label, a.sentAt.toFixed(3), a.retransmission]);
+    expect(arrows).toEqual([
+      ['SYN', '0.000', false],
+      ['SYN-ACK', '0.013', false],
+      ['ACK', '0.026', false],
+      ['GET / HTTP/1.1', '0.064', false],
+      ['HTTP/1.1 200 OK', '95.772', false],
+      ['↻ HTTP/1.1 200 OK', '95.972', true],
+      ['↻ HTTP/1.1 200 OK (continued)', '96.172', true],
+      ['FIN', '96.599', false],
+      ['FIN', '120.369', false],
+    ]);
   });
 
   it('reads IPv6 and a chunked response from a nanosecond pcapng', () => {

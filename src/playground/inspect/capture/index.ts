@@ -97,13 +97,21 @@ function inspectPackets(packets: CapturePackets, tls: ReadonlyMap<string, TlsRea
     for (const p of c.problems) problems.push({ message: p, where: `connection ${c.id} (${c.label})` });
     const address = c.label.split(' -> ')[1]!;
     if (c.protocol === 'http1' || c.protocol === 'h2c')
-      conversations.push({ connectionId: c.id, protocol: c.protocol === 'h2c' ? 'h2' : 'http1', chunks: c.chunks, start: c.start, address });
+      conversations.push({
+        connectionId: c.id,
+        protocol: c.protocol === 'h2c' ? 'h2' : 'http1',
+        chunks: c.chunks,
+        start: c.start,
+        address,
+        tcp: c,
+        tcpCarriesChunks: true,
+      });
     const t = tls.get(c.id);
     if (t) {
       for (const p of t.problems) problems.push({ message: p, where: `connection ${c.id} (${c.label}), TLS` });
       notes.push(`${c.id} (${c.label}) is TLS: ${t.summary}`);
       if (t.plaintext && (t.alpn === 'h2' || t.alpn === 'http/1.1' || t.alpn === undefined))
-        conversations.push({ connectionId: c.id, protocol: t.alpn === 'h2' ? 'h2' : 'http1', chunks: t.plaintext, start: c.start, address });
+        conversations.push({ connectionId: c.id, protocol: t.alpn === 'h2' ? 'h2' : 'http1', chunks: t.plaintext, start: c.start, address, tcp: c });
     }
     if (c.protocol === 'other')
       notes.push(`${c.id} (${c.label}) carries ${countOf(c.bytes.client + c.bytes.server, 'byte')} that are neither HTTP/1, h2c nor TLS: not read.`);

@@ -9,7 +9,8 @@ import { binaryString, type TraceEvent } from 'roundtrip/wire';
 import { type H2ConnectionReading, readH2Connection } from '../h2-connection';
 import { machineSteps, type Segment } from '../http1';
 import { h2ConnectionEvents, MessageWriter, type Unsequenced } from '../to-recording';
-import type { Side, StreamChunk } from './tcp';
+import { TCP_FLAGS } from './packet';
+import type { SegmentRow, Side, StreamChunk } from './tcp';
 
 export interface Conversation {
   readonly connectionId: string;
@@ -20,6 +21,10 @@ export interface Conversation {
   readonly start: number;
   /** The server's address, as the Sequence view names it. */
   readonly address: string;
+  /** The connection's TCP segments and closes, for the handshake, FIN/RST and retransmission arrows. */
+  readonly tcp?: { readonly segments: readonly SegmentRow[]; readonly closed: readonly { readonly by: Side; readonly how: 'FIN' | 'RST' }[] };
+  /** The chunks are the TCP stream itself (not TLS plaintext), so a retransmission's offset is one in them. */
+  readonly tcpCarriesChunks?: boolean;
 }
 
 export interface ConversationReading {
@@ -88,6 +93,56 @@ function h2Timed(c: Conversation): { events: Unsequenced[]; reading: H2Connectio
   return { events, reading };
 }
 
+/**
+ * What TCP itself did, as the simulator traces it: the three-way handshake (RFC 9293 §3.5) as SYN, SYN-ACK and
+ * ACK arrows, FIN and RST arrows, the connection closed at the last of them, and each retransmitted segment as
+ * an arrow of its own ("↻") at the stream offset it repeats (its relative sequence number less the SYN's one).
+ */
+function tcpEvents(c: Conversation): Unsequenced[] {
+  const out: Unsequenced[] = [];
+  if (!c.tcp) return out;
+  const connectionId = c.connectionId;
+  let synAck: number | undefined;
+  let syn: number | undefined;
+  let established = false;
+  let lastClose: number | undefined;
+  for (const s of c.tcp.segments) {
+    const has = (flag: number) => (s.flags & flag) !== 0;
+    const step = (name: string) => out.push({ type: 'handshake', at: s.time, connectionId, protocol: 'tcp', step: name, from: s.from });
+    if (has(TCP_FLAGS.SYN)) {
+      step(has(TCP_FLAGS.ACK) ? 'SYN-ACK' : 'SYN');
+      if (has(TCP_FLAGS.ACK)) synAck = s.time;
+      else syn ??= s.time;
+      continue;
+    }
+    if (synAck !== undefined && !established && s.from === 'client' && has(TCP_FLAGS.ACK)) {
+      established = true;
+      if (s.length === 0) step('ACK');
+      out.push({ type: 'connection-opened', at: s.time, connectionId, tcpMs: s.time - (syn ?? synAck) });
+    }
+    if (has(TCP_FLAGS.RST) || has(TCP_FLAGS.FIN)) {
+      step(has(TCP_FLAGS.RST) ? 'RST' : 'FIN');
+      lastClose = s.time;
+    }
+    if (c.tcpCarriesChunks && s.length > 0 && s.notes.some((n) => n.startsWith('retransmission'))) {
+      const offset = s.seq - 1;
+      out.push({ type: 'segment-sent', at: s.time, connectionId, from: s.from, offset, length: s.length, cwnd: 0, retransmission: true });
+      out.push({ type: 'segment-arrived', at: s.time, connectionId, by: s.from === 'client' ? 'server' : 'client', offset, length: s.length, inOrder: true });
+    }
+  }
+  const first = c.tcp.closed[0];
+  if (first && lastClose !== undefined)
+    out.push({
+      type: 'connection-closed',
+      at: lastClose,
+      connectionId,
+      by: first.by,
+      how: first.how === 'RST' ? 'reset' : 'fin',
+      reason: `the capture shows ${c.tcp.closed.map((x) => `${x.how} from the ${x.by}`).join(', ')}`,
+    });
+  return out;
+}
+
 /** Every conversation's events merged by time (a tie keeps each connection's order), numbered as one trace. */
 export function captureTrace(conversations: readonly Conversation[]): { events: TraceEvent[]; readings: ConversationReading[] } {
   const readings: ConversationReading[] = [];
@@ -96,11 +151,11 @@ export function captureTrace(conversations: readonly Conversation[]): { events: 
     if (c.protocol === 'http1') {
       const { events, segments } = http1Timed(c);
       readings.push({ conversation: c, segments });
-      tagged.push(...events.map((e) => ({ e, k: tagged.length })));
+      tagged.push(...events.map((e) => ({ e, k: tagged.length })), ...tcpEvents(c).map((e) => ({ e, k: 0 })));
     } else {
       const { events, reading } = h2Timed(c);
       readings.push({ conversation: c, h2: reading });
-      tagged.push(...events.map((e) => ({ e, k: tagged.length })));
+      tagged.push(...events.map((e) => ({ e, k: tagged.length })), ...tcpEvents(c).map((e) => ({ e, k: 0 })));
     }
   }
   tagged.forEach((t, i) => {
