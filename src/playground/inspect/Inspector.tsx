@@ -71,6 +71,7 @@ const FIRST_VIEW: Readonly<Record<Format, string>> = {
   har: 'waterfall',
   pcap: 'sequence',
   quic: 'frames',
+  h3: 'frames',
 };
 
 /**

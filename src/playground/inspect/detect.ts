@@ -8,8 +8,9 @@ import { looksLikeFrames, startsWithPreface } from './h2';
 import { hexForm, parseHex, type HexForm } from './hex';
 import { readPacket } from './packet';
 import { looksLikeQuicInitial } from './quic';
+import { looksLikeHttp3Sections } from './quic-h3';
 
-export type Format = 'http1' | 'curl' | 'h2' | 'hpack' | 'har' | 'pcap' | 'quic';
+export type Format = 'http1' | 'curl' | 'h2' | 'hpack' | 'har' | 'pcap' | 'quic' | 'h3';
 
 export const FORMATS: readonly { readonly id: Format; readonly label: string }[] = [
   { id: 'http1', label: 'Raw HTTP/1.x' },
@@ -19,6 +20,7 @@ export const FORMATS: readonly { readonly id: Format; readonly label: string }[]
   { id: 'har', label: 'HAR file' },
   { id: 'pcap', label: 'pcap / pcapng capture' },
   { id: 'quic', label: 'QUIC datagrams (hex)' },
+  { id: 'h3', label: 'HTTP/3 streams and QPACK (hex, under encoder:, request 4:... labels)' },
 ];
 
 export const HEX_FORM_LABELS: Readonly<Record<HexForm, string>> = {
@@ -106,6 +108,11 @@ export function detect(text: string, bytes?: Uint8Array): Detection {
   if (firstLine.startsWith('HTTP/') || REQUEST_LINE.test(firstLine)) {
     return { format: 'http1', reason: `It starts with an HTTP/1 ${firstLine.startsWith('HTTP/') ? 'status line' : 'request line'}.` };
   }
+  if (looksLikeHttp3Sections(trimmed))
+    return {
+      format: 'h3',
+      reason: 'It starts with a stream label (encoder:, decoder:, control:, request N: or fields N:): HTTP/3 stream bytes and QPACK in hex.',
+    };
   // QUIC datagrams (quic.ts) may start with the client's first DCID, for a server Initial pasted alone.
   if (/^(original\s+)?dcid\s*[:=]\s*[0-9a-fA-F]*\s*\n/i.test(trimmed))
     return { format: 'quic', reason: "It starts with a dcid: line, the client's first Destination Connection ID for reading QUIC Initials." };

@@ -15,6 +15,7 @@ import { describePacket, endpoint, type PacketReading, readPacket } from './pack
 import { directions, type Located, locate, machineSteps, mergeWrites, splitConversation, type Restored, verdicts, type Segment, type Verdict } from './http1';
 import type { ReplayExchange } from './replay';
 import { inspectQuic, type QuicInspection, quicHeaderNotes } from './quic';
+import { readHttp3Sections } from './quic-h3';
 import { looksLikeTrace, parseTrace } from './trace';
 import { h2ConnectionEvents, h2Events, http1Events, recordingOf, STEP_MS } from './to-recording';
 import { Http1Reader } from 'roundtrip/wire';
@@ -133,6 +134,8 @@ export function inspect(input: InspectInput): InspectResult {
         return { ...base, ...pcap(input) };
       case 'quic':
         return { ...base, format: 'quic', ...quicHeaderNotes(input.text) };
+      case 'h3':
+        return { ...base, format: 'h3', ...readHttp3Sections(input.text) };
     }
   } catch (error) {
     // A reader bug must not leave a blank panel: say what failed.
