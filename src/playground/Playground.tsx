@@ -117,6 +117,7 @@ export default function Playground({
   const narrow = useNarrow();
   const prefix = `rt-${id}`;
   const [split, setSplit] = useState(fullSplit);
+  const [challengeWakes, setChallengeWakes] = useState<readonly string[]>([]);
   const changeSplit = (value: number) => {
     fullSplit = value;
     setSplit(value);
@@ -125,7 +126,12 @@ export default function Playground({
   // On hydration: restore state from a link addressed to this playground, then perform the presses that woke us.
   useEffect(() => {
     const island = rootRef.current?.closest<HTMLElement>('astro-island');
-    const wakes = takeWakeActions(island).map((action) => takeEditedInPlace(rootRef.current, store.config.code, parseWakeAction(action)));
+    const taken = takeWakeActions(island);
+    // Presses on a challenge's own buttons (hints, solution) before hydration go to its panel.
+    setChallengeWakes(taken.filter((action) => action.startsWith('challenge-')));
+    const wakes = taken
+      .filter((action) => !action.startsWith('challenge-'))
+      .map((action) => takeEditedInPlace(rootRef.current, store.config.code, parseWakeAction(action)));
     const hydration = store.hydrate(location.hash, wakes);
     // Once awake, a link that changes only the fragment (same page, no reload) is this island's to load; the
     // directive brings the playground into view (build/interaction-directive.ts).
@@ -270,6 +276,8 @@ export default function Playground({
           />
         </div>
       )}
+      {/* A challenge's verdict sits under the toolbar, where Run was pressed, above the code and its output. */}
+      {challenge && <ChallengePanel challenge={challenge} store={store} prefix={prefix} wakes={challengeWakes} />}
       <PanelTabs prefix={prefix} title={title} active={panel} narrow={narrow} onSelect={store.selectPanel} />
       {/* The full variant puts the panels in a box that sets the editor beside the rest from 1024 px. */}
       {variant === 'full' ? (
@@ -279,7 +287,6 @@ export default function Playground({
       ) : (
         panels
       )}
-      {challenge && <ChallengePanel challenge={challenge} store={store} prefix={prefix} />}
       <p className="rt-share-status" role="status">
         {shareStatus || downloadStatus}
       </p>

@@ -22,13 +22,32 @@ const STATE_LABEL: Record<ChallengeState, string> = { 'not-tried': 'Not tried', 
 
 type Verdict = { readonly run: number; readonly result: CheckResult } | { readonly run: number; readonly failed: string };
 
-export default function ChallengePanel({ challenge, store, prefix }: { challenge: ChallengeInfo; store: PlaygroundStore; prefix: string }) {
+export default function ChallengePanel({
+  challenge,
+  store,
+  prefix,
+  wakes = [],
+}: {
+  challenge: ChallengeInfo;
+  store: PlaygroundStore;
+  prefix: string;
+  /** Presses on this panel's buttons that came before the island hydrated ('challenge-hint', 'challenge-solution'). */
+  wakes?: readonly string[];
+}) {
   const { run, viz, output, code } = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const [state, setState] = useState<ChallengeState>('not-tried');
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const [hintsShown, setHintsShown] = useState(0);
   const [solutionShown, setSolutionShown] = useState(false);
   const checked = useRef(0);
+
+  // What the reader pressed before the island woke up happens now, as if the island had been there.
+  useEffect(() => {
+    for (const action of wakes) {
+      if (action === 'challenge-hint') setHintsShown((n) => Math.min(n + 1, challenge.hints.length));
+      else if (action === 'challenge-solution') setSolutionShown(true);
+    }
+  }, [wakes, challenge.hints.length]);
 
   // Progress is read once mounted (the server has no storage), and kept in step with other challenges' panels.
   useEffect(() => {
@@ -74,6 +93,7 @@ export default function ChallengePanel({ challenge, store, prefix }: { challenge
         {challenge.hints.length > 0 && (
           <button
             type="button"
+            data-action="challenge-hint"
             onClick={() => setHintsShown((n) => Math.min(n + 1, challenge.hints.length))}
             disabled={hintsShown >= challenge.hints.length}
             aria-controls={`${prefix}-hints`}
@@ -82,7 +102,13 @@ export default function ChallengePanel({ challenge, store, prefix }: { challenge
             {challenge.hints.length})
           </button>
         )}
-        <button type="button" aria-expanded={solutionShown} aria-controls={`${prefix}-solution`} onClick={() => setSolutionShown((s) => !s)}>
+        <button
+          type="button"
+          data-action="challenge-solution"
+          aria-expanded={solutionShown}
+          aria-controls={`${prefix}-solution`}
+          onClick={() => setSolutionShown((s) => !s)}
+        >
           {solutionShown ? 'Hide the solution' : 'Show a solution'}
         </button>
       </div>
