@@ -176,8 +176,15 @@ export function parseCurl(text: string): CurlTranscript {
     segments: segments.map((s) => {
       // The body lines were split at LF: a body that ended without one (JSON from an API usually does) gains
       // nothing, and the empty line after a final LF is not part of it. The head keeps every CR LF.
-      const printed = s.body.join('\n').replace(/\n$/, '');
-      const body = s.body.length > 0 && !(s.body.length === 1 && s.body[0] === '') ? printed : undefined;
+      let printed = s.body.join('\n').replace(/\n$/, '');
+      // curl -i writes the response head to standard output too, before the body: it is the head, not body.
+      const echoed = s.head.replace(/\r\n/g, '\n');
+      if (s.from === 'server' && echoed.length > 2 && printed.startsWith(echoed)) {
+        printed = printed.slice(echoed.length);
+        if (!notes.some((n) => n.includes('curl -i')))
+          notes.push('curl -i wrote each response head to standard output as well: that copy is set aside, not read as body.');
+      }
+      const body = s.body.length > 0 && !(s.body.length === 1 && s.body[0] === '') && printed !== '' ? printed : undefined;
       return { from: s.from, head: s.head, text: s.head + (body ?? ''), ...(body !== undefined ? { body } : {}), marked: s.marked };
     }),
     listed,

@@ -339,6 +339,19 @@ describe('curl -v', () => {
     expect(none.notes).toContain('curl ended with error 52: Empty reply from server.');
   });
 
+  // curl -siv URL/hi.txt >curl-siv.txt 2>&1: the head again on standard output (-i), then the 6-byte body.
+  it('sets aside the copy of the head curl -i writes before the body', () => {
+    for (const text of [fixture('curl-siv.txt'), pasted(fixture('curl-siv.txt'))]) {
+      const r = inspect({ text });
+      expect(strictOf(r)).toEqual([
+        ['client', 1, false, 0, undefined],
+        ['server', 1, false, 0, undefined],
+      ]);
+      expect(r.notes.join(' ')).toMatch(/curl -i wrote each response head to standard output as well/);
+      expect(r.replay!.exchanges[0]).toMatchObject({ status: 200, responseBody: 'hello\n' });
+    }
+  });
+
   for (const form of ['file', 'pasted'] as const) {
     const read = (name: string) => inspect({ text: form === 'file' ? fixture(name) : pasted(fixture(name)) });
 
