@@ -487,6 +487,21 @@ describe('curl --trace-ascii and --trace', () => {
     });
   }
 
+  // curl -s --trace-time --trace-ascii curl-trace-time.txt URL/hi.txt -o /dev/null
+  it("reads --trace-time stamps, and says what curl's clock measured", () => {
+    const r = inspect({ text: fixture('curl-trace-time.txt') });
+    expect(r.problems).toEqual([]);
+    expect(strictOf(r)).toEqual([
+      ['client', 1, false, 0, undefined],
+      ['server', 1, false, 0, undefined],
+    ]);
+    // Sent at 04:45:38.233459; the status line's block at .237578 (4.119 ms), the body's at .237622 (4.163 ms).
+    expect(r.notes.join(' ')).toMatch(
+      /first request bytes written at 04:45:38\.233459, first response bytes read at 04:45:38\.237578 \(4\.119 ms later.*last at 04:45:38\.237622 \(4\.163 ms\)/,
+    );
+    expect(r.replay!.exchanges[0]).toMatchObject({ path: '/hi.txt', status: 200, responseBody: 'hello.' });
+  });
+
   it('locates a row that does not add up to its offsets', () => {
     const edited = fixture('curl-trace-ascii-post.txt').replace('0015: Host: 127.0.0.1:18400', '0015: Host: 127.0.0.1:1840');
     const r = inspect({ text: edited });

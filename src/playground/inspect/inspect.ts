@@ -16,7 +16,7 @@ import { directions, type Located, locate, machineSteps, mergeWrites, splitConve
 import type { ReplayExchange } from './replay';
 import { inspectQuic, type QuicInspection, quicHeaderNotes } from './quic';
 import { readHttp3Sections } from './quic-h3';
-import { looksLikeTrace, parseTrace } from './trace';
+import { clockNote, looksLikeTrace, parseTrace } from './trace';
 import { h2ConnectionEvents, h2Events, http1Events, recordingOf, STEP_MS } from './to-recording';
 import { Http1Reader } from 'roundtrip/wire';
 
@@ -283,6 +283,8 @@ function curl(input: InspectInput): Body {
         : `Read from a curl --trace-ascii log: heads and bodies, CR LF restored from the row offsets${trace.dots > 0 ? `; ${countOf(trace.dots, 'body byte')} printed as "." (curl prints every byte outside printable ASCII so, LF included) read as "."; curl --trace keeps them exactly` : ''}.`,
     );
   }
+  const clock = trace ? clockNote(trace) : undefined;
+  if (clock) remarks.unshift(clock);
   const traceProblems: Problem[] = trace ? trace.problems.map((p) => ({ message: `curl's trace does not add up: ${p.message}.`, where: p.where })) : [];
   if (messages.some((m) => m.version === 'HTTP/2')) {
     const body = curlHttp2(messages, transcript, remarks);

@@ -29,6 +29,8 @@ export function looksLikeTrace(text: string): boolean {
 }
 
 interface Block {
+  /** The time of day --trace-time printed before the block line, as written. */
+  readonly time?: string;
   readonly from: 'client' | 'server';
   readonly kind: 'header' | 'data' | 'SSL data';
   readonly size: number;
@@ -44,6 +46,8 @@ export interface TraceTranscript extends CurlTranscript {
   readonly problems: readonly { message: string; where: string }[];
   /** Bytes printed as '.' in bodies, which may have been any byte outside printable ASCII (--trace-ascii). */
   readonly dots: number;
+  /** With --trace-time: when curl wrote its first request bytes and read the first and last response bytes. */
+  readonly clock?: { readonly sent: string; readonly firstReceived?: string; readonly lastReceived?: string };
 }
 
 export function parseTrace(text: string): TraceTranscript {
@@ -55,7 +59,14 @@ export function parseTrace(text: string): TraceTranscript {
     const line = raw.replace(/\r$/, '');
     const block = BLOCK.exec(line);
     if (block) {
-      current = { from: block[2] === '=>' ? 'client' : 'server', kind: block[4] as Block['kind'], size: Number(block[5]), line: i + 1, rows: [] };
+      current = {
+        ...(block[1] ? { time: block[1] } : {}),
+        from: block[2] === '=>' ? 'client' : 'server',
+        kind: block[4] as Block['kind'],
+        size: Number(block[5]),
+        line: i + 1,
+        rows: [],
+      };
       blocks.push(current);
       return;
     }
@@ -120,7 +131,32 @@ export function parseTrace(text: string): TraceTranscript {
         wire,
       };
     });
-  return { segments: out, listed, info, notes, form: hex ? 'hex' : 'ascii', problems, dots };
+  const timed = blocks.filter((b) => b.time !== undefined && b.kind !== 'SSL data');
+  const sent = timed.find((b) => b.from === 'client');
+  const received = timed.filter((b) => b.from === 'server' && sent && b.line > sent.line);
+  const clock = sent?.time
+    ? { sent: sent.time, ...(received.length > 0 ? { firstReceived: received[0]!.time!, lastReceived: received.at(-1)!.time! } : {}) }
+    : undefined;
+  return { segments: out, listed, info, notes, form: hex ? 'hex' : 'ascii', problems, dots, ...(clock ? { clock } : {}) };
+}
+
+/** Milliseconds from time of day `a` to `b` ("04:45:38.233459"), across midnight if need be. */
+function msBetween(a: string, b: string): number {
+  const ms = (t: string) => {
+    const [h, m, s] = t.split(':');
+    return (Number(h) * 3600 + Number(m) * 60 + Number(s)) * 1000;
+  };
+  const d = ms(b) - ms(a);
+  return d < 0 ? d + 86_400_000 : d;
+}
+
+/** What curl's --trace-time clock says about the first exchange, in words; undefined without times. */
+export function clockNote(t: TraceTranscript): string | undefined {
+  if (!t.clock) return undefined;
+  const { sent, firstReceived, lastReceived } = t.clock;
+  if (!firstReceived || !lastReceived) return `curl's clock (--trace-time): it wrote its first request bytes at ${sent} and read no response.`;
+  const ms = (x: number) => `${x.toFixed(3)} ms`;
+  return `curl's clock (--trace-time): first request bytes written at ${sent}, first response bytes read at ${firstReceived} (${ms(msBetween(sent, firstReceived))} later: the time to first byte as curl saw it, the server's think time and one round trip), last at ${lastReceived} (${ms(msBetween(sent, lastReceived))}).`;
 }
 
 function isHexRow(text: string, count: number): boolean {
