@@ -107,7 +107,9 @@ describe('QUIC datagrams in the Inspector', () => {
     expect(now.reason).toBe(
       'It is a continuous hex string (Wireshark "Copy as Hex Stream", xxd -p) that starts with a QUIC version 1 Initial packet (RFC 9000 §17.2.2).',
     );
-    expect(now.notes.at(-1)).toBe("Opening the 2 Initial packets with the keys of the client's first DCID (RFC 9001 §5.2)...");
+    expect(now.notes.at(-1)).toBe(
+      "Headers only: the 2 Initial packets open with the keys of the client's first DCID (RFC 9001 §5.2) in the decrypting reading (inspectAsync, WebCrypto).",
+    );
     const later = await inspectAsync({ text });
     expect(later.quic?.tls.client[0]?.hello?.serverName).toBe('localhost');
     expect(later.notes).toContain('  ALPN: h3');

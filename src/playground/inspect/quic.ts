@@ -332,7 +332,7 @@ export function quicNotes(q: Omit<QuicInspection, 'notes'>): string[] {
 
 /**
  * The synchronous first reading for the inspector: every packet's header in words, and a note that the
- * Initials are opened next (`inspectQuic`, asynchronous because WebCrypto is).
+ * Initials open in the decrypting reading (`inspectQuic`, asynchronous because WebCrypto is).
  */
 export function quicHeaderNotes(text: string): { readonly notes: readonly string[]; readonly problems: readonly { message: string }[] } {
   const { packets, problems } = readQuicHeaders(text);
@@ -344,7 +344,13 @@ export function quicHeaderNotes(text: string): { readonly notes: readonly string
   const notes = quicNotes({ datagrams, packets, tls: { client: [], server: [] }, problems });
   const initials = packets.filter((p) => p.kind === 'Initial').length;
   return {
-    notes: initials > 0 ? [...notes, `Opening ${countInitials(initials)} with the keys of the client's first DCID (RFC 9001 §5.2)...`] : notes,
+    notes:
+      initials > 0
+        ? [
+            ...notes,
+            `Headers only: ${countInitials(initials)} open${initials === 1 ? 's' : ''} with the keys of the client's first DCID (RFC 9001 §5.2) in the decrypting reading (inspectAsync, WebCrypto).`,
+          ]
+        : notes,
     problems,
   };
 }
