@@ -3,7 +3,8 @@
  * JavaScript (the `/<page>.md` copies and llms.txt). What MDX adds is rewritten rather than dropped wherever it
  * carries content:
  *
- * - `import` lines go; a `<Playground code={snippet} />` becomes its snippet as a fenced `ts` block;
+ * - `import` lines go; a `<Playground code={snippet} />` becomes its snippet as a fenced `ts` block, and a
+ *   `<Challenge id />` its title, goal and starting snippet;
  * - the data tables from src/components/docs are rendered (Astro's container API) and converted to GFM tables;
  * - `{EXPR}` over constants imported from roundtrip/wire is evaluated, as the page does;
  * - `:::caution[Title]` asides become blockquotes, Starlight cards become `###` sections;
@@ -13,6 +14,7 @@
  */
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import * as wire from 'roundtrip/wire';
+import { challengeById } from '../../src/playground/challenges/catalog';
 
 const snippets = import.meta.glob<string>('../../content/snippets/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true });
 const tables = import.meta.glob<{ default: Parameters<AstroContainer['renderToString']>[0] }>('../../src/components/docs/*.astro', { eager: true });
@@ -153,6 +155,14 @@ export async function toMarkdown(page: MarkdownPage, site: URL): Promise<string>
         out.push(prefix + `**Playground: ${props.title ?? props.id}** (runs live on the HTML page)`, prefix);
         const fence = file.endsWith('.tsx') ? '```tsx' : '```ts';
         if (code) out.push(...[fence, ...code.trimEnd().split('\n'), '```'].map((l) => prefix + l));
+      } else if (name === 'Challenge' && selfClosing) {
+        const challenge = challengeById(props.id ?? '');
+        if (challenge) {
+          out.push(prefix + `**Try it: ${challenge.title}** (checked live on the HTML page, with hints and a solution)`, prefix);
+          out.push(prefix + challenge.goal, prefix);
+          const fence = challenge.react ? '```tsx' : '```ts';
+          out.push(...[fence, ...challenge.starter.trimEnd().split('\n'), '```'].map((l) => prefix + l));
+        }
       } else if (from.includes('/components/docs/') && selfClosing) {
         const component = tables[`../../src/components/docs/${basename(from)}`]?.default;
         if (component) {
