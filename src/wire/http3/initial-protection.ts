@@ -1,8 +1,9 @@
 /**
  * Initial packet protection (RFC 9001 §5.2): the keys of the Initial packets come from the Destination
  * Connection ID of the client's first Initial and a salt fixed by the QUIC version, so anyone who sees that
- * packet can derive them, as Wireshark does. They keep off middleboxes that do not know QUIC and bind the
- * first packets to the connection ID (RFC 9001 §5.2); they are not confidentiality.
+ * packet can derive them, as Wireshark does: RFC 9001 §5 counts Initials as having no confidentiality or
+ * integrity protection. What the per-version salt buys is that a middlebox knowing one QUIC version cannot
+ * read or change the Initials of another (RFC 9001 §5.2).
  *
  *   initial_secret = HKDF-Extract(initial_salt, client's first DCID)
  *   client_initial_secret = HKDF-Expand-Label(initial_secret, "client in", "", 32)
