@@ -20,7 +20,7 @@ export const FORMATS: readonly { readonly id: Format; readonly label: string }[]
   { id: 'har', label: 'HAR file' },
   { id: 'pcap', label: 'pcap / pcapng capture' },
   { id: 'quic', label: 'QUIC datagrams (hex)' },
-  { id: 'h3', label: 'HTTP/3 streams and QPACK (hex, under encoder:, request 4:... labels)' },
+  { id: 'h3', label: 'HTTP/3 streams and QPACK (hex)' },
 ];
 
 export const HEX_FORM_LABELS: Readonly<Record<HexForm, string>> = {
