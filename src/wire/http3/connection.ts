@@ -31,7 +31,9 @@
  *   are never lost (the same rule as link.ts for TCP control segments): the Initial and Handshake spaces
  *   need no loss recovery (packet-spaces.ts), and RESET_STREAM / STOP_SENDING go out once (RFC 9000 §13.3
  *   would repeat them until acknowledged).
- * - Every ack-eliciting packet is acknowledged at once (no max_ack_delay, RFC 9000 §13.2.1).
+ * - ACKs of 1-RTT packets are delayed as RFC 9000 §13.2 allows (packet-spaces.ts): sent once two
+ *   ack-eliciting packets are owed, at once for a packet out of order or after a gap, else max_ack_delay
+ *   (25 ms) after the first; they carry the ACK Delay, which the peer takes off its RTT sample (RFC 9002 §5.3).
  * - No connection ids changes, migration, path validation, Retry, version negotiation, key updates,
  *   anti-amplification limit, or stateless reset. The idle timeout is the HTTP/3 layer's: it closes with
  *   CONNECTION_CLOSE (an immediate close, §10.2) rather than silently (§10.1).
@@ -52,7 +54,7 @@ import {
 } from './packets';
 import { encodeQuicDatagram, quicFrameSize, quicPacketNumberLength } from './quic-codec';
 import type { PlannedHeader } from './handshake-datagrams';
-import { QuicRecovery, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
+import { QuicRecovery, QUIC_DEFAULT_MAX_ACK_DELAY, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
 import type { CongestionControl } from '../transport/congestion';
 
 /**
@@ -259,7 +261,7 @@ export class QuicConnection {
     this.#heard = true;
     for (const packet of datagram.packets) {
       this.#events.push({ type: 'packet-received', packet });
-      this.#spaces.onReceived(packet);
+      this.#spaces.onReceived(packet, now);
       for (const frame of packet.frames) this.#onFrame(frame, packet.space, now);
       if (this.#isClosed()) return this.#output(now);
     }
@@ -350,7 +352,9 @@ export class QuicConnection {
           return;
         }
         const acked = ackedSet(frame.ranges);
-        const outcome = this.recovery.onAck(acked, now);
+        // RFC 9002 §5.3: the peer's ACK Delay (units of 8 µs, §18.2's default exponent), at most its max_ack_delay.
+        const ackDelay = Math.min(((frame.ackDelay ?? 0) * 8) / 1000, QUIC_DEFAULT_MAX_ACK_DELAY);
+        const outcome = this.recovery.onAck(acked, now, undefined, ackDelay);
         if (outcome.lost.length > 0)
           this.#requeue(
             outcome.lost.map((p) => p.payload),
@@ -539,14 +543,14 @@ export class QuicConnection {
     if (this.#control.length > 0 && this.canSendData) {
       // RFC 9000 §12.4: RESET_STREAM and STOP_SENDING may go in 0-RTT and 1-RTT packets; 0-RTT has no ACKs.
       const space: QuicSpace = this.#oneRtt ? '1rtt' : '0rtt';
-      const frames = [...(space === '1rtt' && this.#spaces.ackPending('app') ? [this.#spaces.ack('app')] : []), ...this.#control.splice(0)];
+      const frames = [...(space === '1rtt' && this.#spaces.ackPending('app') ? [this.#spaces.ack('app', now)] : []), ...this.#control.splice(0)];
       const packet = this.#packet(space, frames, now, true);
       for (const f of frames) if (f.type === 'RESET_STREAM') this.#stream(f.streamId).resetPacket = packet.number;
       this.#datagrams.push(this.#datagram([packet]));
     }
     if (this.canSendData) this.#sendApp(now);
-    if (this.#spaces.ackPending('app') && this.#oneRtt) {
-      this.#datagrams.push(this.#datagram([this.#packet('1rtt', [this.#spaces.ack('app')], now, false)]));
+    if (this.#spaces.ackDue('app', now) && this.#oneRtt) {
+      this.#datagrams.push(this.#datagram([this.#packet('1rtt', [this.#spaces.ack('app', now)], now, false)]));
     }
     return this.#output(now);
   }
@@ -574,7 +578,7 @@ export class QuicConnection {
       if (probe ? sent >= probes : !this.recovery.canSend(QUIC_MAX_DATAGRAM_SIZE)) return;
       const frames: QuicFrame[] = [];
       // RFC 9000 §17.2.3: a 0-RTT packet cannot carry ACK frames; 1-RTT packets piggy-back them.
-      if (space === '1rtt' && this.#spaces.ackPending('app')) frames.push(this.#spaces.ack('app'));
+      if (space === '1rtt' && this.#spaces.ackPending('app')) frames.push(this.#spaces.ack('app', now));
       const header = this.#header(space, this.#spaces.peekNumber(space));
       let room = QUIC_MAX_DATAGRAM_SIZE - packetSize({ space, frames }, header);
       const order = [...ready.slice(this.#rotation % ready.length), ...ready.slice(0, this.#rotation % ready.length)];
@@ -633,7 +637,11 @@ export class QuicConnection {
   }
 
   #output(now: number): QuicOutput {
-    const out: QuicOutput = { datagrams: this.#datagrams, events: this.#events, timer: this.#state === 'closed' ? undefined : this.recovery.nextTimer()?.at };
+    // The earlier of loss recovery's timer and the delayed ACK's (RFC 9000 §13.2.1).
+    const recoveryAt = this.recovery.nextTimer()?.at;
+    const ackAt = this.#oneRtt ? this.#spaces.ackDeadline : undefined;
+    const timer = ackAt === undefined ? recoveryAt : recoveryAt === undefined ? ackAt : Math.min(recoveryAt, ackAt);
+    const out: QuicOutput = { datagrams: this.#datagrams, events: this.#events, timer: this.#state === 'closed' ? undefined : timer };
     this.#datagrams = [];
     this.#events = [];
     void now;

@@ -19,6 +19,13 @@ import type { CongestionChange, QuicRecovery } from './recovery';
 import { roundTime } from '../transport/time';
 
 export type NumberSpace = 'initial' | 'handshake' | 'app';
+
+/** RFC 9000 §13.2.2: an ACK goes without delay once this many ack-eliciting packets are unacknowledged. */
+export const ACK_ELICITING_THRESHOLD = 2;
+/** Our max_ack_delay, ms: RFC 9000 §18.2's default, which we announce by leaving the transport parameter out. */
+export const MAX_ACK_DELAY = 25;
+/** RFC 9000 §18.2's default ack_delay_exponent: the ACK Delay field counts units of 2^3 microseconds. */
+const ACK_DELAY_EXPONENT = 3;
 type HandshakeSpace = 'initial' | 'handshake';
 
 export const numberSpace = (space: QuicSpace): NumberSpace => (space === '0rtt' || space === '1rtt' ? 'app' : space);
@@ -32,6 +39,16 @@ export class PacketSpaces {
   readonly #next: Record<NumberSpace, number> = { initial: 0, handshake: 0, app: 0 };
   readonly #received: Record<NumberSpace, Set<number>> = { initial: new Set(), handshake: new Set(), app: new Set() };
   readonly #ackPending: Record<NumberSpace, boolean> = { initial: false, handshake: false, app: false };
+  /**
+   * The application space's delayed ACK (RFC 9000 §13.2.1-13.2.2): ack-eliciting packets received since our
+   * last ACK, when the first of them arrived, whether one came out of order (which is acknowledged at once),
+   * the largest number received and when.
+   */
+  #appOwed = 0;
+  #appOwedSince = 0;
+  #appAckNow = false;
+  #appLargest = -1;
+  #appLargestAt = 0;
   /**
    * Our ack-eliciting Initial and Handshake packets not yet acknowledged, by number: never lost here, so loss
    * detection does not track them, but they count in bytes in flight and their ACKs grow the window, as in
@@ -63,19 +80,58 @@ export class PacketSpaces {
     return this.#ackPending[space];
   }
 
-  /** An ACK frame listing every packet number received in `space`; no ACK is owed there any more. */
-  ack(space: NumberSpace): QuicFrame {
+  /**
+   * Whether an ACK owed in `space` must go now, on a packet of its own if nothing else is sent: at once in
+   * the Initial and Handshake spaces (RFC 9000 §13.2.1); in the application space once two ack-eliciting
+   * packets are owed (§13.2.2), when one arrived out of order or after a gap (§13.2.1), or max_ack_delay
+   * after the first owed one arrived. An owed ACK also rides on any packet sent earlier.
+   */
+  ackDue(space: NumberSpace, now: number): boolean {
+    if (!this.#ackPending[space]) return false;
+    if (space !== 'app') return true;
+    return this.#appAckNow || this.#appOwed >= ACK_ELICITING_THRESHOLD || now >= this.#appOwedSince + MAX_ACK_DELAY;
+  }
+
+  /** When the application space's delayed ACK is due (undefined when none is owed). */
+  get ackDeadline(): number | undefined {
+    return this.#ackPending.app ? this.#appOwedSince + MAX_ACK_DELAY : undefined;
+  }
+
+  /**
+   * An ACK frame listing every packet number received in `space`; no ACK is owed there any more. In the
+   * application space it reports how long it held the largest packet (the ACK Delay field, RFC 9000 §19.3),
+   * which the peer takes off its RTT sample (RFC 9002 §5.3).
+   */
+  ack(space: NumberSpace, now?: number): QuicFrame {
     this.#ackPending[space] = false;
-    return { type: 'ACK', ranges: ackRanges(this.#received[space]) };
+    const ranges = ackRanges(this.#received[space]);
+    if (space !== 'app') return { type: 'ACK', ranges };
+    this.#appOwed = 0;
+    this.#appAckNow = false;
+    const held = now === undefined ? 0 : Math.max(0, now - this.#appLargestAt);
+    return { type: 'ACK', ranges, ackDelay: Math.round((held * 1000) / 2 ** ACK_DELAY_EXPONENT) };
   }
 
   /** A packet from the peer arrived: remember its number, and owe an ACK if it asks for one. */
-  onReceived(packet: QuicPacket): void {
+  onReceived(packet: QuicPacket, now = 0): void {
     const space = numberSpace(packet.space);
     // RFC 9001 §4.9.1: a server discards its Initial keys when it first processes a Handshake packet.
     if (space === 'handshake' && this.#role === 'server') this.discard('initial');
     this.#received[space].add(packet.number);
-    if (isAckEliciting(packet.frames)) this.#ackPending[space] = true;
+    const eliciting = isAckEliciting(packet.frames);
+    if (space === 'app') {
+      // §13.2.1: a packet below the largest received, or past a gap, is acknowledged without delay.
+      if (eliciting && packet.number !== this.#appLargest + 1) this.#appAckNow = true;
+      if (packet.number > this.#appLargest) {
+        this.#appLargest = packet.number;
+        this.#appLargestAt = now;
+      }
+      if (eliciting) {
+        if (this.#appOwed === 0) this.#appOwedSince = now;
+        this.#appOwed++;
+      }
+    }
+    if (eliciting) this.#ackPending[space] = true;
   }
 
   /**

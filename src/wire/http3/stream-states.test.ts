@@ -200,7 +200,8 @@ describe("'quic-stream-transition' in the trace", () => {
       '305 server send: Send -send RESET_STREAM-> Reset Sent',
       '355 client recv: Recv -recv RESET_STREAM-> Reset Recvd',
       '355 client recv: Reset Recvd -app read reset-> Reset Read',
-      '405 server send: Reset Sent -recv ACK of RESET_STREAM-> Reset Recvd',
+      // The client's ACK of the lone RESET_STREAM packet waits max_ack_delay (RFC 9000 §13.2.1): 355 + 25 + 50.
+      '430 server send: Reset Sent -recv ACK of RESET_STREAM-> Reset Recvd',
     ]);
     const event = sim.trace.ofType('quic-stream-transition').at(-1)!;
     expect(event).toMatchObject({ type: 'quic-stream-transition', connectionId: 'q1', side: 'server', streamId: 0, part: 'send' });

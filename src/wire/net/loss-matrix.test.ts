@@ -57,14 +57,20 @@ describe.each(['3', '2', '1.1'] as const)('HTTP/%s over a lossy link', (version)
 });
 
 describe('the reported HTTP/3 stall', () => {
-  it.each([0.02, 0.1])(
-    '100 requests (one in ten 30 KB) at loss %s, seed 3, all complete',
-    async (loss) => {
+  // The stall was reported at seed 3 for both rates. Since QUIC delays its ACKs (issue #32 item 10) seed 3 at
+  // 0.02 finds all 27 of its losses by packet threshold, so the time-threshold path is reached with seed 1 (5 of
+  // its 19 detections); at 0.1, seed 3 still takes it (16 of 28).
+  it.each([
+    [0.02, 1],
+    [0.1, 3],
+  ])(
+    '100 requests (one in ten 30 KB) at loss %s, seed %s, all complete',
+    async (loss, seed) => {
       const big = (id: string) => ({ id, pad: 'x'.repeat(30_000) });
       const sim = createSimulation({
         httpVersion: '3',
         loss,
-        seed: 3,
+        seed,
         rtt: 20,
         server: createServer({
           routes: [http.get('/items/:id', (_r, { params }) => Response.json(Number(params.id) % 10 === 0 ? big(params.id!) : { id: params.id }))],

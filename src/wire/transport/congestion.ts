@@ -262,7 +262,7 @@ export class LossRecovery<T> implements CongestionWindow {
    * An acknowledgement arrived covering `numbers` (every number the peer has seen, or at least those newly
    * seen). TCP passes its sequence space (`seq`): the recovery point and FlightSize come from it.
    */
-  onAck(numbers: ReadonlySet<number>, now: number, seq?: SequenceState): RecoveryOutcome<T> {
+  onAck(numbers: ReadonlySet<number>, now: number, seq?: SequenceState, ackDelay = 0): RecoveryOutcome<T> {
     const acked: SentPacketInfo<T>[] = [];
     // Visit the smaller side: a QUIC ACK lists every number ever received, a TCP ACK a few new ones.
     if (numbers.size < this.#sent.size) {
@@ -281,7 +281,7 @@ export class LossRecovery<T> implements CongestionWindow {
     let rtt: number | undefined;
     if (largest.number > this.#largestAcked) {
       this.#largestAcked = largest.number;
-      if (largest.ackEliciting && !largest.retransmission) this.#sample((rtt = now - largest.sentAt));
+      if (largest.ackEliciting && !largest.retransmission) this.#sample((rtt = now - largest.sentAt), ackDelay);
     }
     let delivered = 0;
     for (const p of acked) {
@@ -510,7 +510,12 @@ export class LossRecovery<T> implements CongestionWindow {
     return roundTime(Math.max(TIME_THRESHOLD * Math.max(this.smoothedRtt, this.latestRtt), GRANULARITY));
   }
 
-  #sample(rtt: number): void {
+  /**
+   * RFC 9002 §5.3 (RFC 6298 §2 for TCP, whose `ackDelay` is 0): min_rtt takes the raw sample; the smoothed RTT and
+   * its variance take it less the peer's reported ACK delay, unless that would go below min_rtt. The first sample
+   * is taken whole.
+   */
+  #sample(rtt: number, ackDelay = 0): void {
     this.latestRtt = rtt;
     this.minRtt = Math.min(this.minRtt, rtt);
     if (!this.#hasSample) {
@@ -519,8 +524,9 @@ export class LossRecovery<T> implements CongestionWindow {
       this.rttVar = rtt / 2;
       return;
     }
-    this.rttVar = 0.75 * this.rttVar + 0.25 * Math.abs(this.smoothedRtt - rtt);
-    this.smoothedRtt = 0.875 * this.smoothedRtt + 0.125 * rtt;
+    const adjusted = rtt >= this.minRtt + ackDelay ? rtt - ackDelay : rtt;
+    this.rttVar = 0.75 * this.rttVar + 0.25 * Math.abs(this.smoothedRtt - adjusted);
+    this.smoothedRtt = 0.875 * this.smoothedRtt + 0.125 * adjusted;
   }
 
   /** RFC 9002 §7.3.2: a packet sent after recovery began ends it; RFC 6582: SND.UNA reaching the recovery point. */
