@@ -46,7 +46,7 @@ export function bigHar(count) {
   const t0 = Date.parse(doc.startedDateTime);
   const entries = [];
   for (let i = 0; i < count; i++) {
-    const kind = kinds[i % kinds.length];
+    const kind = /** @type {(typeof kinds)[number]} */ (kinds[i % kinds.length]);
     const e = structuredClone(kind.base);
     const url = new URL(e.request.url);
     url.pathname = kind.path(i);

@@ -15,7 +15,7 @@ import { decodeShareState, encodeShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
 import { FORMATS, type Format } from './detect';
 import type { InspectResult } from './inspect';
-import { type ChunkPart, recordingChunks, requestText, sourceInfos, type WorkerMessage, type WorkerRequest } from './chunks';
+import { type ChunkPart, recordingChunks, requestText, sourceInfos, type WorkerMessage, type WorkerNext, type WorkerRequest } from './chunks';
 import { countOf } from './words';
 import { H2Connection, H2OneSide } from './H2Tables';
 import { CaptureTables } from './capture/CaptureTables';
@@ -144,26 +144,50 @@ let worker: Worker | undefined;
 let nextId = 0;
 
 /**
- * Reads `input` in the worker (or, where module workers are unavailable, here). The worker answers in pieces
- * (chunks.ts); each chunk is appended as it arrives, in its own task, so no one task copies the whole recording.
+ * After the browser has drawn a frame (or at once in a hidden tab, which draws none): what the page does between
+ * two pieces of a reading, so no frame holds more than one.
  */
-async function runInspect(input: WorkerRequest['input']): Promise<Reading> {
+function afterFrame(then: () => void): void {
+  if (typeof requestAnimationFrame !== 'function' || document.visibilityState === 'hidden') setTimeout(then, 0);
+  else requestAnimationFrame(() => setTimeout(then, 0));
+}
+
+/**
+ * Reads `input` in the worker (or, where module workers are unavailable, here). The worker answers in pieces
+ * (chunks.ts), one when asked: each chunk is appended in its own task and the next asked for after a frame, so no
+ * one task copies the whole recording. `onProgress` hears how many events are in of how many.
+ */
+async function runInspect(input: WorkerRequest['input'], onProgress?: (received: number, total: number) => void): Promise<Reading> {
   if (typeof Worker !== 'undefined') {
     try {
       worker ??= new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'roundtrip-inspect' });
       const id = ++nextId;
       const w = worker;
       return await new Promise<Reading>((resolve, reject) => {
-        let reading: { result: Reading['result']; store?: RecordingStore } | undefined;
+        let reading: { result: Reading['result']; store?: RecordingStore; total: number } | undefined;
+        const next = () => {
+          if (id === nextId) return w.postMessage({ id, type: 'next' } satisfies WorkerNext);
+          // A newer reading has taken the worker: this one ends here, and lets go of what it holds (the page drops
+          // its answer anyway).
+          w.removeEventListener('message', onMessage);
+          resolve({ result: reading!.result });
+        };
         const onMessage = (event: MessageEvent<WorkerMessage>) => {
           const message = event.data;
           if (message.id !== id) return;
           if (message.type === 'result') {
-            reading = { result: message.result, ...(message.sources ? { store: emptyStore(message.sources, message.events) } : {}) };
-            if (message.sources) return;
+            reading = { result: message.result, total: message.events, ...(message.sources ? { store: emptyStore(message.sources, message.events) } : {}) };
+            if (message.more) return next();
+          } else if (message.type === 'replay') {
+            const replay = reading!.result.replay;
+            reading!.result = { ...reading!.result, replay: { from: message.from, exchanges: [...(replay?.exchanges ?? []), ...message.exchanges] } };
+            return afterFrame(next);
           } else if (message.type === 'chunk') {
-            if (reading?.store) appendParts(reading.store, message.parts);
-            return;
+            if (reading?.store) {
+              appendParts(reading.store, message.parts);
+              onProgress?.(reading.store.length, reading.total);
+            }
+            return afterFrame(next);
           }
           w.removeEventListener('message', onMessage);
           reading?.store?.finish();
@@ -208,6 +232,7 @@ export default function Inspector() {
   const [Panel, setPanel] = useState<ComponentType<VizPanelProps>>();
   const run = useRef(0);
   const rootRef = useRef<HTMLDivElement>(null);
+  const progress = useRef<HTMLSpanElement>(null);
 
   const read = useCallback(
     async (override?: Partial<Settings>, bytes = file?.bytes) => {
@@ -225,7 +250,12 @@ export default function Inspector() {
         tableSize: s.tableSize,
         sender: s.sender,
       };
-      const [r, viz] = await Promise.all([runInspect(input), import('../viz/VizPanel')]);
+      // Progress goes straight to its element: a render per chunk would redraw the previous reading's panel.
+      const showProgress = (received: number, total: number) => {
+        if (progress.current && id === run.current) progress.current.textContent = `${received.toLocaleString('en')} of ${total.toLocaleString('en')} events`;
+      };
+      if (progress.current) progress.current.textContent = '';
+      const [r, viz] = await Promise.all([runInspect(input, showProgress), import('../viz/VizPanel')]);
       if (id !== run.current) return;
       setPanel(() => viz.default);
       setStore(r.store);
@@ -437,6 +467,7 @@ export default function Inspector() {
         <button type="button" data-primary="" data-action="inspect" onClick={() => void read()} disabled={busy}>
           {busy ? 'Reading…' : 'Inspect'}
         </button>
+        <span ref={progress} className="rt-inspect-progress" data-testid="inspect-progress" hidden={!busy} />
         <button type="button" data-action="example" onClick={loadExample}>
           Load the example
         </button>

@@ -34,6 +34,10 @@ describe('recordingChunks', () => {
     const sent = messages.flatMap((m) => (m.type === 'chunk' ? m.parts.flatMap((p) => p.events) : []));
     expect(sent).toEqual(result.recording!.steps.map((s) => result.recording!.sources.find((x) => x.id === s.sourceId)!.events[s.index]));
     expect(messages.at(-1)).toEqual({ id: 7, type: 'end' });
+    // The replay's exchanges come after the events, each once.
+    const exchanges = messages.flatMap((m) => (m.type === 'replay' ? m.exchanges : []));
+    expect(exchanges).toEqual(result.replay!.exchanges);
+    expect(head.type === 'result' && head.result.replay?.exchanges).toEqual([]);
     // A reading without a recording is one message.
     expect([...workerMessages(8, inspect({ text: '' }))].map((m) => m.type)).toEqual(['result']);
   });

@@ -74,7 +74,8 @@ export function captureFiles(win: Window): void {
     'change',
     (e) => {
       const input = e.target;
-      if (!(input instanceof win.HTMLInputElement) || input.type !== 'file' || !input.closest('[data-playground-id="inspect"]')) return;
+      if (!(input instanceof (win as Window & typeof globalThis).HTMLInputElement) || input.type !== 'file' || !input.closest('[data-playground-id="inspect"]'))
+        return;
       hand(Array.from(input.files ?? []));
       // Choosing the same file again (captured anew since) must fire change again.
       input.value = '';
