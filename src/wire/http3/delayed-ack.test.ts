@@ -85,3 +85,13 @@ describe("the sender's RTT sample less the ACK delay (RFC 9002 §5.3)", () => {
     expect(r.smoothedRtt).toBeCloseTo(0.875 * 100 + 0.125 * 110, 9);
   });
 });
+
+describe('the delayed-ACK timer fires when it is due', () => {
+  it('1 MiB over HTTP/3 at 2 % loss, seed 7, completes (the unrounded deadline re-armed at 4,119.36 ms forever)', async () => {
+    const { createSimulation } = await import('../sim/simulation');
+    const { createServer } = await import('../server/index');
+    const server = createServer({ resources: { '/big': { body: 'x'.repeat(1024 * 1024), contentType: 'application/octet-stream' } } });
+    const sim = createSimulation({ httpVersion: '3', tls: '1.3', rtt: 100, bandwidth: 10_000_000, loss: 0.02, seed: 7, server });
+    expect((await (await sim.fetch('/big')).arrayBuffer()).byteLength).toBe(1024 * 1024);
+  });
+});
