@@ -242,3 +242,39 @@ describe('Initials from a real peer: ngtcp2 0.12.1 on loopback (initial-protecti
     expect(toHex(again.packet)).toBe(toHex(datagram));
   });
 });
+
+describe('any packet under any QUIC v1 AEAD', () => {
+  it('round-trips random short-header packets under AES-128-GCM, AES-256-GCM and ChaCha20-Poly1305, and a flipped byte never opens', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('AEAD_AES_128_GCM' as const, 'AEAD_AES_256_GCM' as const, 'AEAD_CHACHA20_POLY1305' as const),
+        fc.uint8Array({ minLength: 48, maxLength: 48 }),
+        fc.uint8Array({ minLength: 0, maxLength: 20 }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.constantFrom(1 as const, 2 as const, 3 as const, 4 as const),
+        fc.uint8Array({ minLength: 3, maxLength: 80 }),
+        fc.nat(),
+        async (aead, secretBytes, dcid, pn, pnLength, payload, flip) => {
+          // A SHA-384 suite's secrets are 48 bytes, the others' 32 (RFC 8446 §7.1: Hash.length).
+          const secret = secretBytes.subarray(0, aead === 'AEAD_AES_256_GCM' ? 48 : 32);
+          const keys = await deriveQuicPacketKeys(secret, aead);
+          const packetNumber = pn % 2 ** (8 * pnLength);
+          const header = new Uint8Array(1 + dcid.length + pnLength);
+          header[0] = 0x40 | (pnLength - 1);
+          header.set(dcid, 1);
+          for (let i = 0, rest = packetNumber; i < pnLength; i++, rest = Math.floor(rest / 256)) header[header.length - 1 - i] = rest % 256;
+          const out = await protectQuicPacket(keys, header, payload, packetNumber);
+          expect(out.packet.length).toBe(header.length + payload.length + 16);
+          const place = { at: 0, name: '1-RTT packet' };
+          const opened = await unprotectQuicPacket(keys, out.packet, 1 + dcid.length, place, packetNumber - 1);
+          expect(opened?.packetNumber).toBe(packetNumber);
+          expect(toHex(opened!.payload)).toBe(toHex(payload));
+          const changed = new Uint8Array(out.packet);
+          changed[flip % changed.length]! ^= 0x01;
+          expect(await unprotectQuicPacket(keys, changed, 1 + dcid.length, place, packetNumber - 1)).toBeNull();
+        },
+      ),
+      { numRuns: 90 },
+    );
+  });
+});
