@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { NGTCP2_CLIENT_DATAGRAM, NGTCP2_SERVER_DATAGRAM, RFC9001_CLIENT_INITIAL, RFC9001_SERVER_INITIAL, RFC9001_SHORT_HEADER } from './quic-fixtures';
+import {
+  NGTCP2_CLIENT_DATAGRAM,
+  NGTCP2_SERVER_DATAGRAM,
+  RFC9001_CLIENT_INITIAL,
+  RFC9001_RETRY,
+  RFC9001_SERVER_INITIAL,
+  RFC9001_SHORT_HEADER,
+} from './quic-fixtures';
 import { inspectQuic, looksLikeQuicInitial, readQuicHeaders } from './quic';
 import { parseHex } from './hex';
 import { inspect, inspectAsync } from './inspect';
@@ -116,5 +123,19 @@ describe('QUIC datagrams in the Inspector', () => {
     expect(inspect({ text: `dcid: 8394c8f03e515708\n${RFC9001_SERVER_INITIAL}` }).format).toBe('quic');
     // HTTP/2 frames in hex are still HTTP/2.
     expect(inspect({ text: '505249202a20485454502f322e300d0a0d0a534d0d0a0d0a' }).format).toBe('h2');
+  });
+
+  it("a Retry's Integrity Tag is checked against the client's first DCID (RFC 9001 A.4)", async () => {
+    const q = await inspectQuic(`${RFC9001_CLIENT_INITIAL}\n\n${RFC9001_RETRY}`);
+    expect(q.problems).toEqual([]);
+    expect(q.packets[1]).toMatchObject({
+      kind: 'Retry',
+      scid: 'f067a5502a4262b5',
+      retry: { token: '746f6b656e', integrity: 'valid', checkedWith: '8394c8f03e515708' },
+    });
+    expect(q.notes).toContain('    Token 746f6b656e; Integrity Tag checks against DCID 8394c8f03e515708 (RFC 9001 §5.8).');
+    const wrong = await inspectQuic(`dcid: 0001020304050607\n${RFC9001_RETRY}`);
+    expect(wrong.packets[0]?.retry?.integrity).toBe('invalid');
+    expect((await inspectQuic(RFC9001_RETRY)).packets[0]?.retry?.integrity).toBe('unchecked');
   });
 });

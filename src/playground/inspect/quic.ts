@@ -20,6 +20,7 @@ import {
   readQuicInitialHeader,
   readQuicVarint,
   unprotectQuicInitial,
+  verifyQuicRetry,
   WireError,
 } from 'roundtrip/wire';
 import { parseHex } from './hex';
@@ -42,6 +43,8 @@ export interface QuicPacketRow {
   readonly tokenLength?: number;
   /** The Length field (packet number, payload and tag). */
   readonly length?: number;
+  /** A Retry: its token and whether its Integrity Tag checks against the client's first DCID (RFC 9001 §5.8). */
+  readonly retry?: { readonly token: string; readonly integrity: 'valid' | 'invalid' | 'unchecked'; readonly checkedWith?: string };
   readonly initial?: {
     readonly side: 'client' | 'server';
     readonly keysFrom: string;
@@ -224,6 +227,23 @@ export async function inspectQuic(text: string): Promise<QuicInspection> {
     try {
       for (let at = 0; at < bytes.length; ) {
         const h = header(bytes, at, datagram);
+        if (h.row.kind === 'Retry') {
+          const packet = bytes.subarray(at, h.end);
+          const tokenAt = 7 + h.row.dcid.length / 2 + (h.row.scid?.length ?? 0) / 2;
+          const valid = originalDcid ? await verifyQuicRetry(packet, originalDcid) : undefined;
+          packets.push({
+            ...h.row,
+            retry: {
+              token: hex(packet.subarray(tokenAt, Math.max(tokenAt, packet.length - 16))),
+              integrity: valid === undefined ? 'unchecked' : valid ? 'valid' : 'invalid',
+              ...(originalDcid ? { checkedWith: hex(originalDcid) } : {}),
+            },
+          });
+          // RFC 9001 §5.2: after a Retry, the client's Initials use keys from the connection ID the server chose.
+          if (valid && h.row.scid !== undefined) originalDcid = Uint8Array.from(h.row.scid.match(/../g) ?? [], (b) => Number.parseInt(b, 16));
+          at = h.end;
+          continue;
+        }
         if (h.row.kind !== 'Initial') {
           packets.push(h.row);
           at = h.end;
@@ -306,6 +326,12 @@ export function quicNotes(q: Omit<QuicInspection, 'notes'>): string[] {
         );
         if (init.greasedFixedBit) lines.push(`${SPACE}${SPACE}The fixed bit is 0: greased, which RFC 9287 allows once the peer sent grease_quic_bit.`);
         lines.push(`${SPACE}${SPACE}Frames: ${init.frames.join('; ')}.`);
+      } else if (p.retry) {
+        const check =
+          p.retry.integrity === 'unchecked'
+            ? "its Integrity Tag needs the client's first DCID to check (RFC 9001 §5.8)"
+            : `Integrity Tag ${p.retry.integrity === 'valid' ? 'checks' : 'does NOT check'} against DCID ${p.retry.checkedWith} (RFC 9001 §5.8)`;
+        lines.push(`${SPACE}${SPACE}Token ${p.retry.token || '(empty)'}; ${check}.`);
       } else if (p.kind === 'Handshake' || p.kind === '0-RTT' || p.kind === '1-RTT') {
         lines.push(`${SPACE}${SPACE}Protected with keys from the TLS handshake, which the DCID does not give: a key log would be needed.`);
       }

@@ -126,3 +126,4 @@ export type {
 } from './initial-protection';
 export { deriveQuicPacketKeys, protectQuicPacket, QUIC_AEAD_TAG_LENGTH, quicHeaderMask, quicNonce, unprotectQuicPacket } from './packet-protection';
 export type { QuicAead, QuicOpenedPacket, QuicPacketKeys, QuicPacketPlace, QuicProtectedPacket } from './packet-protection';
+export { quicRetryIntegrityTag, verifyQuicRetry } from './retry-protection';
