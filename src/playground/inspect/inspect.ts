@@ -7,11 +7,11 @@ import { type CaptureInspection, type CaptureSummary, h2Exchanges, readCapture, 
 import { curlMessages, parseCurl, type CurlMessage, type CurlSegment, type CurlTranscript } from './curl';
 import { detect, HEX_FORM_LABELS, type Format, packetReason } from './detect';
 import { countOf } from './words';
-import { pseudoHeaderBreaches, readBlocks, readFrames, type FlowRow, type Sender } from './h2';
+import { pseudoHeaderBreaches, readBlocks, readFrames, startsWithPreface, type FlowRow, type Sender } from './h2';
 import { type H2Section, h2Sections, readH2Connection, splitDirections } from './h2-connection';
 import { readHar, harEvents, versionLabel, type HarCheck } from './har';
 import { type HexForm, hexForm, parseHex } from './hex';
-import { describePacket, endpoint, type PacketReading, readPacket } from './packet';
+import { describePacket, endpoint, type PacketReading, readPacket, type TcpPacket } from './packet';
 import { directions, type Located, locate, machineSteps, mergeWrites, splitConversation, type Restored, verdicts, type Segment, type Verdict } from './http1';
 import type { ReplayExchange } from './replay';
 import { inspectQuic, type QuicInspection, quicHeaderNotes } from './quic';
@@ -106,7 +106,10 @@ function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 export function inspect(input: InspectInput): InspectResult {
-  const packet = !input.format || input.format === 'h2' || input.format === 'http1' ? packetIn(input.text) : undefined;
+  const byPacket = !input.format || input.format === 'h2' || input.format === 'http1';
+  const packets = byPacket ? packetsIn(input.text) : undefined;
+  if (packets) return inspectPackets(input, packets);
+  const packet = byPacket ? packetIn(input.text) : undefined;
   if (packet) return inspectPacket(input, packet.reading, packet.form);
   const detection = input.format
     ? { format: input.format, reason: 'Chosen by you.' }
@@ -158,6 +161,79 @@ function packetIn(text: string): { reading: PacketReading; form: HexForm } | und
   if (!hex.ok) return undefined;
   const reading = readPacket(hex.bytes);
   return reading ? { reading, form: hex.form } : undefined;
+}
+
+/** Several whole packets, one hex stream a line (Wireshark's "Copy as Hex Stream", packet after packet). */
+function packetsIn(text: string): TcpPacket[] | undefined {
+  if (text.length > 2_000_000) return undefined;
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  if (lines.length < 2 || !lines.every((l) => /^[0-9a-fA-F]+$/.test(l))) return undefined;
+  const out: TcpPacket[] = [];
+  for (const line of lines) {
+    const hex = parseHex(line, 'stream');
+    const reading = hex.ok ? readPacket(hex.bytes) : undefined;
+    if (!reading?.ok) return undefined;
+    out.push(reading.packet);
+  }
+  return out;
+}
+
+/**
+ * A TCP connection from its packets, as copied one by one in capture order: each side's payloads in that
+ * order (a segment whose sequence number and length were seen already is a retransmission, read once; RFC 9293
+ * §3.4), the client being the side that sent the SYN, or else the side whose bytes start a request, then read
+ * as one conversation. Reordered segments are not put back in order here: a capture file (capture/) is.
+ */
+function inspectPackets(input: InspectInput, packets: readonly TcpPacket[]): InspectResult {
+  const key = (p: TcpPacket) => [endpoint(p.source), endpoint(p.destination)].sort().join(' ');
+  const first = key(packets[0]!);
+  const mine = packets.filter((p) => key(p) === first);
+  const [a, b] = first.split(' ') as [string, string];
+  const starts = (bytes: Uint8Array) => /^([A-Z]{3,10} \S|PRI \* HTTP\/2)/.test(String.fromCharCode(...bytes.subarray(0, 24)));
+  const syn = mine.find((p) => p.flags.includes('SYN') && !p.flags.includes('ACK'));
+  const opener = mine.find((p) => p.payload.length > 0 && starts(p.payload));
+  const client = syn ? endpoint(syn.source) : opener ? endpoint(opener.source) : a;
+  const server = client === a ? b : a;
+  const seen = new Set<string>();
+  let repeats = 0;
+  const segments: Segment[] = [];
+  for (const p of mine) {
+    if (p.payload.length === 0) continue;
+    const id = `${endpoint(p.source)} ${p.seq} ${p.payload.length}`;
+    if (seen.has(id)) {
+      repeats++;
+      continue;
+    }
+    seen.add(id);
+    segments.push({ from: endpoint(p.source) === client ? 'client' : 'server', bytes: p.payload });
+  }
+  const flags = mine.filter((p) => p.flags.some((f) => f === 'SYN' || f === 'FIN' || f === 'RST')).map((p) => `${endpoint(p.source)} ${p.flags.join('+')}`);
+  const said = [
+    `${countOf(packets.length, 'whole packet')} (${packets[0]!.link}, IPv${packets[0]!.ip}, TCP), one a line; ${countOf(mine.length, 'packet')} of the connection between ${client} (the client${syn ? ', it sent the SYN' : ''}) and ${server} (the server), ${countOf(segments.length, 'payload')} read in the order given${repeats > 0 ? `, ${countOf(repeats, 'retransmission')} read once` : ''}.${packets.length > mine.length ? ` ${countOf(packets.length - mine.length, 'packet')} of other connections set aside.` : ''}${flags.length > 0 ? ` Connection flags: ${flags.join(', ')}.` : ''}`,
+  ];
+  const base = {
+    detected: !input.format,
+    reason: `It is one whole packet a line, as Wireshark's "Copy as Hex Stream" gives each: ${countOf(packets.length, 'packet')}.`,
+  };
+  if (segments.length === 0)
+    return { ...base, format: null, problems: [{ message: `${said[0]} None carries a TCP payload: there are no HTTP bytes to read.` }], notes: [] };
+  const clientBytes = directions(segments).client;
+  if (startsWithPreface(clientBytes) || input.format === 'h2') {
+    const hex = (bytes: Uint8Array) => [...bytes].map((x) => x.toString(16).padStart(2, '0')).join('');
+    const { bytes: _file, ...rest } = input;
+    const inner = inspect({
+      ...rest,
+      format: null,
+      text: mergeWrites(segments)
+        .map((s) => `${s.from}: ${hex(s.bytes)}`)
+        .join('\n'),
+    });
+    return { ...inner, ...base, notes: [...said, ...inner.notes] };
+  }
+  return { ...base, ...conversation(mergeWrites(segments), said) };
 }
 
 /** One packet: its TCP payload read as what it holds, with the connection and direction said first. */

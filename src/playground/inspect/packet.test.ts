@@ -118,3 +118,34 @@ describe('a whole packet (Wireshark "Copy as Hex Stream")', () => {
     });
   });
 });
+
+describe('whole packets, one a line', () => {
+  // Every packet of the two connections above, copied one per line in capture order (SYN to last ACK).
+  it('reads an HTTP/1 connection both ways, the client being the side that sent the SYN', () => {
+    const r = inspect({ text: fixture('packets-ipv4-http1.hexstream.txt') });
+    expect(r.format).toBe('http1');
+    expect(r.problems).toEqual([]);
+    expect(r.verdicts!.filter((v) => v.strict).map((v) => [v.from, v.messages, v.incomplete])).toEqual([
+      ['client', 1, false],
+      ['server', 1, false],
+    ]);
+    expect(r.notes[0]).toMatch(
+      /^12 whole packets \(Ethernet, IPv4, TCP\), one a line; 12 packets of the connection between 127\.0\.0\.1:41074 \(the client, it sent the SYN\) and 127\.0\.0\.1:18400 \(the server\), 3 payloads read/,
+    );
+    // The 186-byte head and the 157-byte body, as tcpdump counted them.
+    expect(r.replay!.exchanges[0]).toMatchObject({ method: 'GET', path: '/', status: 200 });
+    expect(r.replay!.exchanges[0]!.responseBody).toHaveLength(157);
+  });
+
+  it('reads an h2c connection as both sides, and a retransmitted packet once', () => {
+    const lines = fixture('packets-ipv6-h2c.hexstream.txt').trim().split('\n');
+    const r = inspect({ text: [...lines.slice(0, 10), lines[9]!, ...lines.slice(10)].join('\n') });
+    expect(r.format).toBe('h2');
+    expect(r.problems).toEqual([]);
+    expect(r.h2Connection).toMatchObject({ client: { preface: true }, server: { preface: false } });
+    expect(r.h2Connection!.streams).toEqual([expect.objectContaining({ streamId: 1, method: 'GET', path: '/index.html', status: 200, responseData: 157 })]);
+    expect(r.notes[0]).toMatch(
+      /\[::1\]:45302 \(the client, it sent the SYN\) and \[::1\]:18401 \(the server\), 6 payloads read in the order given, 1 retransmission read once/,
+    );
+  });
+});
