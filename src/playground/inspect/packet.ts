@@ -30,7 +30,15 @@ export interface TcpPacket {
   readonly payload: Uint8Array;
 }
 
-export type PacketReading = { readonly ok: true; readonly packet: TcpPacket } | { readonly ok: false; readonly message: string };
+/** A packet carrying UDP: its ports and payload (a QUIC datagram, for quic.ts). */
+export interface UdpPayload {
+  readonly source: { readonly address: string; readonly port: number };
+  readonly destination: { readonly address: string; readonly port: number };
+  readonly layers: string;
+  readonly payload: Uint8Array;
+}
+
+export type PacketReading = { readonly ok: true; readonly packet: TcpPacket } | { readonly ok: false; readonly message: string; readonly udp?: UdpPayload };
 
 const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
 const u32 = (b: Uint8Array, at: number) => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
@@ -187,7 +195,18 @@ export function readPacket(bytes: Uint8Array): PacketReading | undefined {
     if (ip.fragment)
       return { ok: false, message: `This packet (${layers}) is ${ip.fragment}: its TCP payload is split across packets, which one packet cannot show.` };
     if (ip.protocol === UDP) {
+      // RFC 768: an 8-byte header (ports, length, checksum), then the payload up to the IP packet's end.
+      const udp =
+        ip.transportAt + 8 <= ip.end
+          ? {
+              source: { address: ip.source, port: u16(bytes, ip.transportAt) },
+              destination: { address: ip.destination, port: u16(bytes, ip.transportAt + 2) },
+              layers: `${candidate.link}, IPv${ip.version}, UDP`,
+              payload: bytes.subarray(ip.transportAt + 8, ip.end),
+            }
+          : undefined;
       return {
+        ...(udp ? { udp } : {}),
         ok: false,
         message: `This packet (${layers}) carries UDP, not TCP${bytes.length >= ip.transportAt + 8 ? ` (port ${u16(bytes, ip.transportAt)} to port ${u16(bytes, ip.transportAt + 2)})` : ''}: HTTP/3 travels in QUIC over UDP, which this reader of TCP packets does not take apart.`,
       };

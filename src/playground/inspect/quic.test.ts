@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   NGTCP2_CLIENT_DATAGRAM,
+  NGTCP2_CLIENT_FRAME,
   NGTCP2_SERVER_DATAGRAM,
   RFC9001_CLIENT_INITIAL,
   RFC9001_RETRY,
@@ -137,5 +138,14 @@ describe('QUIC datagrams in the Inspector', () => {
     const wrong = await inspectQuic(`dcid: 0001020304050607\n${RFC9001_RETRY}`);
     expect(wrong.packets[0]?.retry?.integrity).toBe('invalid');
     expect((await inspectQuic(RFC9001_RETRY)).packets[0]?.retry?.integrity).toBe('unchecked');
+  });
+
+  it('a whole frame copied from Wireshark: Ethernet, IPv4 and UDP headers are set aside and the datagram read', async () => {
+    const q = await inspectQuic(`${NGTCP2_CLIENT_FRAME}\n\n${NGTCP2_SERVER_DATAGRAM}`);
+    expect(q.problems).toEqual([]);
+    expect(q.datagrams).toEqual([1200, 1200]);
+    expect(q.notes[0]).toBe('Datagram 1 is a whole packet (Ethernet, IPv4, UDP from 127.0.0.1:43649 to 127.0.0.1:18200): its 1200-byte UDP payload is read.');
+    expect(q.tls.client[0]?.hello?.serverName).toBe('localhost');
+    expect(q.packets[1]?.initial?.side).toBe('server');
   });
 });

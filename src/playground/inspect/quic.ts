@@ -24,6 +24,7 @@ import {
   WireError,
 } from 'roundtrip/wire';
 import { parseHex } from './hex';
+import { endpoint, readPacket } from './packet';
 import { readTlsHandshake, type TlsMessageReading, TlsReadError } from './quic-tls';
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
@@ -92,6 +93,8 @@ export function looksLikeQuicInitial(bytes: Uint8Array): boolean {
 
 interface Pasted {
   readonly datagrams: readonly Uint8Array[];
+  /** What was said of datagrams pasted as whole packets (their headers set aside). */
+  readonly frames: readonly string[];
   readonly dcid?: Uint8Array;
 }
 
@@ -115,13 +118,21 @@ function pasted(text: string): Pasted | { readonly error: string } {
   }
   if (block.length > 0) blocks.push(block.join('\n'));
   const datagrams: Uint8Array[] = [];
+  const frames: string[] = [];
   for (const [i, b] of blocks.entries()) {
     const parsed = parseHex(b);
     if (!parsed.ok) return { error: `Datagram ${i + 1}: line ${parsed.line}, column ${parsed.column}: ${parsed.message}` };
-    datagrams.push(parsed.bytes);
+    // Wireshark's "Copy as Hex Stream" of the whole frame: link, IP and UDP headers before the QUIC datagram.
+    const udp = looksLikeQuicInitial(parsed.bytes) ? undefined : readPacket(parsed.bytes);
+    if (udp && !udp.ok && udp.udp) {
+      frames.push(
+        `Datagram ${i + 1} is a whole packet (${udp.udp.layers} from ${endpoint(udp.udp.source)} to ${endpoint(udp.udp.destination)}): its ${udp.udp.payload.length}-byte UDP payload is read.`,
+      );
+      datagrams.push(udp.udp.payload);
+    } else datagrams.push(parsed.bytes);
   }
   if (datagrams.length === 0) return { error: 'There are no hex digits.' };
-  return { datagrams, ...(dcid ? { dcid } : {}) };
+  return { datagrams, frames, ...(dcid ? { dcid } : {}) };
 }
 
 interface HeaderRow {
@@ -300,7 +311,7 @@ export async function inspectQuic(text: string): Promise<QuicInspection> {
     problems,
     notes: [],
   };
-  return { ...result, notes: quicNotes(result) };
+  return { ...result, notes: [...input.frames, ...quicNotes(result)] };
 }
 
 const SPACE = '  ';
