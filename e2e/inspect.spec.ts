@@ -360,6 +360,9 @@ test('the waterfall filters and sorts as DevTools does, from the keyboard too', 
   await page.locator('.rt-tl-waterfall tbody .rt-tl-name').first().focus();
   await page.keyboard.press('ArrowDown');
   await expect(page.locator('.rt-tl-waterfall tbody .rt-tl-name').nth(1)).toBeFocused();
+  // The filter bar, the sortable headers and the type toggles pass axe.
+  const results = await new AxeBuilder({ page }).include('.rt-tl-waterfall').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 });
 
 test('a phone, 390 px: the page does not scroll sideways and the waterfall pans under its Name column to the bars', async ({ page }) => {

@@ -15,7 +15,7 @@
  * source and how long it ran) and its style-and-layout time.
  *
  * Usage: build and preview the site (npm run build && npm run preview -- --port 4341), then
- *   E2E_PORT=4341 npx node scripts/inspect-har-load.mjs [--detail] [--entries N] [--before-waking] [--on-box]
+ *   E2E_PORT=4341 npx node scripts/inspect-har-load.mjs [--detail] [--entries N] [--before-waking] [--on-box] [--then Sequence,Messages]
  * --before-waking drops the file before the inspector's island has hydrated (the page must keep the drop);
  * --on-box drops it on the text box instead of the page's heading.
  */
@@ -29,6 +29,9 @@ const EARLY = process.argv.includes('--before-waking');
 const ON_BOX = process.argv.includes('--on-box');
 const entriesArg = process.argv.indexOf('--entries');
 const ENTRIES = entriesArg > 0 ? Number(process.argv[entriesArg + 1]) : 5380;
+const viewArg = process.argv.indexOf('--then');
+/** Views to open after the Waterfall (--then Sequence,Messages), each measured the same way. */
+const VIEWS = viewArg > 0 ? (process.argv[viewArg + 1] ?? '').split(',').filter(Boolean) : [];
 
 /** A HAR of `count` entries, about 2,000 bytes each, varied as a real page's are. @param {number} count */
 export function bigHar(count) {
@@ -146,6 +149,16 @@ try {
     }
   }
   console.log(longest > BUDGET_MS ? `over the ${BUDGET_MS} ms budget` : `within the ${BUDGET_MS} ms budget`);
+  for (const view of VIEWS) {
+    // Another view of the same reading: the tab pressed, then the longest frame until it has settled.
+    const t2 = await page.evaluate(() => performance.now());
+    await page.getByRole('tab', { name: view, exact: true }).click();
+    await page.getByRole('tabpanel', { name: view }).waitFor({ timeout: 120_000 });
+    await page.waitForTimeout(1500);
+    const after = (await page.evaluate(() => /** @type {any} */ (window).__loafs)).filter((/** @type {{start: number}} */ l) => l.start >= t2 - 50);
+    const worst = after.reduce((/** @type {number} */ m, /** @type {{duration: number}} */ l) => Math.max(m, l.duration), 0);
+    console.log(`${view} view opened: ${after.length} long animation frames, longest ${Math.round(worst)} ms`);
+  }
 } finally {
   await browser.close();
 }
