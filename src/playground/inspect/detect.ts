@@ -121,6 +121,11 @@ export function detect(text: string, bytes?: Uint8Array): Detection {
   if (hex.ok) {
     const { bytes } = hex;
     const packet = readPacket(bytes);
+    if (packet && !packet.ok && packet.udp && looksLikeQuicInitial(packet.udp.payload))
+      return {
+        format: 'quic',
+        reason: `It is ${HEX_FORM_LABELS[form]} of a whole packet (${packet.udp.layers}) whose payload starts with a QUIC version 1 Initial packet.`,
+      };
     if (packet && !packet.ok) return { format: null, reason: packet.message };
     if (packet?.ok) {
       const { payload, link, ip } = packet.packet;

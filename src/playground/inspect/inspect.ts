@@ -14,7 +14,7 @@ import { type HexForm, hexForm, parseHex } from './hex';
 import { describePacket, endpoint, type PacketReading, readPacket, type TcpPacket } from './packet';
 import { directions, type Located, locate, machineSteps, mergeWrites, splitConversation, type Restored, verdicts, type Segment, type Verdict } from './http1';
 import type { ReplayExchange } from './replay';
-import { inspectQuic, type QuicInspection, quicHeaderNotes } from './quic';
+import { inspectQuic, looksLikeQuicInitial, type QuicInspection, quicHeaderNotes } from './quic';
 import { readHttp3Sections } from './quic-h3';
 import { clockNote, looksLikeTrace, parseTrace } from './trace';
 import { h2ConnectionEvents, h2Events, http1Events, recordingOf, STEP_MS } from './to-recording';
@@ -239,6 +239,11 @@ function inspectPackets(input: InspectInput, packets: readonly TcpPacket[]): Ins
 /** One packet: its TCP payload read as what it holds, with the connection and direction said first. */
 function inspectPacket(input: InspectInput, reading: PacketReading, form: HexForm): InspectResult {
   const base = { detected: !input.format, notes: [] };
+  // A whole UDP packet whose payload is a QUIC Initial: quic.ts sets the headers aside and reads the datagram.
+  if (!reading.ok && reading.udp && looksLikeQuicInitial(reading.udp.payload)) {
+    const reason = `It is ${HEX_FORM_LABELS[form]} of a whole packet (${reading.udp.layers}) whose payload starts with a QUIC version 1 Initial packet (RFC 9000 §17.2.2).`;
+    return { ...inspect({ ...input, format: 'quic' }), detected: !input.format, reason };
+  }
   if (!reading.ok) return { ...base, format: null, reason: reading.message, problems: [{ message: reading.message }] };
   const p = reading.packet;
   if (p.payload.length === 0) {

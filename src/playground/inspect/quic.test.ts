@@ -148,4 +148,15 @@ describe('QUIC datagrams in the Inspector', () => {
     expect(q.tls.client[0]?.hello?.serverName).toBe('localhost');
     expect(q.packets[1]?.initial?.side).toBe('server');
   });
+
+  it('the inspector sends a whole UDP frame with a QUIC Initial to the QUIC reader, not to the TCP packet reader', async () => {
+    const now = inspect({ text: NGTCP2_CLIENT_FRAME });
+    expect(now.format).toBe('quic');
+    expect(now.reason).toBe(
+      'It is a continuous hex string (Wireshark "Copy as Hex Stream", xxd -p) of a whole packet (Ethernet, IPv4, UDP) whose payload starts with a QUIC version 1 Initial packet (RFC 9000 §17.2.2).',
+    );
+    expect(now.problems).toEqual([]);
+    const later = await inspectAsync({ text: NGTCP2_CLIENT_FRAME });
+    expect(later.notes).toContain('  server_name (SNI): localhost');
+  });
 });
