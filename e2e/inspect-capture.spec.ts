@@ -45,3 +45,22 @@ test('a TLS capture without its key log: the handshake records, and the rest sai
   await expect(page.getByTestId('capture-tls')).toContainText('TLS_AES_256_GCM_SHA384');
   await expect(page.getByTestId('inspect-result')).toContainText('TLS application data is encrypted');
 });
+
+test('a TLS 1.3 capture with its key log, chosen together or after it: decrypted in the page and read as the HTTP ALPN named', async ({ page }) => {
+  await page.goto('/inspect/');
+  await page.getByTestId('inspect-file').setInputFiles([
+    { name: 'tls13-h2.pcap', mimeType: 'application/vnd.tcpdump.pcap', buffer: fixture('tls13-h2.pcap') },
+    { name: 'tls13-h2.keys', mimeType: 'text/plain', buffer: fixture('tls13-h2.keys') },
+  ]);
+  const tls = page.getByTestId('capture-tls');
+  await expect(tls).toContainText('ALPN chose h2');
+  await expect(tls).toContainText('handshake: EncryptedExtensions (decrypted)');
+  await expect(page.getByTestId('inspect-problem')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Replay in playground' })).toBeVisible();
+
+  await open(page, 'tls13-http1.pcap');
+  await expect(page.getByTestId('capture-tls')).not.toContainText('(decrypted)');
+  await page.getByTestId('inspect-file').setInputFiles({ name: 'tls13-http1.keys', mimeType: 'text/plain', buffer: fixture('tls13-http1.keys') });
+  await expect(page.getByTestId('capture-tls')).toContainText('ALPN chose http/1.1');
+  await expect(page.getByTestId('capture-tls')).toContainText('application data, 159 bytes (decrypted)');
+});

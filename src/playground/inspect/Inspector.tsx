@@ -19,6 +19,7 @@ import { type ChunkPart, recordingChunks, requestText, sourceInfos, type WorkerM
 import { countOf } from './words';
 import { H2Connection, H2OneSide } from './H2Tables';
 import { CaptureTables } from './capture/CaptureTables';
+import { splitKeyLog } from './capture/key-log-file';
 import { takeWakeActions } from '../build/wake-actions';
 import { receiveFiles } from './early-files';
 import { replayLink, replaySnippet } from './replay';
@@ -201,8 +202,8 @@ async function runInspect(input: WorkerRequest['input'], onProgress?: (received:
       worker = undefined;
     }
   }
-  const { inspect } = await import('./inspect');
-  const { recording, ...result } = inspect({ ...input, text: requestText(input) });
+  const { inspectAsync } = await import('./inspect');
+  const { recording, ...result } = await inspectAsync({ ...input, text: requestText(input) });
   return { result, ...(recording ? { store: storeOf(recording) } : {}) };
 }
 
@@ -219,6 +220,8 @@ export default function Inspector() {
   const [settings, setSettings] = useState<Settings>(settingsBeforeWaking);
   // A dropped or chosen file; `inBox` says whether its text is in the box (MAX_BOX_BYTES).
   const [file, setFile] = useState<{ name: string; bytes: Uint8Array; inBox: boolean } | undefined>();
+  /** The NSS key log given with the open capture (capture/key-log-file.ts): TLS 1.3 is decrypted with it. */
+  const keyLog = useRef<string | undefined>(undefined);
   const [result, setResult] = useState<Reading['result']>();
   const [busy, setBusy] = useState(false);
   // Files dropped or chosen together beyond the one read (the inspector reads one file at a time).
@@ -249,6 +252,7 @@ export default function Inspector() {
         restoreCrlf: s.restoreCrlf,
         tableSize: s.tableSize,
         sender: s.sender,
+        ...(keyLog.current ? { keyLog: keyLog.current } : {}),
       };
       // Progress goes straight to its element: a render per chunk would redraw the previous reading's panel.
       const showProgress = (received: number, total: number) => {
@@ -336,7 +340,16 @@ export default function Inspector() {
     if (result) void read(change);
   };
 
-  const load = async (files: readonly File[]) => {
+  const load = async (dropped: readonly File[]) => {
+    // A TLS key log (SSLKEYLOGFILE) dropped or chosen with a capture, or after it, decrypts the capture.
+    const split = await splitKeyLog(dropped, { alone: file !== undefined });
+    const files = split.files;
+    if (split.keyLog !== undefined && files.length === 0) {
+      keyLog.current = split.keyLog;
+      void read();
+      return;
+    }
+    keyLog.current = split.keyLog;
     const f = files[0];
     if (!f) return;
     setLeftOut(files.slice(1).map((x) => x.name));
@@ -473,7 +486,7 @@ export default function Inspector() {
         </button>
         <label>
           {/* Its change events are taken at the page (early-files.ts), before and after hydration alike. */}
-          Open a file <input type="file" data-testid="inspect-file" />
+          Open a file <input type="file" multiple data-testid="inspect-file" />
         </label>
         <button type="button" data-action="share" onClick={() => void makeShare()}>
           Share link

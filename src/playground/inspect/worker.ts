@@ -5,17 +5,14 @@
  * when the page asks for it, so the page takes one piece per frame however fast this thread makes them.
  */
 import { requestText, type WorkerMessage, type WorkerNext, type WorkerRequest, workerMessages } from './chunks';
-import { inspect } from './inspect';
+import { inspect, inspectAsync, type InspectResult } from './inspect';
 
 let pending: { id: number; messages: Generator<WorkerMessage> } | undefined;
+let latest = 0;
 
-self.onmessage = (event: MessageEvent<WorkerRequest | WorkerNext>) => {
-  const data = event.data;
-  if ('input' in data) {
-    const result = inspect({ ...data.input, text: requestText(data.input) });
-    pending = { id: data.id, messages: workerMessages(data.id, result) };
-  } else if (pending?.id !== data.id) return;
-  const next = pending.messages.next();
+/** Sends the next piece of the reading the page is waiting for. */
+function step(): void {
+  const next = pending!.messages.next();
   if (next.done) {
     pending = undefined;
     return;
@@ -23,4 +20,25 @@ self.onmessage = (event: MessageEvent<WorkerRequest | WorkerNext>) => {
   self.postMessage(next.value);
   const last = next.value.type === 'end' || (next.value.type === 'result' && !next.value.more);
   if (last) pending = undefined;
+}
+
+function answer(id: number, result: InspectResult): void {
+  pending = { id, messages: workerMessages(id, result) };
+  step();
+}
+
+self.onmessage = (event: MessageEvent<WorkerRequest | WorkerNext>) => {
+  const data = event.data;
+  if ('input' in data) {
+    latest = data.id;
+    const input = { ...data.input, text: requestText(data.input) };
+    const result = inspect(input);
+    // A capture given with its key log is decrypted, QUIC Initials are opened: WebCrypto is asynchronous. The
+    // answer is dropped if a newer request came in meanwhile.
+    if ((result.format === 'pcap' && input.keyLog !== undefined) || result.format === 'quic')
+      void inspectAsync(input).then((full) => data.id === latest && answer(data.id, full));
+    else answer(data.id, result);
+    return;
+  }
+  if (pending?.id === data.id) step();
 };

@@ -24,3 +24,9 @@ it('leaves files alone when none is a key log, or when one file comes alone', as
   const alone = await splitKeyLog([file('tls13-h2.keys')]);
   expect([alone.files.length, alone.keyLog]).toEqual([1, undefined]);
 });
+
+it('takes a key log dropped alone when a capture is already open', async () => {
+  const got = await splitKeyLog([file('tls13-h2.keys')], { alone: true });
+  expect([got.files.length, got.keyLogFile?.name]).toEqual([0, 'tls13-h2.keys']);
+  expect((await splitKeyLog([file('h2c.pcap')], { alone: true })).files).toHaveLength(1);
+});
