@@ -83,6 +83,12 @@ export interface SimulationOptions {
    */
   readonly delayedAcks?: boolean;
   /**
+   * TCP pacing at Linux's rate (200 % of cwnd / SRTT in slow start, 120 % after), so a window leaves spread over
+   * the round trip rather than in one burst. Linux enforces it under the fq qdisc or with BBR; under
+   * fq_codel, the usual default, CUBIC is not paced, hence the default false.
+   */
+  readonly pacing?: boolean;
+  /**
    * The bottleneck queue in front of each direction of the client's link (net/link.ts), drop-tail: 'bdp'
    * (default: one bandwidth-delay product, rtt x bandwidth, at least ten 1,500-byte packets), `{ packets }`
    * (of 1,500 bytes), `{ bytes }`, or 'unlimited' (packets only wait, never overflow).
@@ -254,6 +260,7 @@ export const SIMULATION_OPTIONS = {
     default: true,
     check: oneOf(true, false),
   },
+  pacing: { doc: "TCP pacing at Linux's rate: 2 x cwnd / SRTT in slow start, 1.2 x after (fq qdisc); default off", default: false, check: oneOf(true, false) },
   queue: {
     doc: "Bottleneck queue per direction: 'bdp' (rtt x bandwidth, at least 10 packets), { packets }, { bytes } or 'unlimited'",
     default: 'bdp' as QueueSize,

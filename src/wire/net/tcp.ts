@@ -107,7 +107,17 @@ export interface TcpOptions {
    * every segment at once.
    */
   readonly delayedAcks?: boolean;
+  /**
+   * Pacing as Linux computes it (tcp_update_pacing_rate): segments leave at most at 200 % of cwnd / SRTT in
+   * slow start and 120 % after (tcp_pacing_ss_ratio, tcp_pacing_ca_ratio), spread over the round trip instead
+   * of in one burst. Linux enforces that rate only under the fq queueing discipline or for a congestion
+   * control that asks for it (BBR); with fq_codel, the usual default, CUBIC sends unpaced. Default false.
+   */
+  readonly pacing?: boolean;
 }
+
+/** Linux's pacing rate as a share of cwnd / SRTT: tcp_pacing_ss_ratio (slow start) and tcp_pacing_ca_ratio. */
+export const PACING_RATIO = { slowStart: 2, congestionAvoidance: 1.2 } as const;
 
 /** TCP's rule set for the shared loss recovery (congestion.ts). */
 export const tcpRules = (
@@ -169,6 +179,8 @@ interface Connection {
   readonly headers: number;
   /** Whether receivers delay their ACKs (TcpOptions.delayedAcks). */
   readonly delayedAcks: boolean;
+  /** Whether senders pace (TcpOptions.pacing). */
+  readonly pacing: boolean;
   closed: boolean;
 }
 
@@ -205,6 +217,9 @@ export class TcpSocket implements ByteStream {
   /** Bytes received in order and not yet acknowledged (a delayed ACK is owed). */
   #unacked = 0;
   #delayedAck: TimerId | undefined;
+  /** Pacing: the earliest time the next segment may leave, and the timer that sends it then. */
+  #pacedAt = 0;
+  #paceTimer: TimerId | undefined;
   #peerFinAt: number | undefined;
   // Signals.
   readonly #opened = new Signal<void>();
@@ -330,6 +345,7 @@ export class TcpSocket implements ByteStream {
     for (;;) {
       while (this.#resend.length > 0 && this.#resend[0]!.delivered) this.#resend.shift();
       const lost = this.#resend[0];
+      if ((lost || this.#queuedBytes > 0) && this.#paced()) break;
       if (lost) {
         if (!recovery.canSend(lost.data.length)) break;
         this.#resend.shift();
@@ -346,6 +362,29 @@ export class TcpSocket implements ByteStream {
     }
     if (this.#finRequested && !this.#finSent && this.#queuedBytes === 0) this.#sendFin();
     this.#armTimer();
+  }
+
+  /**
+   * With pacing on, whether the next segment must wait: if so, a timer pumps again when it may leave. Each
+   * segment sent moves that time on by its length at the pacing rate (`#transmit`).
+   */
+  #paced(): boolean {
+    if (!this.#conn.pacing) return false;
+    const { clock } = this.#conn.ctx;
+    const now = clock.now();
+    if (now >= this.#pacedAt) return false;
+    this.#paceTimer ??= clock.setTimeout(() => {
+      this.#paceTimer = undefined;
+      this.#pump();
+    }, this.#pacedAt - now);
+    return true;
+  }
+
+  /** Linux's pacing rate, bytes per ms: cwnd / SRTT times 2 in slow start, 1.2 after. */
+  get pacingRate(): number {
+    const r = this.#recovery;
+    const ratio = r.cwnd < r.ssthresh ? PACING_RATIO.slowStart : PACING_RATIO.congestionAvoidance;
+    return (ratio * r.cwnd) / r.smoothedRtt;
   }
 
   #take(max: number): Uint8Array {
@@ -408,6 +447,7 @@ export class TcpSocket implements ByteStream {
     const now = ctx.clock.now();
     // An owed ACK leaves with the data (every segment carries one); here it is its own event, sent now.
     if (this.#unacked > 0) this.#sendAck(undefined);
+    if (this.#conn.pacing) this.#pacedAt = roundTime(Math.max(this.#pacedAt, now) + segment.data.length / this.pacingRate);
     segment.tx = this.#nextTx++;
     this.#recovery.onSent({ number: segment.tx, sentAt: now, size: segment.data.length, ackEliciting: true, retransmission, payload: segment });
     const arrival = link.transmit(this.#direction, segment.data.length, now, headers);
@@ -612,6 +652,8 @@ export class TcpSocket implements ByteStream {
     this.#conn.ctx.clock.clearTimeout(this.#timer);
     this.#conn.ctx.clock.clearTimeout(this.#delayedAck);
     this.#delayedAck = undefined;
+    this.#conn.ctx.clock.clearTimeout(this.#paceTimer);
+    this.#paceTimer = undefined;
     this.#timer = undefined;
     this.#timerAt = undefined;
     this.#queue.length = 0;
@@ -638,6 +680,8 @@ export class TcpNetwork {
   readonly headers: number;
   /** Whether receivers delay their ACKs (TcpOptions.delayedAcks). */
   readonly delayedAcks: boolean;
+  /** Whether senders pace (TcpOptions.pacing). */
+  readonly pacing: boolean;
   readonly #listeners = new Map<string, Listener>();
 
   constructor(ctx: NetContext, options: TcpOptions = {}) {
@@ -646,6 +690,7 @@ export class TcpNetwork {
     this.rules = tcpRules(options.minRto, options.restartAfterIdle, timestamps, options.congestionControl, options.rtoFormula, options.tailLossProbe);
     this.headers = HEADER_OVERHEAD + (timestamps ? TIMESTAMP_OPTION_BYTES : 0);
     this.delayedAcks = options.delayedAcks ?? true;
+    this.pacing = options.pacing ?? false;
   }
 
   /** Accepts connections to `address` ("host:port"). Returns a function that stops listening. */
@@ -666,6 +711,7 @@ export class TcpNetwork {
       rules: this.rules,
       headers: this.headers,
       delayedAcks: this.delayedAcks,
+      pacing: this.pacing,
       closed: false,
     };
     const client = new TcpSocket(conn, 'client');

@@ -147,6 +147,7 @@ export function createSimulation(options: SimulationOptions = {}): Simulation {
     congestionControl: resolved.congestionControl,
     tailLossProbe: resolved.tailLossProbe,
     delayedAcks: resolved.delayedAcks,
+    pacing: resolved.pacing,
   });
   const random = createRandom(resolved.seed);
   const link = new Link(
