@@ -48,6 +48,9 @@
  * - Tail loss probes (RACK-TLP, RFC 8985 §7, congestion.ts): 2 x SRTT without an ACK sends the last segment
  *   (or a new one) past the window, so a lost tail is found by RACK instead of the RTO; `tailLossProbe: false`.
  *
+ * - Pacing (`pacing`, default off as under Linux's usual fq_codel qdisc): segments leave at Linux's pacing
+ *   rate, 2 x cwnd / SRTT in slow start and 1.2 x after, each moving the next departure on by its length.
+ *
  * Not modelled: the receive window (the receiver always has room), Linux's adaptive delayed-ACK timeout (ato
  * grows with the gaps between segments; fixed at 40 ms here) and its re-entry into quick-ack mode, Nagle, and TCP options other than timestamps (SACK-permitted and window scale travel only on the SYN,
  * which costs no bandwidth here). Control segments (SYN, ACK, FIN, RST) are never lost and take no bandwidth (see link.ts).
