@@ -3,6 +3,7 @@ import {
   NGTCP2_CLIENT_DATAGRAM,
   NGTCP2_CLIENT_FRAME,
   NGTCP2_SERVER_DATAGRAM,
+  RFC9001_CLIENT_HELLO_FRAME,
   RFC9001_CLIENT_INITIAL,
   RFC9001_RETRY,
   RFC9001_SERVER_INITIAL,
@@ -11,6 +12,7 @@ import {
 import { inspectQuic, looksLikeQuicInitial, readQuicHeaders } from './quic';
 import { parseHex } from './hex';
 import { inspect, inspectAsync } from './inspect';
+import { deriveQuicInitialKeys, encodeQuicVarint, protectQuicInitial } from 'roundtrip/wire';
 import { readTlsHandshake } from './quic-tls';
 
 const bytesOf = (text: string): Uint8Array => {
@@ -158,5 +160,34 @@ describe('QUIC datagrams in the Inspector', () => {
     expect(now.problems).toEqual([]);
     const later = await inspectAsync({ text: NGTCP2_CLIENT_FRAME });
     expect(later.notes).toContain('  server_name (SNI): localhost');
+  });
+
+  it('a ClientHello split over two Initials in two datagrams is read whole from the CRYPTO offsets', async () => {
+    // RFC 9001 A.2's ClientHello (the 241 bytes after its CRYPTO frame header 060040f1), sent as 100 + 141 bytes.
+    const hello = bytesOf(RFC9001_CLIENT_HELLO_FRAME).subarray(4);
+    const dcid = bytesOf('8394c8f03e515708');
+    const keys = await deriveQuicInitialKeys(dcid);
+    const datagram = async (packetNumber: number, offset: number, data: Uint8Array): Promise<string> => {
+      const frame = [0x06, ...encodeQuicVarint(offset), ...encodeQuicVarint(data.length), ...data];
+      // A 22-byte header (8-byte DCID, 2-byte Length, 4-byte packet number) and a 16-byte tag leave 1,162 bytes, as in A.2.
+      const payload = new Uint8Array(1200 - 22 - 16);
+      payload.set(frame);
+      const out = await protectQuicInitial(keys.client, { dcid, scid: new Uint8Array(0), packetNumber, packetNumberLength: 4, payload });
+      return Array.from(out.packet, (b) => b.toString(16).padStart(2, '0')).join('');
+    };
+    const first = await datagram(0, 0, hello.subarray(0, 100));
+    const second = await datagram(1, 100, hello.subarray(100));
+    const q = await inspectQuic(`${first}\n\n${second}`);
+    expect(q.problems).toEqual([]);
+    expect(q.datagrams).toEqual([1200, 1200]);
+    expect(q.packets[0]?.initial?.frames[0]).toBe('CRYPTO offset 0, 100 bytes (ClientHello)');
+    expect(q.packets[1]?.initial?.frames[0]).toMatch(/^CRYPTO offset 100, 141 bytes/);
+    expect(q.tls.client).toHaveLength(1);
+    expect(q.tls.client[0]).toMatchObject({ name: 'ClientHello', length: 237, complete: true });
+    expect(q.tls.client[0]?.hello?.serverName).toBe('example.com');
+    // Only the first datagram: the ClientHello is listed as continued, not read.
+    const half = await inspectQuic(first);
+    expect(half.tls.client).toEqual([{ type: 1, name: 'ClientHello', offset: 0, length: 237, complete: false }]);
+    expect(half.notes).toContain('Client TLS: ClientHello (type 1), 237 bytes at CRYPTO offset 0, continued in a later packet.');
   });
 });
