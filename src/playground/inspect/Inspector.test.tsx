@@ -179,6 +179,27 @@ describe('Inspector', () => {
     }
   }, 60_000);
 
+  it('reads a file dropped before it woke (kept by the page) and one dropped anywhere once awake, and says what a big file leaves out of the box', async () => {
+    const file = (name: string, text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      const f = new File([bytes], name);
+      Object.defineProperty(f, 'arrayBuffer', { value: async () => bytes.slice().buffer });
+      return f;
+    };
+    // What early-files.ts's inline script keeps for the island before it hydrates.
+    (window as unknown as { __rtInspectFiles: { queue: File[][] } }).__rtInspectFiles = { queue: [[file('early.txt', 'GET / HTTP/1.1\r\nHost: a\r\n\r\n')]] };
+    render(<Inspector />);
+    expect((await screen.findByTestId('inspect-result', {}, { timeout: 15_000 })).textContent).toContain('from early.txt');
+    expect(box().value).toContain('Host: a');
+    // Awake: dropped on the page's body, not on the box; over 256 KiB its text stays out of the box, which says so.
+    const big = `GET / HTTP/1.1\r\nHost: a\r\nX-Pad: ${'x'.repeat(300_000)}\r\n\r\n`;
+    fireEvent.drop(document.body, { dataTransfer: { files: [file('big.txt', big), file('other.txt', 'x')] } });
+    await vi.waitFor(() => expect(screen.getByTestId('inspect-result').textContent).toContain('from big.txt'), { timeout: 15_000 });
+    expect(box().value).toBe('');
+    expect(box().placeholder).toMatch(/^big\.txt \(300 KB\) is read as a file: its text is too long to show here \(over 262 KB\)/);
+    expect(screen.getByTestId('inspect-left-out').textContent).toMatch(/2 files came together; .* only big\.txt was read\. Left out: other\.txt\./);
+  });
+
   it('says a damaged share link is damaged instead of showing an empty page', async () => {
     const encoded = await encodeShareState({ code: 'GET / HTTP/1.1' });
     history.replaceState(null, '', formatShareHash({ id: INSPECT_SHARE_ID, encoded: encoded.slice(0, 12) }));
