@@ -109,6 +109,16 @@ describe('TCP reassembly', () => {
     expect(c!.problems).toEqual(["The client's bytes 3-8 were never captured: the 2 bytes after them (segment 3) cannot be read in order and are left out."]);
   });
 
+  it("reads data carried on a SYN (TCP Fast Open, RFC 7413) as the stream's first bytes", () => {
+    const [c] = run([
+      { from: 'c', seq: 700, flags: SYN, payload: 'GET ' },
+      { from: 's', seq: 9, ack: 705, flags: SYN | ACK },
+      { from: 'c', seq: 705, ack: 10, flags: ACK, payload: '/ HTTP/1.1' },
+    ]);
+    expect(text(c!.chunks.client)).toBe('GET / HTTP/1.1');
+    expect(c!.segments.map((s) => s.notes)).toEqual([[], [], []]);
+  });
+
   it('starts a new connection when a SYN with a new ISN reuses the 4-tuple', () => {
     const conns = run([
       { from: 'c', seq: 1, flags: SYN },

@@ -141,8 +141,9 @@ export class TcpReassembler {
       if (!syn) notes.push('first segment of this side (its SYN is not in the capture)');
     } else if (syn && side.synSeen) notes.push('retransmitted SYN');
     const length = tcp.payload.length;
-    // Offset of the payload's first byte from the side's first data byte.
-    const offset = (rel(tcp.seq, side.isn) - 1 + MOD) % MOD;
+    // Offset of the payload's first byte from the side's first data byte. Data on a SYN (TCP Fast Open, RFC 7413)
+    // follows the SYN's own sequence number.
+    const offset = (rel(tcp.seq, side.isn) - (syn ? 0 : 1) + MOD) % MOD;
     if (length > 0) this.#accept(side, offset, tcp.payload, captured.number, at, notes);
     if (tcp.missing > 0) notes.push(`${tcp.missing} bytes not captured (snapshot length)`);
     if (tcp.flags & TCP_FLAGS.FIN) {
