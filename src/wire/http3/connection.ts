@@ -113,6 +113,9 @@ export interface QuicOutput {
   readonly timer: number | undefined;
 }
 
+/** RFC 9002 §7.7: pace at N x cwnd / smoothed_rtt, N = 1.25, so a pacer that falls behind can catch up. */
+export const QUIC_PACING_GAIN = 1.25;
+
 export interface QuicConnectionOptions {
   readonly role: QuicRole;
   /** Client only: a session ticket from an earlier connection to this server, enabling 0-RTT. */
@@ -121,6 +124,11 @@ export interface QuicConnectionOptions {
   readonly restartAfterIdle?: boolean;
   /** The congestion-control algorithm: 'cubic' (default, RFC 9438 with HyStart++) or 'newreno' (RFC 9002 §7.3). */
   readonly congestionControl?: CongestionControl;
+  /**
+   * Pace 1-RTT data packets at RFC 9002 §7.7's rate, N x cwnd / smoothed_rtt with N = 1.25 (QUIC_PACING_GAIN),
+   * instead of sending all the window allows at once. Default false.
+   */
+  readonly pacing?: boolean;
   /**
    * Server: size of its Certificate message (RFC 8446 §4.4.2), bytes. Default
    * TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES (2,800), the same as TLS over TCP (net/tls.ts).
@@ -174,6 +182,10 @@ export class QuicConnection {
   #heard = false;
   /** Stream bytes sent for the first time so far, on all streams: the offset of our next new application byte. */
   #appSent = 0;
+  /** Pacing: whether it is on, the earliest time the next data packet may leave, and whether one is waiting. */
+  readonly #pacing: boolean;
+  #pacedAt = 0;
+  #paceBlocked = false;
   readonly #certificateChainBytes: number;
   readonly #keyShare: TlsKeyShare;
 
@@ -183,6 +195,7 @@ export class QuicConnection {
     this.#keyShare = options.keyShare ?? TLS_DEFAULT_KEY_SHARE;
     this.resumed = options.role === 'client' && options.resume === true;
     this.recovery = new QuicRecovery({ restartAfterIdle: options.restartAfterIdle, congestionControl: options.congestionControl });
+    this.#pacing = options.pacing ?? false;
     this.#spaces = new PacketSpaces(options.role, this.recovery);
     if (options.role === 'server') this.#state = 'handshaking';
     this.#handshakeState = options.role === 'client' ? 'start' : 'wait-client-hello';
@@ -572,10 +585,14 @@ export class QuicConnection {
   #sendApp(now: number, probes = 0): void {
     const space: QuicSpace = this.#oneRtt ? '1rtt' : '0rtt';
     const probe = probes > 0;
+    this.#paceBlocked = false;
     for (let sent = 0; ; sent++) {
       const ready = this.#ready();
       if (ready.length === 0) return;
       if (probe ? sent >= probes : !this.recovery.canSend(QUIC_MAX_DATAGRAM_SIZE)) return;
+      // RFC 9002 §7.7: probes are not paced; other packets wait for the pacer.
+      this.#paceBlocked = this.#pacing && !probe && now < this.#pacedAt;
+      if (this.#paceBlocked) return;
       const frames: QuicFrame[] = [];
       // RFC 9000 §17.2.3: a 0-RTT packet cannot carry ACK frames; 1-RTT packets piggy-back them.
       if (space === '1rtt' && this.#spaces.ackPending('app')) frames.push(this.#spaces.ack('app', now));
@@ -599,6 +616,10 @@ export class QuicConnection {
       }
       const packet = this.#packet(space, frames, now, true, chunks, probe);
       const datagram = this.#datagram([packet]);
+      if (this.#pacing && !probe) {
+        const rate = (QUIC_PACING_GAIN * this.recovery.cwnd) / this.recovery.smoothedRtt;
+        this.#pacedAt = roundTime(Math.max(this.#pacedAt, now) + datagram.size / rate);
+      }
       this.#datagrams.push(fresh > 0 ? { ...datagram, firstSent: [this.#appSent, (this.#appSent += fresh)] } : datagram);
     }
   }
@@ -640,7 +661,8 @@ export class QuicConnection {
     // The earlier of loss recovery's timer and the delayed ACK's (RFC 9000 §13.2.1).
     const recoveryAt = this.recovery.nextTimer()?.at;
     const ackAt = this.#oneRtt ? this.#spaces.ackDeadline : undefined;
-    const timer = ackAt === undefined ? recoveryAt : recoveryAt === undefined ? ackAt : Math.min(recoveryAt, ackAt);
+    const paceAt = this.#paceBlocked && this.#pacedAt > now ? this.#pacedAt : undefined;
+    const timer = [recoveryAt, ackAt, paceAt].reduce<number | undefined>((a, b) => (b === undefined ? a : a === undefined ? b : Math.min(a, b)), undefined);
     const out: QuicOutput = { datagrams: this.#datagrams, events: this.#events, timer: this.#state === 'closed' ? undefined : timer };
     this.#datagrams = [];
     this.#events = [];

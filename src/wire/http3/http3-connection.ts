@@ -71,6 +71,8 @@ export interface Http3ConnectionOptions {
   readonly congestionControl?: QuicConnectionOptions['congestionControl'];
   /** Server: size of its TLS Certificate message, bytes (QuicConnectionOptions.certificateChainBytes). */
   readonly certificateChainBytes?: number;
+  /** QUIC pacing (QuicConnectionOptions.pacing); default false. */
+  readonly pacing?: boolean;
   /** The TLS key exchange (QuicConnectionOptions.keyShare). */
   readonly keyShare?: QuicConnectionOptions['keyShare'];
 }
@@ -136,6 +138,7 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
       ...(options.resume ? { resume: true } : {}),
       ...(options.restartAfterIdle === false ? { restartAfterIdle: false } : {}),
       ...(options.congestionControl !== undefined ? { congestionControl: options.congestionControl } : {}),
+      ...(options.pacing ? { pacing: true } : {}),
       ...(options.certificateChainBytes !== undefined ? { certificateChainBytes: options.certificateChainBytes } : {}),
       ...(options.keyShare !== undefined ? { keyShare: options.keyShare } : {}),
     });

@@ -83,9 +83,10 @@ export interface SimulationOptions {
    */
   readonly delayedAcks?: boolean;
   /**
-   * TCP pacing at Linux's rate (200 % of cwnd / SRTT in slow start, 120 % after), so a window leaves spread over
-   * the round trip rather than in one burst. Linux enforces it under the fq qdisc or with BBR; under
-   * fq_codel, the usual default, CUBIC is not paced, hence the default false.
+   * Pacing, so a window leaves spread over the round trip rather than in one burst: TCP at Linux's rate (200 %
+   * of cwnd / SRTT in slow start, 120 % after), QUIC at RFC 9002 §7.7's 1.25 x cwnd / smoothed_rtt. Linux
+   * enforces its rate only under the fq qdisc or with BBR; under fq_codel, the usual default, CUBIC is not
+   * paced, hence the default false (for both stacks, so they stay comparable).
    */
   readonly pacing?: boolean;
   /**
@@ -260,7 +261,11 @@ export const SIMULATION_OPTIONS = {
     default: true,
     check: oneOf(true, false),
   },
-  pacing: { doc: "TCP pacing at Linux's rate: 2 x cwnd / SRTT in slow start, 1.2 x after (fq qdisc); default off", default: false, check: oneOf(true, false) },
+  pacing: {
+    doc: "Pacing: TCP at Linux's 2 x cwnd / SRTT in slow start (1.2 x after), QUIC at 1.25 x cwnd / SRTT (RFC 9002 §7.7)",
+    default: false,
+    check: oneOf(true, false),
+  },
   queue: {
     doc: "Bottleneck queue per direction: 'bdp' (rtt x bandwidth, at least 10 packets), { packets }, { bytes } or 'unlimited'",
     default: 'bdp' as QueueSize,

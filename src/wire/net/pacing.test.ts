@@ -26,3 +26,26 @@ describe('TCP pacing', () => {
     expect(unpaced.gaps).toEqual(Array(9).fill(0));
   });
 });
+
+describe('QUIC pacing (RFC 9002 §7.7)', () => {
+  async function serverFlight(pacing: boolean) {
+    const server = createServer({ resources: { '/f': { body: 'p'.repeat(100_000), contentType: 'application/octet-stream' } } });
+    // No bandwidth limit: every RTT sample is exactly 100 ms, so the rate is 1.25 x cwnd / 100.
+    const sim = createSimulation({ httpVersion: '3', tls: '1.3', rtt: 100, bandwidth: Infinity, server, pacing });
+    expect((await (await sim.fetch('/f')).arrayBuffer()).byteLength).toBe(100_000);
+    return sim.trace.ofType('quic-packet-sent').filter((e) => e.from === 'server' && e.space === '1rtt' && e.frames.some((f) => f.startsWith('STREAM 0 ')));
+  }
+
+  it('the first window leaves one packet per size / (1.25 x cwnd / smoothed_rtt), not all at once', async () => {
+    const paced = (await serverFlight(true)).slice(0, 8);
+    expect(paced).toHaveLength(8);
+    for (let i = 1; i < paced.length; i++) {
+      const previous = paced[i - 1]!;
+      // The response's packets: 1,442 bytes at 1.25 x 17,883 / 100 = 223.5 bytes per ms, 6.451 ms apart.
+      expect(paced[i]!.at - previous.at).toBeCloseTo(previous.size / ((1.25 * previous.cwnd) / 100), 2);
+      expect(paced[i]!.at - previous.at).toBeGreaterThan(3);
+    }
+    const unpaced = (await serverFlight(false)).slice(0, 8);
+    expect(new Set(unpaced.map((e) => e.at)).size).toBe(1);
+  });
+});

@@ -152,9 +152,9 @@ export class Http3Client implements ClientProtocol {
     const id = ctx.nextId('q');
     const key = exchange.origin;
     const resume = this.#tickets.has(key);
-    const { restartAfterIdle, certificateChainBytes, tlsKeyShare: keyShare, congestionControl } = options;
-    const client = new Http3Connection({ role: 'client', resume, restartAfterIdle, keyShare, congestionControl });
-    const server = new Http3Connection({ role: 'server', restartAfterIdle, certificateChainBytes, keyShare, congestionControl });
+    const { restartAfterIdle, certificateChainBytes, tlsKeyShare: keyShare, congestionControl, pacing } = options;
+    const client = new Http3Connection({ role: 'client', resume, restartAfterIdle, keyShare, congestionControl, pacing });
+    const server = new Http3Connection({ role: 'server', restartAfterIdle, certificateChainBytes, keyShare, congestionControl, pacing });
     let session: Http3ServerSession | undefined;
     const connection: Connection = {
       id,
