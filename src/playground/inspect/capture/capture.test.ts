@@ -173,6 +173,22 @@ describe('TLS 1.3 (curl -k against a node:http2 TLS server, SSLKEYLOGFILE)', () 
     expect(result.replay?.exchanges.map((e) => [e.path, e.status, e.responseBody])).toEqual([['/c', 200, textOf('tls13-chacha20.curl-output.txt')]]);
   });
 
+  it('TLS 1.2 with its CLIENT_RANDOM key log: AES-128-GCM and h2, AES-256-GCM-SHA384 and HTTP/1.1 (ALPN in the ServerHello)', async () => {
+    const plain = inspect({ text: '', bytes: fixture('tls12-h2.pcap') });
+    // TLS 1.2 chooses ALPN in the clear, so the protocol is named before any decryption.
+    expect(plain.capture!.connections[0]!.protocol).toBe('TLS (h2)');
+    for (const [name, suite, path] of [
+      ['tls12-h2', 0xc02b, '/t12'],
+      ['tls12-http1', 0xc02c, '/t12b'],
+    ] as const) {
+      const result = await inspectAsync({ text: '', bytes: fixture(`${name}.pcap`), keyLog: textOf(`${name}.keys`) });
+      const tls = result.capture!.connections[0]!.tls!;
+      expect([tls.version, tls.cipherSuite, tls.problems]).toEqual(['TLS 1.2', suite, []]);
+      expect(tls.records.filter((r) => r.what === 'handshake: Finished (decrypted)').map((r) => r.from)).toEqual(['client', 'server']);
+      expect(result.replay?.exchanges.map((e) => [e.path, e.status, e.responseBody])).toEqual([[path, 200, textOf(`${name}.curl-output.txt`)]]);
+    }
+  });
+
   it('names what is wrong with a key log: a changed secret, secrets of the wrong length, another connection', async () => {
     const keys = textOf('tls13-h2.keys');
     const changed = keys.replace(/^(CLIENT_HANDSHAKE_TRAFFIC_SECRET [0-9a-f]{64} )(.)/m, (_, head: string, c: string) => head + (c === '0' ? '1' : '0'));

@@ -16,6 +16,7 @@
  */
 import { aesGcmOpen, chacha20Poly1305Open, type HkdfHash, hkdfExpandLabel } from 'roundtrip/wire';
 import type { Side, StreamChunk } from './tcp';
+import { decryptTls12, TLS12_AEAD_SUITES } from './tls12';
 
 export interface TlsRecord {
   readonly from: Side;
@@ -36,6 +37,7 @@ export interface TlsReading {
   readonly version?: string;
   readonly cipherSuite?: number;
   readonly clientRandom?: string;
+  readonly serverRandom?: string;
   readonly sni?: string;
   readonly alpnOffered: readonly string[];
   /** The protocol the server chose (from EncryptedExtensions, so known only once decrypted). */
@@ -92,8 +94,11 @@ const OTHER_SUITES: readonly (readonly [number, string])[] = [
   [0x1305, 'TLS_AES_128_CCM_8_SHA256'],
 ];
 
-const suiteName = (s: number) =>
-  TLS13_SUITES.find((x) => x.id === s)?.name ?? OTHER_SUITES.find((x) => x[0] === s)?.[1] ?? `cipher suite 0x${s.toString(16).padStart(4, '0')}`;
+export const suiteName = (s: number) =>
+  TLS13_SUITES.find((x) => x.id === s)?.name ??
+  TLS12_AEAD_SUITES.find((x) => x.id === s)?.name ??
+  OTHER_SUITES.find((x) => x[0] === s)?.[1] ??
+  `cipher suite 0x${s.toString(16).padStart(4, '0')}`;
 
 // HelloRetryRequest is a ServerHello with this random (RFC 8446 §4.1.3).
 const HRR_RANDOM = 'cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c';
@@ -126,7 +131,7 @@ function joined(chunks: readonly StreamChunk[]): { bytes: Uint8Array; timeAt: (o
   };
 }
 
-interface RawRecord {
+export interface RawRecord {
   from: Side;
   offset: number;
   type: number;
@@ -135,7 +140,7 @@ interface RawRecord {
   time: number;
 }
 
-function records(from: Side, chunks: readonly StreamChunk[], problems: string[]): RawRecord[] {
+export function records(from: Side, chunks: readonly StreamChunk[], problems: string[]): RawRecord[] {
   const { bytes, timeAt } = joined(chunks);
   const out: RawRecord[] = [];
   let at = 0;
@@ -162,7 +167,7 @@ function records(from: Side, chunks: readonly StreamChunk[], problems: string[])
 }
 
 /** Handshake messages in a run of handshake bytes (type, 24-bit length, body); a message may span records. */
-function* handshakeMessages(bytes: Uint8Array): Generator<{ type: number; body: Uint8Array; end: number }> {
+export function* handshakeMessages(bytes: Uint8Array): Generator<{ type: number; body: Uint8Array; end: number }> {
   let at = 0;
   while (at + 4 <= bytes.length) {
     const length = (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
@@ -200,6 +205,9 @@ function alpnNames(data: Uint8Array | undefined): string[] {
 
 interface Hello {
   clientRandom?: string;
+  serverRandom?: string;
+  /** TLS 1.2 and older: the ALPN protocol the ServerHello chose (TLS 1.3 puts it in EncryptedExtensions). */
+  alpn?: string;
   sni?: string;
   alpnOffered: string[];
   cipherSuite?: number;
@@ -222,9 +230,12 @@ function readHello(type: number, body: Uint8Array, hello: Hello): void {
     if (sni && sni.length > 5) hello.sni = new TextDecoder().decode(sni.subarray(5, 5 + ((sni[3]! << 8) | sni[4]!)));
   } else if (type === 2) {
     hello.retry = hex(body.subarray(2, 34)) === HRR_RANDOM;
+    if (!hello.retry) hello.serverRandom = hex(body.subarray(2, 34));
     const at = 35 + sessionLength;
     hello.cipherSuite = (body[at]! << 8) | body[at + 1]!;
     const ext = extensions(body, at + 3);
+    const chosen = alpnNames(ext.get(16))[0];
+    if (chosen) hello.alpn = chosen;
     const v = ext.get(43);
     // supported_versions in a ServerHello is the one version chosen (RFC 8446 §4.2.1); without it, TLS 1.2 or older.
     const version = v && v.length === 2 ? (v[0]! << 8) | v[1]! : (body[0]! << 8) | body[1]!;
@@ -260,8 +271,8 @@ export function readTlsConnection(chunks: Readonly<Record<Side, readonly StreamC
     hello.version ?? 'no ServerHello captured',
     ...(suite ? [suite] : []),
     ...(hello.sni ? [`server name ${hello.sni}`] : []),
-    `ALPN offered: ${hello.alpnOffered.join(', ') || 'none'}`,
-    `${out.length} records, ${encrypted} of them encrypted (the TLS 1.3 handshake after ServerHello, then the application data)`,
+    `ALPN offered: ${hello.alpnOffered.join(', ') || 'none'}${hello.alpn ? `, ServerHello chose ${hello.alpn}` : ''}`,
+    `${out.length} records, ${encrypted} of them encrypted (${hello.version === 'TLS 1.3' ? 'the TLS 1.3 handshake after ServerHello, then the application data' : 'the application data'})`,
   ].join('; ');
   return {
     records: out,
@@ -269,6 +280,8 @@ export function readTlsConnection(chunks: Readonly<Record<Side, readonly StreamC
     ...(hello.version ? { version: hello.version } : {}),
     ...(hello.cipherSuite !== undefined ? { cipherSuite: hello.cipherSuite } : {}),
     ...(hello.clientRandom ? { clientRandom: hello.clientRandom } : {}),
+    ...(hello.serverRandom ? { serverRandom: hello.serverRandom } : {}),
+    ...(hello.alpn ? { alpn: hello.alpn } : {}),
     ...(hello.sni ? { sni: hello.sni } : {}),
     alpnOffered: hello.alpnOffered,
     problems,
@@ -327,7 +340,7 @@ function nonce(keys: Keys): Uint8Array {
 }
 
 /** TLSInnerPlaintext: the content, then the real type, then zeros (RFC 8446 §5.4). */
-function unpad(inner: Uint8Array): { type: number; content: Uint8Array } | undefined {
+export function unpad(inner: Uint8Array): { type: number; content: Uint8Array } | undefined {
   let i = inner.length - 1;
   while (i >= 0 && inner[i] === 0) i--;
   return i < 0 ? undefined : { type: inner[i]!, content: inner.subarray(0, i) };
@@ -345,7 +358,8 @@ export async function decryptTls(
 ): Promise<TlsReading> {
   const problems = [...reading.problems];
   const fail = (message: string): TlsReading => ({ ...reading, problems: [...problems, message], summary: `${reading.summary}; not decrypted: ${message}` });
-  if (reading.version !== 'TLS 1.3') return fail('only TLS 1.3 is decrypted here (this connection is not TLS 1.3, or its ServerHello was not captured).');
+  if (reading.version === 'TLS 1.2') return decryptTls12(chunks, reading, keyLog);
+  if (reading.version !== 'TLS 1.3') return fail('only TLS 1.3 and 1.2 are decrypted here (this connection is neither, or its ServerHello was not captured).');
   const suite = TLS13_SUITES.find((x) => x.id === reading.cipherSuite);
   if (!suite) return fail(`${suiteName(reading.cipherSuite ?? 0)} is not decrypted here: only ${TLS13_SUITES.map((x) => x.name).join(', ')} are.`);
   const secrets = reading.clientRandom ? keyLog.get(reading.clientRandom) : undefined;
