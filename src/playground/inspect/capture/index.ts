@@ -140,7 +140,7 @@ function inspectPackets(packets: CapturePackets, tls: ReadonlyMap<string, TlsRea
   );
   if ([...tls.values()].some((t) => !t.plaintext) && !keyLogGiven)
     notes.push(
-      'TLS application data is encrypted. To read it, save the key log of the same run (SSLKEYLOGFILE=keys.log curl ..., or a browser started with SSLKEYLOGFILE) and give it with the capture: TLS 1.3 with AES-GCM is decrypted here, in the browser.',
+      'TLS application data is encrypted. To read it, save the key log of the same run (SSLKEYLOGFILE=keys.log curl ..., or a browser started with SSLKEYLOGFILE) and give it with the capture: TLS 1.3 and 1.2 with AES-GCM or ChaCha20-Poly1305 are decrypted here, in the browser.',
     );
   const versions = new Set(conversations.map((c) => c.protocol));
   const capture: CaptureSummary = {
