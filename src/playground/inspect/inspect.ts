@@ -277,6 +277,7 @@ function pcap(input: InspectInput, got: CaptureInspection = readCaptureNow(captu
     problems: got.problems,
     notes: got.notes,
     capture: got.capture,
+    ...(got.quic ? { quic: got.quic } : {}),
     ...(exchanges.length > 0
       ? { replay: { from: 'a capture file', exchanges } }
       : { noReplay: 'Replay is not offered: the capture holds no HTTP/1 or HTTP/2 exchange that could be read (TLS needs its key log).' }),
@@ -296,7 +297,8 @@ export async function inspectAsync(input: InspectInput): Promise<InspectResult> 
     const quic = await inspectQuic(input.text);
     return { ...result, quic, problems: quic.problems, notes: quic.notes };
   }
-  if (result.format !== 'pcap' || input.keyLog === undefined) return result;
+  // A capture needs the asynchronous reading for its key log, or to open the QUIC Initials it holds.
+  if (result.format !== 'pcap' || (input.keyLog === undefined && !result.capture?.quicDatagrams)) return result;
   try {
     const got = await readCapture(captureBytes(input), { keyLog: input.keyLog });
     return { detected: result.detected, reason: result.reason, ...pcap(input, got) };

@@ -35,7 +35,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest | WorkerNext>) => {
     const result = inspect(input);
     // A capture given with its key log is decrypted, QUIC Initials are opened: WebCrypto is asynchronous. The
     // answer is dropped if a newer request came in meanwhile.
-    if ((result.format === 'pcap' && input.keyLog !== undefined) || result.format === 'quic')
+    if ((result.format === 'pcap' && (input.keyLog !== undefined || Boolean(result.capture?.quicDatagrams))) || result.format === 'quic')
       void inspectAsync(input).then((full) => data.id === latest && answer(data.id, full));
     else answer(data.id, result);
     return;

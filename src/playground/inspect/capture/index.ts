@@ -6,6 +6,7 @@
  */
 import type { Recording } from '../../recording/model';
 import type { H2ConnectionReading } from '../h2-connection';
+import { inspectQuic, type QuicInspection, quicHeaderNotes } from '../quic';
 import { type Segment, verdicts } from '../http1';
 import type { ReplayExchange } from '../replay';
 import { recordingOf } from '../to-recording';
@@ -49,6 +50,8 @@ export interface CaptureSummary {
   readonly linkTypes: readonly string[];
   readonly connections: readonly CaptureConnectionSummary[];
   readonly skipped: Readonly<Record<string, number>>;
+  /** UDP datagrams of the first UDP flow, read as QUIC (quic.ts). */
+  readonly quicDatagrams: number;
 }
 
 export interface CaptureInspection {
@@ -59,6 +62,8 @@ export interface CaptureInspection {
   /** The HTTP/1 conversations' writes, for the caller's verdicts and Replay. */
   readonly http1: readonly { readonly label: string; readonly segments: readonly Segment[] }[];
   readonly h2: readonly { readonly label: string; readonly reading: H2ConnectionReading }[];
+  /** QUIC: the first UDP flow's datagrams, their Initials opened (readCapture only: WebCrypto is asynchronous). */
+  readonly quic?: QuicInspection;
 }
 
 export interface ReadCaptureOptions {
@@ -76,7 +81,23 @@ export async function readCapture(bytes: Uint8Array, options: ReadCaptureOptions
     const reading = readTlsConnection(c.chunks);
     tls.set(c.id, keys ? await decryptTls(c.chunks, reading, keys) : reading);
   }
-  return inspectPackets(packets, tls, options.keyLog !== undefined);
+  const text = quicText(packets);
+  const got = inspectPackets(packets, tls, options.keyLog !== undefined);
+  if (text === undefined) return got;
+  const quic = await inspectQuic(text);
+  return { ...got, quic, notes: [...got.notes, ...quic.notes], problems: [...got.problems, ...quic.problems] };
+}
+
+/**
+ * The datagrams of the capture's first UDP flow (both directions between its two endpoints) as quic.ts takes
+ * pasted ones: hex, one datagram a paragraph. Its first client Initial's DCID opens both sides' Initials.
+ */
+function quicText(packets: CapturePackets): string | undefined {
+  const first = packets.datagrams[0];
+  if (!first) return undefined;
+  const ends = new Set([`${first.source}|${first.sourcePort}`, `${first.destination}|${first.destinationPort}`]);
+  const flow = packets.datagrams.filter((d) => ends.has(`${d.source}|${d.sourcePort}`) && ends.has(`${d.destination}|${d.destinationPort}`));
+  return flow.map((d) => Array.from(d.payload, (b) => b.toString(16).padStart(2, '0')).join('')).join('\n\n');
 }
 
 /** The same without decryption, for a caller that cannot wait (TLS connections show their handshake only). */
@@ -84,7 +105,12 @@ export function readCaptureNow(bytes: Uint8Array): CaptureInspection {
   const packets = readCapturePackets(bytes);
   const tls = new Map<string, TlsReading>();
   for (const c of packets.connections) if (c.protocol === 'tls') tls.set(c.id, readTlsConnection(c.chunks));
-  return inspectPackets(packets, tls, false);
+  const got = inspectPackets(packets, tls, false);
+  const text = quicText(packets);
+  if (text === undefined) return got;
+  // Headers only here: opening the Initials waits for readCapture.
+  const quic = quicHeaderNotes(text);
+  return { ...got, notes: [...got.notes, ...quic.notes], problems: [...got.problems, ...quic.problems] };
 }
 
 function inspectPackets(packets: CapturePackets, tls: ReadonlyMap<string, TlsReading>, keyLogGiven: boolean): CaptureInspection {
@@ -151,6 +177,7 @@ function inspectPackets(packets: CapturePackets, tls: ReadonlyMap<string, TlsRea
     duration: packets.duration,
     linkTypes: packets.linkTypes,
     skipped: packets.skipped,
+    quicDatagrams: quicText(packets)?.split('\n\n').length ?? 0,
     connections: packets.connections.map((c) => ({
       id: c.id,
       label: c.label,
@@ -171,7 +198,8 @@ function inspectPackets(packets: CapturePackets, tls: ReadonlyMap<string, TlsRea
       ...(tls.get(c.id) ? { tls: tls.get(c.id)! } : {}),
     })),
   };
-  if (packets.connections.length === 0) problems.push({ message: 'The capture holds no TCP connection: there is nothing HTTP/1 or HTTP/2 to read.' });
+  if (packets.connections.length === 0 && packets.datagrams.length === 0)
+    problems.push({ message: 'The capture holds no TCP connection and no UDP datagram: there is nothing HTTP or QUIC to read.' });
   return {
     capture,
     ...(events.length > 0

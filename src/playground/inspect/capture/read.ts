@@ -77,8 +77,7 @@ export function readCapturePackets(bytes: Uint8Array): CapturePackets {
           destinationPort: d.destinationPort,
           payload: d.payload,
         });
-      const what = d.kind === 'udp' ? (d.sourcePort === 443 || d.destinationPort === 443 ? 'UDP on port 443 (QUIC? not read yet)' : 'UDP') : d.what;
-      skipped[what] = (skipped[what] ?? 0) + 1;
+      if (d.kind !== 'udp') skipped[d.what] = (skipped[d.what] ?? 0) + 1;
     }
   }
   const problems = file.problem ? [{ message: file.problem.message, where: `byte ${file.problem.offset} of the file` }] : [];
