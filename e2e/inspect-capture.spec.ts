@@ -64,3 +64,11 @@ test('a TLS 1.3 capture with its key log, chosen together or after it: decrypted
   await expect(page.getByTestId('capture-tls')).toContainText('ALPN chose http/1.1');
   await expect(page.getByTestId('capture-tls')).toContainText('application data, 159 bytes (decrypted)');
 });
+
+test('a QUIC capture: its datagrams read as QUIC, the Initials opened in the page', async ({ page }) => {
+  await page.goto('/inspect/');
+  const result = await open(page, 'quic-h3.pcap');
+  await expect(result).toHaveAttribute('data-format', 'pcap');
+  await expect(result).toContainText('ClientHello');
+  await expect(result).toContainText('h3');
+});
