@@ -156,6 +156,44 @@ export interface Http3FrameEvent extends Base<'http3-frame'> {
   readonly fields?: HeaderList;
 }
 
+/**
+ * QPACK instructions `from` wrote on its encoder stream (RFC 9204 §4.3: inserts, capacity) or decoder stream
+ * (§4.4: Section Acknowledgment, Stream Cancellation, Insert Count Increment). `hex` is the instructions'
+ * bytes; `offset` where they start in `from`'s application data, the offset a `lossSchedule` names to lose
+ * the packet that carries them.
+ */
+export interface QpackInstructionsEvent extends Base<'qpack-instructions'> {
+  readonly connectionId: string;
+  readonly from: Side;
+  readonly stream: 'encoder' | 'decoder';
+  readonly streamId: number;
+  readonly hex: string;
+  readonly length: number;
+  /** The sender's Insert Count after these instructions (its encoder's, or its decoder's). */
+  readonly insertCount: number;
+  readonly offset: number;
+}
+/**
+ * A field section on `streamId` needs entries `side`'s decoder has not received (RFC 9204 §2.1.2): the
+ * request or response waits, though all its bytes are here, until the encoder stream brings them.
+ */
+export interface QpackBlockedEvent extends Base<'qpack-blocked'> {
+  readonly connectionId: string;
+  readonly side: Side;
+  readonly streamId: number;
+  readonly requiredInsertCount: number;
+  /** The decoder's Insert Count when the section arrived (the entries it had). */
+  readonly insertCount: number;
+}
+/** The encoder stream brought what a blocked section needed: it is decoded now (its message follows). */
+export interface QpackUnblockedEvent extends Base<'qpack-unblocked'> {
+  readonly connectionId: string;
+  readonly side: Side;
+  readonly streamId: number;
+  readonly requiredInsertCount: number;
+  readonly insertCount: number;
+}
+
 export type Http3TraceEvent =
   | QuicConnectionOpeningEvent
   | QuicHandshakeEvent
@@ -170,6 +208,9 @@ export type Http3TraceEvent =
   | QuicResetStreamEvent
   | QuicStopSendingEvent
   | QuicStreamTransitionEvent
-  | Http3FrameEvent;
+  | Http3FrameEvent
+  | QpackInstructionsEvent
+  | QpackBlockedEvent
+  | QpackUnblockedEvent;
 
 export type Http3TraceEventInit = Http3TraceEvent extends infer E ? (E extends Http3TraceEvent ? Omit<E, 'seq' | 'at'> : never) : never;

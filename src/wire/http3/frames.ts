@@ -48,7 +48,10 @@ export const HTTP3_ERROR_CODES = {
   H3_REQUEST_CANCELLED: 0x10c,
   H3_REQUEST_INCOMPLETE: 0x10d,
   H3_MESSAGE_ERROR: 0x10e,
+  /** RFC 9204 §6: a field section, an encoder-stream or a decoder-stream instruction that cannot be read. */
   QPACK_DECOMPRESSION_FAILED: 0x200,
+  QPACK_ENCODER_STREAM_ERROR: 0x201,
+  QPACK_DECODER_STREAM_ERROR: 0x202,
 } as const;
 export type Http3ErrorCode = keyof typeof HTTP3_ERROR_CODES;
 

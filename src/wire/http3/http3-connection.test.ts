@@ -50,12 +50,12 @@ describe('Http3Connection: two engines back to back (RFC 9114)', () => {
   it('exchanges SETTINGS on control streams, then carries a request and its response', () => {
     const pair = connected(answer, (p) => request(p));
     pair.run();
-    // §6.2.1: each side's control stream starts with SETTINGS; ours say "no dynamic table" (RFC 9204 §5).
+    // §6.2.1: each side's control stream starts with SETTINGS; ours announce QPACK's limits (RFC 9204 §5).
     for (const side of ['client', 'server'] as const) {
       const [settings] = pair.events(side, 'settings-received');
       expect(settings?.settings).toEqual([
-        { id: HTTP3_SETTINGS.QPACK_MAX_TABLE_CAPACITY, value: 0 },
-        { id: HTTP3_SETTINGS.QPACK_BLOCKED_STREAMS, value: 0 },
+        { id: HTTP3_SETTINGS.QPACK_MAX_TABLE_CAPACITY, value: 4096 },
+        { id: HTTP3_SETTINGS.QPACK_BLOCKED_STREAMS, value: 100 },
       ]);
       const control = pair.events(side, 'frame-sent').filter((e) => e.streamId === HTTP3_CONTROL_STREAM[side]);
       expect(control.map((e) => e.frame.type)).toEqual(['SETTINGS']);

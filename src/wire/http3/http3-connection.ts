@@ -21,12 +21,21 @@
  *   the peer reset or asked us to stop is forgotten, and `isWritable` turns false.
  * - GOAWAY (§5.2): `goAway(id)` sends one on the control stream; one received is a 'goaway' event, and a
  *   client refuses to open streams at or above its id.
- * - QPACK (qpack.ts) without a dynamic table: our SETTINGS announce a capacity of 0, so no encoder or
- *   decoder streams are opened (RFC 9204 §4.2).
+ * - QPACK with its dynamic table (RFC 9204, qpack/): our SETTINGS announce SETTINGS_QPACK_MAX_TABLE_CAPACITY
+ *   and SETTINGS_QPACK_BLOCKED_STREAMS (§5; `qpack` option, default 4096 and 100, what ngtcp2's example
+ *   client and server announce). The encoder starts at capacity 0 and learns the peer's limits from its
+ *   SETTINGS (§3.2.3). The encoder stream (type 0x02) and decoder stream (type 0x03) are opened with their
+ *   first instruction (§4.2 lets an endpoint leave a stream it does not use unopened): a section's inserts
+ *   are written on the encoder stream just before the HEADERS that reference them. A field section that
+ *   needs inserts not yet arrived is held, not an error (§2.1.2): a 'qpack-blocked' event, then
+ *   'qpack-unblocked' and the message once the encoder stream brings them. Section Acknowledgments and
+ *   Insert Count Increments go back on the decoder stream once per datagram or timeout handled, and a
+ *   request stream abandoned before its field section was read sends a Stream Cancellation (§4.4.2).
+ *   Every QPACK error closes the connection with its code (§6). `maxTableCapacity: 0` gives the static
+ *   table and literals only, with no encoder or decoder stream.
  *
- * Not modelled: the peer's SETTINGS are checked and reported but change nothing (both ends use
- * HTTP3_LOCAL_SETTINGS); server push, trailers, interim responses, CONNECT, unidirectional stream types
- * other than control (ignored, as §6.2 allows, without STOP_SENDING), and an idle timeout of its own
+ * Not modelled: server push, trailers, interim responses, CONNECT, unidirectional stream types other than
+ * control, push and QPACK (ignored, as §6.2 allows, without STOP_SENDING), and an idle timeout of its own
  * (the simulated client closes idle connections).
  */
 import { joinBytes as concat } from '../bytes';
@@ -45,18 +54,40 @@ import {
   type Http3Frame,
   type Http3Setting,
 } from './frames';
-import { decodeMessage, encodeMessage, type Http3Message } from './message';
+import { encodeMessage, type Http3FramedMessage, type Http3Message, splitMessage } from './message';
 import type { QuicDatagram } from './packets';
 import type { QpackField } from './qpack';
+import { QpackDecoder } from './qpack/decoder';
+import { QpackEncoder } from './qpack/encoder';
+import { QpackError } from './qpack/errors';
 
-/** Our endpoints' SETTINGS (RFC 9204 §5): no dynamic table, so no blocked streams either. */
-export const HTTP3_LOCAL_SETTINGS: Http3Frame = {
-  type: 'SETTINGS',
-  settings: [
-    { id: HTTP3_SETTINGS.QPACK_MAX_TABLE_CAPACITY, value: 0 },
-    { id: HTTP3_SETTINGS.QPACK_BLOCKED_STREAMS, value: 0 },
-  ],
-};
+/**
+ * The QPACK limits an endpoint announces for its decoder (RFC 9204 §5), which bind the peer's encoder:
+ * SETTINGS_QPACK_MAX_TABLE_CAPACITY (0x01, §3.2.3) and SETTINGS_QPACK_BLOCKED_STREAMS (0x07, §2.1.2).
+ */
+export interface Http3QpackOptions {
+  /** The largest dynamic table the peer's encoder may use, bytes. 0: static table and literals only. */
+  readonly maxTableCapacity?: number;
+  /** How many streams may wait for the encoder stream at once. 0: the peer's encoder never makes one wait. */
+  readonly maxBlockedStreams?: number;
+}
+
+/** Defaults: 4096 bytes and 100 streams, what ngtcp2's example client and server set in nghttp3's settings. */
+export const HTTP3_QPACK_DEFAULTS: Readonly<Required<Http3QpackOptions>> = Object.freeze({ maxTableCapacity: 4096, maxBlockedStreams: 100 });
+
+/** The SETTINGS frame an endpoint with these QPACK limits sends first on its control stream (RFC 9114 §7.2.4). */
+export function http3LocalSettings(qpack: Http3QpackOptions = {}): Http3Frame {
+  return {
+    type: 'SETTINGS',
+    settings: [
+      { id: HTTP3_SETTINGS.QPACK_MAX_TABLE_CAPACITY, value: qpack.maxTableCapacity ?? HTTP3_QPACK_DEFAULTS.maxTableCapacity },
+      { id: HTTP3_SETTINGS.QPACK_BLOCKED_STREAMS, value: qpack.maxBlockedStreams ?? HTTP3_QPACK_DEFAULTS.maxBlockedStreams },
+    ],
+  };
+}
+
+/** Our endpoints' SETTINGS with the default QPACK limits (RFC 9204 §5). */
+export const HTTP3_LOCAL_SETTINGS: Http3Frame = http3LocalSettings();
 
 /** RFC 9000 §2.1: the first unidirectional stream of each side, which our endpoints make their control stream. */
 export const HTTP3_CONTROL_STREAM: Readonly<Record<WireRole, number>> = Object.freeze({ client: 2, server: 3 });
@@ -75,6 +106,8 @@ export interface Http3ConnectionOptions {
   readonly pacing?: boolean;
   /** The TLS key exchange (QuicConnectionOptions.keyShare). */
   readonly keyShare?: QuicConnectionOptions['keyShare'];
+  /** The QPACK limits this endpoint announces (HTTP3_QPACK_DEFAULTS when left out). */
+  readonly qpack?: Http3QpackOptions;
 }
 
 /** An HTTP/3 event; the QUIC engine's events come through unchanged beside these. */
@@ -93,7 +126,29 @@ export type Http3Event =
   /** The peer's GOAWAY (RFC 9114 §5.2): from a server, the first request stream it will not process. */
   | { readonly type: 'goaway'; readonly id: number }
   /** The peer broke HTTP/3 on its control stream: we closed the connection with `error.code`. */
-  | { readonly type: 'connection-error'; readonly error: WireError };
+  | { readonly type: 'connection-error'; readonly error: WireError }
+  /**
+   * QPACK instructions this side wrote on its encoder stream (RFC 9204 §4.3) or decoder stream (§4.4);
+   * `bytes` are the instructions alone (without the stream type), `insertCount` the encoder's or decoder's
+   * Insert Count after them.
+   */
+  | {
+      readonly type: 'qpack-instructions';
+      readonly stream: 'encoder' | 'decoder';
+      readonly streamId: number;
+      readonly bytes: Uint8Array;
+      readonly insertCount: number;
+      /**
+       * Where `bytes` start among all the stream bytes this side wrote, in the order written: the offset a
+       * `lossSchedule` names (net/options.ts) when each write leaves at once, as it does while the
+       * congestion window has room.
+       */
+      readonly offset: number;
+    }
+  /** A field section on `streamId` needs inserts that have not arrived (§2.1.2): its message waits. */
+  | { readonly type: 'qpack-blocked'; readonly streamId: number; readonly requiredInsertCount: number; readonly insertCount: number }
+  /** The encoder stream brought the inserts a blocked section needed: its message follows. */
+  | { readonly type: 'qpack-unblocked'; readonly streamId: number; readonly requiredInsertCount: number; readonly insertCount: number };
 
 export type Http3EventType = Http3Event['type'];
 
@@ -130,6 +185,22 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
   /** Request streams that either side abandoned: nothing more is read or written on them. */
   readonly #abandoned = new Set<number>();
   #goawayReceived: number | undefined;
+  readonly #localSettings: Http3Frame;
+  /** Our QPACK encoder (bound by the peer's SETTINGS) and decoder (bound by ours). */
+  readonly #encoder: QpackEncoder;
+  readonly #decoder: QpackDecoder;
+  /** Our encoder and decoder streams' ids, once opened; the next unidirectional stream id of ours. */
+  #encoderStream: number | undefined;
+  #decoderStream: number | undefined;
+  #nextUni: number;
+  /** The peer's unidirectional streams by type, once their type byte arrived (RFC 9114 §6.2). */
+  readonly #peerUni = new Map<number, number>();
+  /** Messages whose field section waits for the encoder stream, with their Required Insert Count. */
+  readonly #held = new Map<number, { readonly message: Http3FramedMessage; readonly requiredInsertCount: number }>();
+  /** Stream bytes written so far, on every stream (the type bytes of unidirectional streams included). */
+  #written = 0;
+  /** Request streams whose field section was decoded (and so acknowledged): no Stream Cancellation for them. */
+  readonly #decoded = new Set<number>();
 
   constructor(options: Http3ConnectionOptions) {
     this.role = options.role;
@@ -142,6 +213,18 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
       ...(options.certificateChainBytes !== undefined ? { certificateChainBytes: options.certificateChainBytes } : {}),
       ...(options.keyShare !== undefined ? { keyShare: options.keyShare } : {}),
     });
+    const maxTableCapacity = options.qpack?.maxTableCapacity ?? HTTP3_QPACK_DEFAULTS.maxTableCapacity;
+    const maxBlockedStreams = options.qpack?.maxBlockedStreams ?? HTTP3_QPACK_DEFAULTS.maxBlockedStreams;
+    this.#localSettings = http3LocalSettings({ maxTableCapacity, maxBlockedStreams });
+    this.#decoder = new QpackDecoder({ maxTableCapacity, maxBlockedStreams });
+    // RFC 9204 §3.2.3: until the peer's SETTINGS arrive its limits are taken as 0 (no 0-RTT memory here).
+    this.#encoder = new QpackEncoder({ maxTableCapacity: 0, maxBlockedStreams: 0 });
+    this.#nextUni = HTTP3_CONTROL_STREAM[options.role] + 4;
+  }
+
+  /** Our QPACK encoder and decoder, for tests and visualizers (their tables, Insert Counts, blocked streams). */
+  get qpack(): { readonly encoder: QpackEncoder; readonly decoder: QpackDecoder } {
+    return { encoder: this.#encoder, decoder: this.#decoder };
   }
 
   get state(): QuicConnection['state'] {
@@ -176,6 +259,7 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
 
   receive(datagram: QuicDatagram, now: number): readonly Http3Event[] {
     this.#absorb(this.quic.receive(datagram, now), now);
+    this.#sendDecoderStream(now);
     return this.#take();
   }
 
@@ -192,6 +276,7 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
 
   timeout(now: number): readonly Http3Event[] {
     this.#absorb(this.quic.timeout(now), now);
+    this.#sendDecoderStream(now);
     return this.#take();
   }
 
@@ -221,27 +306,27 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
         message: `The server sent GOAWAY ${this.#goawayReceived}: stream ${streamId} would not be processed (RFC 9114 §5.2). Use a new connection.`,
       });
     this.#nextStream += 4;
-    const encoded = encodeMessage({ fields, body });
+    const encoded = encodeMessage({ fields, body }, this.#encodeSection(streamId, fields, now));
     for (const frame of encoded.frames) this.#frameSent(streamId, frame, fields);
-    this.#absorb(this.quic.write(streamId, encoded.bytes, true, now), now);
+    this.#absorb(this.#write(streamId, encoded.bytes, true, now), now);
     return { streamId, fieldSectionSize: encoded.fieldSectionSize, events: this.#take() };
   }
 
   /** Server: a whole response on a request stream: HEADERS, DATA if `body` is not empty, FIN. */
   respond(streamId: number, fields: readonly QpackField[], body: Uint8Array, now: number): readonly Http3Event[] {
     if (!this.isWritable(streamId)) return NONE;
-    const encoded = encodeMessage({ fields, body });
+    const encoded = encodeMessage({ fields, body }, this.#encodeSection(streamId, fields, now));
     for (const frame of encoded.frames) this.#frameSent(streamId, frame, fields);
-    this.#absorb(this.quic.write(streamId, encoded.bytes, true, now), now);
+    this.#absorb(this.#write(streamId, encoded.bytes, true, now), now);
     return this.#take();
   }
 
   /** A HEADERS frame on its own (the start of a message whose DATA follows later). */
   sendHeaders(streamId: number, fields: readonly QpackField[], fin: boolean, now: number): readonly Http3Event[] {
     if (!this.isWritable(streamId)) return NONE;
-    const frame = encodeMessage({ fields, body: new Uint8Array(0) }).frames[0]!;
+    const frame = encodeMessage({ fields, body: new Uint8Array(0) }, this.#encodeSection(streamId, fields, now)).frames[0]!;
     this.#frameSent(streamId, frame, fields);
-    this.#absorb(this.quic.write(streamId, encodeHttp3Frame(frame), fin, now), now);
+    this.#absorb(this.#write(streamId, encodeHttp3Frame(frame), fin, now), now);
     return this.#take();
   }
 
@@ -250,7 +335,7 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
     if (!this.isWritable(streamId)) return NONE;
     const frame: Http3Frame = { type: 'DATA', payload };
     this.#frameSent(streamId, frame);
-    this.#absorb(this.quic.write(streamId, encodeHttp3Frame(frame), fin, now), now);
+    this.#absorb(this.#write(streamId, encodeHttp3Frame(frame), fin, now), now);
     return this.#take();
   }
 
@@ -262,6 +347,7 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
     this.#abandon(streamId);
     if (this.quic.state === 'closed') return NONE;
     this.#absorb(this.quic.cancel(streamId, code, now), now);
+    this.#sendDecoderStream(now);
     return this.#take();
   }
 
@@ -273,7 +359,7 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
     if (this.quic.state === 'closed') return NONE;
     const frame: Http3Frame = { type: 'GOAWAY', id };
     this.#frameSent(HTTP3_CONTROL_STREAM[this.role], frame);
-    this.#absorb(this.quic.write(HTTP3_CONTROL_STREAM[this.role], encodeHttp3Frame(frame), false, now), now);
+    this.#absorb(this.#write(HTTP3_CONTROL_STREAM[this.role], encodeHttp3Frame(frame), false, now), now);
     return this.#take();
   }
 
@@ -288,11 +374,17 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
    * correct endpoint never sends (a malformed frame, DATA on a control stream).
    */
   writeRaw(streamId: number, bytes: Uint8Array, fin: boolean, now: number): readonly Http3Event[] {
-    this.#absorb(this.quic.write(streamId, bytes, fin, now), now);
+    this.#absorb(this.#write(streamId, bytes, fin, now), now);
     return this.#take();
   }
 
   // --- internals ------------------------------------------------------------------------------------
+
+  /** Writes on a QUIC stream, counting the bytes: their order is what a loss schedule's offsets count. */
+  #write(streamId: number, bytes: Uint8Array, fin: boolean, now: number): QuicOutput {
+    this.#written += bytes.length;
+    return this.quic.write(streamId, bytes, fin, now);
+  }
 
   #take(): readonly Http3Event[] {
     if (this.#events.length === 0) return NONE;
@@ -305,16 +397,53 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
     this.#events.push(frame.type === 'HEADERS' && fields ? { type: 'frame-sent', streamId, frame, fields } : { type: 'frame-sent', streamId, frame });
   }
 
+  /**
+   * Encodes a field section with our QPACK encoder; the inserts it relies on are written first, on the
+   * encoder stream, so they leave before the HEADERS that reference them (RFC 9204 §2.1.1).
+   */
+  #encodeSection(streamId: number, fields: readonly QpackField[], now: number): Uint8Array {
+    const { fieldSection, encoderStream } = this.#encoder.encodeFieldSection(streamId, fields);
+    if (encoderStream.length > 0) {
+      const opening = this.#encoderStream === undefined;
+      if (opening) this.#encoderStream = this.#openUni();
+      const id = this.#encoderStream!;
+      const offset = this.#written + (opening ? 1 : 0);
+      this.#events.push({ type: 'qpack-instructions', stream: 'encoder', streamId: id, bytes: encoderStream, insertCount: this.#encoder.insertCount, offset });
+      this.#absorb(this.#write(id, opening ? typed(HTTP3_STREAM_TYPES.QPACK_ENCODER, encoderStream) : encoderStream, false, now), now);
+    }
+    return fieldSection;
+  }
+
+  /** Our decoder's pending Section Acknowledgments, Stream Cancellations and Insert Count Increment (§4.4), if any. */
+  #sendDecoderStream(now: number): void {
+    if (this.#decoder.maxTableCapacity === 0 || this.quic.state === 'closed' || this.#decoder.error) return;
+    const bytes = this.#decoder.takeDecoderStream();
+    if (bytes.length === 0) return;
+    const opening = this.#decoderStream === undefined;
+    if (opening) this.#decoderStream = this.#openUni();
+    const id = this.#decoderStream!;
+    const offset = this.#written + (opening ? 1 : 0);
+    this.#events.push({ type: 'qpack-instructions', stream: 'decoder', streamId: id, bytes, insertCount: this.#decoder.insertCount, offset });
+    this.#absorb(this.#write(id, opening ? typed(HTTP3_STREAM_TYPES.QPACK_DECODER, bytes) : bytes, false, now), now);
+  }
+
+  /** The next of our unidirectional stream ids (RFC 9000 §2.1: opened in order). */
+  #openUni(): number {
+    const id = this.#nextUni;
+    this.#nextUni += 4;
+    return id;
+  }
+
   /** RFC 9114 §6.2.1: our control stream: its type, then SETTINGS as its first frame. */
   #openControl(now: number): void {
     if (this.#controlOpened) return;
     this.#controlOpened = true;
-    const settings = encodeHttp3Frame(HTTP3_LOCAL_SETTINGS);
+    const settings = encodeHttp3Frame(this.#localSettings);
     const bytes = new Uint8Array(1 + settings.length);
     bytes[0] = HTTP3_STREAM_TYPES.CONTROL;
     bytes.set(settings, 1);
-    this.#frameSent(HTTP3_CONTROL_STREAM[this.role], HTTP3_LOCAL_SETTINGS);
-    this.#absorb(this.quic.write(HTTP3_CONTROL_STREAM[this.role], bytes, false, now), now);
+    this.#frameSent(HTTP3_CONTROL_STREAM[this.role], this.#localSettings);
+    this.#absorb(this.#write(HTTP3_CONTROL_STREAM[this.role], bytes, false, now), now);
   }
 
   /**
@@ -346,8 +475,19 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
       case 'stop-sending':
         if (event.by === this.role) return;
         if (isRequestStream(event.streamId)) this.#abandon(event.streamId);
-        else if (isUniFrom(event.streamId, this.#peer) && event.streamId === HTTP3_CONTROL_STREAM[this.#peer] && event.type === 'stream-reset')
-          this.#connectionError('H3_CLOSED_CRITICAL_STREAM', 'The peer reset its control stream (RFC 9114 §6.2.1).', now);
+        else if (isUniFrom(event.streamId, this.#peer) && event.type === 'stream-reset') {
+          // RFC 9114 §6.2.1, RFC 9204 §4.2: the control, encoder and decoder streams are critical.
+          const kind = this.#peerUni.get(event.streamId) ?? (event.streamId === HTTP3_CONTROL_STREAM[this.#peer] ? HTTP3_STREAM_TYPES.CONTROL : undefined);
+          const name =
+            kind === HTTP3_STREAM_TYPES.CONTROL
+              ? 'control'
+              : kind === HTTP3_STREAM_TYPES.QPACK_ENCODER
+                ? 'QPACK encoder'
+                : kind === HTTP3_STREAM_TYPES.QPACK_DECODER
+                  ? 'QPACK decoder'
+                  : undefined;
+          if (name) this.#connectionError('H3_CLOSED_CRITICAL_STREAM', `The peer reset its ${name} stream (RFC 9114 §6.2.1, RFC 9204 §4.2).`, now);
+        }
         return;
       default:
         return;
@@ -359,8 +499,13 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
   }
 
   #abandon(streamId: number): void {
+    if (this.#abandoned.has(streamId)) return;
     this.#abandoned.add(streamId);
+    // RFC 9204 §2.2.2.2: a field section we will never read (still arriving, or blocked) is cancelled, so the
+    // peer's encoder stops counting its references. One already decoded was acknowledged instead.
     this.#incoming.delete(streamId);
+    this.#held.delete(streamId);
+    if (!this.#decoded.delete(streamId) && this.#decoder.maxTableCapacity > 0 && !this.#decoder.error) this.#decoder.cancelStream(streamId);
   }
 
   #streamData(streamId: number, data: Uint8Array, fin: boolean, now: number): void {
@@ -380,24 +525,60 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
     parts.push(data);
     if (!fin) return;
     this.#incoming.delete(streamId);
+    let message: Http3FramedMessage;
     try {
-      const message = decodeMessage(concat(parts));
-      this.#events.push({ type: 'message', streamId, fields: message.fields, body: message.body, fieldSectionSize: message.fieldSectionSize });
+      message = splitMessage(parts.length === 1 ? parts[0]! : concat(parts));
     } catch (error) {
       if (!(error instanceof WireError)) throw error;
       this.#events.push({ type: 'stream-error', streamId, error });
+      return;
     }
+    let decoded: ReturnType<QpackDecoder['decodeFieldSection']>;
+    try {
+      decoded = this.#decoder.decodeFieldSection(streamId, message.fieldSection);
+    } catch (error) {
+      if (!(error instanceof QpackError)) throw error;
+      this.#connectionError(error.code, error.message, now);
+      return;
+    }
+    if ('blocked' in decoded) {
+      // §2.1.2: the section waits for the encoder stream; the stream's bytes are all here, held.
+      this.#held.set(streamId, { message, requiredInsertCount: decoded.requiredInsertCount });
+      this.#events.push({ type: 'qpack-blocked', streamId, requiredInsertCount: decoded.requiredInsertCount, insertCount: decoded.insertCount });
+      return;
+    }
+    this.#delivered(streamId, message, decoded.fields);
   }
 
-  /** The peer's unidirectional streams: its control stream is read; other types are ignored (§6.2). */
+  #delivered(streamId: number, message: Http3FramedMessage, fields: readonly QpackField[]): void {
+    this.#decoded.add(streamId);
+    this.#events.push({
+      type: 'message',
+      streamId,
+      fields: fields.some((f) => 'neverIndexed' in f) ? fields.map(plain) : fields,
+      body: message.body,
+      fieldSectionSize: message.fieldSection.length,
+    });
+  }
+
+  /**
+   * The peer's unidirectional streams (RFC 9114 §6.2), told apart by their first byte: its control stream,
+   * and its QPACK encoder and decoder streams (RFC 9204 §4.2); other types are ignored.
+   */
   #uniData(streamId: number, data: Uint8Array, fin: boolean, now: number): void {
-    if (streamId !== HTTP3_CONTROL_STREAM[this.#peer]) return;
-    if (this.#peerControl === undefined) {
+    let kind = this.#peerUni.get(streamId);
+    if (kind === undefined) {
       if (data.length === 0) return;
-      if (data[0] !== HTTP3_STREAM_TYPES.CONTROL) return; // another stream type: ignored
-      this.#peerControl = new Uint8Array(0);
+      kind = data[0]!; // the types this model reads are one-byte varints; a longer type is some other stream
+      this.#peerUni.set(streamId, kind);
       data = data.subarray(1);
+      if (kind === HTTP3_STREAM_TYPES.CONTROL) this.#peerControl = new Uint8Array(0);
     }
+    if (kind === HTTP3_STREAM_TYPES.QPACK_ENCODER || kind === HTTP3_STREAM_TYPES.QPACK_DECODER) {
+      this.#qpackStream(kind, data, fin, now);
+      return;
+    }
+    if (kind !== HTTP3_STREAM_TYPES.CONTROL || this.#peerControl === undefined) return;
     const bytes = this.#peerControl.length === 0 ? data : concat([this.#peerControl, data]);
     let frames: readonly Http3Frame[];
     let consumed: number;
@@ -422,6 +603,12 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
         return this.#connectionError('H3_MISSING_SETTINGS', `The control stream must start with SETTINGS, not ${frame.type} (RFC 9114 §6.2.1).`, now);
       this.#peerSettings = frame.settings;
       this.#events.push({ type: 'settings-received', settings: frame.settings });
+      // RFC 9204 §5: the peer's decoder limits bind our encoder; absent settings mean 0 (§3.2.3, §2.1.2).
+      const value = (id: number): number => frame.settings.find((s) => s.id === id)?.value ?? 0;
+      this.#encoder.applyPeerSettings({
+        maxTableCapacity: value(HTTP3_SETTINGS.QPACK_MAX_TABLE_CAPACITY),
+        maxBlockedStreams: value(HTTP3_SETTINGS.QPACK_BLOCKED_STREAMS),
+      });
       return true;
     }
     switch (frame.type) {
@@ -440,10 +627,54 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
     }
   }
 
+  /** Bytes of the peer's encoder stream (into our decoder) or decoder stream (into our encoder). */
+  #qpackStream(kind: number, data: Uint8Array, fin: boolean, now: number): void {
+    const encoderStream = kind === HTTP3_STREAM_TYPES.QPACK_ENCODER;
+    if (fin) {
+      this.#connectionError('H3_CLOSED_CRITICAL_STREAM', `The peer closed its QPACK ${encoderStream ? 'encoder' : 'decoder'} stream (RFC 9204 §4.2).`, now);
+      return;
+    }
+    if (data.length === 0) return;
+    try {
+      if (!encoderStream) {
+        this.#encoder.receiveDecoderStream(data);
+        return;
+      }
+      for (const section of this.#decoder.receiveEncoderStream(data)) {
+        const held = this.#held.get(section.streamId);
+        if (!held) continue;
+        this.#held.delete(section.streamId);
+        this.#events.push({
+          type: 'qpack-unblocked',
+          streamId: section.streamId,
+          requiredInsertCount: held.requiredInsertCount,
+          insertCount: this.#decoder.insertCount,
+        });
+        this.#delivered(section.streamId, held.message, section.fields);
+      }
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
+      // RFC 9204 §6: QPACK_ENCODER_STREAM_ERROR / QPACK_DECODER_STREAM_ERROR (the instruction's offset is in the message).
+      this.#connectionError(error.code as Http3ErrorCode, error.message, now);
+    }
+  }
+
   #connectionError(code: Http3ErrorCode, message: string, now: number): false {
+    if (this.quic.state === 'closed') return false;
     const error = http3Error(code, message);
     this.#events.push({ type: 'connection-error', error });
     this.#absorb(this.quic.close(HTTP3_ERROR_CODES[code], message, now), now);
     return false;
   }
 }
+
+/** A unidirectional stream's first bytes: its type (one byte for the types this model opens), then `bytes`. */
+function typed(type: number, bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(1 + bytes.length);
+  out[0] = type;
+  out.set(bytes, 1);
+  return out;
+}
+
+/** A decoded field as a plain name and value (the never-indexed mark is QPACK's business, not the message's). */
+const plain = (f: { readonly name: string; readonly value: string }): QpackField => ({ name: f.name, value: f.value });

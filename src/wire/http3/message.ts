@@ -42,15 +42,27 @@ export function http3Fields(pseudo: readonly QpackField[], headers: readonly { n
   return [...pseudo, ...regular];
 }
 
-export function encodeMessage(message: Http3Message): EncodedMessage {
-  const section = encodeQpack(message.fields).bytes;
+/**
+ * Frames a message. `fieldSection` is the HEADERS payload when the caller encoded it already (with a QPACK
+ * dynamic table, `QpackEncoder`); without it the fields are encoded static-only (`encodeQpack`).
+ */
+export function encodeMessage(message: Http3Message, fieldSection?: Uint8Array): EncodedMessage {
+  const section = fieldSection ?? encodeQpack(message.fields).bytes;
   const frames: Http3Frame[] = [{ type: 'HEADERS', fieldSection: section }];
   if (message.body.length > 0) frames.push({ type: 'DATA', payload: message.body });
   return { bytes: encodeHttp3Frames(frames), frames, fieldSectionSize: section.length };
 }
 
-/** Decodes a complete request or response stream (everything up to FIN). */
-export function decodeMessage(stream: Uint8Array): Http3Message & { readonly frames: readonly Http3Frame[]; readonly fieldSectionSize: number } {
+/** A request or response stream's frames, checked for their order, with its field section still encoded. */
+export interface Http3FramedMessage {
+  readonly frames: readonly Http3Frame[];
+  /** The HEADERS payload: a QPACK field section, to decode with whichever decoder the connection keeps. */
+  readonly fieldSection: Uint8Array;
+  readonly body: Uint8Array;
+}
+
+/** Splits a complete request or response stream (everything up to FIN) into its frames; QPACK is left to the caller. */
+export function splitMessage(stream: Uint8Array): Http3FramedMessage {
   const { frames, consumed } = decodeHttp3Frames(stream);
   if (consumed !== stream.length) throw http3Error('H3_FRAME_ERROR', 'The stream ended in the middle of a frame (RFC 9114 §7.1).', consumed);
   const known = frames.filter((f) => f.type !== 'UNKNOWN');
@@ -69,7 +81,13 @@ export function decodeMessage(stream: Uint8Array): Http3Message & { readonly fra
     body.set(p, pos);
     pos += p.length;
   }
-  return { fields: decodeQpack(first.fieldSection).fields, body, frames, fieldSectionSize: first.fieldSection.length };
+  return { frames, fieldSection: first.fieldSection, body };
+}
+
+/** Decodes a complete request or response stream (everything up to FIN) with the static-only QPACK decoder. */
+export function decodeMessage(stream: Uint8Array): Http3Message & { readonly frames: readonly Http3Frame[]; readonly fieldSectionSize: number } {
+  const { frames, fieldSection, body } = splitMessage(stream);
+  return { fields: decodeQpack(fieldSection).fields, body, frames, fieldSectionSize: fieldSection.length };
 }
 
 export function pseudo(fields: readonly QpackField[], name: string): string | undefined {

@@ -5,7 +5,7 @@
  */
 import type { WireRole } from '../engine';
 import { QuicConnection, type QuicEvent, type QuicOutput, type QuicRole } from './connection';
-import { Http3Connection, type Http3Event } from './http3-connection';
+import { Http3Connection, type Http3Event, type Http3QpackOptions } from './http3-connection';
 import type { QuicDatagram } from './packets';
 import type { TlsKeyShare } from '../transport/tls-sizes';
 
@@ -110,20 +110,32 @@ export interface Http3Logged {
  */
 export class Http3Pair {
   readonly client: Http3Connection;
-  readonly server = new Http3Connection({ role: 'server' });
+  readonly server: Http3Connection;
   readonly log: Http3Logged[] = [];
+  readonly dropped: { at: number; from: WireRole; datagram: QuicDatagram }[] = [];
   now = 0;
+  readonly #drop: ((datagram: QuicDatagram, from: WireRole) => boolean) | undefined;
   readonly #oneWay: number;
   readonly #react: ((pair: Http3Pair, side: WireRole, event: Http3Event) => readonly Http3Event[] | undefined) | undefined;
   readonly #queue: { at: number; seq: number; to: WireRole; datagram: QuicDatagram }[] = [];
   #seq = 0;
 
   constructor(
-    options: { oneWay?: number; resume?: boolean; react?: (pair: Http3Pair, side: WireRole, event: Http3Event) => readonly Http3Event[] | undefined } = {},
+    options: {
+      oneWay?: number;
+      resume?: boolean;
+      react?: (pair: Http3Pair, side: WireRole, event: Http3Event) => readonly Http3Event[] | undefined;
+      /** The QPACK limits each side announces (HTTP3_QPACK_DEFAULTS when left out). */
+      qpack?: { readonly client?: Http3QpackOptions; readonly server?: Http3QpackOptions };
+      /** Return true to lose this datagram (once: it is not asked again about a retransmission's new datagram unless it says so). */
+      drop?: (datagram: QuicDatagram, from: WireRole) => boolean;
+    } = {},
   ) {
     this.#oneWay = options.oneWay ?? 25;
     this.#react = options.react;
-    this.client = new Http3Connection({ role: 'client', resume: options.resume === true });
+    this.#drop = options.drop;
+    this.client = new Http3Connection({ role: 'client', resume: options.resume === true, ...(options.qpack?.client ? { qpack: options.qpack.client } : {}) });
+    this.server = new Http3Connection({ role: 'server', ...(options.qpack?.server ? { qpack: options.qpack.server } : {}) });
   }
 
   engine(side: WireRole): Http3Connection {
@@ -134,7 +146,13 @@ export class Http3Pair {
   record(side: WireRole, events: readonly Http3Event[]): void {
     for (const event of events) this.log.push({ at: this.now, side, event });
     const to: WireRole = side === 'client' ? 'server' : 'client';
-    for (const datagram of this.engine(side).dataToSend()) this.#queue.push({ at: this.now + this.#oneWay, seq: this.#seq++, to, datagram });
+    for (const datagram of this.engine(side).dataToSend()) {
+      if (this.#drop?.(datagram, side)) {
+        this.dropped.push({ at: this.now, from: side, datagram });
+        continue;
+      }
+      this.#queue.push({ at: this.now + this.#oneWay, seq: this.#seq++, to, datagram });
+    }
     for (const event of events) {
       const more = this.#react?.(this, side, event);
       if (more) this.record(side, more);

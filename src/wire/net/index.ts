@@ -35,4 +35,5 @@ export type {
   TlsOption,
   Http2FlowControl,
   Http2SimulationOptions,
+  Http3SimulationOptions,
 } from './options';

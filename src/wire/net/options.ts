@@ -39,6 +39,16 @@ export interface Http2SimulationOptions {
   readonly flowControl?: Http2FlowControl;
 }
 
+/** HTTP/3 settings both simulated endpoints announce. */
+export interface Http3SimulationOptions {
+  /**
+   * QPACK (RFC 9204 §5): SETTINGS_QPACK_MAX_TABLE_CAPACITY and SETTINGS_QPACK_BLOCKED_STREAMS. Default
+   * 4096 and 100 (ngtcp2's example client and server); `maxTableCapacity: 0` is QPACK without a dynamic
+   * table, `maxBlockedStreams: 0` an encoder that never makes a stream wait for its encoder stream.
+   */
+  readonly qpack?: { readonly maxTableCapacity?: number; readonly maxBlockedStreams?: number };
+}
+
 export interface SimulationOptions {
   /** HTTP version the client speaks. '2' is built in (HTTP/2 over TCP); '3' needs a `protocols` entry. */
   readonly httpVersion?: SimHttpVersion;
@@ -144,6 +154,8 @@ export interface SimulationOptions {
   readonly tlsFalseStart?: boolean;
   /** HTTP/2 client behaviour: `{ flowControl: 'browser' | 'rfc-defaults' | { streamWindow, connectionWindow } }`. */
   readonly http2?: Http2SimulationOptions;
+  /** HTTP/3 endpoints: `{ qpack: { maxTableCapacity, maxBlockedStreams } }` (RFC 9204 §5). */
+  readonly http3?: Http3SimulationOptions;
   /** Parallel connections per origin (browsers: 6). */
   readonly maxConnectionsPerOrigin?: number;
   /** Reuse connections: opt-in Keep-Alive for 1.0, the default for 1.1 (false sends Connection: close). */
@@ -219,6 +231,18 @@ function checkQueue(v: unknown): string | undefined {
   const size = 'packets' in v ? v.packets : 'bytes' in v ? v.bytes : undefined;
   return typeof size === 'number' && size >= 1 && Number.isFinite(size) ? undefined : expected;
 }
+function checkHttp3(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return '{ qpack: { maxTableCapacity, maxBlockedStreams } }';
+  const qpack = (v as Http3SimulationOptions).qpack;
+  if (qpack === undefined) return undefined;
+  if (typeof qpack !== 'object' || qpack === null) return 'qpack must be { maxTableCapacity, maxBlockedStreams }';
+  for (const key of ['maxTableCapacity', 'maxBlockedStreams'] as const) {
+    const n = qpack[key];
+    if (n !== undefined && !(Number.isSafeInteger(n) && n >= 0 && n <= 1 << 30)) return `qpack.${key} must be a whole number of at least 0, got ${String(n)}`;
+  }
+  return undefined;
+}
+
 function checkLossModel(v: unknown): string | undefined {
   if (v === 'independent') return undefined;
   const expected = "'independent' or { kind: 'gilbert-elliott', burst } with a mean burst of at least 1 packet";
@@ -303,6 +327,11 @@ export const SIMULATION_OPTIONS = {
     doc: "HTTP/2 client: flow-control windows ('browser' 6 MiB / 15 MiB, 'rfc-defaults' 65,535 bytes, or sizes)",
     default: { flowControl: 'browser' } as Http2SimulationOptions,
     check: checkHttp2,
+  },
+  http3: {
+    doc: 'HTTP/3 endpoints: { qpack: { maxTableCapacity, maxBlockedStreams } }, QPACK SETTINGS (RFC 9204 §5; default 4096, 100)',
+    default: {} as Http3SimulationOptions,
+    check: checkHttp3,
   },
   maxConnectionsPerOrigin: { doc: 'Parallel connections per origin', default: 6, check: number(1, 64, true) },
   keepAlive: {

@@ -29,8 +29,12 @@
  * part of QUIC's handshake, so they are the same span; 0 for a 0-RTT request); -1 on a reused
  * connection.
  *
- * Simplifications: the peer's SETTINGS are sent and traced but not read (both ends use the same fixed
- * values, HTTP3_LOCAL_SETTINGS); every URL (http: too) goes over QUIC, as if the server had advertised h3 with
+ * QPACK: both ends announce the simulation's `http3.qpack` limits (default 4096 and 100, RFC 9204 §5) and
+ * use the dynamic table within the peer's; a request blocked behind a lost encoder-stream packet is traced
+ * ('qpack-blocked', 'qpack-unblocked'), and its encoder-stream bytes ('qpack-instructions') carry the
+ * `offset` a `lossSchedule` names to lose them.
+ *
+ * Simplifications: every URL (http: too) goes over QUIC, as if the server had advertised h3 with
  * Alt-Svc (RFC 9114 §3.1.1) and the client trusted it at once; no proxies (an error, see the constructor);
  * server push is not used.
  */
@@ -153,8 +157,9 @@ export class Http3Client implements ClientProtocol {
     const key = exchange.origin;
     const resume = this.#tickets.has(key);
     const { restartAfterIdle, certificateChainBytes, tlsKeyShare: keyShare, congestionControl, pacing } = options;
-    const client = new Http3Connection({ role: 'client', resume, restartAfterIdle, keyShare, congestionControl, pacing });
-    const server = new Http3Connection({ role: 'server', restartAfterIdle, certificateChainBytes, keyShare, congestionControl, pacing });
+    const qpack = options.http3?.qpack ?? {};
+    const client = new Http3Connection({ role: 'client', resume, restartAfterIdle, keyShare, congestionControl, pacing, qpack });
+    const server = new Http3Connection({ role: 'server', restartAfterIdle, certificateChainBytes, keyShare, congestionControl, pacing, qpack });
     let session: Http3ServerSession | undefined;
     const connection: Connection = {
       id,

@@ -201,8 +201,38 @@ export class Http3Endpoint {
         if (event.by !== from) return; // traced once, by the side that closed
         this.emit({ type: 'quic-connection-closed', connectionId, by: event.by, errorCode: event.errorCode, reason: event.reason });
         return;
+      case 'qpack-instructions':
+        this.emit({
+          type: 'qpack-instructions',
+          connectionId,
+          from,
+          stream: event.stream,
+          streamId: event.streamId,
+          hex: hex(event.bytes),
+          length: event.bytes.length,
+          insertCount: event.insertCount,
+          offset: event.offset,
+        });
+        return;
+      case 'qpack-blocked':
+      case 'qpack-unblocked':
+        this.emit({
+          type: event.type,
+          connectionId,
+          side: from,
+          streamId: event.streamId,
+          requiredInsertCount: event.requiredInsertCount,
+          insertCount: event.insertCount,
+        });
+        return;
       default:
         return; // packet-received, stream-data, confirmed and the HTTP/3 layer's events are for the endpoints, not the trace
     }
   }
+}
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
 }
