@@ -1,8 +1,8 @@
 import { HTTP2_ERROR_CODES, HTTP2_FLAGS, connectRawHttp2, createServer, createSimulation, http } from 'roundtrip/wire';
 
 // Rapid reset (CVE-2023-44487): open a stream and cancel it at once, 200 times on one connection.
-// Without the defence, every one of them costs the server a handler.
-const resetBudget = false; // no budget: every reset request still reaches a handler
+// Without the defences, every one of them costs the server a handler.
+const resetBudget = false; // no reset budget, and a request reset in the same read still reaches a handler
 
 const server = createServer({
   routes: [http.get('/search', () => Response.json({ results: [] }), { latency: 500 })],

@@ -1,8 +1,8 @@
 import { HTTP2_ERROR_CODES, HTTP2_FLAGS, connectRawHttp2, createServer, createSimulation, http } from 'roundtrip/wire';
 
 // Rapid reset (CVE-2023-44487): open a stream and cancel it at once, 200 times on one connection.
-// Goal: see why the defence exists. Turn it off and make the server start more than 100 handlers.
-const resetBudget = true;
+// Goal: see why the defences exist. Turn them off and make the server start more than 100 handlers.
+const resetBudget = true; // a budget of 50 resets (then GOAWAY), and a request reset in the same read never starts
 
 const server = createServer({
   routes: [http.get('/search', () => Response.json({ results: [] }), { latency: 500 })],

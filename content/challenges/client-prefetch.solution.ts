@@ -1,10 +1,10 @@
-import { QueryClient, QueryObserver } from 'roundtrip/query';
+import { QueryClient, QueryObserver, noop } from 'roundtrip/query';
 
 const client = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000 } } });
 const user = { queryKey: ['user', 7], queryFn: async () => (await sleep(300), { id: 7, name: 'Grace' }) };
 
 // The reader hovers a link for 500 ms before clicking it: time enough to load the user.
-void client.prefetchQuery(user); // starts on hover; fills the cache, returns nothing, never throws
+void client.query(user).catch(noop); // starts on hover and fills the cache; .catch(noop) swallows errors, as the deprecated prefetchQuery did
 await sleep(500);
 
 // The click: the profile screen mounts.

@@ -1,7 +1,7 @@
 import { createServer, createSimulation, http } from 'roundtrip/wire';
 
-// A user's own profile: a browser may keep it for a minute, a shared cache (a CDN, a proxy) never.
-// private: only the user's own cache may store it (RFC 9111 §5.2.2.7); max-age=60: fresh for 60 s.
+// A user's own profile: a browser may reuse it for a minute, a shared cache (a CDN, a proxy) may not store it.
+// private: only the user's own cache may store it (RFC 9111 §5.2.2.7); max-age=60: fresh for 60 s (§5.2.2.1).
 const server = createServer({
   routes: [http.get('/me', () => Response.json({ name: 'Ada' }, { headers: { 'Cache-Control': 'private, max-age=60' } }))],
 });

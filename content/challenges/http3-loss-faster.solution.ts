@@ -8,7 +8,7 @@ const parts = [1, 2, 3, 4, 5, 6];
 const resources = Object.fromEntries(parts.map((n) => [`/part/${n}`, { body: 'x'.repeat(1_500), contentType: 'text/plain' }]));
 
 for (const httpVersion of ['2', '3'] as const) {
-  const sim = createSimulation({ label: `HTTP/${httpVersion}`, httpVersion, tls: '1.3', rtt: 100, loss: 0.05, seed: 1, server: createServer({ resources }) });
+  const sim = createSimulation({ label: `HTTP/${httpVersion}`, httpVersion, tls: '1.3', rtt: 100, loss: 0.05, seed: 16, server: createServer({ resources }) });
   await Promise.all(parts.map((n) => sim.fetch(`https://api.example/part/${n}`))); // all at once
   console.log(`HTTP/${httpVersion}: done at ${Math.round(sim.clock.now())} ms`);
 }

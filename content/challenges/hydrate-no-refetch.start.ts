@@ -4,9 +4,9 @@ import { createServer, createSimulation, http } from 'roundtrip/wire';
 const sim = createSimulation({ server: createServer({ routes: [http.get('/todos', () => Response.json(['milk', 'bread']))] }) });
 const todos = { queryKey: ['todos'], queryFn: async () => (await sim.fetch('/todos')).json() as Promise<string[]> };
 
-// On the server: prefetch, then send the cache with the page.
+// On the server: fetch, then send the cache with the page.
 const serverClient = new QueryClient();
-await serverClient.prefetchQuery(todos);
+await serverClient.query(todos);
 const state = JSON.parse(JSON.stringify(dehydrate(serverClient)));
 
 // In the browser: hydrate, then the component mounts.

@@ -5,7 +5,7 @@ const client = new QueryClient();
 client.setQueryData<Todo[]>(['todos'], [{ id: 1, title: 'milk' }]);
 
 // Saving fails (an empty title), after the list already shows the new todo.
-// onMutate returns what the list was; onError gets it back as its context and restores it.
+// onMutate returns what the list was; onError gets it back as its third argument (onMutateResult) and restores it.
 const addTodo = new MutationObserver<Todo, Error, Todo, { previous: Todo[] | undefined }>(client, {
   mutationFn: async (todo) => {
     await new Promise((r) => setTimeout(r, 20));
@@ -19,8 +19,8 @@ const addTodo = new MutationObserver<Todo, Error, Todo, { previous: Todo[] | und
     console.log('optimistic:', client.getQueryData(['todos']));
     return { previous };
   },
-  onError: (error, _todo, context) => {
-    client.setQueryData(['todos'], context?.previous);
+  onError: (error, _todo, onMutateResult) => {
+    client.setQueryData(['todos'], onMutateResult?.previous);
     console.log('failed:', error.message);
   },
 });

@@ -11,7 +11,7 @@ const observer = new QueryObserver(client, {
   queryKey: ['report'],
   queryFn: fetchReport,
   retry: 2, // two retries after the first failure: three attempts in all
-  retryDelay: (failures) => 200 * 2 ** failures, // 200 ms, then 400 ms
+  retryDelay: (failureCount) => 200 * 2 ** failureCount, // failureCount is 0, then 1: 200 ms, then 400 ms
 });
 
 const done = new Promise<void>((resolve) => {

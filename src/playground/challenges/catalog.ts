@@ -47,7 +47,7 @@ const DEFINITIONS: readonly Definition[] = [
     goal: 'Load all seven resources over HTTP/1.1 at 100 ms RTT in under 600 ms, without changing the server.',
     hints: [
       'Open the Waterfall view: how long does each request wait before it is sent, and why?',
-      'One HTTP/1.1 connection carries one request at a time. Browsers open up to six per origin.',
+      'An HTTP/1.1 connection carries one request at a time unless the client pipelines (RFC 9112 §9.3.2), which browsers do not. Browsers open up to six per origin.',
       'Raise maxConnectionsPerOrigin and start the six subresources together (Promise.all) once the page has arrived.',
     ],
     check(recording) {
@@ -100,8 +100,8 @@ const DEFINITIONS: readonly Definition[] = [
     goal: "Make the second request's HPACK header block at most 10 bytes on the same HTTP/2 connection.",
     hints: [
       'Open the HPACK view and step through the second block: which fields are one byte, and which are literals?',
-      "A field the dynamic table already holds costs one byte. A value that changes on every request can't be in it.",
-      'Leave out the x-request-id that changes on every request: it is sent as a literal each time.',
+      'A field whose name and value a table (static or dynamic) already holds is sent as its index: one byte here (RFC 7541 §6.1). A value that changes on every request is never found there.',
+      'Leave out the x-request-id that changes on every request: its value is sent as a literal each time (RFC 7541 §6.2).',
     ],
     check(recording) {
       const blocks = framesSent(recording, { type: 'HEADERS', by: 'client' });
@@ -208,7 +208,7 @@ const DEFINITIONS: readonly Definition[] = [
     goal: "Send a Cookie large enough that the server refuses the request's header section with 431.",
     hints: [
       "Servers cap a request's header section: how large is this one's limit?",
-      'The HTTP/1 reader refuses a header section over 16 KiB (16,384 bytes) by default (HTTP1_DEFAULT_MAX_HEADER_BYTES).',
+      'The HTTP/1 reader refuses a header section (start line included) over 16 KiB, 16,384 bytes, by default (HTTP1_DEFAULT_MAX_HEADER_BYTES in roundtrip/wire).',
       'Make the cookie about 17,000 characters long.',
     ],
     check(recording) {
@@ -230,10 +230,10 @@ const DEFINITIONS: readonly Definition[] = [
     view: 'messages',
     page: '/http/headers/',
     title: 'Cached by the browser, not by a CDN',
-    goal: "A user's own profile may be kept by their browser for 60 s and by no shared cache. Make the response say so with Cache-Control.",
+    goal: "A user's own profile may be reused from their browser's cache for 60 s and stored by no shared cache. Make the response say so with Cache-Control.",
     hints: [
       "Which Cache-Control directive limits storage to the user's own cache?",
-      'private keeps shared caches out (RFC 9111 §5.2.2.7); max-age sets how long a response stays fresh.',
+      'private keeps shared caches out (RFC 9111 §5.2.2.7); max-age sets how long a response stays fresh (RFC 9111 §5.2.2.1).',
       'Cache-Control: private, max-age=60.',
     ],
     check(recording) {
@@ -252,7 +252,7 @@ const DEFINITIONS: readonly Definition[] = [
       const details = [`Cache-Control: ${value || '(none)'}`];
       const ok = directives.includes('private') && !directives.includes('public') && !directives.includes('no-store') && maxAge === '60';
       return ok
-        ? result(true, `The response says Cache-Control: ${value}: the browser may keep it for 60 s, shared caches may not.`, details)
+        ? result(true, `The response says Cache-Control: ${value}: the browser may reuse it for 60 s, shared caches may not store it.`, details)
         : result(false, `The response says Cache-Control: ${value || '(none)'}; goal: stored only by the browser, fresh for 60 s.`, details);
     },
   },
@@ -260,11 +260,11 @@ const DEFINITIONS: readonly Definition[] = [
     id: 'methods-retry-safe',
     view: 'messages',
     page: '/http/methods/',
-    title: 'Safe to send twice',
+    title: 'Idempotent: fine to send twice',
     goal: 'The client sends the same request twice (it never saw the first answer). Make that leave one todo, not two.',
     hints: [
-      'Which methods are idempotent: the same request twice has the effect of one?',
-      'POST to a collection creates a new resource each time; PUT names the resource it creates or replaces.',
+      'Which methods are idempotent (RFC 9110 §9.2.2): the same request twice has the effect of one?',
+      'This server creates a new todo for each POST to its collection; a PUT names the resource it creates or replaces (RFC 9110 §9.3.4).',
       'PUT the todo at its own URL, /todos/milk.',
     ],
     check(recording) {
@@ -323,10 +323,10 @@ const DEFINITIONS: readonly Definition[] = [
     view: 'frames',
     page: '/http/http2-attacks/',
     title: 'Why rapid reset needs a defence',
-    goal: 'Turn the reset budget off and make the server start more than 100 handlers from one connection whose every stream was reset.',
+    goal: "Turn the server's rapid-reset defences off (resetBudget) and make it start more than 100 handlers from one connection whose every stream was reset.",
     hints: [
       'Count the requests the server handled: how many of the 200 reset streams got a handler?',
-      'A reset stream no longer counts against SETTINGS_MAX_CONCURRENT_STREAMS, so only a reset budget stops the flood.',
+      'A reset stream is closed and no longer counts against SETTINGS_MAX_CONCURRENT_STREAMS (RFC 9113 §5.1.2), so that limit does not stop the flood: here a reset budget (then GOAWAY) and not starting a request reset in the same read do.',
       'Set resetBudget to false.',
     ],
     check(recording) {
@@ -406,7 +406,7 @@ const DEFINITIONS: readonly Definition[] = [
     hints: [
       'Open the Event timeline: how many retries are there, and how long is each wait?',
       'retry sets how many times a failed query is tried again; retryDelay how long each wait is.',
-      'retry: 2 and retryDelay: (failures) => 200 * 2 ** failures.',
+      'retry: 2 and retryDelay: (failureCount) => 200 * 2 ** failureCount: TanStack passes 0 before the first retry, 1 before the second.',
     ],
     check(recording) {
       const delays = retryDelays(recording);
@@ -458,7 +458,7 @@ const DEFINITIONS: readonly Definition[] = [
       if (!returned) return result(false, 'The reader never came back: keep the second visit.', details);
       return removed === 0
         ? result(true, 'The todos stayed cached while the reader was away.', details)
-        : result(false, `gc removed the todos ${ms(scheduled[0] ?? 0)} after the last observer left, before the reader came back at 8,000 ms.`, details);
+        : result(false, `gc removed the todos ${ms(scheduled[0] ?? 0)} after the last observer left, before the reader came back 8,000 ms later.`, details);
     },
   },
   {
@@ -469,7 +469,7 @@ const DEFINITIONS: readonly Definition[] = [
     goal: 'A new todo makes both lists out of date but not the details. Invalidate both lists and neither detail query.',
     hints: [
       "Which queries does the filter { queryKey: ['todos'] } match?",
-      'A query key filter matches every key that starts with it.',
+      'A queryKey filter matches every key that starts with it (objects in it match by the properties the filter names), unless exact: true.',
       "Use { queryKey: ['todos', 'list'] }.",
     ],
     check(recording) {
@@ -516,7 +516,7 @@ const DEFINITIONS: readonly Definition[] = [
     goal: 'The daily report changes once a day. Switching tabs and back must not fetch it again.',
     hints: [
       'Open the Event timeline: what happens when the window regains focus?',
-      'On focus, TanStack Query refetches the queries that are stale, and data is stale at once by default.',
+      'On focus, TanStack Query refetches each stale query that has an enabled observer, and data is stale at once by default (staleTime 0).',
       'Give the report a staleTime of a day (or set refetchOnWindowFocus: false).',
     ],
     check(recording) {
@@ -560,7 +560,7 @@ const DEFINITIONS: readonly Definition[] = [
     goal: 'Saving the new todo fails after the list already shows it. Put the list back exactly as it was before.',
     hints: [
       'Open the Event timeline: what does the list hold after the mutation fails?',
-      'onMutate can return a context (what the list was); onError receives it as its third argument.',
+      'What onMutate returns (what the list was) reaches onError as its third argument, onMutateResult.',
       "Save getQueryData(['todos']) in onMutate, return it, and setQueryData it back in onError.",
     ],
     check(recording) {
@@ -589,8 +589,8 @@ const DEFINITIONS: readonly Definition[] = [
     goal: 'The reader hovers the link for 500 ms before clicking. Use that time so the profile screen mounts with the user already there.',
     hints: [
       'Open the Event timeline: when does the fetch start, and what does the observer find on mount?',
-      'QueryClient has a method that fills the cache ahead of time without returning data or throwing.',
-      'Call client.prefetchQuery(user) where the hover begins.',
+      'QueryClient can fill the cache ahead of time: query(options), with its errors swallowed by .catch(noop), as the deprecated prefetchQuery does.',
+      'Call void client.query(user).catch(noop) (noop from roundtrip/query) where the hover begins.',
     ],
     check(recording) {
       const [first] = mounts(recording, ['user']);
@@ -659,7 +659,7 @@ const DEFINITIONS: readonly Definition[] = [
     goal: 'On a page change, keep showing page 1 (as placeholder data) until page 2 arrives, instead of a loading state, the v5 way.',
     hints: [
       'Read the console: what does the observer show between the click and page 2?',
-      "v5 removed keepPreviousData; its job moved to an option whose value can be v5's keepPreviousData function.",
+      'v5 removed the keepPreviousData option (and isPreviousData); its job moved to an option whose value can be the keepPreviousData function v5 exports.',
       'Add placeholderData: keepPreviousData (imported from roundtrip/query).',
     ],
     check(_recording, console) {
