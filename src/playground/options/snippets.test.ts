@@ -61,6 +61,25 @@ describe('snippets with options', () => {
     expect(lossless.output).toContain('HTTP/2, loss 0: ');
   });
 
+  it('http3-qpack-blocking: the figures /http/http3/ quotes (RFC 9204 §2.1.2)', async () => {
+    const run = await runSnippet('http3-qpack-blocking.ts');
+    expect(run.reported).toEqual(run.extracted);
+    const lines = run.output.split('\n');
+    expect(lines[0]).toMatch(/^HTTP\/2 \(HPACK\): request field sections 37 B .* last byte at 225 ms$/);
+    expect(lines[1]).toBe('  /api/cart 225 ms, /app 225 ms, /api/status 225 ms');
+    expect(lines[2]).toMatch(/^HTTP\/3, table 4096 B: request field sections 19 B \+ encoder\/decoder streams 33 B; .* last byte at 200 ms$/);
+    expect(lines[3]).toBe(
+      '  /api/status 100 ms, /api/cart 200 ms, /app 200 ms; blocked: stream 8 (needs 4 inserts, has 2), stream 12 (needs 5 inserts, has 2)',
+    );
+    expect(lines[4]).toMatch(/^HTTP\/3, no table: request field sections 82 B \+ encoder\/decoder streams 0 B; .* last byte at 213 ms$/);
+    expect(lines[5]).toBe('  /app 100 ms, /api/status 100 ms, /api/cart 213 ms');
+    const literal = (await runSnippet('http3-qpack-blocking.ts', { maxBlockedStreams: '0' })).output.split('\n');
+    expect(literal[2]).toMatch(/request field sections 55 B \+ encoder\/decoder streams 20 B; .* last byte at 200 ms$/);
+    expect(literal[3]).toBe('  /app 100 ms, /api/status 100 ms, /api/cart 200 ms');
+    const clean = (await runSnippet('http3-qpack-blocking.ts', { lose: false })).output;
+    expect([...clean.matchAll(/last byte at (\d+) ms/g)].map((m) => m[1])).toEqual(['100', '100', '100']);
+  });
+
   it('http-connections: a longer round trip makes every policy slower', async () => {
     const fast = await runSnippet('http-connections.ts');
     const slow = await runSnippet('http-connections.ts', { rtt: 300 });
