@@ -58,6 +58,13 @@ export interface QuicPacketSentEvent extends Base<'quic-packet-sent'> {
   readonly bytesInFlight: number;
   /** Sent because the probe timeout fired (RFC 9002 §6.2). */
   readonly probe: boolean;
+  /**
+   * The packet's bytes as sent (quic-codec.ts; unprotected, with a zero 16-byte tag where the AEAD's would be),
+   * as a binary string (trace/events.ts `bytesOf`). Optional: older traces have none.
+   */
+  readonly data?: string;
+  /** Where the packet starts in its UDP datagram: more than 0 for a packet coalesced after another (RFC 9000 §12.2). */
+  readonly datagramOffset?: number;
 }
 /** The network lost a datagram: at the full bottleneck queue, by the seeded draw from the loss rate, or by the loss schedule. */
 export interface QuicDatagramDroppedEvent extends Base<'quic-datagram-dropped'> {

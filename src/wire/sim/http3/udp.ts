@@ -15,6 +15,8 @@ import type { Side, TraceEventInit } from '../../trace/events';
 import type { Http3Connection, Http3Event } from '../../http3/http3-connection';
 import { describeFrame, type QuicDatagram } from '../../http3/packets';
 import { http3ErrorName, http3PayloadLength } from '../../http3/frames';
+import { binaryString } from '../../trace/events';
+import type { QuicPacket } from '../../http3/packets';
 
 export class Http3Endpoint {
   readonly engine: Http3Connection;
@@ -25,6 +27,7 @@ export class Http3Endpoint {
   readonly #onEvent: (event: Http3Event) => void;
   #peer: Http3Endpoint | undefined;
   #timer: TimerId | undefined;
+  #packetBytes: Map<QuicPacket, { data: string; datagramOffset: number }> | undefined;
 
   constructor(engine: Http3Connection, connectionId: string, ctx: NetContext, link: Link, onEvent: (event: Http3Event) => void) {
     this.engine = engine;
@@ -51,6 +54,9 @@ export class Http3Endpoint {
    */
   apply(events: readonly Http3Event[], afterFrames?: () => void): void {
     const now = this.#ctx.clock.now();
+    // The datagrams these events' packets went out in: each 'quic-packet-sent' carries its packet's bytes.
+    const datagrams = this.engine.dataToSend();
+    this.#packetBytes = datagrams.length > 0 ? packetBytes(datagrams, events) : undefined;
     let framesDone = afterFrames === undefined;
     for (const event of events) {
       if (!framesDone && event.type !== 'frame-sent') {
@@ -60,6 +66,8 @@ export class Http3Endpoint {
       this.#trace(event);
     }
     if (!framesDone) afterFrames!();
+    this.#packetBytes = undefined;
+    for (const datagram of datagrams) this.#transmit(datagram, now);
     for (const datagram of this.engine.dataToSend()) this.#transmit(datagram, now);
     this.#ctx.clock.clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -78,6 +86,10 @@ export class Http3Endpoint {
 
   now(): number {
     return this.#ctx.clock.now();
+  }
+
+  #dataOf(packet: QuicPacket): { data: string; datagramOffset: number } | Record<string, never> {
+    return this.#packetBytes?.get(packet) ?? {};
   }
 
   #transmit(datagram: QuicDatagram, now: number): void {
@@ -139,6 +151,7 @@ export class Http3Endpoint {
           cwnd: event.cwnd,
           bytesInFlight: event.bytesInFlight,
           probe: event.probe,
+          ...this.#dataOf(event.packet),
         });
         return;
       case 'packets-lost':
@@ -234,5 +247,26 @@ export class Http3Endpoint {
 function hex(bytes: Uint8Array): string {
   let out = '';
   for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/**
+ * Each packet's bytes in the datagram that carries it, as a binary string (trace/events.ts), and where in the
+ * datagram it starts (coalesced packets, RFC 9000 §12.2). Packets are laid end to end; each one's size is its
+ * 'packet-sent' event's. A packet whose event is not among `events` ends the walk of its datagram.
+ */
+function packetBytes(datagrams: readonly QuicDatagram[], events: readonly Http3Event[]): Map<QuicPacket, { data: string; datagramOffset: number }> {
+  const sizes = new Map<QuicPacket, number>();
+  for (const event of events) if (event.type === 'packet-sent') sizes.set(event.packet, event.size);
+  const out = new Map<QuicPacket, { data: string; datagramOffset: number }>();
+  for (const datagram of datagrams) {
+    let at = 0;
+    for (const packet of datagram.packets) {
+      const size = sizes.get(packet);
+      if (size === undefined || at + size > datagram.bytes.length) break;
+      out.set(packet, { data: binaryString(datagram.bytes.subarray(at, at + size)), datagramOffset: at });
+      at += size;
+    }
+  }
   return out;
 }
