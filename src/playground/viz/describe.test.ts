@@ -76,7 +76,8 @@ describe('state machine steps in words (#22 item 10)', () => {
 
 describe('durations in captions (#22 item 10)', () => {
   it('are rounded where a view shows them, never with float noise such as 200.00000000000006 ms', async () => {
-    const events = [...(await trace({ httpVersion: '3', loss: 0.3, seed: 2 })), ...(await trace({ httpVersion: '1.1', loss: 0.3, seed: 3 }))];
+    // Seed 3: a run whose losses end in a probe timeout (with QPACK's dynamic table seed 2 no longer does).
+    const events = [...(await trace({ httpVersion: '3', loss: 0.3, seed: 3 })), ...(await trace({ httpVersion: '1.1', loss: 0.3, seed: 3 }))];
     const texts = [
       ...events.map(describeWireEvent),
       ...buildSequence(events).marks.map((m) => m.description),

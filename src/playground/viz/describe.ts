@@ -187,6 +187,12 @@ export function describeWireEvent(e: TraceEvent): string {
       return `${e.connectionId}: closed by ${e.by} (error ${e.errorCode}${e.reason ? `, ${e.reason}` : ''})`;
     case 'http3-frame':
       return `stream ${e.streamId}: ${e.frame} from ${e.from}, ${bytes(e.length)}`;
+    case 'qpack-instructions':
+      return `stream ${e.streamId}: QPACK ${e.stream} instructions from ${e.from}, ${bytes(e.length)} (Insert Count ${e.insertCount})`;
+    case 'qpack-blocked':
+      return `stream ${e.streamId}: ${e.side} holds the field section, Required Insert Count ${e.requiredInsertCount} with ${e.insertCount} received (RFC 9204 §2.1.2)`;
+    case 'qpack-unblocked':
+      return `stream ${e.streamId}: ${e.side} decodes the field section, its ${e.requiredInsertCount} inserts arrived`;
     default: {
       const unknown = e as { type: string; connectionId?: string };
       return `${unknown.connectionId ? `${unknown.connectionId}: ` : ''}${unknown.type}`;

@@ -14,9 +14,11 @@
  * - Requests (§4.1): each on a client-initiated bidirectional stream (0, 4, 8...), HEADERS then DATA then
  *   FIN. A message is delivered whole, as a 'message' event, once its stream has ended; 'message-data'
  *   reports each piece as it arrives (the first byte of a response is a moment HAR records).
- * - A message that is malformed (§4.1.2: frames out of order, a frame cut by FIN, QPACK that does not
- *   decode) is a 'stream-error' event with the H3_* code the WireError carries. The engine does not reset
- *   the stream itself: the simulator's server answers 400, as its HTTP/1 and HTTP/2 servers do.
+ * - A message that is malformed (§4.1.2: frames out of order, a frame cut by FIN) is a 'stream-error'
+ *   event with the H3_* code the WireError carries. The engine does not reset the stream itself: the
+ *   simulator's server answers 400, as its HTTP/1 and HTTP/2 servers do. A field section QPACK cannot
+ *   decode is a connection error instead (QPACK_DECOMPRESSION_FAILED, RFC 9204 §2.2.3, §6): the two
+ *   dynamic tables can no longer be trusted to agree.
  * - Cancelling (§4.1.1): `cancel` sends STOP_SENDING and RESET_STREAM with H3_REQUEST_CANCELLED; a stream
  *   the peer reset or asked us to stop is forgotten, and `isWritable` turns false.
  * - GOAWAY (§5.2): `goAway(id)` sends one on the control stream; one received is a 'goaway' event, and a
@@ -193,6 +195,8 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
   #encoderStream: number | undefined;
   #decoderStream: number | undefined;
   #nextUni: number;
+  /** Encoder-stream bytes held until they come with an insert (only Set Dynamic Table Capacity). */
+  #encoderHeld: Uint8Array | undefined;
   /** The peer's unidirectional streams by type, once their type byte arrived (RFC 9114 §6.2). */
   readonly #peerUni = new Map<number, number>();
   /** Messages whose field section waits for the encoder stream, with their Required Insert Count. */
@@ -402,7 +406,20 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
    * encoder stream, so they leave before the HEADERS that reference them (RFC 9204 §2.1.1).
    */
   #encodeSection(streamId: number, fields: readonly QpackField[], now: number): Uint8Array {
-    const { fieldSection, encoderStream } = this.#encoder.encodeFieldSection(streamId, fields);
+    const inserted = this.#encoder.insertCount;
+    const encoded = this.#encoder.encodeFieldSection(streamId, fields);
+    const fieldSection = encoded.fieldSection;
+    let encoderStream = encoded.encoderStream;
+    if (this.#encoderHeld) {
+      encoderStream = concat([this.#encoderHeld, encoderStream]);
+      this.#encoderHeld = undefined;
+    }
+    // Set Dynamic Table Capacity alone (no insert yet) waits for the first insert: the decoder needs it only
+    // before that (§3.2.2), and sent now it would cost a packet of its own.
+    if (encoderStream.length > 0 && this.#encoder.insertCount === inserted) {
+      this.#encoderHeld = encoderStream;
+      return fieldSection;
+    }
     if (encoderStream.length > 0) {
       const opening = this.#encoderStream === undefined;
       if (opening) this.#encoderStream = this.#openUni();
