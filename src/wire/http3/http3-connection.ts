@@ -622,10 +622,16 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
       this.#events.push({ type: 'settings-received', settings: frame.settings });
       // RFC 9204 §5: the peer's decoder limits bind our encoder; absent settings mean 0 (§3.2.3, §2.1.2).
       const value = (id: number): number => frame.settings.find((s) => s.id === id)?.value ?? 0;
-      this.#encoder.applyPeerSettings({
-        maxTableCapacity: value(HTTP3_SETTINGS.QPACK_MAX_TABLE_CAPACITY),
-        maxBlockedStreams: value(HTTP3_SETTINGS.QPACK_BLOCKED_STREAMS),
-      });
+      const maxTableCapacity = value(HTTP3_SETTINGS.QPACK_MAX_TABLE_CAPACITY);
+      const maxBlockedStreams = value(HTTP3_SETTINGS.QPACK_BLOCKED_STREAMS);
+      if (!Number.isSafeInteger(maxTableCapacity) || !Number.isSafeInteger(maxBlockedStreams))
+        return this.#connectionError(
+          'H3_SETTINGS_ERROR',
+          `QPACK settings beyond 2^53 - 1 are not supported here (capacity ${maxTableCapacity}, blocked streams ${maxBlockedStreams}).`,
+          now,
+        );
+      // Our encoder uses at most 64 KiB of whatever the peer allows (§3.2.3 lets it choose any capacity up to the maximum).
+      this.#encoder.applyPeerSettings({ maxTableCapacity, maxBlockedStreams }, Math.min(maxTableCapacity, 65_536));
       return true;
     }
     switch (frame.type) {

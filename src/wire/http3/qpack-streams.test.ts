@@ -149,6 +149,14 @@ describe('QPACK encoder and decoder streams in Http3Connection (RFC 9204 §4.2)'
     expect(req4.fieldSectionSize).toBeGreaterThan(allowed.fieldSectionSize);
   });
 
+  it('uses at most 64 KiB of a larger table the peer allows: Set Dynamic Table Capacity 65,536 (§3.2.3, §4.3.1)', () => {
+    const { pair } = lesson(false, { server: { maxTableCapacity: 100_000 } });
+    const [first] = pair.events('client', 'qpack-instructions').filter((e) => e.stream === 'encoder');
+    // 001 + 5-bit prefix 31, then 65,536 - 31 = 65,505 in 7-bit groups, low first: 97 | 0x80, 127 | 0x80, 3.
+    expect([...first!.bytes.subarray(0, 4)]).toEqual([0x3f, 0xe1, 0xff, 0x03]);
+    expect(pair.server.qpack.decoder.tableState().capacity).toBe(65_536);
+  });
+
   it('maxTableCapacity 0: static table and literals only, no encoder or decoder stream (§3.2.3)', () => {
     const { pair } = lesson(false, { client: { maxTableCapacity: 0 }, server: { maxTableCapacity: 0 } });
     expect(pair.events('client', 'qpack-instructions')).toEqual([]);
