@@ -123,6 +123,8 @@ export interface SimulationOptions {
    * Application bytes to lose, the same in every protocol: `{ server: [offsets], client: [offsets] }` loses
    * the first transmission of the packet that carries each offset of that side's application data on each
    * connection (what follows the handshakes: TLS records over TCP, STREAM bytes over QUIC). Default none.
+   * Over HTTP/3 each 'qpack-instructions' trace event carries the `offset` of its encoder- or decoder-stream
+   * bytes, so a run without loss tells which offset loses a given QPACK insert.
    */
   readonly lossSchedule?: LossSchedule;
   /** Seed for every random choice (loss); same seed, same trace. */
