@@ -37,6 +37,8 @@ const hasWireEvent = (r: Recording, types: readonly string[]) => r.sources.some(
 
 /** HTTP/2 frames that carry a field block (the HPACK stepper has something to step through). */
 const hasFieldBlocks = (r: Recording) => r.sources.some((s) => s.kind === 'wire' && s.events.some((e) => e.type === 'h2-frame' && e.hpack !== undefined));
+/** QUIC packets with their bytes (older recordings' 'quic-packet-sent' events have none). */
+const hasQuicBytes = (r: Recording) => r.sources.some((s) => s.kind === 'wire' && s.events.some((e) => e.type === 'quic-packet-sent' && e.data !== undefined));
 /**
  * Bytes on a connection that carried HTTP/1 (the message inspector reads them; message/streams.ts). Not bytes
  * rebuilt from fields (`options.bytes: 'rebuilt'`: a HAR's heads, written only to label the Sequence view).
@@ -47,7 +49,7 @@ export const VIEWS: readonly ViewEntry[] = [
   { id: 'sequence', label: 'Sequence', applies: hasWire, load: () => import('./timeline/SequenceView') },
   { id: 'waterfall', label: 'Waterfall', applies: (r) => hasWireEvent(r, ['request-started']), load: () => import('./timeline/WaterfallView') },
   { id: 'compare', label: 'Compare', applies: (r) => r.sources.filter((s) => s.kind === 'wire').length > 1, load: () => import('./timeline/CompareView') },
-  { id: 'frames', label: 'Frames', applies: (r) => hasWireEvent(r, ['h2-frame']), load: () => import('./frames/FrameInspector') },
+  { id: 'frames', label: 'Frames', applies: (r) => hasWireEvent(r, ['h2-frame']) || hasQuicBytes(r), load: () => import('./frames/FrameInspector') },
   { id: 'hpack', label: 'HPACK', applies: hasFieldBlocks, load: () => import('./frames/HpackStepper') },
   { id: 'messages', label: 'Messages', applies: hasHttp1Bytes, load: () => import('./message/MessageInspector') },
   {

@@ -13,6 +13,9 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ViewProps } from '../views';
 import { stepOf } from '../../recording/model';
+import { TreeItem } from './FieldTree';
+import QuicInspector from './QuicInspector';
+import { quicConnections } from './quic-model';
 import { HexDump } from './HexDump';
 import {
   COMPACT_FROM,
@@ -29,7 +32,6 @@ import {
   laneStreams,
   nodeAt,
   visibleFrameCount,
-  type FieldNode,
   type FrameEvent,
   type FrameRef,
 } from './model';
@@ -52,7 +54,26 @@ const OVERSCAN = 12;
 /** Row height until one is measured; close to the real one so the first window is about right. */
 const DEFAULT_ROW_PX = 26;
 
-export default function FrameInspector({ recording, cursor, onCursor }: ViewProps) {
+/**
+ * The Frames view: HTTP/2 frames for HTTP/2 connections, QUIC packets and the HTTP/3 frames inside them for
+ * HTTP/3 ones (QuicInspector.tsx); a run with both (a comparison) shows both, HTTP/2 first.
+ */
+export default function FramesView(props: ViewProps) {
+  const h2 = frameIndex(props.recording).endpoints.length > 0;
+  const quic = quicConnections(props.recording).length > 0;
+  if (!quic) return <FrameInspector {...props} />;
+  if (!h2) return <QuicInspector {...props} />;
+  return (
+    <div className="rt-fi-both">
+      <h3>HTTP/2 frames</h3>
+      <FrameInspector {...props} />
+      <h3>QUIC packets (HTTP/3)</h3>
+      <QuicInspector {...props} />
+    </div>
+  );
+}
+
+export function FrameInspector({ recording, cursor, onCursor }: ViewProps) {
   const index = useMemo(() => frameIndex(recording), [recording]);
   const { endpoints } = index;
   const atCursor = frameAtCursor(recording, cursor);
@@ -406,40 +427,5 @@ export function FrameDetail({ frame }: { frame: FrameRef }) {
         />
       </div>
     </section>
-  );
-}
-
-function TreeItem({ node, selected, onSelect }: { node: FieldNode; selected: string | null; onSelect: (id: string) => void }) {
-  const range =
-    node.start === undefined || node.end === undefined
-      ? 'no bytes in this frame'
-      : node.end <= node.start
-        ? 'empty'
-        : node.end - node.start === 1
-          ? `byte ${node.start}`
-          : `bytes ${node.start}–${node.end - 1}`;
-  return (
-    <li>
-      <button
-        type="button"
-        className={`rt-fi-field${selected === node.id ? ' is-selected' : ''}`}
-        data-field={node.id}
-        aria-current={selected === node.id ? 'true' : undefined}
-        onMouseEnter={() => onSelect(node.id)}
-        onFocus={() => onSelect(node.id)}
-        onClick={() => onSelect(node.id)}
-      >
-        <span className="rt-fi-field-label">{node.label}</span>
-        {node.value ? <span className="rt-fi-field-value">: {node.value}</span> : null}
-        <span className="rt-sr-only"> ({range})</span>
-      </button>
-      {node.children && node.children.length > 0 ? (
-        <ul>
-          {node.children.map((c) => (
-            <TreeItem key={c.id} node={c} selected={selected} onSelect={onSelect} />
-          ))}
-        </ul>
-      ) : null}
-    </li>
   );
 }
