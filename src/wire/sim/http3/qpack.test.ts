@@ -6,11 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../server/server';
 import { createSimulation } from '../simulation';
-import type { SimulationOptions } from '../../net/options';
 
 const resources = { '/a': { body: 'a' }, '/b': { body: 'b' } };
 
-async function load(options: Partial<SimulationOptions>) {
+async function load(options: Omit<NonNullable<Parameters<typeof createSimulation>[0]>, 'server'>) {
   const sim = createSimulation({ httpVersion: '3', rtt: 100, bandwidth: Infinity, server: createServer({ resources }), ...options });
   // The first request leaves before the server's SETTINGS (no table yet, RFC 9204 §3.2.3); the second fills
   // the table and is acknowledged.
