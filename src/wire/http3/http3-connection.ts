@@ -587,6 +587,12 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
     if (kind === undefined) {
       if (data.length === 0) return;
       kind = data[0]!; // the types this model reads are one-byte varints; a longer type is some other stream
+      // RFC 9114 §6.2.1, RFC 9204 §4.2: at most one control, one encoder and one decoder stream per side.
+      if (kind <= HTTP3_STREAM_TYPES.QPACK_DECODER && kind !== HTTP3_STREAM_TYPES.PUSH && [...this.#peerUni.values()].includes(kind)) {
+        const name = kind === HTTP3_STREAM_TYPES.CONTROL ? 'control' : kind === HTTP3_STREAM_TYPES.QPACK_ENCODER ? 'QPACK encoder' : 'QPACK decoder';
+        this.#connectionError('H3_STREAM_CREATION_ERROR', `Stream ${streamId} is a second ${name} stream from the peer (RFC 9114 §6.2.1, RFC 9204 §4.2).`, now);
+        return;
+      }
       this.#peerUni.set(streamId, kind);
       data = data.subarray(1);
       if (kind === HTTP3_STREAM_TYPES.CONTROL) this.#peerControl = new Uint8Array(0);

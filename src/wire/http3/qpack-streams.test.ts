@@ -195,6 +195,25 @@ describe('QPACK encoder and decoder streams in Http3Connection (RFC 9204 §4.2)'
     expect(pair.client.qpack.encoder.blockingStreams).toEqual([]);
   });
 
+  it('a second encoder stream from the peer is H3_STREAM_CREATION_ERROR (§4.2)', () => {
+    const pair = new Http3Pair({
+      react: (p, side, event: Http3Event) => {
+        if (side === 'client' && event.type === 'ready') {
+          // Two streams that each open with type 0x02 (the first with Set Dynamic Table Capacity 0).
+          p.record('client', p.client.writeRaw(6, Uint8Array.of(HTTP3_STREAM_TYPES.QPACK_ENCODER, 0x20), false, p.now));
+          p.record('client', p.client.writeRaw(10, Uint8Array.of(HTTP3_STREAM_TYPES.QPACK_ENCODER), false, p.now));
+        }
+        return undefined;
+      },
+    });
+    pair.record('client', pair.client.start(0));
+    pair.run();
+    const [error] = pair.events('server', 'connection-error');
+    expect(error?.error.code).toBe('H3_STREAM_CREATION_ERROR');
+    expect(error?.error.message).toContain('Stream 10 is a second QPACK encoder stream');
+    expect(pair.events('client', 'closed')[0]?.errorCode).toBe(HTTP3_ERROR_CODES.H3_STREAM_CREATION_ERROR);
+  });
+
   it('a malformed encoder-stream instruction closes the connection with QPACK_ENCODER_STREAM_ERROR (§6)', () => {
     const pair = new Http3Pair({
       react: (p, side, event: Http3Event) => {
