@@ -37,6 +37,8 @@ const hasWireEvent = (r: Recording, types: readonly string[]) => r.sources.some(
 
 /** HTTP/2 frames that carry a field block (the HPACK stepper has something to step through). */
 const hasFieldBlocks = (r: Recording) => r.sources.some((s) => s.kind === 'wire' && s.events.some((e) => e.type === 'h2-frame' && e.hpack !== undefined));
+/** HTTP/3 HEADERS frames (the QPACK stepper replays their field sections from the packets' bytes). */
+const hasQpackSections = (r: Recording) => hasQuicBytes(r) && hasWireEvent(r, ['http3-frame']);
 /** QUIC packets with their bytes (older recordings' 'quic-packet-sent' events have none). */
 const hasQuicBytes = (r: Recording) => r.sources.some((s) => s.kind === 'wire' && s.events.some((e) => e.type === 'quic-packet-sent' && e.data !== undefined));
 /**
@@ -51,6 +53,7 @@ export const VIEWS: readonly ViewEntry[] = [
   { id: 'compare', label: 'Compare', applies: (r) => r.sources.filter((s) => s.kind === 'wire').length > 1, load: () => import('./timeline/CompareView') },
   { id: 'frames', label: 'Frames', applies: (r) => hasWireEvent(r, ['h2-frame']) || hasQuicBytes(r), load: () => import('./frames/FrameInspector') },
   { id: 'hpack', label: 'HPACK', applies: hasFieldBlocks, load: () => import('./frames/HpackStepper') },
+  { id: 'qpack', label: 'QPACK', applies: hasQpackSections, load: () => import('./frames/QpackStepper') },
   { id: 'messages', label: 'Messages', applies: hasHttp1Bytes, load: () => import('./message/MessageInspector') },
   {
     id: 'machines',

@@ -260,11 +260,13 @@ function packetBytes(datagrams: readonly QuicDatagram[], events: readonly Http3E
   for (const event of events) if (event.type === 'packet-sent') sizes.set(event.packet, event.size);
   const out = new Map<QuicPacket, { data: string; datagramOffset: number }>();
   for (const datagram of datagrams) {
+    const bytes = datagram.bytes;
+    if (bytes === undefined) continue;
     let at = 0;
     for (const packet of datagram.packets) {
       const size = sizes.get(packet);
-      if (size === undefined || at + size > datagram.bytes.length) break;
-      out.set(packet, { data: binaryString(datagram.bytes.subarray(at, at + size)), datagramOffset: at });
+      if (size === undefined || at + size > bytes.length) break;
+      out.set(packet, { data: binaryString(bytes.subarray(at, at + size)), datagramOffset: at });
       at += size;
     }
   }
