@@ -27,8 +27,12 @@ import {
 } from './quic-model';
 import './frames.css';
 
-/** Rows drawn either side of the chosen packet: a 2,000-request run sends thousands of packets. */
-const WINDOW = 60;
+/**
+ * Up to ALL_ROWS packets every row is drawn (a page's lessons send a few hundred); past that, WINDOW rows
+ * either side of the chosen one: a 2,000-request run sends thousands of packets.
+ */
+const ALL_ROWS = 400;
+const WINDOW = 150;
 const SPACE_LABEL = { initial: 'Initial', handshake: 'Handshake', '0rtt': '0-RTT', '1rtt': '1-RTT' } as const;
 
 export default function QuicInspector({ recording, cursor, onCursor }: ViewProps) {
@@ -40,8 +44,8 @@ export default function QuicInspector({ recording, cursor, onCursor }: ViewProps
   const count = packetAtCursor(connection, cursor) + 1;
   const pos = picked && picked.cursor === cursor ? picked.pos : count - 1;
   const selected = pos >= 0 ? connection.packets[pos] : undefined;
-  const from = Math.max(0, pos - WINDOW);
-  const to = Math.min(count, Math.max(pos, 0) + WINDOW);
+  const from = count <= ALL_ROWS ? 0 : Math.max(0, pos - WINDOW);
+  const to = count <= ALL_ROWS ? count : Math.min(count, Math.max(pos, 0) + WINDOW);
   const choose = (i: number) => {
     const ref = connection.packets[i]!;
     if (onCursor) onCursor(ref.step);

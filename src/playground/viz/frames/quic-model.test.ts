@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createServer, createSimulation, http, readQuicFrame } from 'roundtrip/wire';
 import type { Recording } from '../../recording/model';
 import type { FieldNode } from './model';
-import { decodePacket, protectInitial, quicConnections, quicPacketTree, type QuicConnectionView } from './quic-model';
+import { decodePacket, protectInitial, quicConnections, quicPacketTree, type QuicConnectionView, type QuicPacketRef } from './quic-model';
+import { hex, RFC9001_A2, rfc9001A2Payload, toHex } from '../../../wire/crypto/testing';
 import { recordingOf } from './test-recording';
 
 let recording: Recording;
@@ -90,5 +91,26 @@ describe('QUIC packets in the Frames view model', () => {
     expect(Array.from(sealed.bytes.subarray(-16))).not.toEqual(new Array(16).fill(0));
     // The first byte keeps its top 4 bits (long header, fixed bit, type Initial): §5.4.1 masks only the low 4.
     expect(sealed.bytes[0]! & 0xf0).toBe(first.bytes[0]! & 0xf0);
+  });
+
+  it("protects RFC 9001 Appendix A.2's client Initial to A.2's protected bytes, byte for byte", async () => {
+    // The unprotected packet as the trace would carry it: A.2's header, its payload, and 16 zero tag bytes.
+    const header = hex(RFC9001_A2.unprotectedHeader);
+    const payload = rfc9001A2Payload();
+    const bytes = new Uint8Array(header.length + payload.length + 16);
+    bytes.set(header);
+    bytes.set(payload, header.length);
+    const ref = {
+      event: { type: 'quic-packet-sent', from: 'client', space: 'initial', packetNumber: 2, size: bytes.length, frames: [] },
+      bytes,
+      index: 0,
+      step: 0,
+    } as unknown as QuicPacketRef;
+    const header0 = quicPacketTree(ref)[0]!.children!;
+    expect(header0.find((n) => n.id === 'packet-number')).toMatchObject({ start: 18, end: 22 });
+    const sealed = await protectInitial(ref);
+    expect(sealed.bytes.length).toBe(1200);
+    expect(toHex(sealed.bytes)).toBe(toHex(hex(RFC9001_A2.packet)));
+    expect(sealed.roundTrips).toBe(true);
   });
 });

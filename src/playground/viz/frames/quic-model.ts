@@ -459,7 +459,7 @@ export async function protectInitial(ref: QuicPacketRef, originalDcid?: Uint8Arr
     dcid: d.header.dcid,
     scid: d.header.scid ?? new Uint8Array(0),
     token: d.header.token ?? new Uint8Array(0),
-    packetNumber: d.header.truncatedNumber,
+    packetNumber: ref.event.packetNumber,
     packetNumberLength: d.header.packetNumberLength,
     lengthFieldLength: (pnStart - lengthStart) as 1 | 2 | 4 | 8,
     payload: b.subarray(d.payloadStart, d.payloadEnd),
