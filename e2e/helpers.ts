@@ -35,6 +35,8 @@ export function playground(page: Page, id: string) {
       // Paste, as a reader would: typed newlines would trigger auto-indent and auto-closing brackets.
       await page.evaluate((text) => navigator.clipboard.writeText(text), code);
       await page.keyboard.press('ControlOrMeta+V');
+      // Monaco draws only the lines in view, and a long paste leaves the view at its end: go back to the top.
+      await page.keyboard.press('ControlOrMeta+Home');
       await expect(this.root.locator('.rt-editor .view-lines')).toContainText(code.split('\n')[0]!.slice(0, 20).replace(/ /g, '\u00a0'));
     },
   };
