@@ -41,7 +41,8 @@
  *   others (packet-spaces.ts), as TCP's window grows when its TLS handshake segments are acknowledged; when
  *   their keys are discarded, what is left of them leaves the flight (§6.4).
  *
- * Not modelled: persistent congestion (§7.6), pacing (§7.7), the app-limited rule (§7.8: the window
+ * Pacing (§7.7) is an option of the connection (connection.ts, `pacing`), off by default as TCP's is.
+ * Not modelled: persistent congestion (§7.6), the app-limited rule (§7.8: the window
  * grows even when the sender had nothing more to send), ECN, and loss detection in the Initial and Handshake
  * spaces (handshake packets are never lost in this simulator, see packet-spaces.ts, so only the application data
  * space needs recovery). Their ACKs are RTT samples, as in every space (§5.1): the first comes from the
