@@ -38,6 +38,18 @@ describe('Frames view on an HTTP/3 run', () => {
     expect(rows[0]!.textContent).toContain('client →');
     expect(rows[0]!.textContent).toContain('Initial');
     expect(rows.some((r) => r.textContent?.includes('← server') && r.textContent.includes('Handshake'))).toBe(true);
+    expect(rows.filter((r) => r.classList.contains('is-later')).length).toBe(0);
+  });
+
+  it('dims the packets not yet sent at the cursor and selects the latest sent', () => {
+    const packets = quicConnections(recording)[0]!.packets;
+    render(<FramesView recording={recording} cursor={packets[2]!.step} />);
+    const rows = within(screen.getByRole('table', { name: 'QUIC packets' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(rows.length).toBe(packets.length);
+    expect(rows.filter((r) => r.classList.contains('is-later')).length).toBe(packets.length - 3);
+    expect(rows[2]!.getAttribute('aria-selected')).toBe('true');
   });
 
   it('lights the bytes of the field under the pointer and picks the field of the byte under the pointer', () => {

@@ -44,8 +44,10 @@ export default function QuicInspector({ recording, cursor, onCursor }: ViewProps
   const count = packetAtCursor(connection, cursor) + 1;
   const pos = picked && picked.cursor === cursor ? picked.pos : count - 1;
   const selected = pos >= 0 ? connection.packets[pos] : undefined;
-  const from = count <= ALL_ROWS ? 0 : Math.max(0, pos - WINDOW);
-  const to = count <= ALL_ROWS ? count : Math.min(count, Math.max(pos, 0) + WINDOW);
+  // Packets not sent yet at the cursor are listed too, dimmed, so a reader can jump ahead to one.
+  const total = connection.packets.length;
+  const from = total <= ALL_ROWS ? 0 : Math.max(0, pos - WINDOW);
+  const to = total <= ALL_ROWS ? total : Math.min(total, Math.max(pos, 0) + WINDOW);
   const choose = (i: number) => {
     const ref = connection.packets[i]!;
     if (onCursor) onCursor(ref.step);
@@ -88,7 +90,7 @@ export default function QuicInspector({ recording, cursor, onCursor }: ViewProps
               return (
                 <tr
                   key={ref.index}
-                  className={`rt-qi-row rt-qi-${ref.event.from}${i === pos ? ' is-selected' : ''}`}
+                  className={`rt-qi-row rt-qi-${ref.event.from}${i === pos ? ' is-selected' : i >= count ? ' is-later' : ''}`}
                   aria-selected={i === pos}
                   data-packet={`${ref.event.from}-${ref.event.space}-${ref.event.packetNumber}`}
                   onClick={() => choose(i)}
