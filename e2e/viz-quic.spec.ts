@@ -8,12 +8,14 @@ import { expect, test, type Page } from '@playwright/test';
 import { collectPageErrors, playground } from './helpers';
 import { vizPanel } from './viz-helpers';
 
-async function runToEnd(page: Page, id: string) {
+async function runToEnd(page: Page, id: string, phone: boolean) {
   const pg = playground(page, id);
   await pg.run.click();
-  // A phone shows the panel under its Timeline tab (Code / Output / Timeline).
-  const timeline = pg.root.getByRole('tab', { name: 'Timeline', exact: true });
-  if (await timeline.isVisible()) await timeline.click();
+  // A phone shows the panel under its Timeline tab (Code / Output / Timeline); a run first switches to Output.
+  if (phone) {
+    await expect(pg.root.getByRole('tab', { name: 'Output', exact: true })).toHaveAttribute('aria-selected', 'true');
+    await pg.root.getByRole('tab', { name: 'Timeline', exact: true }).click();
+  }
   const viz = vizPanel(pg.root);
   await expect(viz.panel).toBeVisible({ timeout: 60_000 });
   if (await viz.pause.isVisible()) await viz.pause.click();
@@ -33,7 +35,7 @@ for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     const errors = collectPageErrors(page);
     await page.goto('/http/http3/');
-    const { viz } = await runToEnd(page, 'http3-loss');
+    const { viz } = await runToEnd(page, 'http3-loss', width < 800);
     await openTab(viz, 'Frames');
     const quic = viz.tabpanel.getByTestId('quic-inspector');
     const list = quic.getByRole('table', { name: 'QUIC packets' });
@@ -66,6 +68,17 @@ for (const width of [1280, 390]) {
     await openTab(viz, 'QPACK');
     await expect(viz.tabpanel.getByTestId('qpack-stepper')).toBeVisible();
     await expect(viz.tabpanel.getByRole('list', { name: /Encoder instructions/ })).toContainText('Field section on stream 0');
+    await viz.tabpanel
+      .getByRole('list', { name: /Encoder instructions/ })
+      .getByRole('button')
+      .last()
+      .click();
+    await expect(viz.tabpanel.getByTestId('qpack-dynamic-table')).toBeVisible();
+    await viz.tabpanel.getByTestId('qpack-stepper').scrollIntoViewIfNeeded();
+    // Nothing in the stepper runs past its box (a grid item wider than the panel is cut off on a phone).
+    expect(await viz.tabpanel.getByTestId('qpack-stepper').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+    await page.screenshot({ path: `${process.env.RT_OUT_DIR ?? 'test-results'}-shots/viz-qpack-${width}.png`, fullPage: false });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     expect(errors).toEqual([]);
   });
 }
