@@ -4,9 +4,34 @@ import { defineOptions } from 'roundtrip/playground';
 // One page, seven ways to fetch it. Every run loads the same HTML document over HTTPS, then the
 // subresources the document names, all at once, as a browser does once it has parsed the HTML.
 // Open the Compare tab to see the runs side by side; Waterfall and Sequence show one run in detail.
-const { rtt, assets } = defineOptions({
+const { rtt, assets, loss, burst, congestionControl } = defineOptions({
   rtt: { type: 'number', default: 100, min: 10, max: 500, step: 10, label: 'Round-trip time', doc: 'Round-trip time, virtual ms' },
   assets: { type: 'number', default: 8, min: 1, max: 20, integer: true, label: 'Subresources', doc: 'Subresources the page loads after its HTML' },
+  loss: {
+    type: 'number',
+    default: 0,
+    min: 0,
+    max: 0.1,
+    step: 0.01,
+    label: 'Packet loss',
+    doc: 'Share of data packets lost, the same packets in every run (seed 1)',
+  },
+  burst: {
+    type: 'number',
+    default: 1,
+    min: 1,
+    max: 10,
+    integer: true,
+    label: 'Loss burst',
+    doc: 'Mean packets lost in a row: 1 draws each loss on its own; more uses a Gilbert-Elliott model at the same mean loss',
+  },
+  congestionControl: {
+    type: 'select',
+    choices: ['cubic', 'newreno'],
+    default: 'cubic',
+    label: 'Congestion control',
+    doc: 'CUBIC with HyStart++ (RFC 9438, RFC 9406; Linux and most QUIC stacks) or NewReno (RFC 6582)',
+  },
 });
 
 const kinds = ['style.css', 'app.js', 'logo.svg', 'photo.jpg'];
@@ -27,7 +52,8 @@ const runs: SimulationOptions[] = [
 ];
 
 for (const run of runs) {
-  const sim = createSimulation({ ...run, tls: '1.3', rtt, seed: 1, server: createServer({ resources }) });
+  const lossModel = burst > 1 ? { kind: 'gilbert-elliott' as const, burst } : 'independent';
+  const sim = createSimulation({ ...run, tls: '1.3', rtt, loss, lossModel, congestionControl, seed: 1, server: createServer({ resources }) });
   await (await sim.fetch('/index.html')).text();
   await Promise.all(paths.map(async (path) => (await sim.fetch(path)).text()));
 

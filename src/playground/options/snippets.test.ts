@@ -90,6 +90,22 @@ describe('snippets with options', () => {
     s.forEach((t, i) => expect(t).toBeGreaterThan(f[i]!));
   });
 
+  it('http-compare-page-load: loss slows the page, and the congestion control and the loss pattern change the figures (RFC 9438, RFC 6582)', async () => {
+    const times = (out: string) => [...out.matchAll(/: (\d+) ms/g)].map((m) => Number(m[1]));
+    const clean = await runSnippet('http-compare-page-load.ts');
+    expect(clean.reported).toEqual(clean.extracted);
+    const lossy = await runSnippet('http-compare-page-load.ts', { loss: 0.05 });
+    const reno = await runSnippet('http-compare-page-load.ts', { loss: 0.05, congestionControl: 'newreno' });
+    const bursty = await runSnippet('http-compare-page-load.ts', { loss: 0.05, burst: 4 });
+    const [c, l, r, b] = [clean, lossy, reno, bursty].map((run) => times(run.output));
+    expect(c).toHaveLength(7);
+    // The same seed loses the same packets in every run: each way of loading is no faster than without loss.
+    l.forEach((t, i) => expect(t).toBeGreaterThanOrEqual(c[i]!));
+    expect(l.reduce((x, y) => x + y)).toBeGreaterThan(c.reduce((x, y) => x + y));
+    expect(r).not.toEqual(l);
+    expect(b).not.toEqual(l);
+  });
+
   it('hello-wire: HTTP/1.0 opens a second connection where 1.1 and 2 reuse the first', async () => {
     const v11 = await runSnippet('hello-wire.ts');
     expect(v11.reported).toEqual(v11.extracted);
