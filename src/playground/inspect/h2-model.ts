@@ -21,6 +21,8 @@ import { FLAGS, HpackDecoder, parseFrame, streamTransition, type Frame, type Hpa
 import { CLIENT_PREFACE } from 'roundtrip/wire';
 import type { Unsequenced } from './to-recording';
 import { countOf } from './words';
+import { concat } from './bytes';
+export { concat };
 
 export type Sender = 'client' | 'server';
 
@@ -390,17 +392,6 @@ export class H2ConnectionModel {
       }
     }
   }
-}
-
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 export { HpackDecoder };

@@ -97,7 +97,7 @@ describe('snippets with options', () => {
     const lossy = await runSnippet('http-compare-page-load.ts', { loss: 0.05 });
     const reno = await runSnippet('http-compare-page-load.ts', { loss: 0.05, congestionControl: 'newreno' });
     const bursty = await runSnippet('http-compare-page-load.ts', { loss: 0.05, burst: 4 });
-    const [c, l, r, b] = [clean, lossy, reno, bursty].map((run) => times(run.output));
+    const [c, l, r, b] = [times(clean.output), times(lossy.output), times(reno.output), times(bursty.output)];
     expect(c).toHaveLength(7);
     // The same seed loses the same packets in every run: each way of loading is no faster than without loss.
     l.forEach((t, i) => expect(t).toBeGreaterThanOrEqual(c[i]!));

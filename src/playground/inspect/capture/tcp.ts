@@ -12,6 +12,8 @@
  */
 import type { CapturedPacket } from './files';
 import { TCP_FLAGS, type TcpPacket } from './packet';
+import { concat } from '../bytes';
+export { concat };
 
 export type Side = 'client' | 'server';
 
@@ -267,15 +269,4 @@ export class TcpReassembler {
       };
     });
   }
-}
-
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
