@@ -14,8 +14,9 @@ test('llms.txt lists every docs page, and each Markdown copy answers with its ti
   // `- [Title](url.md): description`, one per page; the landing page is linked from the introduction.
   const links = [...llms.matchAll(/\[([^\]]+)\]\((https?:\/\/[^)]+\.md)\)/g)].map((m) => ({ title: m[1]!, path: new URL(m[2]!).pathname }));
   const items = [...llms.matchAll(/^- \[[^\]]+\]\([^)]+\.md\): \S.*$/gm)];
-  // The full-page playgrounds (/playground/...) and the traffic inspector (/inspect/) are tools, not docs pages.
-  const pages = (await sitemapPaths(request)).filter((p) => !p.startsWith('/playground/') && p !== '/inspect/');
+  // The full-page playgrounds (/playground/...), the traffic inspector (/inspect/) and the challenges' index
+  // (/challenges/, whose challenges each page's copy carries) are tools, not docs pages.
+  const pages = (await sitemapPaths(request)).filter((p) => !p.startsWith('/playground/') && p !== '/inspect/' && p !== '/challenges/');
   expect(items.length).toBe(pages.length - 1);
   const expected = pages.map((p) => (p === '/' ? '/index.md' : p.replace(/\/$/, '.md')));
   expect(links.map((l) => l.path).sort()).toEqual(expected.sort());

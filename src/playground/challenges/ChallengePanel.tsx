@@ -133,13 +133,12 @@ export default function ChallengePanel({
           </>
         )}
       </div>
-      {hintsShown > 0 && (
-        <ol id={`${prefix}-hints`} className="rt-challenge-hints">
-          {challenge.hints.slice(0, hintsShown).map((hint) => (
-            <li key={hint}>{hint}</li>
-          ))}
-        </ol>
-      )}
+      {/* Always there (empty and hidden until the first hint), so the hint button's aria-controls names an element. */}
+      <ol id={`${prefix}-hints`} className="rt-challenge-hints" hidden={hintsShown === 0}>
+        {challenge.hints.slice(0, hintsShown).map((hint) => (
+          <li key={hint}>{hint}</li>
+        ))}
+      </ol>
       {solutionShown && (
         <figure id={`${prefix}-solution`} className="rt-challenge-solution">
           <figcaption>A solution, as changes to your code (- yours, + the solution's)</figcaption>

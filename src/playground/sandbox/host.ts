@@ -258,6 +258,11 @@ export class SandboxHost {
         clearInterval(watchdog);
         // The spare goes too: it may share the stuck frame's renderer process and never finish loading.
         this.reset();
+        // So does every other sandbox on the page (other playgrounds' spares, ones warmed on view): the browser
+        // groups sandboxed frames of one site into one process, which lives, stuck, while any frame is in it, and
+        // the page hung with it (e2e playground-skeleton: a page with two playgrounds stopped answering). Each
+        // host opens a new one on its next run; one that is running now is stopped by its own watchdog.
+        for (const frame of document.querySelectorAll('iframe.rt-sandbox-frame')) frame.remove();
         const seconds = this.#options.stallMs / 1000;
         const stopped: RunEvent = {
           type: 'timeout',
