@@ -7,73 +7,7 @@
  * the CRYPTO stream.
  */
 
-/** RFC 8446 §4 HandshakeType values a first flight holds (and a few after it, for naming). */
-const HANDSHAKE_TYPES: Readonly<Record<number, string>> = {
-  1: 'ClientHello',
-  2: 'ServerHello',
-  4: 'NewSessionTicket',
-  8: 'EncryptedExtensions',
-  11: 'Certificate',
-  13: 'CertificateRequest',
-  15: 'CertificateVerify',
-  20: 'Finished',
-};
-
-/** TLS 1.3 cipher suites (RFC 8446 §B.4). */
-const CIPHER_SUITES: Readonly<Record<number, string>> = {
-  4865: 'TLS_AES_128_GCM_SHA256',
-  4866: 'TLS_AES_256_GCM_SHA384',
-  4867: 'TLS_CHACHA20_POLY1305_SHA256',
-  4868: 'TLS_AES_128_CCM_SHA256',
-  4869: 'TLS_AES_128_CCM_8_SHA256',
-};
-
-/** Named groups (RFC 8446 §4.2.7, RFC 7919 for ffdhe; X25519MLKEM768 from the IANA TLS registry). */
-const GROUPS: Readonly<Record<number, string>> = {
-  23: 'secp256r1',
-  24: 'secp384r1',
-  25: 'secp521r1',
-  29: 'x25519',
-  30: 'x448',
-  256: 'ffdhe2048',
-  257: 'ffdhe3072',
-  258: 'ffdhe4096',
-  4588: 'X25519MLKEM768',
-};
-
-/** Extension types (RFC 8446 §4.2 and the RFCs it lists; 11 RFC 8422, 22 RFC 7366, 57 RFC 9001 §8.2). */
-const EXTENSIONS: Readonly<Record<number, string>> = {
-  0: 'server_name',
-  1: 'max_fragment_length',
-  5: 'status_request',
-  10: 'supported_groups',
-  11: 'ec_point_formats',
-  13: 'signature_algorithms',
-  14: 'use_srtp',
-  15: 'heartbeat',
-  16: 'application_layer_protocol_negotiation',
-  18: 'signed_certificate_timestamp',
-  19: 'client_certificate_type',
-  20: 'server_certificate_type',
-  21: 'padding',
-  22: 'encrypt_then_mac',
-  23: 'extended_master_secret',
-  27: 'compress_certificate',
-  28: 'record_size_limit',
-  35: 'session_ticket',
-  41: 'pre_shared_key',
-  42: 'early_data',
-  43: 'supported_versions',
-  44: 'cookie',
-  45: 'psk_key_exchange_modes',
-  47: 'certificate_authorities',
-  48: 'oid_filters',
-  49: 'post_handshake_auth',
-  50: 'signature_algorithms_cert',
-  51: 'key_share',
-  57: 'quic_transport_parameters',
-  65281: 'renegotiation_info',
-};
+import { TLS_CIPHER_SUITES, TLS_EXTENSION_TYPES, TLS_HANDSHAKE_TYPES, TLS_NAMED_GROUPS } from 'roundtrip/wire';
 
 /** QUIC transport parameters (RFC 9000 §18.2; 0x20 RFC 9221, 0x11 RFC 9368, 0x2ab2 RFC 9287). */
 const TRANSPORT_PARAMETERS: Readonly<Record<number, string>> = {
@@ -252,10 +186,10 @@ function readHello(type: 1 | 2, body: Cursor, offset: number, length: number): T
   const cipherSuites: string[] = [];
   if (type === 1) {
     const suites = body.vector(2, 'cipher_suites');
-    while (!suites.done) cipherSuites.push(named(CIPHER_SUITES, suites.u16('cipher suite')));
+    while (!suites.done) cipherSuites.push(named(TLS_CIPHER_SUITES, suites.u16('cipher suite')));
     body.vector(1, 'legacy_compression_methods');
   } else {
-    cipherSuites.push(named(CIPHER_SUITES, body.u16('cipher_suite')));
+    cipherSuites.push(named(TLS_CIPHER_SUITES, body.u16('cipher_suite')));
     body.u8('legacy_compression_method');
   }
   const extensions: TlsExtension[] = [];
@@ -270,8 +204,8 @@ function readHello(type: 1 | 2, body: Cursor, offset: number, length: number): T
   const list = body.done ? undefined : body.vector(2, 'extensions');
   while (list && !list.done) {
     const extType = list.u16('extension type');
-    const ext = list.vector(2, `extension ${named(EXTENSIONS, extType)}`);
-    extensions.push({ type: extType, name: named(EXTENSIONS, extType), length: ext.end - ext.pos });
+    const ext = list.vector(2, `extension ${named(TLS_EXTENSION_TYPES, extType)}`);
+    extensions.push({ type: extType, name: named(TLS_EXTENSION_TYPES, extType), length: ext.end - ext.pos });
     switch (extType) {
       case 0: {
         // RFC 6066 §3: ServerNameList of (name_type, HostName); name_type 0 is host_name.
@@ -307,7 +241,7 @@ function readHello(type: 1 | 2, body: Cursor, offset: number, length: number): T
       case 10: {
         const groups = ext.vector(2, 'named_group_list');
         hello.groups = [];
-        while (!groups.done) hello.groups.push(named(GROUPS, groups.u16('named group')));
+        while (!groups.done) hello.groups.push(named(TLS_NAMED_GROUPS, groups.u16('named group')));
         break;
       }
       case 51: {
@@ -317,7 +251,7 @@ function readHello(type: 1 | 2, body: Cursor, offset: number, length: number): T
         while (!shares.done) {
           const group = shares.u16('key share group');
           shares.vector(2, 'key_exchange');
-          hello.keyShares.push(named(GROUPS, group));
+          hello.keyShares.push(named(TLS_NAMED_GROUPS, group));
         }
         break;
       }
@@ -340,7 +274,7 @@ export function readTlsHandshake(crypto: Uint8Array, base = 0): TlsMessageReadin
   while (pos + 4 <= crypto.length) {
     const type = crypto[pos]!;
     const length = (crypto[pos + 1]! << 16) | (crypto[pos + 2]! << 8) | crypto[pos + 3]!;
-    const name = HANDSHAKE_TYPES[type] ?? `handshake type ${type}`;
+    const name = TLS_HANDSHAKE_TYPES[type] ?? `handshake type ${type}`;
     const complete = pos + 4 + length <= crypto.length;
     let hello: TlsHelloReading | undefined;
     if (complete && (type === 1 || type === 2)) {

@@ -13,6 +13,7 @@ export { TlsStream, TLS_FLIGHTS, TLS_RECORD_PROTECTION } from './tls';
 export type { TlsVersion, TlsStreamOptions } from './tls';
 export { TLS_DEFAULT_KEY_SHARE, TLS_KEY_SHARE_EXTRA_BYTES } from '../transport/tls-sizes';
 export type { TlsKeyShare } from '../transport/tls-sizes';
+export { TLS_CIPHER_SUITES, TLS_EXTENSION_TYPES, TLS_HANDSHAKE_TYPES, TLS_NAMED_GROUPS } from '../transport/tls-names';
 export { isWholeTlsRecords, parseTlsPartLabel, readTlsRecords, tlsPartLabel } from './tls-records';
 export type { ReadTlsRecordsOptions, TlsPartLabel, TlsRecordSpan } from './tls-records';
 export type { ByteStream, CloseInfo as ByteStreamCloseInfo, StreamState as ByteStreamState } from './stream';

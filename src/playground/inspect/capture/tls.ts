@@ -14,9 +14,9 @@
  * The server's EncryptedExtensions carry the ALPN protocol it chose (RFC 7301 §3.1), which says whether the
  * application data is HTTP/1.1 or HTTP/2.
  */
-import { aesGcmOpen, chacha20Poly1305Open, type HkdfHash, hkdfExpandLabel } from 'roundtrip/wire';
+import { aesGcmOpen, chacha20Poly1305Open, type HkdfHash, hkdfExpandLabel, TLS_CIPHER_SUITES, TLS_HANDSHAKE_TYPES } from 'roundtrip/wire';
 import type { Side, StreamChunk } from './tcp';
-import { decryptTls12, TLS12_AEAD_SUITES } from './tls12';
+import { decryptTls12 } from './tls12';
 
 export interface TlsRecord {
   readonly from: Side;
@@ -54,24 +54,12 @@ export const TLS_CONTENT_TYPES: Readonly<Record<number, string>> = Object.freeze
   23: 'application data',
 });
 
-export const TLS_HANDSHAKE_TYPES: Readonly<Record<number, string>> = Object.freeze({
-  1: 'ClientHello',
-  2: 'ServerHello',
-  4: 'NewSessionTicket',
-  5: 'EndOfEarlyData',
-  8: 'EncryptedExtensions',
-  11: 'Certificate',
-  13: 'CertificateRequest',
-  15: 'CertificateVerify',
-  20: 'Finished',
-  24: 'KeyUpdate',
-});
-
 type Open = (key: Uint8Array, nonce: Uint8Array, sealed: Uint8Array, aad: Uint8Array) => Promise<Uint8Array | null> | Uint8Array | null;
 
 export interface Tls13Suite {
   /** The code point (RFC 8446 §B.4). */
   readonly id: number;
+  /** From roundtrip/wire's TLS_CIPHER_SUITES, the one table of suite names. */
   readonly name: string;
   readonly keyLength: number;
   readonly hash: HkdfHash;
@@ -84,21 +72,13 @@ export interface Tls13Suite {
  * which WebCrypto lacks, through roundtrip/wire's own.
  */
 export const TLS13_SUITES: readonly Tls13Suite[] = Object.freeze([
-  { id: 0x1301, name: 'TLS_AES_128_GCM_SHA256', keyLength: 16, hash: 'SHA-256', hashLength: 32, open: aesGcmOpen },
-  { id: 0x1302, name: 'TLS_AES_256_GCM_SHA384', keyLength: 32, hash: 'SHA-384', hashLength: 48, open: aesGcmOpen },
-  { id: 0x1303, name: 'TLS_CHACHA20_POLY1305_SHA256', keyLength: 32, hash: 'SHA-256', hashLength: 32, open: chacha20Poly1305Open },
+  { id: 0x1301, name: TLS_CIPHER_SUITES[0x1301]!, keyLength: 16, hash: 'SHA-256', hashLength: 32, open: aesGcmOpen },
+  { id: 0x1302, name: TLS_CIPHER_SUITES[0x1302]!, keyLength: 32, hash: 'SHA-384', hashLength: 48, open: aesGcmOpen },
+  { id: 0x1303, name: TLS_CIPHER_SUITES[0x1303]!, keyLength: 32, hash: 'SHA-256', hashLength: 32, open: chacha20Poly1305Open },
 ]);
 
-const OTHER_SUITES: readonly (readonly [number, string])[] = [
-  [0x1304, 'TLS_AES_128_CCM_SHA256'],
-  [0x1305, 'TLS_AES_128_CCM_8_SHA256'],
-];
-
-export const suiteName = (s: number) =>
-  TLS13_SUITES.find((x) => x.id === s)?.name ??
-  TLS12_AEAD_SUITES.find((x) => x.id === s)?.name ??
-  OTHER_SUITES.find((x) => x[0] === s)?.[1] ??
-  `cipher suite 0x${s.toString(16).padStart(4, '0')}`;
+/** A suite's name from the one TLS name table, or its code point for one the table lacks. */
+export const suiteName = (s: number) => TLS_CIPHER_SUITES[s] ?? `cipher suite 0x${s.toString(16).padStart(4, '0')}`;
 
 // HelloRetryRequest is a ServerHello with this random (RFC 8446 §4.1.3).
 const HRR_RANDOM = 'cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c';

@@ -11,12 +11,13 @@
  * - each side's records are protected from its ChangeCipherSpec on, the sequence number starting at 0 there
  *   (its Finished is record 0).
  */
-import { aesGcmOpen, chacha20Poly1305Open, type HkdfHash, hkdfExtract } from 'roundtrip/wire';
+import { aesGcmOpen, chacha20Poly1305Open, type HkdfHash, hkdfExtract, TLS_CIPHER_SUITES, TLS_HANDSHAKE_TYPES } from 'roundtrip/wire';
 import type { Side, StreamChunk } from './tcp';
-import { handshakeMessages, records, TLS_HANDSHAKE_TYPES, type TlsReading } from './tls';
+import { handshakeMessages, records, type TlsReading } from './tls';
 
 interface Tls12Suite {
   readonly id: number;
+  /** From roundtrip/wire's TLS_CIPHER_SUITES, the one table of suite names. */
   readonly name: string;
   readonly keyLength: number;
   readonly hash: HkdfHash;
@@ -24,14 +25,14 @@ interface Tls12Suite {
 }
 
 export const TLS12_AEAD_SUITES: readonly Tls12Suite[] = Object.freeze([
-  { id: 0x009c, name: 'TLS_RSA_WITH_AES_128_GCM_SHA256', keyLength: 16, hash: 'SHA-256', aead: 'gcm' },
-  { id: 0x009d, name: 'TLS_RSA_WITH_AES_256_GCM_SHA384', keyLength: 32, hash: 'SHA-384', aead: 'gcm' },
-  { id: 0xc02b, name: 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256', keyLength: 16, hash: 'SHA-256', aead: 'gcm' },
-  { id: 0xc02c, name: 'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384', keyLength: 32, hash: 'SHA-384', aead: 'gcm' },
-  { id: 0xc02f, name: 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', keyLength: 16, hash: 'SHA-256', aead: 'gcm' },
-  { id: 0xc030, name: 'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384', keyLength: 32, hash: 'SHA-384', aead: 'gcm' },
-  { id: 0xcca8, name: 'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256', keyLength: 32, hash: 'SHA-256', aead: 'chacha' },
-  { id: 0xcca9, name: 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256', keyLength: 32, hash: 'SHA-256', aead: 'chacha' },
+  { id: 0x009c, name: TLS_CIPHER_SUITES[0x009c]!, keyLength: 16, hash: 'SHA-256', aead: 'gcm' },
+  { id: 0x009d, name: TLS_CIPHER_SUITES[0x009d]!, keyLength: 32, hash: 'SHA-384', aead: 'gcm' },
+  { id: 0xc02b, name: TLS_CIPHER_SUITES[0xc02b]!, keyLength: 16, hash: 'SHA-256', aead: 'gcm' },
+  { id: 0xc02c, name: TLS_CIPHER_SUITES[0xc02c]!, keyLength: 32, hash: 'SHA-384', aead: 'gcm' },
+  { id: 0xc02f, name: TLS_CIPHER_SUITES[0xc02f]!, keyLength: 16, hash: 'SHA-256', aead: 'gcm' },
+  { id: 0xc030, name: TLS_CIPHER_SUITES[0xc030]!, keyLength: 32, hash: 'SHA-384', aead: 'gcm' },
+  { id: 0xcca8, name: TLS_CIPHER_SUITES[0xcca8]!, keyLength: 32, hash: 'SHA-256', aead: 'chacha' },
+  { id: 0xcca9, name: TLS_CIPHER_SUITES[0xcca9]!, keyLength: 32, hash: 'SHA-256', aead: 'chacha' },
 ]);
 
 const bytesOf = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
