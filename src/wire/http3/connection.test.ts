@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { QuicPair } from './testing';
 import { QuicConnection, type QuicEvent, type QuicRole } from './connection';
 import { QUIC_HANDSHAKE, type QuicDatagram } from './packets';
-import { type DecodedQuicPacket, decodeQuicDatagram, tlsMessageNames } from './quic-codec';
+import { type DecodedQuicPacket, decodeQuicDatagram } from './quic-codec';
+import { tlsMessageNames } from './quic-frame-reader';
 import { flightBytes } from './handshake-datagrams';
 import { QUIC_INITIAL_WINDOW } from './recovery';
 

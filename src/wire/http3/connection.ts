@@ -52,7 +52,9 @@ import {
   type QuicPacket,
   type QuicSpace,
 } from './packets';
-import { encodeQuicDatagram, quicFrameSize, quicPacketNumberLength } from './quic-codec';
+import { encodeQuicDatagram } from './quic-codec';
+import { quicFrameSize } from './quic-frame-writer';
+import { quicPacketNumberLength } from './quic-packet-number';
 import type { PlannedHeader } from './handshake-datagrams';
 import { QuicRecovery, QUIC_DEFAULT_MAX_ACK_DELAY, QUIC_MAX_DATAGRAM_SIZE, type CongestionChange } from './recovery';
 import type { CongestionControl } from '../transport/congestion';

@@ -26,36 +26,18 @@ export type {
 } from './recovery';
 export { QUIC_HANDSHAKE, describeFrame as describeQuicFrame } from './packets';
 export type { QuicDatagram, QuicFrame, QuicPacket, QuicSpace, QuicHandshakeRow, QuicFlight } from './packets';
+export { decodeQuicDatagram, decodeQuicPacket, encodeQuicDatagram, encodeQuicPacket, QUIC_VERSION_1, quicPacketSize } from './quic-codec';
+export type { DecodedQuicPacket, QuicDecodeOptions, QuicPacketHeaderOptions, QuicPacketToEncode, QuicRetry, QuicVersionNegotiation } from './quic-codec';
+export { QUIC_CODEC_ERROR_CODES, QuicCodecError } from './quic-codec-errors';
+export type { QuicCodecErrorCode } from './quic-codec-errors';
+export { decodeQuicFrames, readQuicFrame, tlsMessageNames } from './quic-frame-reader';
+export type { QuicFrameRead } from './quic-frame-reader';
+export { encodeQuicFrames, QUIC_FRAME_TYPES, quicFrameSize, quicFrameType } from './quic-frame-writer';
 export {
   decodePacketNumber as decodeQuicPacketNumber,
-  decodeQuicDatagram,
-  decodeQuicFrames,
-  decodeQuicPacket,
-  encodeQuicDatagram,
-  encodeQuicFrames,
-  encodeQuicPacket,
-  QUIC_CODEC_ERROR_CODES,
-  QUIC_FRAME_TYPES,
-  QUIC_VERSION_1,
-  QuicCodecError,
-  quicFrameSize,
-  quicFrameType,
   quicPacketNumberLength,
-  quicPacketSize,
-  readQuicFrame,
-  tlsMessageNames,
   truncatePacketNumber as truncateQuicPacketNumber,
-} from './quic-codec';
-export type {
-  DecodedQuicPacket,
-  QuicCodecErrorCode,
-  QuicDecodeOptions,
-  QuicFrameRead,
-  QuicPacketHeaderOptions,
-  QuicPacketToEncode,
-  QuicRetry,
-  QuicVersionNegotiation,
-} from './quic-codec';
+} from './quic-packet-number';
 export { encodeVarint as encodeQuicVarint, readVarint as readQuicVarint, varintLength as quicVarintLength, QUIC_VARINT_MAX } from './varint';
 export type { VarintRead as QuicVarintRead } from './varint';
 export {

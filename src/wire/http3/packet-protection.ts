@@ -18,7 +18,7 @@ import { chacha20Poly1305Open, chacha20Poly1305Seal } from '../crypto/chacha20-p
 import { aesHeaderMask, chacha20HeaderMask, QUIC_HP_SAMPLE_LENGTH } from '../crypto/header-protection';
 import { hkdfExpandLabel } from '../crypto/hkdf';
 import { WireError } from '../errors';
-import { decodePacketNumber } from './quic-codec';
+import { decodePacketNumber } from './quic-packet-number';
 
 /** The AEADs QUIC v1 uses with TLS 1.3 (RFC 9001 §5.3); AEAD_AES_128_CCM is left out (no WebCrypto CCM, rare). */
 export type QuicAead = 'AEAD_AES_128_GCM' | 'AEAD_AES_256_GCM' | 'AEAD_CHACHA20_POLY1305';

@@ -9,7 +9,8 @@
  * zero body of the size transport/tls-sizes.ts gives (handshake-datagrams.ts flightBytes), as the simulator
  * runs no TLS.
  */
-import { type QuicPacketHeaderOptions, quicFrameSize, quicPacketSize } from './quic-codec';
+import { type QuicPacketHeaderOptions, quicPacketSize } from './quic-codec';
+import { quicFrameSize } from './quic-frame-writer';
 import {
   TLS_CLIENT_HELLO_BYTES,
   TLS_FINISHED_BYTES,

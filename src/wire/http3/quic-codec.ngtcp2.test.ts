@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { QuicFrame, QuicSpace } from './packets';
-import { type DecodedQuicPacket, decodeQuicDatagram, encodeQuicFrames, quicFrameType } from './quic-codec';
+import { type DecodedQuicPacket, decodeQuicDatagram } from './quic-codec';
+import { encodeQuicFrames, quicFrameType } from './quic-frame-writer';
 
 interface Fixture {
   readonly description: string;

@@ -7,22 +7,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WireError } from '../errors';
 import type { QuicFrame, QuicPacket } from './packets';
-import {
-  decodePacketNumber,
-  decodeQuicDatagram,
-  decodeQuicFrames,
-  decodeQuicPacket,
-  type DecodedQuicPacket,
-  encodeQuicDatagram,
-  encodeQuicFrames,
-  encodeQuicPacket,
-  QuicCodecError,
-  quicFrameSize,
-  quicPacketNumberLength,
-  quicPacketSize,
-  readQuicFrame,
-  truncatePacketNumber,
-} from './quic-codec';
+import { decodeQuicDatagram, decodeQuicPacket, type DecodedQuicPacket, encodeQuicDatagram, encodeQuicPacket, quicPacketSize } from './quic-codec';
+import { QuicCodecError } from './quic-codec-errors';
+import { decodeQuicFrames, readQuicFrame } from './quic-frame-reader';
+import { encodeQuicFrames, quicFrameSize } from './quic-frame-writer';
+import { decodePacketNumber, quicPacketNumberLength, truncatePacketNumber } from './quic-packet-number';
 
 const hex = (s: string) => Uint8Array.from((s.replace(/\s+/g, '').match(/../g) ?? []).map((b) => Number.parseInt(b, 16)));
 const toHex = (b: Uint8Array) => [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
