@@ -4,7 +4,7 @@
  * increment, 6-bit prefix). The stream is unframed, so a read may stop mid-instruction.
  */
 import { bitsOf, INCOMPLETE, QpackReader } from './primitives';
-import { part } from './decoder';
+import { part } from './record-parts';
 import type { QpackDecoderInstructionRecord } from './records';
 
 export interface QpackDecoderInstruction {

@@ -17,12 +17,18 @@
  *   larger than the section's references need is refused as well (§2.2.1 makes that optional: a
  *   conforming encoder sends exactly the count it needs, as nghttp3's does in fixtures/).
  * - Strings are read as UTF-8 (invalid sequences shown as U+FFFD); entry sizes count the octets received.
+ *
+ * This file holds the field sections (§4.5), the blocked streams and the decoder stream. The encoder
+ * stream's instructions are read in encoder-stream.ts, and the bit-level parts an annotating decoder records
+ * for the docs' views are built in record-parts.ts.
  */
 import { QPACK_STATIC_TABLE } from '../qpack-static-table';
 import { QpackError } from './errors';
 import { QPACK_ENTRY_OVERHEAD, QpackDynamicTable, type QpackEntry } from './dynamic-table';
-import { bitsOf, INCOMPLETE, type QpackString, QpackReader, QpackWriter } from './primitives';
-import type { QpackEncoderInstructionRecord, QpackFieldLineKind, QpackFieldLineRecord, QpackPart, QpackSectionPrefix, QpackTableSnapshot } from './records';
+import { EncoderStreamReader } from './encoder-stream';
+import { type QpackString, QpackReader, QpackWriter } from './primitives';
+import { fieldLineRecord, prefixRecord, snapshot } from './record-parts';
+import type { QpackEncoderInstructionRecord, QpackFieldLineKind, QpackFieldLineRecord, QpackSectionPrefix, QpackTableSnapshot } from './records';
 
 export interface QpackDecodedField {
   readonly name: string;
@@ -58,7 +64,8 @@ export interface QpackUnblockedSection extends QpackDecodedSection {
   readonly streamId: number;
 }
 
-interface Prefix {
+/** The field section prefix as read (§4.5.1), kept with a blocked section until it can be decoded. */
+export interface Prefix {
   readonly encodedInsertCount: number;
   readonly requiredInsertCount: number;
   readonly sign: boolean;
@@ -83,16 +90,14 @@ export class QpackDecoder {
   readonly #annotate: boolean;
   readonly #maxEntries: number;
   readonly #table = new QpackDynamicTable();
-  /** Encoder-stream bytes not yet forming a whole instruction, and the stream offset of their first byte. */
-  #pending: Uint8Array = new Uint8Array(0);
-  #pendingOffset = 0;
+  /** The encoder stream (§4.3), which fills #table. */
+  readonly #encoderStream: EncoderStreamReader;
   /** Blocked streams in the order they blocked, each with its sections in arrival order. */
   readonly #blocked = new Map<number, Waiting[]>();
   readonly #out = new QpackWriter(64);
   /** Inserts the encoder knows we received (§2.1.4), as implied by what we sent or queued. */
   #knownReceived = 0;
   #failed: QpackError | null = null;
-  #instructions: QpackEncoderInstructionRecord[] = [];
 
   constructor(options: QpackDecoderOptions) {
     checkLimit('maxTableCapacity', options.maxTableCapacity);
@@ -102,6 +107,7 @@ export class QpackDecoder {
     this.#annotate = options.annotate === true;
     // §4.5.1.1: the most entries the table can hold, each at least 32 bytes.
     this.#maxEntries = Math.floor(options.maxTableCapacity / QPACK_ENTRY_OVERHEAD);
+    this.#encoderStream = new EncoderStreamReader(this.#table, options.maxTableCapacity, this.#annotate);
   }
 
   /** Entries inserted so far (the Insert Count, §1.1). */
@@ -116,7 +122,7 @@ export class QpackDecoder {
 
   /** Encoder-stream bytes held back because they end inside an instruction. */
   get pendingEncoderStreamBytes(): number {
-    return this.#pending.length;
+    return this.#encoderStream.pendingBytes;
   }
 
   /** The error that stopped this decoder, if one did. */
@@ -164,21 +170,7 @@ export class QpackDecoder {
   receiveEncoderStream(bytes: Uint8Array): QpackUnblockedSection[] {
     this.#check();
     return this.#guard(() => {
-      let buf: Uint8Array;
-      if (this.#pending.length === 0) buf = bytes;
-      else {
-        buf = new Uint8Array(this.#pending.length + bytes.length);
-        buf.set(this.#pending);
-        buf.set(bytes, this.#pending.length);
-      }
-      let pos = 0;
-      while (pos < buf.length) {
-        const next = this.#instruction(buf, pos);
-        if (next === null) break;
-        pos = next;
-      }
-      this.#pending = pos === buf.length ? new Uint8Array(0) : buf.slice(pos);
-      this.#pendingOffset += pos;
+      this.#encoderStream.receive(bytes);
       return this.#unblock();
     });
   }
@@ -208,9 +200,7 @@ export class QpackDecoder {
 
   /** With `annotate: true`: the encoder instructions applied since the last call, in stream order. */
   takeEncoderInstructions(): QpackEncoderInstructionRecord[] {
-    const out = this.#instructions;
-    this.#instructions = [];
-    return out;
+    return this.#encoderStream.takeInstructions();
   }
 
   #check(): void {
@@ -413,192 +403,6 @@ export class QpackDecoder {
     }
     return out;
   }
-
-  // ---- encoder stream (§4.3) ------------------------------------------------------------------------
-
-  /** Reads and applies one instruction at `pos`; returns the position after it, or null when it is incomplete. */
-  #instruction(buf: Uint8Array, pos: number): number | null {
-    const r = new QpackReader(buf, 'QPACK_ENCODER_STREAM_ERROR', 'encoder-stream', true, this.#pendingOffset, undefined, pos);
-    const b = buf[pos]!;
-    const at = pos + this.#pendingOffset;
-    const table = this.#table;
-    // The longest string an entry could hold is the maximum capacity less the 32 bytes of overhead.
-    const maxRaw = this.maxTableCapacity;
-    try {
-      if (b & 0x80) {
-        // §4.3.2 Insert with Name Reference: 1 T index(6+), value
-        const isStatic = (b & 0x40) !== 0;
-        const index = r.integer(6, 'a name index');
-        const indexEnd = r.pos;
-        let name: string;
-        let nameOctets: number;
-        let referenced: number | null = null;
-        if (isStatic) {
-          const e = QPACK_STATIC_TABLE[index];
-          if (!e) throw r.fail(`Insert with Name Reference uses static index ${index}; the static table has 0-98 (RFC 9204 §3.1).`, pos);
-          name = e.name;
-          nameOctets = e.name.length;
-        } else {
-          referenced = table.insertCount - 1 - index;
-          const e = table.get(referenced);
-          if (!e) throw r.fail(this.#badRelative('Insert with Name Reference', index), pos);
-          name = e.name;
-          nameOctets = e.nameOctets;
-        }
-        this.#lengthGuard(r, maxRaw - nameOctets - QPACK_ENTRY_OVERHEAD, 'Insert with Name Reference', 7, 0x80);
-        const value = r.string(7, 0x80, 'the value to insert');
-        this.#insert(r, at, name, value.text, nameOctets, value.octets, 'insert-name-ref', {
-          table: isStatic ? 'static' : 'dynamic',
-          index,
-          referenced,
-          nameString: null,
-          valueString: value,
-          buf,
-          pos,
-          indexEnd,
-        });
-      } else if (b & 0x40) {
-        // §4.3.3 Insert with Literal Name: 01 H len(5+), name, value
-        this.#lengthGuard(r, maxRaw - QPACK_ENTRY_OVERHEAD, 'Insert with Literal Name', 5, 0x20);
-        const name = r.string(5, 0x20, 'the name to insert');
-        this.#lengthGuard(r, maxRaw - name.octets - QPACK_ENTRY_OVERHEAD, 'Insert with Literal Name', 7, 0x80);
-        const value = r.string(7, 0x80, 'the value to insert');
-        this.#insert(r, at, name.text, value.text, name.octets, value.octets, 'insert-literal-name', {
-          table: null,
-          index: null,
-          referenced: null,
-          nameString: name,
-          valueString: value,
-          buf,
-          pos,
-          indexEnd: pos,
-        });
-      } else if (b & 0x20) {
-        // §4.3.1 Set Dynamic Table Capacity: 001 capacity(5+)
-        const capacity = r.integer(5, 'the capacity');
-        if (capacity > this.maxTableCapacity) {
-          throw r.fail(
-            `Set Dynamic Table Capacity to ${capacity} exceeds the ${this.maxTableCapacity} we allowed in SETTINGS_QPACK_MAX_TABLE_CAPACITY (RFC 9204 §4.3.1).`,
-            pos,
-          );
-        }
-        const evicted = table.setCapacity(capacity);
-        if (this.#annotate) {
-          this.#instructions.push({
-            kind: 'set-capacity',
-            start: at,
-            end: r.pos + this.#pendingOffset,
-            capacity,
-            table: null,
-            index: null,
-            referencedIndex: null,
-            huffmanName: null,
-            huffmanValue: null,
-            inserted: null,
-            evicted: evicted.map((e) => e.absoluteIndex),
-            tableAfter: snapshot(table),
-            parts: [
-              part('pattern', at, at + 1, bitsOf(b, 0, 3), '001', 'Set Dynamic Table Capacity (RFC 9204 §4.3.1)'),
-              part('capacity', at, r.pos + this.#pendingOffset, bitsOf(b, 3, 5), capacity, `New capacity: ${capacity} bytes (5-bit prefix integer)`),
-            ],
-          });
-        }
-      } else {
-        // §4.3.4 Duplicate: 000 index(5+)
-        const index = r.integer(5, 'a relative index');
-        const referenced = table.insertCount - 1 - index;
-        const e = table.get(referenced);
-        if (!e) throw r.fail(this.#badRelative('Duplicate', index), pos);
-        this.#insert(r, at, e.name, e.value, e.nameOctets, e.size - e.nameOctets - QPACK_ENTRY_OVERHEAD, 'duplicate', {
-          table: 'dynamic',
-          index,
-          referenced,
-          nameString: null,
-          valueString: null,
-          buf,
-          pos,
-          indexEnd: r.pos,
-        });
-      }
-    } catch (error) {
-      if (error === INCOMPLETE) return null;
-      throw error;
-    }
-    return r.pos;
-  }
-
-  #badRelative(what: string, index: number): string {
-    const t = this.#table;
-    if (t.length === 0) return `${what} uses relative index ${index}, but the dynamic table is empty (RFC 9204 §3.2.5, §2.2.3).`;
-    return `${what} uses relative index ${index}, which is absolute index ${t.insertCount - 1 - index}: the table holds ${t.dropped}-${t.insertCount - 1} only (evicted or never inserted, RFC 9204 §2.2.3).`;
-  }
-
-  /**
-   * A string announced longer than any entry could be is refused at once rather than buffered: an encoder
-   * stream cannot make us hold more than the table's capacity (§7.3). Huffman code can expand to 8/5.
-   */
-  #lengthGuard(r: QpackReader, room: number, what: string, lengthBits: number, hBit: number): void {
-    const b = r.buf[r.pos];
-    if (b === undefined) return;
-    const save = r.pos;
-    const huffman = (b & hBit) !== 0;
-    const length = r.integer(lengthBits, 'a string length');
-    r.pos = save;
-    const limit = huffman ? Math.ceil((Math.max(room, 0) * 30) / 8) : Math.max(room, 0);
-    if (length > limit) {
-      throw r.fail(
-        `${what} announces a ${huffman ? 'Huffman-coded ' : ''}string of ${length} bytes: the entry could not fit the maximum table capacity of ${this.maxTableCapacity} (RFC 9204 §3.2.2).`,
-        save,
-      );
-    }
-  }
-
-  #insert(
-    r: QpackReader,
-    at: number,
-    name: string,
-    value: string,
-    nameOctets: number,
-    valueOctets: number,
-    kind: 'insert-name-ref' | 'insert-literal-name' | 'duplicate',
-    detail: {
-      table: 'static' | 'dynamic' | null;
-      index: number | null;
-      referenced: number | null;
-      nameString: QpackString | null;
-      valueString: QpackString | null;
-      buf: Uint8Array;
-      pos: number;
-      indexEnd: number;
-    },
-  ): void {
-    const table = this.#table;
-    const size = nameOctets + valueOctets + QPACK_ENTRY_OVERHEAD;
-    if (size > table.capacity) {
-      throw r.fail(
-        `${kindName(kind)} adds an entry of ${size} bytes (${nameOctets} + ${valueOctets} + 32) to a table of capacity ${table.capacity} (RFC 9204 §3.2.2).`,
-        detail.pos,
-      );
-    }
-    const { entry, evicted } = table.insert(name, value, nameOctets, valueOctets);
-    if (!this.#annotate) return;
-    const end = r.pos + this.#pendingOffset;
-    this.#instructions.push({
-      kind,
-      start: at,
-      end,
-      capacity: null,
-      table: detail.table,
-      index: detail.index,
-      referencedIndex: detail.referenced,
-      huffmanName: detail.nameString ? detail.nameString.huffman : null,
-      huffmanValue: detail.valueString ? detail.valueString.huffman : null,
-      inserted: row(entry),
-      evicted: evicted.map((e) => e.absoluteIndex),
-      tableAfter: snapshot(table),
-      parts: instructionParts(kind, detail.buf, detail.pos, this.#pendingOffset, detail.indexEnd, detail, entry),
-    });
-  }
 }
 
 /**
@@ -626,229 +430,8 @@ export function describeQpackEncoderStream(
   };
 }
 
-// ---- helpers shared with the encoder's records --------------------------------------------------------
-
-const kindName = (kind: string): string =>
-  kind === 'duplicate' ? 'Duplicate' : kind === 'insert-name-ref' ? 'Insert with Name Reference' : 'Insert with Literal Name';
-
 function staticEntry(index: number, r: QpackReader, at: number): { name: string; value: string } {
   const e = QPACK_STATIC_TABLE[index];
   if (!e) throw r.fail(`Static table index ${index} does not exist: the static table has 0-98 (RFC 9204 §3.1, Appendix A).`, at);
   return e;
-}
-
-export function row(e: QpackEntry): { absoluteIndex: number; name: string; value: string; size: number } {
-  return { absoluteIndex: e.absoluteIndex, name: e.name, value: e.value, size: e.size };
-}
-
-export function snapshot(table: QpackDynamicTable): QpackTableSnapshot {
-  return { capacity: table.capacity, size: table.size, insertCount: table.insertCount, entries: table.entries().map(row) };
-}
-
-export function part(label: string, start: number, end: number, bits: string | undefined, value: string | number | boolean, meaning: string): QpackPart {
-  return bits === undefined ? { label, start, end, value, meaning } : { label, start, end, bits, value, meaning };
-}
-
-function stringParts(s: QpackString, buf: Uint8Array, offset: number, lengthBits: number, what: string): QpackPart[] {
-  const first = buf[s.start - offset]!;
-  const hPos = 7 - lengthBits;
-  return [
-    part(
-      'H',
-      s.start,
-      s.start + 1,
-      bitsOf(first, hPos, 1),
-      s.huffman,
-      s.huffman ? `The ${what} is Huffman-coded (RFC 7541 §5.2)` : `The ${what} is sent as raw octets`,
-    ),
-    part(
-      `${what} length`,
-      s.start,
-      s.dataStart,
-      bitsOf(first, hPos + 1, lengthBits),
-      s.dataStart === s.end ? 0 : s.end - s.dataStart,
-      `${s.end - s.dataStart} bytes follow (${lengthBits}-bit prefix integer)${s.huffman ? `, ${s.octets} once decoded` : ''}`,
-    ),
-    part(what, s.dataStart, s.end, undefined, s.text, `"${s.text}"`),
-  ];
-}
-
-/** The bit-level parts of one field line, from the bytes and what the decoder or encoder resolved. */
-export function fieldLineRecord(
-  kind: QpackFieldLineKind,
-  bytes: Uint8Array,
-  start: number,
-  end: number,
-  indexEnd: number,
-  d: {
-    name: string;
-    value: string;
-    n: boolean;
-    table: 'static' | 'dynamic' | null;
-    index: number | null;
-    absolute: number | null;
-    base: number;
-    nameString: QpackString | null;
-    valueString: QpackString | null;
-  },
-): QpackFieldLineRecord {
-  const b = bytes[start]!;
-  const parts: QpackPart[] = [];
-  const where =
-    d.table === 'static'
-      ? `static table index ${d.index}`
-      : kind === 'indexed-post-base' || kind === 'literal-post-base-name-ref'
-        ? `post-base index ${d.index}: absolute index = Base (${d.base}) + ${d.index} = ${d.absolute}`
-        : `relative index ${d.index}: absolute index = Base (${d.base}) - ${d.index} - 1 = ${d.absolute}`;
-  switch (kind) {
-    case 'indexed':
-      parts.push(
-        part('pattern', start, start + 1, bitsOf(b, 0, 1), '1', 'Indexed Field Line (RFC 9204 §4.5.2)'),
-        part('T', start, start + 1, bitsOf(b, 1, 1), d.table === 'static', d.table === 'static' ? 'T=1: the static table' : 'T=0: the dynamic table'),
-        part('index', start, indexEnd, bitsOf(b, 2, 6), d.index!, `${where} (6-bit prefix integer): ${d.name}: ${d.value}`),
-      );
-      break;
-    case 'indexed-post-base':
-      parts.push(
-        part('pattern', start, start + 1, bitsOf(b, 0, 4), '0001', 'Indexed Field Line with Post-Base Index (RFC 9204 §4.5.3)'),
-        part('index', start, indexEnd, bitsOf(b, 4, 4), d.index!, `${where} (4-bit prefix integer): ${d.name}: ${d.value}`),
-      );
-      break;
-    case 'literal-name-ref':
-      parts.push(
-        part('pattern', start, start + 1, bitsOf(b, 0, 2), '01', 'Literal Field Line with Name Reference (RFC 9204 §4.5.4)'),
-        nBit(start, b, 2, d.n),
-        part(
-          'T',
-          start,
-          start + 1,
-          bitsOf(b, 3, 1),
-          d.table === 'static',
-          d.table === 'static' ? 'T=1: the name is in the static table' : 'T=0: the name is in the dynamic table',
-        ),
-        part('name index', start, indexEnd, bitsOf(b, 4, 4), d.index!, `${where} (4-bit prefix integer): name ${d.name}`),
-        ...stringParts(d.valueString!, bytes, 0, 7, 'value'),
-      );
-      break;
-    case 'literal-post-base-name-ref':
-      parts.push(
-        part('pattern', start, start + 1, bitsOf(b, 0, 4), '0000', 'Literal Field Line with Post-Base Name Reference (RFC 9204 §4.5.5)'),
-        nBit(start, b, 4, d.n),
-        part('name index', start, indexEnd, bitsOf(b, 5, 3), d.index!, `${where} (3-bit prefix integer): name ${d.name}`),
-        ...stringParts(d.valueString!, bytes, 0, 7, 'value'),
-      );
-      break;
-    case 'literal-name':
-      parts.push(
-        part('pattern', start, start + 1, bitsOf(b, 0, 3), '001', 'Literal Field Line with Literal Name (RFC 9204 §4.5.6)'),
-        nBit(start, b, 3, d.n),
-        ...stringParts(d.nameString!, bytes, 0, 3, 'name'),
-        ...stringParts(d.valueString!, bytes, 0, 7, 'value'),
-      );
-      break;
-  }
-  return {
-    kind,
-    start,
-    end,
-    name: d.name,
-    value: d.value,
-    neverIndexed: d.n,
-    table: d.table,
-    index: d.index,
-    absoluteIndex: d.absolute,
-    postBase: kind === 'indexed-post-base' || kind === 'literal-post-base-name-ref',
-    huffmanName: d.nameString ? d.nameString.huffman : null,
-    huffmanValue: d.valueString ? d.valueString.huffman : null,
-    parts,
-  };
-}
-
-const nBit = (at: number, b: number, bit: number, n: boolean): QpackPart =>
-  part('N', at, at + 1, bitsOf(b, bit, 1), n, n ? 'N=1: never indexed, intermediaries must keep it a literal (RFC 9204 §7.1.3)' : 'N=0: may be indexed');
-
-export function prefixRecord(bytes: Uint8Array, p: Prefix): QpackSectionPrefix {
-  const signByte = bytes[p.ricEnd]!;
-  return {
-    start: 0,
-    end: p.end,
-    encodedInsertCount: p.encodedInsertCount,
-    requiredInsertCount: p.requiredInsertCount,
-    sign: p.sign,
-    deltaBase: p.deltaBase,
-    base: p.base,
-    parts: [
-      part(
-        'Required Insert Count',
-        0,
-        p.ricEnd,
-        bitsOf(bytes[0]!, 0, 8),
-        p.encodedInsertCount,
-        p.encodedInsertCount === 0
-          ? 'Encoded Required Insert Count 0: no dynamic table references (RFC 9204 §4.5.1.1)'
-          : `Encoded ${p.encodedInsertCount} (8-bit prefix integer) = Required Insert Count ${p.requiredInsertCount} (RFC 9204 §4.5.1.1)`,
-      ),
-      part(
-        'S',
-        p.ricEnd,
-        p.ricEnd + 1,
-        bitsOf(signByte, 0, 1),
-        p.sign,
-        p.sign ? 'S=1: Base is below the Required Insert Count' : 'S=0: Base is at or above the Required Insert Count',
-      ),
-      part(
-        'Delta Base',
-        p.ricEnd,
-        p.end,
-        bitsOf(signByte, 1, 7),
-        p.deltaBase,
-        p.sign
-          ? `Base = ${p.requiredInsertCount} - ${p.deltaBase} - 1 = ${p.base} (RFC 9204 §4.5.1.2)`
-          : `Base = ${p.requiredInsertCount} + ${p.deltaBase} = ${p.base} (RFC 9204 §4.5.1.2)`,
-      ),
-    ],
-  };
-}
-
-function instructionParts(
-  kind: 'insert-name-ref' | 'insert-literal-name' | 'duplicate',
-  buf: Uint8Array,
-  pos: number,
-  offset: number,
-  indexEnd: number,
-  d: { table: 'static' | 'dynamic' | null; index: number | null; referenced: number | null; nameString: QpackString | null; valueString: QpackString | null },
-  entry: QpackEntry,
-): QpackPart[] {
-  const b = buf[pos]!;
-  const at = pos + offset;
-  const ref =
-    d.table === 'static'
-      ? `static table index ${d.index}`
-      : `relative index ${d.index}: absolute index = Insert Count (${entry.absoluteIndex}) - ${d.index} - 1 = ${d.referenced}`;
-  if (kind === 'duplicate') {
-    return [
-      part('pattern', at, at + 1, bitsOf(b, 0, 3), '000', 'Duplicate (RFC 9204 §4.3.4)'),
-      part('index', at, indexEnd + offset, bitsOf(b, 3, 5), d.index!, `${ref} (5-bit prefix integer): copied as absolute index ${entry.absoluteIndex}`),
-    ];
-  }
-  if (kind === 'insert-name-ref') {
-    return [
-      part('pattern', at, at + 1, bitsOf(b, 0, 1), '1', 'Insert with Name Reference (RFC 9204 §4.3.2)'),
-      part(
-        'T',
-        at,
-        at + 1,
-        bitsOf(b, 1, 1),
-        d.table === 'static',
-        d.table === 'static' ? 'T=1: the name is in the static table' : 'T=0: the name is in the dynamic table',
-      ),
-      part('name index', at, indexEnd + offset, bitsOf(b, 2, 6), d.index!, `${ref} (6-bit prefix integer): name ${entry.name}`),
-      ...stringParts(d.valueString!, buf, offset, 7, 'value'),
-    ];
-  }
-  return [
-    part('pattern', at, at + 1, bitsOf(b, 0, 2), '01', 'Insert with Literal Name (RFC 9204 §4.3.3)'),
-    ...stringParts(d.nameString!, buf, offset, 5, 'name'),
-    ...stringParts(d.valueString!, buf, offset, 7, 'value'),
-  ];
 }
