@@ -112,6 +112,23 @@ const answer = (_req, res) => {
   res.end(current.body);
 };
 const nodeHttp = createHttpServer(answer);
+// node:http in front of a Fetch-style handler, as a Fetch adapter on Node does it (a Request per request with
+// the request's header fields, the handler's Response read back as bytes): the floor the Fetch API sets for
+// any Node server whose handlers take a Request and return a Response, as the mock server's routes do.
+const nodeCountFetch = { http: 0 };
+const fetchHandler = () => new Response(current.body, { headers: { 'content-type': current.type } });
+const nodeHttpFetch = createHttpServer(async (req, res) => {
+  nodeCountFetch.http++;
+  const request = new Request(`http://${req.headers.host ?? HOST}${req.url}`, req.method === 'GET' ? undefined : { method: req.method });
+  for (let i = 0; i < req.rawHeaders.length; i += 2) request.headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const response = await fetchHandler(request);
+  const body = await response.bytes();
+  const headers = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  headers['content-length'] = body.length;
+  res.writeHead(response.status, headers);
+  res.end(body);
+});
 const nodeH2 = createH2Server();
 nodeH2.on('stream', (stream) => {
   nodeCount.h2++;
@@ -119,6 +136,7 @@ nodeH2.on('stream', (stream) => {
   stream.end(current.body);
 });
 const nodeHttpUrl = await listen(nodeHttp);
+const nodeHttpFetchUrl = await listen(nodeHttpFetch);
 const nodeH2Url = await listen(nodeH2);
 
 const load = () =>
@@ -136,6 +154,7 @@ async function benchPath(path) {
     { name: 'node:http2 h2c', url: `${nodeH2Url}${path}`, h1: false, served: () => nodeCount.h2 },
     { name: 'ours http/1.1', url: `${ours.url}${path}`, h1: true, served: () => ours.requests },
     { name: 'node:http http/1.1', url: `${nodeHttpUrl}${path}`, h1: true, served: () => nodeCount.http },
+    { name: 'node:http+Fetch 1.1', url: `${nodeHttpFetchUrl}${path}`, h1: true, served: () => nodeCountFetch.http },
   ];
   console.log(
     `GET ${path}: ${sample.status}, ${body.length} bytes of ${type}; ${clients} connections, HTTP/2 ${streams} streams each; ` +
@@ -197,6 +216,7 @@ async function benchPath(path) {
   const lines = [
     `HTTP/2   ours / node:http2 on ${path}: ${ratio('ours h2c', 'node:http2 h2c')}`,
     `HTTP/1.1 ours / node:http on ${path}:  ${ratio('ours http/1.1', 'node:http http/1.1')}`,
+    `HTTP/1.1 node:http+Fetch / node:http on ${path}:  ${ratio('node:http+Fetch 1.1', 'node:http http/1.1')}`,
   ];
   console.log(`\n${lines.join('\n')}\n`);
   return lines;
@@ -207,7 +227,9 @@ const summary = [];
 for (const path of paths) summary.push(...(await benchPath(path)));
 await ours.close();
 nodeHttp.closeAllConnections();
+nodeHttpFetch.closeAllConnections();
 await closeServer(nodeHttp);
+await closeServer(nodeHttpFetch);
 await closeServer(nodeH2);
 console.log(summary.join('\n'));
 console.log('Goal (medians of paired rounds): HTTP/1.1 >= 0.80x req/s on every path, p50 <= 2.00x.');

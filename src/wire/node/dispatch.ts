@@ -56,7 +56,7 @@ export const mockDispatch =
       };
     } else {
       try {
-        const r = await serverRespond(request, { routes: server.routes, store: server.store, origin });
+        const r = await serverRespond(request, { routes: server.routes, store: server.store, origin, bufferResponses: true });
         reply = r;
         options = r.options;
       } catch (error) {

@@ -20,6 +20,7 @@ import { methodInfo, reasonPhrase } from '../data/index';
 import { asciiBytes } from '../net/stream';
 import type { HeaderField, WireRequest } from '../net/codec';
 import { header } from '../net/codec';
+import { BufferedResponse, withBufferedResponses } from './buffered-response';
 import type { Route, RouteOptions } from './router';
 import { decodePercent, routeFor, routesForPath } from './router';
 import type { ResourceStore } from './store';
@@ -39,6 +40,11 @@ export interface SemanticsConfig {
   readonly store: ResourceStore | undefined;
   /** Scheme and authority used to build absolute URLs for handlers, e.g. 'http://api.example'. */
   readonly origin: string;
+  /**
+   * Handlers build buffered Responses (buffered-response.ts), which the server reads back without a stream:
+   * the real-port server turns this on, where a Response's stream costs more than the rest of an exchange.
+   */
+  readonly bufferResponses?: boolean;
 }
 
 const ALWAYS = ['GET', 'HEAD', 'OPTIONS', 'TRACE'];
@@ -193,7 +199,7 @@ async function runHandler(route: Route, params: Record<string, string>, request:
     for (const h of request.headers) headers.append(h.name, h.value);
     // A handler that answers at once (most do) is not awaited: that would cost a turn of the microtask queue.
     // Any thenable is awaited, not only this realm's Promise (a snippet's handler may come from another).
-    const answer = route.handler(fetchRequest, { params });
+    const answer = config.bufferResponses ? withBufferedResponses(() => route.handler(fetchRequest, { params })) : route.handler(fetchRequest, { params });
     response = typeof (answer as Partial<PromiseLike<Response>> | null)?.then === 'function' ? await answer : (answer as Response);
     if (!(response instanceof Response)) {
       throw new TypeError(`The handler for ${route.method} ${route.path} returned ${String(response)}, not a Response.`);
@@ -201,7 +207,7 @@ async function runHandler(route: Route, params: Record<string, string>, request:
   } catch (error) {
     return plain(500, `Handler for ${route.method} ${route.path} threw: ${String(error)}`, route.path);
   }
-  const body = await response.bytes();
+  const body = BufferedResponse.heldBytes(response) ?? (await response.bytes());
   const headers: HeaderField[] = [];
   response.headers.forEach((value, name) => headers.push({ name: displayName(name), value }));
   return {

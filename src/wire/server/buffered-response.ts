@@ -1,0 +1,179 @@
+/**
+ * Responses that keep their body as the string or bytes a route handler gave, so that the server which
+ * called the handler can read it back at once.
+ *
+ * Why: on Node, the Fetch `Response` (undici) wraps every body in a ReadableStream when it is constructed,
+ * and reading it back with `bytes()` takes several turns of the promise queue. `Response.json(todo)` and its
+ * `bytes()` cost about 17 µs, more than a whole HTTP/1.1 request and response through the engine on a real
+ * port (node:http answers one in about 15 µs). A handler does not see the difference: while it runs,
+ * `Response` is `BufferedResponse`, whose objects are `instanceof Response`, validate their init with the
+ * real constructor (the same errors, word for word), carry a real `Headers`, and turn into a real Response
+ * the moment anything touches the body (`body`, `text()`, `clone()`...). Bodies the Fetch standard turns into
+ * a stream anyway (Blob, FormData, URLSearchParams, streams) and the null-body statuses get a real Response
+ * from the start. This is what Fetch adapters for Node servers do too; here it is confined to the
+ * synchronous part of one handler call (`withBufferedResponses`), so no other code in the process ever sees
+ * anything but the real `Response`.
+ */
+
+const RealResponse = globalThis.Response;
+const encoder = new TextEncoder();
+/** Fetch §6.4 "null body status": 101 and 103 are already refused by the 200-599 range check. */
+const NULL_BODY_STATUS = new Set([204, 205, 304]);
+
+type Held = string | Uint8Array;
+
+/** Room for any string of up to 1,365 UTF-16 units (3 bytes each at most). */
+const scratch = new Uint8Array(4096);
+
+/** UTF-8 bytes of `text`: encodeInto a scratch buffer and one copy is about 3x cheaper than encode() on V8. */
+function utf8(text: string): Uint8Array {
+  if (text.length * 3 > scratch.length) return encoder.encode(text);
+  const { written } = encoder.encodeInto(text, scratch);
+  return scratch.slice(0, written);
+}
+
+/** The body a handler gave, in the form kept: a string, or a copy of its bytes (Fetch copies a BufferSource). */
+function heldBody(body: unknown): Held | null | undefined {
+  if (body === null || body === undefined) return null;
+  if (typeof body === 'string') return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body.slice(0));
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
+  // Anything else (Blob, FormData, URLSearchParams, a stream, an object with toString): the real constructor.
+  return undefined;
+}
+
+const materialized = Symbol('materialized');
+
+export class BufferedResponse {
+  /** Status, status text and header fields: a real Response without a body, so init is validated as Fetch does. */
+  readonly #head!: Response;
+  readonly #body!: Held | null;
+  /** The real Response with the body, made the first time something other than the server reads the body. */
+  #full: Response | undefined;
+  /** Whether init named a Content-Type (else the body's own type was added). */
+  readonly #typedByInit!: boolean;
+
+  constructor(body?: BodyInit | null, init?: ResponseInit) {
+    const held = heldBody(body);
+    if (held === undefined || (held !== null && NULL_BODY_STATUS.has(init?.status ?? 200))) {
+      // Returning an object from a constructor hands the caller that object: a plain real Response.
+      // biome-ignore lint/correctness/noConstructorReturn: the fallback is the real Response itself
+      return new RealResponse(body, init) as unknown as BufferedResponse;
+    }
+    this.#head = new RealResponse(null, init);
+    this.#body = held;
+    this.#typedByInit = this.#head.headers.has('content-type');
+    // Fetch "extract a body": a string body is text/plain;charset=UTF-8 unless init named a Content-Type.
+    if (typeof held === 'string' && !this.#typedByInit) this.#head.headers.append('content-type', 'text/plain;charset=UTF-8');
+  }
+
+  /** Fetch §7.2 `Response.json`: serialise first (its TypeError), then the init checks, then the type. */
+  static json(data: unknown, init?: ResponseInit): Response {
+    const text = JSON.stringify(data);
+    if (text === undefined) throw new TypeError('Value is not JSON serializable');
+    const response = new BufferedResponse(text, init);
+    // The string's own text/plain gives way to the JSON type, in the same place among the fields.
+    if (!response.#typedByInit) response.#head.headers.set('content-type', 'application/json');
+    return response as unknown as Response;
+  }
+
+  /** The real Response with the body, made once. */
+  [materialized](): Response {
+    if (!this.#full) {
+      const head = this.#head;
+      this.#full = new RealResponse(this.#body as BodyInit | null, { status: head.status, statusText: head.statusText, headers: head.headers });
+    }
+    return this.#full;
+  }
+
+  get type(): ResponseType {
+    return this.#head.type;
+  }
+  get url(): string {
+    return this.#head.url;
+  }
+  get redirected(): boolean {
+    return this.#head.redirected;
+  }
+  get status(): number {
+    return this.#head.status;
+  }
+  get ok(): boolean {
+    return this.#head.ok;
+  }
+  get statusText(): string {
+    return this.#head.statusText;
+  }
+  /** The same Headers object for the response's whole life: what a handler sets on it is what is sent. */
+  get headers(): Headers {
+    return this.#head.headers;
+  }
+  get body(): ReadableStream<Uint8Array> | null {
+    return this[materialized]().body;
+  }
+  get bodyUsed(): boolean {
+    return this.#full?.bodyUsed ?? false;
+  }
+  clone(): Response {
+    return this[materialized]().clone();
+  }
+  blob(): Promise<Blob> {
+    return this[materialized]().blob();
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this[materialized]().arrayBuffer();
+  }
+  bytes(): Promise<Uint8Array> {
+    return this[materialized]().bytes() as Promise<Uint8Array>;
+  }
+  text(): Promise<string> {
+    return this[materialized]().text();
+  }
+  json(): Promise<unknown> {
+    return this[materialized]().json();
+  }
+  formData(): Promise<FormData> {
+    return this[materialized]().formData();
+  }
+
+  /** The body's bytes when no one has touched the body; undefined once it became a real Response's stream. */
+  static heldBytes(response: Response): Uint8Array | undefined {
+    if (!(#body in response)) return undefined;
+    const r = response as unknown as BufferedResponse;
+    if (r.#full) return undefined;
+    const body = r.#body;
+    return body === null ? new Uint8Array(0) : typeof body === 'string' ? utf8(body) : body;
+  }
+
+  /** `x instanceof Response` while handlers run: every real Response, and these. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof RealResponse;
+  }
+}
+
+// Objects made here are Responses to `instanceof`, `Object.prototype.toString` and property lookups; the
+// statics `error` and `redirect` come from the real class and make real Responses.
+Object.setPrototypeOf(BufferedResponse.prototype, RealResponse.prototype);
+Object.setPrototypeOf(BufferedResponse, RealResponse);
+// Node prints a Response through a custom inspector that reads the real object's private state.
+Object.defineProperty(BufferedResponse.prototype, Symbol.for('nodejs.util.inspect.custom'), {
+  value(this: BufferedResponse, _depth: number, options: object, inspect: (value: unknown, options: object) => string) {
+    return inspect(this[materialized](), options);
+  },
+});
+
+/**
+ * Runs `call` (one handler's synchronous part) with `Response` standing for `BufferedResponse`, and puts the
+ * real one back before returning, whatever happens. A handler that awaits first builds its Response after
+ * this returns, with the real class: slower, never different.
+ */
+export function withBufferedResponses<T>(call: () => T): T {
+  const scope = globalThis as { Response: unknown };
+  if (scope.Response !== RealResponse) return call();
+  scope.Response = BufferedResponse;
+  try {
+    return call();
+  } finally {
+    scope.Response = RealResponse;
+  }
+}
