@@ -96,7 +96,7 @@ describe('BufferedResponse: what a handler sees is a Response', () => {
     const bytes = new Uint8Array([1, 2, 3]);
     const r = withBufferedResponses(() => new Response(bytes));
     bytes[0] = 99;
-    expect(BufferedResponse.heldBytes(r)).toEqual(new Uint8Array([1, 2, 3]));
+    expect(BufferedResponse.held(r)?.body).toEqual(new Uint8Array([1, 2, 3]));
     expect(new Uint8Array(await r.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
   });
 
@@ -140,10 +140,10 @@ describe('BufferedResponse: what a handler sees is a Response', () => {
 
   it('hands the server the bytes until something touches the body, then leaves it to the real one', () => {
     const r = withBufferedResponses(() => Response.json({ a: 'é' }));
-    expect(new TextDecoder().decode(BufferedResponse.heldBytes(r))).toBe('{"a":"é"}');
+    expect(new TextDecoder().decode(BufferedResponse.held(r)?.body)).toBe('{"a":"é"}');
     void r.body;
-    expect(BufferedResponse.heldBytes(r)).toBeUndefined();
-    expect(BufferedResponse.heldBytes(new RealResponse('x'))).toBeUndefined();
+    expect(BufferedResponse.held(r)?.body).toBeUndefined();
+    expect(BufferedResponse.held(new RealResponse('x'))?.body).toBeUndefined();
   });
 
   it('puts the real Response back when the call throws, and leaves a nested window alone', () => {
@@ -215,6 +215,11 @@ describe('a server with buffered responses answers exactly as one without', () =
             r.headers.set('X-Later', 'yes');
             return r;
           }),
+          http.get('/mutate-plain', () => {
+            const r = Response.json({ plain: true });
+            r.headers.append('Vary', 'Accept');
+            return r;
+          }),
           http.get('/spent', async () => {
             const r = new Response('once');
             await r.text();
@@ -226,6 +231,7 @@ describe('a server with buffered responses answers exactly as one without', () =
     const { real, buffered } = await replies(server as unknown as typeof createDemoServer, [
       request('GET', '/read'),
       request('GET', '/mutate'),
+      request('GET', '/mutate-plain'),
       request('GET', '/not-a-response'),
     ]);
     expect(buffered).toEqual(real);

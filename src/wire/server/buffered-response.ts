@@ -44,14 +44,29 @@ function heldBody(body: unknown): Held | null | undefined {
 
 const materialized = Symbol('materialized');
 
+/** The Content-Type `BufferedResponse.json` asks its constructor call to add (one call at a time: JS is single-threaded). */
+let jsonType: string | undefined;
+
+/** What the server reads from a buffered Response whose body nobody touched. */
+export interface HeldReply {
+  readonly status: number;
+  readonly statusText: string;
+  /** Lower-case names in Headers' iteration order, as `response.headers.forEach` gives them. */
+  readonly fields: ReadonlyArray<readonly [string, string]>;
+  readonly body: Uint8Array;
+}
+
 export class BufferedResponse {
-  /** Status, status text and header fields: a real Response without a body, so init is validated as Fetch does. */
-  readonly #head!: Response;
+  /**
+   * Status, status text and header fields: a real Response without a body, so init is validated as Fetch
+   * does. Made in the constructor when there is an init to check, else the first time someone asks.
+   */
+  #headMade: Response | undefined;
   readonly #body!: Held | null;
+  /** The type Fetch gives the body when init names none (text/plain for a string, JSON for json()). */
+  readonly #bodyType: string | undefined;
   /** The real Response with the body, made the first time something other than the server reads the body. */
   #full: Response | undefined;
-  /** Whether init named a Content-Type (else the body's own type was added). */
-  readonly #typedByInit!: boolean;
 
   constructor(body?: BodyInit | null, init?: ResponseInit) {
     const held = heldBody(body);
@@ -60,21 +75,35 @@ export class BufferedResponse {
       // biome-ignore lint/correctness/noConstructorReturn: the fallback is the real Response itself
       return new RealResponse(body, init) as unknown as BufferedResponse;
     }
-    this.#head = new RealResponse(null, init);
     this.#body = held;
-    this.#typedByInit = this.#head.headers.has('content-type');
-    // Fetch "extract a body": a string body is text/plain;charset=UTF-8 unless init named a Content-Type.
-    if (typeof held === 'string' && !this.#typedByInit) this.#head.headers.append('content-type', 'text/plain;charset=UTF-8');
+    // Fetch "extract a body": a string is text/plain;charset=UTF-8; bytes have no type of their own.
+    this.#bodyType = typeof held === 'string' ? (jsonType ?? 'text/plain;charset=UTF-8') : undefined;
+    // With no init there is nothing to validate: the common `Response.json(data)` makes no head at all.
+    if (init !== undefined) this.#headMade = this.#makeHead(init);
+  }
+
+  #makeHead(init: ResponseInit | undefined): Response {
+    const head = new RealResponse(null, init);
+    // Fetch "initialize a response": the body's type is appended when init named no Content-Type.
+    if (this.#bodyType !== undefined && !head.headers.has('content-type')) head.headers.append('content-type', this.#bodyType);
+    return head;
+  }
+
+  get #head(): Response {
+    this.#headMade ??= this.#makeHead(undefined);
+    return this.#headMade;
   }
 
   /** Fetch §7.2 `Response.json`: serialise first (its TypeError), then the init checks, then the type. */
   static json(data: unknown, init?: ResponseInit): Response {
     const text = JSON.stringify(data);
     if (text === undefined) throw new TypeError('Value is not JSON serializable');
-    const response = new BufferedResponse(text, init);
-    // The string's own text/plain gives way to the JSON type, in the same place among the fields.
-    if (!response.#typedByInit) response.#head.headers.set('content-type', 'application/json');
-    return response as unknown as Response;
+    jsonType = 'application/json';
+    try {
+      return new BufferedResponse(text, init) as unknown as Response;
+    } finally {
+      jsonType = undefined;
+    }
   }
 
   /** The real Response with the body, made once. */
@@ -136,13 +165,17 @@ export class BufferedResponse {
     return this[materialized]().formData();
   }
 
-  /** The body's bytes when no one has touched the body; undefined once it became a real Response's stream. */
-  static heldBytes(response: Response): Uint8Array | undefined {
+  /** Status, fields and body bytes when no one has touched the body; undefined for any other Response. */
+  static held(response: Response): HeldReply | undefined {
     if (!(#body in response)) return undefined;
     const r = response as unknown as BufferedResponse;
     if (r.#full) return undefined;
-    const body = r.#body;
-    return body === null ? new Uint8Array(0) : typeof body === 'string' ? utf8(body) : body;
+    const body = r.#body === null ? new Uint8Array(0) : typeof r.#body === 'string' ? utf8(r.#body) : r.#body;
+    const head = r.#headMade;
+    if (!head) return { status: 200, statusText: '', fields: r.#bodyType === undefined ? [] : [['content-type', r.#bodyType]], body };
+    const fields: Array<readonly [string, string]> = [];
+    head.headers.forEach((value, name) => fields.push([name, value]));
+    return { status: head.status, statusText: head.statusText, fields, body };
   }
 
   /** `x instanceof Response` while handlers run: every real Response, and these. */

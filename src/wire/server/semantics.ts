@@ -207,8 +207,14 @@ async function runHandler(route: Route, params: Record<string, string>, request:
   } catch (error) {
     return plain(500, `Handler for ${route.method} ${route.path} threw: ${String(error)}`, route.path);
   }
-  const body = BufferedResponse.heldBytes(response) ?? (await response.bytes());
+  // A buffered Response nobody touched is read as it was given; any other through the Fetch API.
+  const held = BufferedResponse.held(response);
   const headers: HeaderField[] = [];
+  if (held) {
+    for (const [name, value] of held.fields) headers.push({ name: displayName(name), value });
+    return { status: held.status, reason: held.statusText || reasonPhrase(held.status), headers, body: held.body, route: route.path, options: route };
+  }
+  const body = await response.bytes();
   response.headers.forEach((value, name) => headers.push({ name: displayName(name), value }));
   return {
     status: response.status,
