@@ -4,7 +4,8 @@ import type { WireEngine, WireRole } from './engine';
 import type { Http1Connection, Http1EngineEvent } from './http1/connection';
 import type { Http2Connection } from './http2/connection';
 import type { Http2Event } from './http2/events';
-import type { Http3Connection, Http3Event } from './http3/http3-connection';
+import type { Http3Connection } from './http3/http3-connection';
+import type { Http3Event } from './http3/http3-events';
 import type { QuicDatagram } from './http3/packets';
 
 describe('WireEngine', () => {

@@ -5,7 +5,8 @@ import type { WireEngine } from './engine';
 import { Http1Connection } from './http1/connection';
 import { endOfMessageEvent, requestEvent, responseEvent } from './http1/events';
 import { Http2Connection } from './http2/connection';
-import { Http3Connection, type Http3Event } from './http3/http3-connection';
+import { Http3Connection } from './http3/http3-connection';
+import type { Http3Event } from './http3/http3-events';
 import type { QuicDatagram } from './http3/packets';
 
 const text = new TextEncoder();

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isWireError } from '../errors';
 import { encodeHttp3Frame, HTTP3_ERROR_CODES, HTTP3_SETTINGS } from './frames';
-import { Http3Connection, HTTP3_CONTROL_STREAM, type Http3Event } from './http3-connection';
+import { Http3Connection } from './http3-connection';
+import type { Http3Event } from './http3-events';
+import { HTTP3_CONTROL_STREAM } from './http3-streams';
 import type { QpackField } from './qpack';
 import { Http3Pair } from './testing';
 

@@ -44,7 +44,7 @@ import { joinBytes as concat } from '../bytes';
 import { isSafeMethod } from '../data/methods';
 import { WireError } from '../errors';
 import type { WireEngine, WireRole } from '../engine';
-import { QuicConnection, type QuicConnectionOptions, type QuicEvent, type QuicOutput } from './connection';
+import { QuicConnection, type QuicEvent, type QuicOutput } from './connection';
 import {
   decodeHttp3Frames,
   encodeHttp3Frame,
@@ -56,119 +56,18 @@ import {
   type Http3Frame,
   type Http3Setting,
 } from './frames';
-import { encodeMessage, type Http3FramedMessage, type Http3Message, splitMessage } from './message';
+import { encodeMessage, type Http3FramedMessage, splitMessage } from './message';
 import type { QuicDatagram } from './packets';
 import type { QpackField } from './qpack';
 import { QpackDecoder } from './qpack/decoder';
 import { QpackEncoder } from './qpack/encoder';
 import { QpackError } from './qpack/errors';
-
-/**
- * The QPACK limits an endpoint announces for its decoder (RFC 9204 §5), which bind the peer's encoder:
- * SETTINGS_QPACK_MAX_TABLE_CAPACITY (0x01, §3.2.3) and SETTINGS_QPACK_BLOCKED_STREAMS (0x07, §2.1.2).
- */
-export interface Http3QpackOptions {
-  /** The largest dynamic table the peer's encoder may use, bytes. 0: static table and literals only. */
-  readonly maxTableCapacity?: number;
-  /** How many streams may wait for the encoder stream at once. 0: the peer's encoder never makes one wait. */
-  readonly maxBlockedStreams?: number;
-}
-
-/** Defaults: 4096 bytes and 100 streams, what ngtcp2's example client and server set in nghttp3's settings. */
-export const HTTP3_QPACK_DEFAULTS: Readonly<Required<Http3QpackOptions>> = Object.freeze({ maxTableCapacity: 4096, maxBlockedStreams: 100 });
-
-/** The SETTINGS frame an endpoint with these QPACK limits sends first on its control stream (RFC 9114 §7.2.4). */
-export function http3LocalSettings(qpack: Http3QpackOptions = {}): Http3Frame {
-  return {
-    type: 'SETTINGS',
-    settings: [
-      { id: HTTP3_SETTINGS.QPACK_MAX_TABLE_CAPACITY, value: qpack.maxTableCapacity ?? HTTP3_QPACK_DEFAULTS.maxTableCapacity },
-      { id: HTTP3_SETTINGS.QPACK_BLOCKED_STREAMS, value: qpack.maxBlockedStreams ?? HTTP3_QPACK_DEFAULTS.maxBlockedStreams },
-    ],
-  };
-}
-
-/** Our endpoints' SETTINGS with the default QPACK limits (RFC 9204 §5). */
-export const HTTP3_LOCAL_SETTINGS: Http3Frame = http3LocalSettings();
-
-/** RFC 9000 §2.1: the first unidirectional stream of each side, which our endpoints make their control stream. */
-export const HTTP3_CONTROL_STREAM: Readonly<Record<WireRole, number>> = Object.freeze({ client: 2, server: 3 });
-
-export interface Http3ConnectionOptions {
-  readonly role: WireRole;
-  /** Client only: a session ticket from an earlier connection to this server, enabling 0-RTT. */
-  readonly resume?: boolean;
-  /** QUIC's restart after idle (http3/recovery.ts); default true. */
-  readonly restartAfterIdle?: boolean;
-  /** QUIC's congestion control (QuicConnectionOptions.congestionControl); default 'cubic'. */
-  readonly congestionControl?: QuicConnectionOptions['congestionControl'];
-  /** Server: size of its TLS Certificate message, bytes (QuicConnectionOptions.certificateChainBytes). */
-  readonly certificateChainBytes?: number;
-  /** QUIC pacing (QuicConnectionOptions.pacing); default false. */
-  readonly pacing?: boolean;
-  /** The TLS key exchange (QuicConnectionOptions.keyShare). */
-  readonly keyShare?: QuicConnectionOptions['keyShare'];
-  /** The QPACK limits this endpoint announces (HTTP3_QPACK_DEFAULTS when left out). */
-  readonly qpack?: Http3QpackOptions;
-}
-
-/** An HTTP/3 event; the QUIC engine's events come through unchanged beside these. */
-export type Http3Event =
-  | QuicEvent
-  /** An HTTP/3 frame this side wrote on `streamId`; HEADERS carry the fields they encode. */
-  | { readonly type: 'frame-sent'; readonly streamId: number; readonly frame: Http3Frame; readonly fields?: readonly QpackField[] }
-  /** The peer's SETTINGS, the first frame of its control stream (RFC 9114 §7.2.4). */
-  | { readonly type: 'settings-received'; readonly settings: readonly Http3Setting[] }
-  /** Bytes of a request (server) or response (client) stream arrived; the message is not complete yet. */
-  | { readonly type: 'message-data'; readonly streamId: number; readonly length: number }
-  /** A whole request (server) or response (client): its stream ended (FIN). */
-  | ({ readonly type: 'message'; readonly streamId: number; readonly fieldSectionSize: number } & Http3Message)
-  /** A malformed message (RFC 9114 §4.1.2); `error.code` is the H3_* (or QPACK_*) code. */
-  | { readonly type: 'stream-error'; readonly streamId: number; readonly error: WireError }
-  /** The peer's GOAWAY (RFC 9114 §5.2): from a server, the first request stream it will not process. */
-  | { readonly type: 'goaway'; readonly id: number }
-  /** The peer broke HTTP/3 on its control stream: we closed the connection with `error.code`. */
-  | { readonly type: 'connection-error'; readonly error: WireError }
-  /**
-   * QPACK instructions this side wrote on its encoder stream (RFC 9204 §4.3) or decoder stream (§4.4);
-   * `bytes` are the instructions alone (without the stream type), `insertCount` the encoder's or decoder's
-   * Insert Count after them.
-   */
-  | {
-      readonly type: 'qpack-instructions';
-      readonly stream: 'encoder' | 'decoder';
-      readonly streamId: number;
-      readonly bytes: Uint8Array;
-      readonly insertCount: number;
-      /**
-       * Where `bytes` start among all the stream bytes this side wrote, in the order written: the offset a
-       * `lossSchedule` names (net/options.ts) when each write leaves at once, as it does while the
-       * congestion window has room.
-       */
-      readonly offset: number;
-    }
-  /** A field section on `streamId` needs inserts that have not arrived (§2.1.2): its message waits. */
-  | { readonly type: 'qpack-blocked'; readonly streamId: number; readonly requiredInsertCount: number; readonly insertCount: number }
-  /** The encoder stream brought the inserts a blocked section needed: its message follows. */
-  | { readonly type: 'qpack-unblocked'; readonly streamId: number; readonly requiredInsertCount: number; readonly insertCount: number };
-
-export type Http3EventType = Http3Event['type'];
-
-/** What `request` returns: the stream it opened and the events, oldest first. */
-export interface Http3RequestResult {
-  readonly streamId: number;
-  /** Bytes of the QPACK field section (HAR's headersSize). */
-  readonly fieldSectionSize: number;
-  readonly events: readonly Http3Event[];
-}
+import type { Http3Event, Http3RequestResult } from './http3-events';
+import { HTTP3_QPACK_DEFAULTS, type Http3ConnectionOptions, http3LocalSettings } from './http3-options';
+import { HTTP3_CONTROL_STREAM, isRequestStream, isUniFrom, typed } from './http3-streams';
 
 const NONE: readonly Http3Event[] = Object.freeze([]);
 const NO_DATAGRAMS: readonly QuicDatagram[] = Object.freeze([]);
-
-/** RFC 9000 §2.1: the two low bits of a stream id: 0b00 a client's bidirectional stream (a request). */
-const isRequestStream = (streamId: number): boolean => streamId % 4 === 0;
-/** 0b10 / 0b11: a unidirectional stream opened by the client / the server. */
-const isUniFrom = (streamId: number, role: WireRole): boolean => streamId % 4 === (role === 'client' ? 2 : 3);
 
 export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
   readonly role: WireRole;
@@ -695,14 +594,6 @@ export class Http3Connection implements WireEngine<Http3Event, QuicDatagram> {
     this.#absorb(this.quic.close(HTTP3_ERROR_CODES[code], message, now), now);
     return false;
   }
-}
-
-/** A unidirectional stream's first bytes: its type (one byte for the types this model opens), then `bytes`. */
-function typed(type: number, bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(1 + bytes.length);
-  out[0] = type;
-  out.set(bytes, 1);
-  return out;
 }
 
 /** A decoded field as a plain name and value (the never-indexed mark is QPACK's business, not the message's). */

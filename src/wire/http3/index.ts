@@ -2,8 +2,11 @@
 // prefix so they never clash with the other areas' exports.
 import type { WireRole } from '../engine';
 
-export { Http3Connection, HTTP3_CONTROL_STREAM, HTTP3_LOCAL_SETTINGS, HTTP3_QPACK_DEFAULTS, http3LocalSettings } from './http3-connection';
-export type { Http3ConnectionOptions, Http3Event, Http3EventType, Http3QpackOptions, Http3RequestResult } from './http3-connection';
+export { Http3Connection } from './http3-connection';
+export type { Http3Event, Http3EventType, Http3RequestResult } from './http3-events';
+export { HTTP3_LOCAL_SETTINGS, HTTP3_QPACK_DEFAULTS, http3LocalSettings } from './http3-options';
+export type { Http3ConnectionOptions, Http3QpackOptions } from './http3-options';
+export { HTTP3_CONTROL_STREAM } from './http3-streams';
 export type { Http3Message } from './message';
 export { QuicConnection } from './connection';
 export type { QuicConnectionOptions, QuicEvent, QuicOutput } from './connection';

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HTTP3_ERROR_CODES, HTTP3_STREAM_TYPES } from './frames';
-import type { Http3Event, Http3QpackOptions } from './http3-connection';
+import type { Http3Event } from './http3-events';
+import type { Http3QpackOptions } from './http3-options';
 import type { QuicDatagram } from './packets';
 import type { QpackField } from './qpack';
 import { Http3Pair } from './testing';

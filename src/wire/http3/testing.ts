@@ -5,7 +5,9 @@
  */
 import type { WireRole } from '../engine';
 import { QuicConnection, type QuicEvent, type QuicOutput, type QuicRole } from './connection';
-import { Http3Connection, type Http3Event, type Http3QpackOptions } from './http3-connection';
+import { Http3Connection } from './http3-connection';
+import type { Http3Event } from './http3-events';
+import type { Http3QpackOptions } from './http3-options';
 import type { QuicDatagram } from './packets';
 import type { TlsKeyShare } from '../transport/tls-sizes';
 

@@ -38,7 +38,7 @@ import type { WireRequest } from '../../net/codec';
 import type { MockServer } from '../../server/server';
 import { faultReply, internalError, respond, type Reply } from '../../server/semantics';
 import { HTTP3_ERROR_CODES } from '../../http3/frames';
-import type { Http3Event } from '../../http3/http3-connection';
+import type { Http3Event } from '../../http3/http3-events';
 import { http3Fields, pseudo, type Http3Message } from '../../http3/message';
 import type { QpackField } from '../../http3/qpack';
 import type { Http3Endpoint } from './udp';
