@@ -179,11 +179,16 @@ function traceEcho(request: WireRequest): Reply {
   };
 }
 
-async function runHandler(route: Route, params: Record<string, string>, request: WireRequest, config: SemanticsConfig): Promise<Reply> {
+/**
+ * Runs a route's handler. Not an async function: a handler that answers at once with a buffered Response
+ * (most do, on a real port) gets its Reply back in the same turn, without the promise and the microtask
+ * turns an async function's return would cost on every request.
+ */
+function runHandler(route: Route, params: Record<string, string>, request: WireRequest, config: SemanticsConfig): Reply | Promise<Reply> {
   const { path, query } = splitTarget(request.target);
   const method = request.method;
   const noBody = method === 'GET' || method === 'HEAD';
-  let response: Response;
+  let answer: unknown;
   try {
     // GET is the default: leaving `method` out skips the Fetch API's ByteString check and normalisation,
     // a measurable share of building the Request when a server answers thousands of requests.
@@ -197,24 +202,39 @@ async function runHandler(route: Route, params: Record<string, string>, request:
     // of its own (Fetch "extract a body"), so there is nothing for the fields to override.
     const headers = fetchRequest.headers;
     for (const h of request.headers) headers.append(h.name, h.value);
-    // A handler that answers at once (most do) is not awaited: that would cost a turn of the microtask queue.
-    // Any thenable is awaited, not only this realm's Promise (a snippet's handler may come from another).
-    const answer = config.bufferResponses ? withBufferedResponses(() => route.handler(fetchRequest, { params })) : route.handler(fetchRequest, { params });
-    response = typeof (answer as Partial<PromiseLike<Response>> | null)?.then === 'function' ? await answer : (answer as Response);
-    if (!(response instanceof Response)) {
-      throw new TypeError(`The handler for ${route.method} ${route.path} returned ${String(response)}, not a Response.`);
-    }
+    answer = config.bufferResponses ? withBufferedResponses(() => route.handler(fetchRequest, { params })) : route.handler(fetchRequest, { params });
   } catch (error) {
-    return plain(500, `Handler for ${route.method} ${route.path} threw: ${String(error)}`, route.path);
+    return handlerFailed(route, error);
   }
-  // A buffered Response nobody touched is read as it was given; any other through the Fetch API.
+  // Any thenable is awaited, not only this realm's Promise (a snippet's handler may come from another).
+  if (typeof (answer as Partial<PromiseLike<unknown>> | null)?.then === 'function') {
+    return Promise.resolve(answer).then(
+      (response) => replyFrom(route, response),
+      (error: unknown) => handlerFailed(route, error),
+    );
+  }
+  return replyFrom(route, answer);
+}
+
+function handlerFailed(route: Route, error: unknown): Reply {
+  return plain(500, `Handler for ${route.method} ${route.path} threw: ${String(error)}`, route.path);
+}
+
+/** The Reply for what a handler answered: a Response, read as given when buffered, else through the Fetch API. */
+function replyFrom(route: Route, response: unknown): Reply | Promise<Reply> {
+  if (!(response instanceof Response)) {
+    return handlerFailed(route, new TypeError(`The handler for ${route.method} ${route.path} returned ${String(response)}, not a Response.`));
+  }
   const held = BufferedResponse.held(response);
+  if (!held) return readResponse(route, response);
   const headers: HeaderField[] = [];
-  if (held) {
-    for (const [name, value] of held.fields) headers.push({ name: displayName(name), value });
-    return { status: held.status, reason: held.statusText || reasonPhrase(held.status), headers, body: held.body, route: route.path, options: route };
-  }
+  for (const [name, value] of held.fields) headers.push({ name: displayName(name), value });
+  return { status: held.status, reason: held.statusText || reasonPhrase(held.status), headers, body: held.body, route: route.path, options: route };
+}
+
+async function readResponse(route: Route, response: Response): Promise<Reply> {
   const body = await response.bytes();
+  const headers: HeaderField[] = [];
   response.headers.forEach((value, name) => headers.push({ name: displayName(name), value }));
   return {
     status: response.status,
