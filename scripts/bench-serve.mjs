@@ -4,7 +4,10 @@
  * Our real-port server (the same serveTcp + h2c the `npm run serve` script starts) against a minimal
  * node:http server and a minimal node:http2 (h2c) server, measured side by side in one run with Debian's
  * h2load on loopback. Each Node server answers the same path with the same body and Content-Type that ours
- * sends, so only the servers differ. For each: requests per second and the median (p50) request time from
+ * sends, so only the servers differ. A third HTTP/1.1 peer, node:http + Fetch, is node:http calling a
+ * Fetch-style handler as a plain adapter would (a Request with the request's fields, the handler's Response
+ * read back with bytes()): what the mock server's route API (handlers take a Request, return a Response)
+ * costs any server on Node that does not take the shortcuts ours does (buffered Responses). For each: requests per second and the median (p50) request time from
  * h2load's per-request log, then the ratios ours / Node.
  *
  * One server runs at a time (the machine has few cores); each gets a warm-up second, then `--duration`
