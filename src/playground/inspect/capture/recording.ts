@@ -6,6 +6,7 @@
  * long it took to cross.
  */
 import { binaryString, type TraceEvent } from 'roundtrip/wire';
+import { concat } from '../bytes';
 import { type H2ConnectionReading, readH2Connection } from '../h2-connection';
 import { machineSteps, type Segment } from '../http1';
 import { h2ConnectionEvents, MessageWriter, type Unsequenced } from '../to-recording';
@@ -47,18 +48,7 @@ export function timedSegments(chunks: Readonly<Record<Side, readonly StreamChunk
       last.time = c.time;
     } else out.push({ segment: { from: c.from, bytes: c.bytes }, time: c.time, parts: [c.bytes] });
   }
-  return out.map((o) => ({ segment: { from: o.segment.from, bytes: join(o.parts) }, time: o.time }));
-}
-
-function join(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return out.map((o) => ({ segment: { from: o.segment.from, bytes: concat(o.parts) }, time: o.time }));
 }
 
 function http1Timed(c: Conversation): { events: Unsequenced[]; segments: Segment[] } {

@@ -12,6 +12,7 @@
  *   (its Finished is record 0).
  */
 import { aesGcmOpen, chacha20Poly1305Open, type HkdfHash, hkdfExtract, TLS_CIPHER_SUITES, TLS_HANDSHAKE_TYPES } from 'roundtrip/wire';
+import { concat } from '../bytes';
 import type { Side, StreamChunk } from './tcp';
 import { handshakeMessages, records, type TlsReading } from './tls';
 
@@ -37,30 +38,20 @@ export const TLS12_AEAD_SUITES: readonly Tls12Suite[] = Object.freeze([
 
 const bytesOf = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
 
-function join(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** PRF(secret, label, seed) = P_hash(secret, label + seed), `length` bytes (RFC 5246 §5). HMAC is HKDF-Extract's. */
 export async function tls12Prf(secret: Uint8Array, label: string, seed: Uint8Array, length: number, hash: HkdfHash): Promise<Uint8Array> {
-  const labelled = join(new TextEncoder().encode(label), seed);
+  const labelled = concat([new TextEncoder().encode(label), seed]);
   const hmac = (data: Uint8Array) => hkdfExtract(secret, data, hash);
   const out: Uint8Array[] = [];
   let a = labelled;
   let have = 0;
   while (have < length) {
     a = await hmac(a);
-    const block = await hmac(join(a, labelled));
+    const block = await hmac(concat([a, labelled]));
     out.push(block);
     have += block.length;
   }
-  return join(...out).subarray(0, length);
+  return concat(out).subarray(0, length);
 }
 
 function seqBytes(seq: bigint): Uint8Array {
@@ -93,7 +84,7 @@ export async function decryptTls12(
   const block = await tls12Prf(
     master,
     'key expansion',
-    join(bytesOf(reading.serverRandom), bytesOf(reading.clientRandom!)),
+    concat([bytesOf(reading.serverRandom), bytesOf(reading.clientRandom!)]),
     2 * (suite.keyLength + ivLength),
     suite.hash,
   );
@@ -116,7 +107,7 @@ export async function decryptTls12(
       let nonce: Uint8Array;
       let sealed: Uint8Array;
       if (suite.aead === 'gcm') {
-        nonce = join(iv, r.body.subarray(0, 8));
+        nonce = concat([iv, r.body.subarray(0, 8)]);
         sealed = r.body.subarray(8);
       } else {
         nonce = iv.slice();
@@ -125,7 +116,7 @@ export async function decryptTls12(
         sealed = r.body;
       }
       const length = sealed.length - 16;
-      const aad = join(seqBytes(seq), new Uint8Array([r.type, r.header[1]!, r.header[2]!, (length >> 8) & 0xff, length & 0xff]));
+      const aad = concat([seqBytes(seq), new Uint8Array([r.type, r.header[1]!, r.header[2]!, (length >> 8) & 0xff, length & 0xff])]);
       const open = suite.aead === 'gcm' ? await aesGcmOpen(key, nonce, sealed, aad) : chacha20Poly1305Open(key, nonce, sealed, aad);
       if (!open) {
         problems.push(
