@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QuicPair } from './testing';
-import { QuicConnection, type QuicEvent, type QuicRole } from './connection';
+import { QuicConnection } from './connection';
+import type { QuicEvent, QuicRole } from './quic-events';
 import { QUIC_HANDSHAKE, type QuicDatagram } from './packets';
 import { type DecodedQuicPacket, decodeQuicDatagram } from './quic-codec';
 import { tlsMessageNames } from './quic-frame-reader';

@@ -72,48 +72,9 @@ const PTO_PROBES = 2;
 import { roundTime } from '../transport/time';
 import { TLS_DEFAULT_CERTIFICATE_CHAIN_BYTES, TLS_DEFAULT_KEY_SHARE, TLS_KEY_SHARE_EXTRA_BYTES, type TlsKeyShare } from '../transport/tls-sizes';
 import type { QuicStreamTransition } from './stream-states';
-import { ReceiveStream, SendStream, type StreamChunk } from './streams';
-
-export type QuicRole = 'client' | 'server';
-
-export type QuicEvent =
-  | { readonly type: 'handshake'; readonly from: QuicRole; readonly space: QuicSpace; readonly messages: string }
-  /** This side may now send 1-RTT packets; `handshakeMs` is from start (client) or first packet (server). */
-  | { readonly type: 'ready'; readonly side: QuicRole; readonly handshakeMs: number; readonly resumed: boolean }
-  | { readonly type: 'confirmed'; readonly side: QuicRole }
-  | { readonly type: 'stream-data'; readonly streamId: number; readonly data: Uint8Array; readonly fin: boolean }
-  /** RESET_STREAM sent (`by` is this side) or received (`by` is the peer): that half of the stream is abandoned. */
-  | { readonly type: 'stream-reset'; readonly by: QuicRole; readonly streamId: number; readonly errorCode: number; readonly finalSize: number }
-  /** STOP_SENDING sent (`by` is this side) or received (`by` is the peer). */
-  | { readonly type: 'stop-sending'; readonly by: QuicRole; readonly streamId: number; readonly errorCode: number }
-  /** A stream part changed state (RFC 9000 §3.1-3.2, tables in stream-states.ts). */
-  | ({ readonly type: 'stream-transition' } & QuicStreamTransition)
-  | { readonly type: 'stream-blocked'; readonly streamId: number; readonly waitingFor: number; readonly heldBytes: number }
-  | {
-      readonly type: 'packet-sent';
-      readonly packet: QuicPacket;
-      readonly size: number;
-      readonly cwnd: number;
-      readonly bytesInFlight: number;
-      readonly probe: boolean;
-    }
-  | { readonly type: 'packet-received'; readonly packet: QuicPacket }
-  | {
-      readonly type: 'packets-lost';
-      readonly numbers: readonly number[];
-      readonly streams: readonly number[];
-      readonly reason: 'packet-threshold' | 'time-threshold';
-    }
-  | { readonly type: 'pto'; readonly pto: number; readonly count: number }
-  | ({ readonly type: 'congestion' } & CongestionChange)
-  | { readonly type: 'closed'; readonly by: QuicRole; readonly errorCode: number; readonly reason: string };
-
-export interface QuicOutput {
-  readonly datagrams: readonly QuicDatagram[];
-  readonly events: readonly QuicEvent[];
-  /** Virtual time at which `timeout` should run, if any. */
-  readonly timer: number | undefined;
-}
+import { ReceiveStream, type StreamChunk } from './streams';
+import { SendStreams } from './send-streams';
+import type { QuicEvent, QuicOutput, QuicRole } from './quic-events';
 
 /** RFC 9002 §7.7: pace at N x cwnd / smoothed_rtt, N = 1.25, so a pacer that falls behind can catch up. */
 export const QUIC_PACING_GAIN = 1.25;
@@ -154,17 +115,8 @@ export class QuicConnection {
   readonly #flights: QuicFlight[] = [];
   #handshakeDone = false;
   #handshakeState: string;
-  readonly #send = new Map<number, SendStream>();
-  /**
-   * Sending parts that may have something to send: those written to or given a lost chunk since they
-   * last ran dry. #sendApp visits these instead of every stream the connection ever had (thousands, on
-   * a long connection), and drops those it finds empty. `#created` keeps their turn in creation order.
-   */
-  readonly #maybeReady = new Set<SendStream>();
-  readonly #created = new Map<SendStream, number>();
-  #readyOutOfOrder = false;
-  /** Creation number of the youngest stream in #maybeReady (or of one that was, which only costs a sort). */
-  #readyNewest = -1;
+  /** Our sending parts, and which of them may have data to send (send-streams.ts). */
+  readonly #sending: SendStreams;
   readonly #receive = new Map<number, ReceiveStream>();
   /** RESET_STREAM and STOP_SENDING frames waiting for the next packet. */
   readonly #control: QuicFrame[] = [];
@@ -199,6 +151,7 @@ export class QuicConnection {
     this.recovery = new QuicRecovery({ restartAfterIdle: options.restartAfterIdle, congestionControl: options.congestionControl });
     this.#pacing = options.pacing ?? false;
     this.#spaces = new PacketSpaces(options.role, this.recovery);
+    this.#sending = new SendStreams(this.#onTransition);
     if (options.role === 'server') this.#state = 'handshaking';
     this.#handshakeState = options.role === 'client' ? 'start' : 'wait-client-hello';
   }
@@ -231,7 +184,7 @@ export class QuicConnection {
   write(streamId: number, data: Uint8Array, fin: boolean, now: number): QuicOutput {
     if (this.#state === 'closed')
       throw new WireError({ code: 'quic-closed', side: 'local', message: `Cannot write on stream ${streamId}: the connection is closed.` });
-    this.#wake(this.#stream(streamId)).write(data, fin);
+    this.#sending.wake(this.#sending.stream(streamId)).write(data, fin);
     return this.#flush(now);
   }
 
@@ -267,7 +220,7 @@ export class QuicConnection {
 
   /** True when our half of the stream was reset (by us, possibly in answer to STOP_SENDING). */
   isReset(streamId: number): boolean {
-    return this.#send.get(streamId)?.resetAt !== undefined;
+    return this.#sending.get(streamId)?.resetAt !== undefined;
   }
 
   receive(datagram: QuicDatagram, now: number): QuicOutput {
@@ -305,9 +258,9 @@ export class QuicConnection {
           // §6.2.4: a probe must elicit an ACK, and a sender may send two; we re-send the two oldest
           // unacknowledged packets' data, outside the window (§7.5).
           for (const packet of this.recovery.unacked.slice(0, PTO_PROBES))
-            for (const chunk of packet.payload) this.#wake(this.#stream(chunk.streamId)).requeue(chunk);
+            for (const chunk of packet.payload) this.#sending.wake(this.#sending.stream(chunk.streamId)).requeue(chunk);
           // Nothing left to re-send (its stream was reset): RFC 9002 §6.2.4 says probe with a PING.
-          if (this.#ready().length > 0) this.#sendApp(now, PTO_PROBES);
+          if (this.#sending.ready().length > 0) this.#sendApp(now, PTO_PROBES);
           else this.#datagrams.push(this.#datagram([this.#packet(this.#oneRtt ? '1rtt' : '0rtt', [{ type: 'PING' }], now, true, [], true)]));
         }
       }
@@ -388,7 +341,7 @@ export class QuicConnection {
       }
       case 'STOP_SENDING': {
         this.#events.push({ type: 'stop-sending', by: this.#peer, streamId: frame.streamId, errorCode: frame.errorCode });
-        const stream = this.#stream(frame.streamId);
+        const stream = this.#sending.stream(frame.streamId);
         stream.stopReceived();
         if (stream.resetAt !== undefined || stream.state === 'Data Recvd') return;
         // §3.5: in "Ready" or "Send" we must reset, and should copy the error code. In "Data Sent" the
@@ -450,10 +403,10 @@ export class QuicConnection {
     for (const chunks of payloads) {
       for (const chunk of chunks) {
         streams.add(chunk.streamId);
-        const stream = this.#stream(chunk.streamId);
+        const stream = this.#sending.stream(chunk.streamId);
         // §3.5: the peer asked us to stop; lost data is a reason to reset rather than send it again.
         if (stream.stopRequested !== undefined) this.#reset(chunk.streamId, stream.stopRequested);
-        else this.#wake(stream).requeue(chunk);
+        else this.#sending.wake(stream).requeue(chunk);
       }
     }
     this.#events.push({ type: 'packets-lost', numbers, streams: [...streams].sort((a, b) => a - b), reason });
@@ -480,7 +433,7 @@ export class QuicConnection {
     const inFlight = new Set<number>();
     for (const packet of this.recovery.unacked) for (const chunk of packet.payload) inFlight.add(chunk.streamId);
     for (const id of this.#unsettled) {
-      const stream = this.#stream(id);
+      const stream = this.#sending.stream(id);
       if (stream.state === 'Reset Sent' && stream.resetPacket !== undefined && acked.has(stream.resetPacket)) stream.resetAcked();
       else if (stream.state === 'Data Sent' && !stream.hasData && !inFlight.has(id)) stream.allAcked();
       if (stream.state !== 'Data Sent' && stream.state !== 'Reset Sent') this.#unsettled.delete(id);
@@ -503,51 +456,12 @@ export class QuicConnection {
   }
 
   #reset(streamId: number, errorCode: number): void {
-    const stream = this.#stream(streamId);
+    const stream = this.#sending.stream(streamId);
     // Already reset, or "Data Recvd": everything arrived, nothing to abandon (the table has no such row).
     if (stream.resetAt !== undefined || stream.state === 'Data Recvd') return;
     const finalSize = stream.reset();
     this.#control.push({ type: 'RESET_STREAM', streamId, errorCode, finalSize });
     this.#events.push({ type: 'stream-reset', by: this.role, streamId, errorCode, finalSize });
-  }
-
-  #stream(id: number): SendStream {
-    let stream = this.#send.get(id);
-    if (!stream) {
-      stream = new SendStream(id, this.#onTransition);
-      this.#send.set(id, stream);
-      this.#created.set(stream, this.#created.size);
-    }
-    return stream;
-  }
-
-  /** `stream` is about to get data to send: #sendApp must visit it. */
-  #wake(stream: SendStream): SendStream {
-    if (!this.#maybeReady.has(stream)) {
-      // A set keeps insertion order: a stream woken after a younger one is out of place in it.
-      const created = this.#created.get(stream)!;
-      if (created < this.#readyNewest) this.#readyOutOfOrder = true;
-      else this.#readyNewest = created;
-      this.#maybeReady.add(stream);
-    }
-    return stream;
-  }
-
-  /** Streams with data to send, in the order they were created (the round-robin's order). */
-  #ready(): SendStream[] {
-    const ready: SendStream[] = [];
-    for (const stream of this.#maybeReady) {
-      if (stream.hasData) ready.push(stream);
-      else this.#maybeReady.delete(stream);
-    }
-    if (this.#readyOutOfOrder) {
-      ready.sort((a, b) => this.#created.get(a)! - this.#created.get(b)!);
-      this.#maybeReady.clear();
-      for (const stream of ready) this.#maybeReady.add(stream);
-      this.#readyOutOfOrder = false;
-    }
-    if (this.#maybeReady.size === 0) this.#readyNewest = -1;
-    return ready;
   }
 
   // --- sending --------------------------------------------------------------------------------------
@@ -560,7 +474,7 @@ export class QuicConnection {
       const space: QuicSpace = this.#oneRtt ? '1rtt' : '0rtt';
       const frames = [...(space === '1rtt' && this.#spaces.ackPending('app') ? [this.#spaces.ack('app', now)] : []), ...this.#control.splice(0)];
       const packet = this.#packet(space, frames, now, true);
-      for (const f of frames) if (f.type === 'RESET_STREAM') this.#stream(f.streamId).resetPacket = packet.number;
+      for (const f of frames) if (f.type === 'RESET_STREAM') this.#sending.stream(f.streamId).resetPacket = packet.number;
       this.#datagrams.push(this.#datagram([packet]));
     }
     if (this.canSendData) this.#sendApp(now);
@@ -589,7 +503,7 @@ export class QuicConnection {
     const probe = probes > 0;
     this.#paceBlocked = false;
     for (let sent = 0; ; sent++) {
-      const ready = this.#ready();
+      const ready = this.#sending.ready();
       if (ready.length === 0) return;
       if (probe ? sent >= probes : !this.recovery.canSend(QUIC_MAX_DATAGRAM_SIZE)) return;
       // RFC 9002 §7.7: probes are not paced; other packets wait for the pacer.

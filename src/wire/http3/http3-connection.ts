@@ -44,7 +44,8 @@ import { joinBytes as concat } from '../bytes';
 import { isSafeMethod } from '../data/methods';
 import { WireError } from '../errors';
 import type { WireEngine, WireRole } from '../engine';
-import { QuicConnection, type QuicEvent, type QuicOutput } from './connection';
+import { QuicConnection } from './connection';
+import type { QuicEvent, QuicOutput } from './quic-events';
 import {
   decodeHttp3Frames,
   encodeHttp3Frame,

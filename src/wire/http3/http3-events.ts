@@ -6,7 +6,7 @@
  * trace's events, not these.)
  */
 import type { WireError } from '../errors';
-import type { QuicEvent } from './connection';
+import type { QuicEvent } from './quic-events';
 import type { Http3Frame, Http3Setting } from './frames';
 import type { Http3Message } from './message';
 import type { QpackField } from './qpack';

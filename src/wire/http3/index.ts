@@ -9,7 +9,8 @@ export type { Http3ConnectionOptions, Http3QpackOptions } from './http3-options'
 export { HTTP3_CONTROL_STREAM } from './http3-streams';
 export type { Http3Message } from './message';
 export { QuicConnection } from './connection';
-export type { QuicConnectionOptions, QuicEvent, QuicOutput } from './connection';
+export type { QuicConnectionOptions } from './connection';
+export type { QuicEvent, QuicOutput } from './quic-events';
 /** @deprecated Use `WireRole`, the one role name of every engine. */
 export type QuicRole = WireRole;
 export {

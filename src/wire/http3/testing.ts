@@ -4,7 +4,8 @@
  * `Http3Pair` for HTTP/3. Not exported from index.ts.
  */
 import type { WireRole } from '../engine';
-import { QuicConnection, type QuicEvent, type QuicOutput, type QuicRole } from './connection';
+import { QuicConnection } from './connection';
+import type { QuicEvent, QuicOutput, QuicRole } from './quic-events';
 import { Http3Connection } from './http3-connection';
 import type { Http3Event } from './http3-events';
 import type { Http3QpackOptions } from './http3-options';
