@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { detect } from './detect';
 import { parseHex } from './hex';
 import { inspect } from './inspect';
+import { decodePacket } from './capture/packet';
 import { readPacket, type TcpPacket } from './packet';
 
 // One packet each, copied out of `tcpdump -i lo -w` captures made here (a 14-byte Ethernet header of zeros):
@@ -80,6 +81,32 @@ describe('a whole packet (Wireshark "Copy as Hex Stream")', () => {
     const fragment = Uint8Array.from(request);
     fragment[14 + 6] = 0x20; // More Fragments set, Don't Fragment cleared
     expect(readPacket(fragment)).toMatchObject({ ok: false, message: expect.stringMatching(/an IPv4 fragment \(offset 0, more follow\)/) });
+  });
+
+  it('passes IPv6 extension headers before TCP, and reads a fragment as one, as a capture file is read', () => {
+    // The IPv6 client packet with extension headers put in before its TCP header (RFC 8200 §4): hop-by-hop
+    // (0) and destination options (60), 8 bytes each (a PadN option); then a fragment header (44), offset
+    // 1,448, more following. Payload Length grows by what is put in.
+    const client = bytesOf('packet-ipv6-h2-client.hexstream.txt');
+    const withHeaders = (headers: (next: number) => number[][], first: number) => {
+      const ip = Uint8Array.from(client.subarray(14, 54));
+      const inserted = headers(ip[6]!).flat();
+      ip[6] = first;
+      const length = ((ip[4]! << 8) | ip[5]!) + inserted.length;
+      ip[4] = length >> 8;
+      ip[5] = length & 0xff;
+      return Uint8Array.from([...client.subarray(0, 14), ...ip, ...inserted, ...client.subarray(54)]);
+    };
+    const padN = (next: number) => [next, 0, 1, 4, 0, 0, 0, 0];
+    const options = withHeaders((tcp) => [padN(60), padN(tcp)], 0);
+    expect(packet(options)).toMatchObject({ ip: 6, source: { port: 45302 }, destination: { port: 18401 }, payloadAt: 86 + 16 });
+    expect(packet(options).payload).toEqual(packet(client).payload);
+    const captured = decodePacket(options, 1);
+    expect(captured.kind === 'tcp' && [captured.sourcePort, captured.destinationPort, captured.payload]).toEqual([45302, 18401, packet(client).payload]);
+
+    const fragment = withHeaders((tcp) => [padN(44), [tcp, 0, 0x05, 0xa9, 0, 0, 0, 1]], 0);
+    expect(readPacket(fragment)).toMatchObject({ ok: false, message: expect.stringMatching(/an IPv6 fragment \(offset 1448, more follow\)/) });
+    expect(decodePacket(fragment, 1)).toEqual({ kind: 'other', what: 'an IPv6 fragment (not reassembled)' });
   });
 
   it('does not take HTTP/2 frames, HTTP/1 text or an HPACK block for a packet', () => {
