@@ -6,6 +6,7 @@
  * from quic-codec.ts, which calls it for each packet's payload.
  */
 import { WireError } from '../errors';
+import { TLS_HANDSHAKE_TYPES } from '../transport/tls-names';
 import type { QuicFrame } from './packets';
 import { QuicCodecError } from './quic-codec-errors';
 import { MAX_STREAM_COUNT, MAX_STREAM_OFFSET, STREAM_FIN, STREAM_LEN, STREAM_OFF } from './quic-frame-writer';
@@ -19,19 +20,6 @@ export type QuicFrameRead =
   | { readonly kind: 'need-more' };
 
 const NEED_MORE: QuicFrameRead = Object.freeze({ kind: 'need-more' });
-
-const TLS_HANDSHAKE_TYPES: Record<number, string> = {
-  1: 'ClientHello',
-  2: 'ServerHello',
-  4: 'NewSessionTicket',
-  5: 'EndOfEarlyData',
-  8: 'EncryptedExtensions',
-  11: 'Certificate',
-  13: 'CertificateRequest',
-  15: 'CertificateVerify',
-  20: 'Finished',
-  24: 'KeyUpdate',
-};
 
 /**
  * The TLS 1.3 handshake messages (RFC 8446 §4: a type byte and a 24-bit length) that start CRYPTO data at
