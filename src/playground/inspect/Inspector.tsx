@@ -1,29 +1,34 @@
 /**
  * The /inspect/ page's island: paste text, drop a file or open a share link, and see it with the playground's
- * visualizers. Reading happens in a module worker (worker.ts) so a large input does not freeze the page; the
- * result's Recording goes into a finished RecordingStore and the playground's own VizPanel draws it.
+ * visualizers. Reading happens in a module worker (worker.ts, run from run-inspect.ts) so a large input does not
+ * freeze the page; the result's Recording goes into a finished RecordingStore and the playground's own VizPanel
+ * draws it.
  *
  * The text box is uncontrolled, so what a reader typed or pasted before the island woke up (it hydrates on
  * interaction) survives hydration. Nothing is sent anywhere: the share link keeps the input in the URL's
  * fragment, which browsers never send to a server.
  */
-import { useCallback, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
 import type { VizPanelProps } from '../viz/VizPanel';
-import { MAX_RECORDING_EVENTS, RecordingStore } from '../viz/recording';
-import type { Recording, SourceInfo } from '../recording/model';
+import type { RecordingStore } from '../viz/recording';
 import { decodeShareState, encodeShareState } from '../share/codec';
 import { formatShareHash, readShareHash } from '../share/hash';
 import { FORMATS, type Format } from './detect';
-import type { InspectResult } from './inspect';
-import { type ChunkPart, recordingChunks, requestText, sourceInfos, type WorkerMessage, type WorkerNext, type WorkerRequest } from './chunks';
+import type { WorkerRequest } from './chunks';
 import { countOf } from './words';
-import { H2Connection, H2OneSide } from './H2Tables';
-import { CaptureTables } from './capture/CaptureTables';
 import { splitKeyLog } from './capture/key-log-file';
 import { takeWakeActions } from '../build/wake-actions';
 import { receiveFiles } from './early-files';
 import { replayLink, replaySnippet } from './replay';
+import { fileToShareCode, shareCodeToFile } from './share-file';
+import { type Reading, runInspect } from './run-inspect';
+import { Result } from './Result';
 import './inspect.css';
+
+// Exported from here as before: a file's bytes in a share link (share-file.ts), and the store a reading fills
+// (run-inspect.ts).
+export { fileToShareCode, shareCodeToFile } from './share-file';
+export { storeOf } from './run-inspect';
 
 /** The share-link id of this page (`#pg=inspect&s=...`). */
 export const INSPECT_SHARE_ID = 'inspect';
@@ -34,34 +39,6 @@ export const INSPECT_SHARE_ID = 'inspect';
 export const MAX_SHARE_CHARS = 32_000;
 /** Largest input read: 10 MB, a big HAR from a busy page. */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
-
-/**
- * A dropped file's exact bytes as a share link's `code`, and back. The text box cannot carry them: a textarea
- * turns every CRLF into LF, so a link made from it lost the very CRs (or bare LFs) the reader was asking about.
- * Bytes that are UTF-8 travel as that text (the link stays short, and the box shows it); others (a pcap) as one
- * character per byte (U+0000-U+00FF), marked `encoding: 'latin1'`.
- */
-export function fileToShareCode(bytes: Uint8Array): { code: string; encoding?: 'latin1' } {
-  try {
-    return { code: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
-  } catch {
-    let code = '';
-    for (let i = 0; i < bytes.length; i += 8192) code += String.fromCharCode(...bytes.subarray(i, i + 8192));
-    return { code, encoding: 'latin1' };
-  }
-}
-
-/** The inverse of fileToShareCode; undefined when a latin1 code holds a character over U+00FF (a damaged link). */
-export function shareCodeToFile(code: string, encoding: unknown): Uint8Array | undefined {
-  if (encoding !== 'latin1') return new TextEncoder().encode(code);
-  const bytes = new Uint8Array(code.length);
-  for (let i = 0; i < code.length; i++) {
-    const c = code.charCodeAt(i);
-    if (c > 0xff) return undefined;
-    bytes[i] = c;
-  }
-  return bytes;
-}
 
 /** The view each format opens on: the one that shows what that input is made of. */
 const FIRST_VIEW: Readonly<Record<Format, string>> = {
@@ -111,100 +88,6 @@ function settingsBeforeWaking(): Settings {
     tableSize: Number.isInteger(table) && table >= 0 ? table : 4096,
     sender: sender === 'client' || sender === 'server' ? sender : null,
   };
-}
-
-/**
- * A finished store holding every event of a reading. Sized to the reading, not to the playground's 50,000-event
- * cap: that cap guards the page against a snippet that never stops emitting, while a reading is already whole
- * (and bounded by MAX_INPUT_BYTES). Under that cap a 5,380-entry HAR was silently cut after its 4,553rd entry.
- */
-export function storeOf(recording: Recording): RecordingStore {
-  const store = emptyStore(sourceInfos(recording), recording.steps.length);
-  for (const parts of recordingChunks(recording)) appendParts(store, parts);
-  store.finish();
-  return store;
-}
-
-function emptyStore(sources: readonly SourceInfo[], events: number): RecordingStore {
-  const store = new RecordingStore({ maxEvents: Math.max(MAX_RECORDING_EVENTS, events) });
-  for (const info of sources) store.addSource(info);
-  return store;
-}
-
-function appendParts(store: RecordingStore, parts: readonly ChunkPart[]): void {
-  for (const part of parts) store.append(part.sourceId, part.events);
-}
-
-/** A reading as the page shows it: what was found, and the store its recording went into. */
-interface Reading {
-  readonly result: Omit<InspectResult, 'recording'>;
-  readonly store?: RecordingStore;
-}
-
-let worker: Worker | undefined;
-let nextId = 0;
-
-/**
- * After the browser has drawn a frame (or at once in a hidden tab, which draws none): what the page does between
- * two pieces of a reading, so no frame holds more than one.
- */
-function afterFrame(then: () => void): void {
-  if (typeof requestAnimationFrame !== 'function' || document.visibilityState === 'hidden') setTimeout(then, 0);
-  else requestAnimationFrame(() => setTimeout(then, 0));
-}
-
-/**
- * Reads `input` in the worker (or, where module workers are unavailable, here). The worker answers in pieces
- * (chunks.ts), one when asked: each chunk is appended in its own task and the next asked for after a frame, so no
- * one task copies the whole recording. `onProgress` hears how many events are in of how many.
- */
-async function runInspect(input: WorkerRequest['input'], onProgress?: (received: number, total: number) => void): Promise<Reading> {
-  if (typeof Worker !== 'undefined') {
-    try {
-      worker ??= new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'roundtrip-inspect' });
-      const id = ++nextId;
-      const w = worker;
-      return await new Promise<Reading>((resolve, reject) => {
-        let reading: { result: Reading['result']; store?: RecordingStore; total: number } | undefined;
-        const next = () => {
-          if (id === nextId) return w.postMessage({ id, type: 'next' } satisfies WorkerNext);
-          // A newer reading has taken the worker: this one ends here, and lets go of what it holds (the page drops
-          // its answer anyway).
-          w.removeEventListener('message', onMessage);
-          resolve({ result: reading!.result });
-        };
-        const onMessage = (event: MessageEvent<WorkerMessage>) => {
-          const message = event.data;
-          if (message.id !== id) return;
-          if (message.type === 'result') {
-            reading = { result: message.result, total: message.events, ...(message.sources ? { store: emptyStore(message.sources, message.events) } : {}) };
-            if (message.more) return next();
-          } else if (message.type === 'replay') {
-            const replay = reading!.result.replay;
-            reading!.result = { ...reading!.result, replay: { from: message.from, exchanges: [...(replay?.exchanges ?? []), ...message.exchanges] } };
-            return afterFrame(next);
-          } else if (message.type === 'chunk') {
-            if (reading?.store) {
-              appendParts(reading.store, message.parts);
-              onProgress?.(reading.store.length, reading.total);
-            }
-            return afterFrame(next);
-          }
-          w.removeEventListener('message', onMessage);
-          reading?.store?.finish();
-          resolve(reading!);
-        };
-        w.addEventListener('message', onMessage);
-        w.addEventListener('error', (e) => reject(new Error(e.message || 'the worker failed')), { once: true });
-        w.postMessage({ id, input } satisfies WorkerRequest);
-      });
-    } catch {
-      worker = undefined;
-    }
-  }
-  const { inspectAsync } = await import('./inspect');
-  const { recording, ...result } = await inspectAsync({ ...input, text: requestText(input) });
-  return { result, ...(recording ? { store: storeOf(recording) } : {}) };
 }
 
 /**
@@ -548,168 +431,4 @@ export default function Inspector() {
 /** Bytes in KB or MB (decimal, as file managers and DevTools write them). */
 function formatSize(bytes: number): string {
   return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.round(bytes / 1e3)} KB`;
-}
-
-function Result({ result, fileName }: { result: Reading['result']; fileName: string | undefined }) {
-  const label = FORMATS.find((f) => f.id === result.format)?.label;
-  return (
-    <section aria-label="What the inspector read" data-testid="inspect-result" data-format={result.format ?? 'none'}>
-      {label && (
-        <p>
-          <strong>{label}</strong>
-          {fileName ? ` from ${fileName}` : ''}. {result.detected ? `Detected: ${result.reason}` : result.reason}
-        </p>
-      )}
-      <div role="alert">
-        {result.problems.map((p) => (
-          <p key={`${p.where}: ${p.message}`} className="rt-inspect-problem" data-testid="inspect-problem">
-            {p.where ? <strong>At {p.where}: </strong> : null}
-            {p.message}
-          </p>
-        ))}
-      </div>
-      {result.notes.length > 0 && (
-        <ul className="rt-inspect-notes">
-          {result.notes.map((n) => (
-            <li key={n}>{n}</li>
-          ))}
-        </ul>
-      )}
-      {result.verdicts && <Verdicts verdicts={result.verdicts} />}
-      {result.curl && (
-        <details open data-testid="inspect-curl-fields">
-          <summary>
-            {result.curl.version}: {countOf(result.curl.messages.length, 'message')}, as fields
-          </summary>
-          {result.curl.messages.map((m, i) => (
-            <FieldTable
-              // biome-ignore lint/suspicious/noArrayIndexKey: messages are in capture order and never reordered
-              key={i}
-              caption={
-                <>
-                  {m.from === 'client' ? 'Request' : 'Response'}
-                  {m.streamId !== undefined ? ` on stream ${m.streamId}` : ''}: <code>{m.startLine}</code>
-                </>
-              }
-              fields={m.fields}
-            />
-          ))}
-        </details>
-      )}
-      {result.h2 && <H2OneSide h2={result.h2} />}
-      {result.h2Connection && <H2Connection connection={result.h2Connection} />}
-      {result.capture && <CaptureTables capture={result.capture} />}
-      {result.hpack && (
-        <details open>
-          <summary>
-            HPACK: {countOf(result.hpack.fields.length, 'field')} decoded
-            {result.hpack.blocks.length > 1 ? ` from ${result.hpack.blocks.length} blocks (${result.hpack.blocks.map((b) => b.length).join(' + ')})` : ''}
-          </summary>
-          <FieldTable testId="inspect-fields" fields={result.hpack.fields} />
-          <p>
-            Dynamic table after the {result.hpack.blocks.length > 1 ? 'last block' : 'block'}: {result.hpack.table.size} of{' '}
-            {countOf(result.hpack.table.maxSize, 'octet')}, {countOf(result.hpack.table.entries.length, 'entry', 'entries')}
-            {result.hpack.table.evicted > 0 ? ` (${countOf(result.hpack.table.evicted, 'entry', 'entries')} evicted to make room)` : ''}
-            {result.hpack.table.entries.length > 0
-              ? `: ${result.hpack.table.entries.map((e, i) => `[${62 + i}] ${e.name}: ${e.value} (inserted #${e.inserted})`).join('; ')}`
-              : ''}
-            .
-          </p>
-        </details>
-      )}
-      {result.har && <HarChecks har={result.har} />}
-    </section>
-  );
-}
-
-/** Name/value rows of a field section, in order (a message or block may repeat a field). */
-function FieldTable({
-  fields,
-  caption,
-  testId,
-}: {
-  fields: readonly { readonly name: string; readonly value: string }[];
-  caption?: ReactNode;
-  testId?: string;
-}) {
-  return (
-    <table data-testid={testId}>
-      {caption !== undefined && <caption>{caption}</caption>}
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Value</th>
-        </tr>
-      </thead>
-      <tbody>
-        {fields.map((f, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a field may repeat; its position is its identity
-          <tr key={i}>
-            <td>
-              <code>{f.name}</code>
-            </td>
-            <td>
-              <code>{f.value}</code>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function Verdicts({ verdicts }: { verdicts: InspectResult['verdicts'] & object }) {
-  return (
-    <table data-testid="inspect-verdicts">
-      <caption>
-        The engine's verdicts, strict (rejects every ambiguity) and lenient (repairs what RFC 9112 allows, and also accepts some of what it tells a server to
-        answer with 400: whitespace before a colon, §5.1; a missing, repeated or invalid Host, §3.2)
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Side</th>
-          <th scope="col">Mode</th>
-          <th scope="col">Verdict</th>
-        </tr>
-      </thead>
-      <tbody>
-        {verdicts.map((v) => (
-          <tr key={`${v.from}-${v.strict}`} data-verdict={`${v.from}-${v.strict ? 'strict' : 'lenient'}`}>
-            <th scope="row">{v.from === 'client' ? 'Requests' : 'Responses'}</th>
-            <td>{v.strict ? 'strict' : 'lenient'}</td>
-            <td>
-              {v.error
-                ? `Rejected at line ${v.error.line}, column ${v.error.column} (byte ${v.error.offset}): ${v.error.message}`
-                : `${v.messages} whole ${v.messages === 1 ? 'message' : 'messages'} read${v.bodiesLeftOut ? ` (${v.bodiesLeftOut === v.messages ? (v.messages === 1 ? 'its head only' : 'heads only') : `${v.bodiesLeftOut} of them heads only`}: curl did not print the body)` : ''}${v.incomplete ? ', then the capture ends inside a message' : ''}.`}
-              {!v.strict && v.tolerated.length > 0 && ` Let through: ${v.tolerated.map((t) => `${t.code} at line ${t.line}, column ${t.column}`).join('; ')}.`}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function HarChecks({ har }: { har: NonNullable<InspectResult['har']> }) {
-  const errors = har.checks.filter((c) => c.level === 'error').length;
-  return (
-    <details open data-testid="inspect-har-checks">
-      <summary>
-        HAR 1.2 checks: {errors === 0 ? 'no errors' : countOf(errors, 'error')}, {countOf(har.checks.length - errors, 'warning')}
-        {har.versions.length > 0 ? ` (protocols: ${har.versions.join(', ')})` : ''}
-      </summary>
-      {har.checks.length === 0 ? (
-        <p>Every required field is there with the right type, the timings add up, and every pageref names a page.</p>
-      ) : (
-        <ul>
-          {har.checks.slice(0, 200).map((c) => (
-            <li key={`${c.path}: ${c.message}`}>
-              {c.level === 'error' ? 'Error' : 'Warning'} at <code>{c.path}</code>: {c.message}
-            </li>
-          ))}
-          {har.checks.length > 200 && <li>… and {har.checks.length - 200} more.</li>}
-        </ul>
-      )}
-    </details>
-  );
 }
