@@ -9,6 +9,7 @@
 import { reasonPhrase } from '../data/index';
 import type { WireRequest, WireHeaderField } from '../net/index';
 import { type MockServer, serverRespond } from '../server/index';
+import { installLazyRequestSupport } from '../server/lazy-request';
 
 export interface Reply {
   readonly status: number;
@@ -38,9 +39,10 @@ export type Outcome =
 export type Dispatch = (request: WireRequest) => Promise<Outcome>;
 
 /** The dispatcher for a MockServer; `origin` is what handlers see in request.url when Host is missing. */
-export const mockDispatch =
-  (server: MockServer, origin: string): Dispatch =>
-  async (request) => {
+export const mockDispatch = (server: MockServer, origin: string): Dispatch => {
+  // Handlers here get lazy Requests; `new Request(request)` and `fetch(request)` must take them (lazy-request.ts).
+  installLazyRequestSupport();
+  return async (request) => {
     const fault = server.faults.take();
     if (fault?.kind === 'drop') return { kind: 'drop', how: fault.how };
     let reply: Reply;
@@ -56,7 +58,7 @@ export const mockDispatch =
       };
     } else {
       try {
-        const r = await serverRespond(request, { routes: server.routes, store: server.store, origin, bufferResponses: true });
+        const r = await serverRespond(request, { routes: server.routes, store: server.store, origin, bufferResponses: true, lazyRequests: true });
         reply = r;
         options = r.options;
       } catch (error) {
@@ -85,3 +87,4 @@ export const mockDispatch =
       ...(push.length > 0 ? { push } : {}),
     };
   };
+};

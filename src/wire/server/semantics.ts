@@ -2,7 +2,8 @@
  * Method semantics of the mock origin server (RFC 9110 §9), independent of connections and time.
  *
  * Given a parsed request, `respond` decides the answer:
- * - a route for the method answers (its handler gets a standard Fetch `Request`);
+ * - a route for the method answers (its handler gets a standard Fetch `Request`; on a real port a lazy one,
+ *   lazy-request.ts, that is built only if the handler reads past its method and URL);
  * - HEAD without its own route runs the GET route and drops the body, keeping Content-Length
  *   (RFC 9110 §9.3.2: the same header fields as GET, no content);
  * - OPTIONS without its own route answers 204 with Allow for the target (§9.3.7; `*` means the server);
@@ -21,6 +22,7 @@ import { asciiBytes } from '../net/stream';
 import type { HeaderField, WireRequest } from '../net/codec';
 import { header } from '../net/codec';
 import { BufferedResponse, withBufferedResponses } from './buffered-response';
+import { LazyRequest, realRequest } from './lazy-request';
 import type { Route, RouteOptions } from './router';
 import { decodePercent, routeFor, routesForPath } from './router';
 import type { ResourceStore } from './store';
@@ -45,6 +47,11 @@ export interface SemanticsConfig {
    * the real-port server turns this on, where a Response's stream costs more than the rest of an exchange.
    */
   readonly bufferResponses?: boolean;
+  /**
+   * Handlers get lazy Requests (lazy-request.ts), built only if read past method and URL: the real-port
+   * server turns this on, after installing the process-wide support they need.
+   */
+  readonly lazyRequests?: boolean;
 }
 
 const ALWAYS = ['GET', 'HEAD', 'OPTIONS', 'TRACE'];
@@ -190,18 +197,9 @@ function runHandler(route: Route, params: Record<string, string>, request: WireR
   const noBody = method === 'GET' || method === 'HEAD';
   let answer: unknown;
   try {
-    // GET is the default: leaving `method` out skips the Fetch API's ByteString check and normalisation,
-    // a measurable share of building the Request when a server answers thousands of requests.
-    const fetchRequest = new Request(
-      absoluteUrl(path + query, config.origin, header(request.headers, 'host')),
-      method === 'GET' ? undefined : { method, body: noBody || request.body.length === 0 ? null : request.body.slice() },
-    );
-    // Appended after construction rather than passed as `init.headers`: the same header list (the Request
-    // constructor appends init's fields one by one too, Fetch §5.4 step 33), without converting a
-    // sequence of pairs through WebIDL first (about a third cheaper). A byte body sets no Content-Type
-    // of its own (Fetch "extract a body"), so there is nothing for the fields to override.
-    const headers = fetchRequest.headers;
-    for (const h of request.headers) headers.append(h.name, h.value);
+    const url = absoluteUrl(path + query, config.origin, header(request.headers, 'host'));
+    const body = noBody || request.body.length === 0 ? null : request.body;
+    const fetchRequest = config.lazyRequests ? LazyRequest.for(url, method, request.headers, body) : realRequest(url, method, request.headers, body);
     answer = config.bufferResponses ? withBufferedResponses(() => route.handler(fetchRequest, { params })) : route.handler(fetchRequest, { params });
   } catch (error) {
     return handlerFailed(route, error);
