@@ -3,6 +3,7 @@
  * frames, both sides of a connection matched by stream, or both pasted as one and split at the server's
  * preface; and HPACK blocks decoded in order by one decoder.
  */
+import { h2Exchanges } from './capture/index';
 import { HEX_FORM_LABELS } from './detect';
 import { countOf } from './words';
 import { pseudoHeaderBreaches, readBlocks, readFrames } from './h2';
@@ -120,9 +121,7 @@ function h2Pair(sections: readonly H2Section[], input: InspectInput, splitNote?:
     }
   }
   const answered = reading.streams.filter((s) => s.request && s.openedBy === 'client');
-  const decoder = new TextDecoder();
   const field = (fields: readonly { name: string; value: string }[] | undefined, name: string) => fields?.find((f) => f.name === name)?.value;
-  const regular = (fields: readonly { name: string; value: string }[] | undefined) => (fields ?? []).filter((f) => !f.name.startsWith(':'));
   return {
     format: 'h2',
     ...(reading.events.length > 0
@@ -154,23 +153,7 @@ function h2Pair(sections: readonly H2Section[], input: InspectInput, splitNote?:
         states: s.states,
       })),
     },
-    ...(answered.length > 0
-      ? {
-          replay: {
-            from: 'an HTTP/2 connection (both sides)',
-            exchanges: answered.map((s) => ({
-              method: field(s.request, ':method') ?? 'GET',
-              path: field(s.request, ':path') ?? '/',
-              requestHeaders: regular(s.request),
-              requestBody: decoder.decode(s.requestBody),
-              // 502 (RFC 9110 §15.6.3): what a gateway says when the server's answer is missing.
-              status: s.status ?? 502,
-              responseHeaders: regular(s.response),
-              responseBody: s.status !== undefined ? decoder.decode(s.responseBody) : 'The capture holds no response to this request.',
-            })),
-          },
-        }
-      : {}),
+    ...(answered.length > 0 ? { replay: { from: 'an HTTP/2 connection (both sides)', exchanges: h2Exchanges(reading) } } : {}),
   };
 }
 
