@@ -63,6 +63,14 @@ describe('LazyRequest: what a handler sees is the Request it stands for', () => 
     });
   }
 
+  it('parses a URL the caller vouches for only when asked, to what the real one holds', () => {
+    for (const url of ['http://api.test/a/../b/%7e?q=1#f', 'http://api.test/x y', 'http://api.test/{}']) {
+      const lazy = LazyRequest.for(url, 'GET', [], null, true);
+      expect(lazy.url).toBe(realRequest(url, 'GET', [], null).url);
+      expect(observe(lazy)).toEqual(observe(realRequest(url, 'GET', [], null)));
+    }
+  });
+
   it('parses a form body and a JSON body as the real one does', async () => {
     const form = CASES['a PUT with a form body']!();
     expect([...(await LazyRequest.for(...form).formData())]).toEqual([...(await realRequest(...form).formData())]);

@@ -27,6 +27,7 @@ const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /** Fetch "normalize a method": the six standard methods in any case become upper case. */
 const NORMALIZED = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
 function normalizeMethod(method: string): string {
+  if (NORMALIZED.has(method)) return method;
   const upper = method.toUpperCase();
   return NORMALIZED.has(upper) ? upper : method;
 }
@@ -47,14 +48,18 @@ export function realRequest(url: string | URL, method: string, fields: readonly 
 }
 
 export class LazyRequest {
-  readonly #url: string;
+  /** The URL as given: parsed (and serialised by the URL parser) only when `url` or the real Request is asked for. */
+  readonly #given: string;
+  #href: string | undefined;
   readonly #method: string;
   readonly #fields: readonly HeaderField[];
   readonly #body: Uint8Array | null;
   #real: Request | undefined;
 
-  private constructor(url: string, method: string, fields: readonly HeaderField[], body: Uint8Array | null) {
-    this.#url = url;
+  private constructor(url: string | URL, method: string, fields: readonly HeaderField[], body: Uint8Array | null) {
+    // A URL object can change after this; its serialisation is what a real Request would have kept.
+    if (typeof url === 'string') this.#given = url;
+    else this.#given = this.#href = url.href;
     this.#method = method;
     this.#fields = fields;
     this.#body = body;
@@ -62,21 +67,24 @@ export class LazyRequest {
 
   /**
    * A lazy Request for these parts, or a real one when the real constructor would refuse them (a URL it
-   * cannot parse, a method it will not take), so that its error is thrown now, word for word.
+   * cannot parse, a method it will not take), so that its error is thrown now, word for word. `urlParses`
+   * says the caller knows the URL parses (the server's own origin and an origin-form target), so it is
+   * parsed only if read.
    */
-  static for(url: string | URL, method: string, fields: readonly HeaderField[], body: Uint8Array | null): Request {
-    const parsed = typeof url === 'string' ? URL.parse(url) : url;
+  static for(url: string | URL, method: string, fields: readonly HeaderField[], body: Uint8Array | null, urlParses = false): Request {
     const normalized = normalizeMethod(method);
-    if (parsed === null || !TOKEN.test(method) || FORBIDDEN.has(normalized) || ((normalized === 'GET' || normalized === 'HEAD') && body !== null)) {
+    const parses = urlParses || typeof url !== 'string' || URL.canParse(url);
+    const noBody = normalized === 'GET' || normalized === 'HEAD';
+    if (!parses || (!NORMALIZED.has(method) && !TOKEN.test(method)) || FORBIDDEN.has(normalized) || (noBody && body !== null)) {
       return realRequest(url, method, fields, body);
     }
     // The parts are copied now, as a real Request would: the caller may reuse its buffers and list after this.
-    return new LazyRequest(parsed.href, normalized, fields.slice(), body === null ? null : body.slice()) as unknown as Request;
+    return new LazyRequest(url, normalized, fields.slice(), body === null ? null : body.slice()) as unknown as Request;
   }
 
   /** The real Request this one stands for, made once. */
   [materialize](): Request {
-    this.#real ??= realRequest(this.#url, this.#method, this.#fields, this.#body);
+    this.#real ??= realRequest(this.#given, this.#method, this.#fields, this.#body);
     return this.#real;
   }
 
@@ -85,12 +93,13 @@ export class LazyRequest {
   }
 
   get url(): string {
-    return this.#url;
+    this.#href ??= new URL(this.#given).href;
+    return this.#href;
   }
 
   /** The real Request for a lazy one, anything else as it is. */
   static unwrap<T>(input: T): T | Request {
-    return typeof input === 'object' && input !== null && #url in input ? (input as unknown as LazyRequest)[materialize]() : input;
+    return typeof input === 'object' && input !== null && #given in input ? (input as unknown as LazyRequest)[materialize]() : input;
   }
 }
 

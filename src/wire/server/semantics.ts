@@ -199,7 +199,10 @@ function runHandler(route: Route, params: Record<string, string>, request: WireR
   try {
     const url = absoluteUrl(path + query, config.origin, header(request.headers, 'host'));
     const body = noBody || request.body.length === 0 ? null : request.body;
-    const fetchRequest = config.lazyRequests ? LazyRequest.for(url, method, request.headers, body) : realRequest(url, method, request.headers, body);
+    // absoluteUrl gives a string only when it joined a target in origin-form to an origin that parses.
+    const fetchRequest = config.lazyRequests
+      ? LazyRequest.for(url, method, request.headers, body, typeof url === 'string')
+      : realRequest(url, method, request.headers, body);
     answer = config.bufferResponses ? withBufferedResponses(() => route.handler(fetchRequest, { params })) : route.handler(fetchRequest, { params });
   } catch (error) {
     return handlerFailed(route, error);
