@@ -8,7 +8,8 @@
  */
 import { reasonPhrase } from '../data/index';
 import type { WireRequest, WireHeaderField } from '../net/index';
-import { type MockServer, serverRespond } from '../server/index';
+import type { MockServer } from '../server/index';
+import { type Reply as ServerReply, decide as serverDecide } from '../server/semantics';
 import { installLazyRequestSupport } from '../server/lazy-request';
 
 export interface Reply {
@@ -42,49 +43,63 @@ export type Dispatch = (request: WireRequest) => Promise<Outcome>;
 export const mockDispatch = (server: MockServer, origin: string): Dispatch => {
   // Handlers here get lazy Requests; `new Request(request)` and `fetch(request)` must take them (lazy-request.ts).
   installLazyRequestSupport();
-  return async (request) => {
+  const config = { routes: server.routes, store: server.store, origin, bufferResponses: true, lazyRequests: true };
+  // Not an async function: a reply decided at once becomes the outcome in the same turn (one resolved
+  // promise for the caller to await), instead of an async function's promise and the turns of awaiting another.
+  return (request) => {
     const fault = server.faults.take();
-    if (fault?.kind === 'drop') return { kind: 'drop', how: fault.how };
-    let reply: Reply;
-    let options: { latency?: number; bytesPerTick?: number; tickMs?: number; push?: unknown } = {};
+    if (fault?.kind === 'drop') return Promise.resolve({ kind: 'drop', how: fault.how });
     if (fault?.kind === 'status') {
       const text = fault.body ?? `Injected failure: ${fault.status}`;
-      reply = {
+      const reply: Reply = {
         status: fault.status,
         reason: reasonPhrase(fault.status),
         headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
         body: new TextEncoder().encode(text),
         route: 'fault',
       };
-    } else {
-      try {
-        const r = await serverRespond(request, { routes: server.routes, store: server.store, origin, bufferResponses: true, lazyRequests: true });
-        reply = r;
-        options = r.options;
-      } catch (error) {
-        // Handler errors are already 500s; this is the mock server itself failing. A real server answers 500
-        // and carries on, rather than dropping the connection with no answer.
-        reply = {
-          status: 500,
-          reason: reasonPhrase(500),
-          headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
-          body: new TextEncoder().encode(`The mock server failed on ${request.method} ${request.target}: ${String(error)}\n`),
-          route: 'builtin:500',
-        };
-      }
+      return Promise.resolve(outcome(server, reply, {}));
     }
-    // A route's `push` list, read structurally: src/wire/server may declare the option after this file.
-    const push = Array.isArray(options.push) ? options.push.filter((p): p is string => typeof p === 'string') : [];
-    const slow = options.bytesPerTick ? { bytesPerTick: options.bytesPerTick, tickMs: options.tickMs ?? 10 } : server.faults.slow;
-    const delayMs = (options.latency ?? 0) + server.faults.extraLatency;
-    // Nearly every answer: no slow body, nothing to push (no spreads of empty objects on that path).
-    if (!slow && push.length === 0) return { kind: 'reply', reply, delayMs };
-    return {
-      kind: 'reply',
-      reply,
-      delayMs,
-      ...(slow ? { slow: { bytesPerTick: slow.bytesPerTick, tickMs: slow.tickMs ?? 10 } } : {}),
-      ...(push.length > 0 ? { push } : {}),
-    };
+    let decided: ServerReply | Promise<ServerReply>;
+    try {
+      decided = serverDecide(request, config);
+    } catch (error) {
+      return Promise.resolve(outcome(server, failed(request, error), {}));
+    }
+    if (decided instanceof Promise) {
+      return decided.then(
+        (r) => outcome(server, r, r.options),
+        (error: unknown) => outcome(server, failed(request, error), {}),
+      );
+    }
+    return Promise.resolve(outcome(server, decided, decided.options));
   };
 };
+
+/** Handler errors are already 500s; this is the mock server itself failing. A real server answers 500 and carries on, rather than dropping the connection with no answer. */
+function failed(request: WireRequest, error: unknown): Reply {
+  return {
+    status: 500,
+    reason: reasonPhrase(500),
+    headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
+    body: new TextEncoder().encode(`The mock server failed on ${request.method} ${request.target}: ${String(error)}\n`),
+    route: 'builtin:500',
+  };
+}
+
+/** The outcome for a reply: the route's latency, slow body and push list, and the faults injected now. */
+function outcome(server: MockServer, reply: Reply, options: { latency?: number; bytesPerTick?: number; tickMs?: number; push?: unknown }): Outcome {
+  // A route's `push` list, read structurally: src/wire/server may declare the option after this file.
+  const push = Array.isArray(options.push) ? options.push.filter((p): p is string => typeof p === 'string') : [];
+  const slow = options.bytesPerTick ? { bytesPerTick: options.bytesPerTick, tickMs: options.tickMs ?? 10 } : server.faults.slow;
+  const delayMs = (options.latency ?? 0) + server.faults.extraLatency;
+  // Nearly every answer: no slow body, nothing to push (no spreads of empty objects on that path).
+  if (!slow && push.length === 0) return { kind: 'reply', reply, delayMs };
+  return {
+    kind: 'reply',
+    reply,
+    delayMs,
+    ...(slow ? { slow: { bytesPerTick: slow.bytesPerTick, tickMs: slow.tickMs ?? 10 } } : {}),
+    ...(push.length > 0 ? { push } : {}),
+  };
+}

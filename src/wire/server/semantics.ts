@@ -280,6 +280,15 @@ export function internalError(error: unknown): Reply {
 
 /** Decides the reply to one request. HEAD replies still carry the GET body here; the server drops it. */
 export async function respond(request: WireRequest, config: SemanticsConfig): Promise<Reply> {
+  return decide(request, config);
+}
+
+/**
+ * `respond` without the promise when the answer is ready at once (a stored resource, a built-in, a handler
+ * that answered with a buffered Response): a server answering thousands of requests skips a promise and its
+ * turns of the microtask queue on each. It may throw where `respond` rejects.
+ */
+export function decide(request: WireRequest, config: SemanticsConfig): Reply | Promise<Reply> {
   const method = request.method;
   const { path } = splitTarget(request.target);
   // RFC 3986 §2.1: '%' must start a two-hex-digit escape; curl sends `/todos/%ZZ` as typed.
@@ -298,7 +307,11 @@ export async function respond(request: WireRequest, config: SemanticsConfig): Pr
   }
   if (method === 'HEAD') {
     const get = matches.find((m) => m.route.method === 'GET');
-    if (get) return { ...(await runHandler(get.route, get.params, { ...request }, config)), route: `builtin:HEAD via ${get.route.path}` };
+    if (get) {
+      const route = `builtin:HEAD via ${get.route.path}`;
+      const reply = runHandler(get.route, get.params, { ...request }, config);
+      return reply instanceof Promise ? reply.then((r) => ({ ...r, route })) : { ...reply, route };
+    }
   }
   if (method === 'OPTIONS') {
     const allow = request.target === '*' ? [...implemented(config)].filter((m) => m !== '*') : allowFor(config, path);
