@@ -61,7 +61,7 @@ for (const width of [1280, 390]) {
     await quic.getByRole('radio', { name: /Protected/ }).check();
     await expect(quic.getByTestId('round-trip')).toContainText('byte for byte');
 
-    await page.screenshot({ path: `${process.env.RT_OUT_DIR ?? 'test-results'}-shots/viz-quic-${width}.png`, fullPage: false });
+    await page.screenshot({ path: test.info().outputPath(`viz-quic-${width}.png`), fullPage: false });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
 
@@ -77,7 +77,7 @@ for (const width of [1280, 390]) {
     await viz.tabpanel.getByTestId('qpack-stepper').scrollIntoViewIfNeeded();
     // Nothing in the stepper runs past its box (a grid item wider than the panel is cut off on a phone).
     expect(await viz.tabpanel.getByTestId('qpack-stepper').evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
-    await page.screenshot({ path: `${process.env.RT_OUT_DIR ?? 'test-results'}-shots/viz-qpack-${width}.png`, fullPage: false });
+    await page.screenshot({ path: test.info().outputPath(`viz-qpack-${width}.png`), fullPage: false });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     expect(errors).toEqual([]);
   });
