@@ -30,14 +30,27 @@ export function playground(page: Page, id: string) {
     },
     /** Selects everything in the (already open) editor and pastes `code` over it. */
     async typeInEditor(code: string) {
-      await this.root.locator('.rt-editor .view-lines').click();
+      const lines = this.root.locator('.rt-editor .view-lines');
+      // Keys go where the focus is: wait until Monaco has it. The page can still shift as Monaco settles in (its
+      // height replaces the light editor's), and a click made during the shift can miss the text, so click again
+      // until the editor is focused, as a reader would (a fresh-clone CI run lost a paste this way: 2026-11-29).
+      await expect(async () => {
+        await lines.click();
+        await expect(this.root.locator('.rt-editor .monaco-editor.focused')).toBeVisible({ timeout: 1_000 });
+      }).toPass({ timeout: 15_000 });
       await page.keyboard.press('ControlOrMeta+A');
       // Paste, as a reader would: typed newlines would trigger auto-indent and auto-closing brackets.
       await page.evaluate((text) => navigator.clipboard.writeText(text), code);
       await page.keyboard.press('ControlOrMeta+V');
       // Monaco draws only the lines in view, and a long paste leaves the view at its end: go back to the top.
       await page.keyboard.press('ControlOrMeta+Home');
-      await expect(this.root.locator('.rt-editor .view-lines')).toContainText(code.split('\n')[0]!.slice(0, 20).replace(/ /g, '\u00a0'));
+      // The first lines on screen are the pasted ones (not only the first, which a fix often leaves as it was).
+      for (const line of code
+        .split('\n')
+        .slice(0, 6)
+        .filter((l) => l.trim() !== '')) {
+        await expect(lines).toContainText(line.slice(0, 20).replace(/ /g, '\u00a0'));
+      }
     },
   };
 }
