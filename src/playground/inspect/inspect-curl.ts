@@ -11,15 +11,9 @@ import { http1Events, recordingOf } from './to-recording';
 import { Http1Reader } from 'roundtrip/wire';
 import { type Body, type InspectInput, type Problem, safePath, untimed } from './inspect-result';
 import { http1Exchanges } from './inspect-http1';
+import { concat } from './bytes';
 
 const utf8 = new TextEncoder();
-
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
 
 export function curl(input: InspectInput): Body {
   const trace = looksLikeTrace(input.text) ? parseTrace(input.text) : undefined;
@@ -120,12 +114,12 @@ function curlHeads(t: CurlTranscript): { segments: Segment[]; verdicts: Verdict[
     const length = field('content-length');
     const chunked = /\bchunked\b/i.test(field('transfer-encoding') ?? '');
     let bytes: Uint8Array = head;
-    if (s.wire) bytes = concatBytes(head, s.wire);
+    if (s.wire) bytes = concat([head, s.wire]);
     else if (s.body !== undefined && !chunked && length !== undefined) {
       // The body lines were split at LF, so a final LF is either the body's or the terminal's: try both.
       for (const body of [s.body, `${s.body}\n`]) {
         const b = utf8.encode(body);
-        if (String(b.length) === length) bytes = concatBytes(head, b);
+        if (String(b.length) === length) bytes = concat([head, b]);
       }
     }
     return { from: s.from, bytes, segment: s, length, chunked };
