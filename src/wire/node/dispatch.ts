@@ -9,7 +9,7 @@
 import { reasonPhrase } from '../data/index';
 import type { WireRequest, WireHeaderField } from '../net/index';
 import type { MockServer } from '../server/index';
-import { type Reply as ServerReply, decide as serverDecide } from '../server/semantics';
+import { type Reply as ServerReply, decide as serverDecide, faultReply } from '../server/semantics';
 import { installLazyRequestSupport } from '../server/lazy-request';
 
 export interface Reply {
@@ -49,17 +49,7 @@ export const mockDispatch = (server: MockServer, origin: string): Dispatch => {
   return (request) => {
     const fault = server.faults.take();
     if (fault?.kind === 'drop') return Promise.resolve({ kind: 'drop', how: fault.how });
-    if (fault?.kind === 'status') {
-      const text = fault.body ?? `Injected failure: ${fault.status}`;
-      const reply: Reply = {
-        status: fault.status,
-        reason: reasonPhrase(fault.status),
-        headers: [{ name: 'Content-Type', value: 'text/plain;charset=UTF-8' }],
-        body: new TextEncoder().encode(text),
-        route: 'fault',
-      };
-      return Promise.resolve(outcome(server, reply, {}));
-    }
+    if (fault?.kind === 'status') return Promise.resolve(outcome(server, faultReply(fault), {}));
     let decided: ServerReply | Promise<ServerReply>;
     try {
       decided = serverDecide(request, config);

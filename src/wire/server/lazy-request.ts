@@ -35,10 +35,10 @@ function normalizeMethod(method: string): string {
 /** RFC 9110 §5.6.2 token: what Fetch accepts as a method. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** A real Request for a request's parts; the body is copied, so the Request owns what it reads. */
+/** A real Request for a request's parts (Fetch "extract a body" copies the bytes, so the Request owns them). */
 export function realRequest(url: string | URL, method: string, fields: readonly HeaderField[], body: Uint8Array | null): Request {
   // GET is the default: leaving `method` out skips the Fetch API's ByteString check and normalisation.
-  const request = new RealRequest(url, method === 'GET' && body === null ? undefined : { method, body: body === null ? null : body.slice() });
+  const request = new RealRequest(url, method === 'GET' && body === null ? undefined : { method, body: body as BodyInit | null });
   // Appended after construction rather than passed as `init.headers`: the same header list (the Request
   // constructor appends init's fields one by one too, Fetch §5.4 step 33), without converting a sequence
   // of pairs through WebIDL first. A byte body sets no Content-Type of its own, so nothing is overridden.
