@@ -74,8 +74,21 @@ export const HTTP1_EVENT_TYPES: readonly Http1EventType[] = Object.freeze([
   'connection-closed',
 ]);
 
+/**
+ * Names and values already found valid. A server sends the same few on every response (Date changes once a
+ * second), and looking a string up is cheaper than checking it again. Bounded: emptied when full.
+ */
+const validNames = new Set<string>();
+const validValues = new Set<string>();
+const REMEMBERED = 256;
+const remember = (set: Set<string>, s: string): void => {
+  if (set.size >= REMEMBERED) set.clear();
+  set.add(s);
+};
+
 const checkHeaders = (headers: readonly Header[], what: string): readonly Header[] => {
   for (const h of headers) {
+    if (validNames.has(h.name) && validValues.has(h.value)) continue;
     if (!isToken(h.name))
       throw localError(
         'invalid-field-name',
@@ -86,9 +99,14 @@ const checkHeaders = (headers: readonly Header[], what: string): readonly Header
         'invalid-field-value',
         `${what} field ${h.name} has a value with CR, LF, NUL, control characters, chars above U+00FF or surrounding whitespace (RFC 9110 §5.5); remove them.`,
       );
+    remember(validNames, h.name);
+    remember(validValues, h.value);
   }
+  // A copy, so the caller's objects can change later without changing the event; the list is frozen and
+  // each field is readonly by type. Freezing every field object as well cost more than validating it
+  // (about 60 ns a field, on every response a server sends).
   const copy: Header[] = [];
-  for (const h of headers) copy.push(Object.freeze({ name: h.name, value: h.value }));
+  for (const h of headers) copy.push({ name: h.name, value: h.value });
   return Object.freeze(copy);
 };
 
@@ -147,24 +165,42 @@ export const endOfMessageEvent = (trailers: readonly Header[] = []): EndOfMessag
 export const connectionClosedEvent = (): ConnectionClosedEvent => CLOSED;
 const CLOSED: ConnectionClosedEvent = Object.freeze({ type: 'connection-closed' });
 
+/**
+ * Whether field name `name` is `lower` (already lowercase) ignoring ASCII case (RFC 9110 §5.1), without
+ * making a lowercased copy: the engine asks this of every field of every message, and most names it meets
+ * have the length of the one it wants without being it (User-Agent and Connection, say).
+ */
+export const sameFieldName = (name: string, lower: string): boolean => {
+  if (name.length !== lower.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    let c = name.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    if (c !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+};
+
+/** What fieldValues and fieldTokens answer for a field that is absent: one shared empty list. */
+const NONE: readonly string[] = Object.freeze([]);
+
 /** Values of every field line named `name` (case-insensitive, RFC 9110 §5.1), in order. */
-export const fieldValues = (headers: readonly Header[], name: string): string[] => {
+export const fieldValues = (headers: readonly Header[], name: string): readonly string[] => {
   const lower = name.toLowerCase();
-  const out: string[] = [];
-  for (const h of headers) if (h.name.length === lower.length && h.name.toLowerCase() === lower) out.push(h.value);
-  return out;
+  let out: string[] | undefined;
+  for (const h of headers) if (sameFieldName(h.name, lower)) (out ??= []).push(h.value);
+  return out ?? NONE;
 };
 
 /** The comma-separated list elements of all lines of a field, trimmed and lowercased (RFC 9110 §5.6.1). */
-export const fieldTokens = (headers: readonly Header[], name: string): string[] => {
+export const fieldTokens = (headers: readonly Header[], name: string): readonly string[] => {
   // A loop rather than flatMap/map/filter: the writer asks this of every head it sends, and the answer is
   // nearly always the empty list.
-  const out: string[] = [];
+  let out: string[] | undefined;
   for (const value of fieldValues(headers, name)) {
     for (const raw of value.split(',')) {
       const t = raw.trim().toLowerCase();
-      if (t.length > 0) out.push(t);
+      if (t.length > 0) (out ??= []).push(t);
     }
   }
-  return out;
+  return out ?? NONE;
 };

@@ -82,4 +82,28 @@ describe('ReceiveBuffer', () => {
     expect(b.offset).toBe(30_000);
     expect(b.raw.length).toBeLessThanOrEqual(256);
   });
+
+  it('reuses its array once everything is consumed, and keeps line numbers across the reuse', () => {
+    const b = new ReceiveBuffer();
+    b.append(latin1Encode('GET / HTTP/1.1\r\n\r\n'));
+    const first = b.raw;
+    b.consume(b.length);
+    b.append(latin1Encode('X\r\nY'));
+    // Nothing was taken: the same array holds the next bytes from its start.
+    expect(b.raw).toBe(first);
+    expect(b.rawStart).toBe(0);
+    // 'Y' is on line 4 of the stream: two lines ended in the consumed bytes, one in the reused array.
+    expect(b.locate(b.offset + 3)).toEqual({ line: 4, column: 1 });
+  });
+
+  it('never writes over bytes it lent out with take()', () => {
+    const b = new ReceiveBuffer();
+    b.append(latin1Encode('body'));
+    const lent = b.take(4);
+    b.append(latin1Encode('next'));
+    b.append(latin1Encode('more'));
+    expect(String.fromCharCode(...lent)).toBe('body');
+    expect(String.fromCharCode(...b.take(8))).toBe('nextmore');
+    expect(String.fromCharCode(...lent)).toBe('body');
+  });
 });

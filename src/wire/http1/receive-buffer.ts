@@ -35,6 +35,8 @@ export class ReceiveBuffer {
   /** Decoded text of bytes[textBase ..] (array indices); textBase -1 when nothing is cached. */
   private text = '';
   private textBase = -1;
+  /** Whether take() has handed out a view of `bytes` since it was last reused: then it must not be written over. */
+  private lent = false;
 
   get length(): number {
     return this.end - this.start;
@@ -47,11 +49,24 @@ export class ReceiveBuffer {
 
   append(data: Uint8Array): void {
     if (data.length === 0) return;
+    if (this.start === this.end && !this.lent && data.length <= this.bytes.length) {
+      // Everything read was consumed and nobody holds a view of it (a GET has no body to take): the same
+      // array takes the next bytes from its start, so a keep-alive connection reading one request at a
+      // time allocates nothing here.
+      this.countTo(this.start);
+      this.bytes.set(data, 0);
+      this.start = 0;
+      this.end = data.length;
+      this.counted = 0;
+      this.textBase = -1;
+      return;
+    }
     if (this.start === this.end && data.length > this.bytes.length) {
       this.countTo(this.start);
       // Adopt a copy in one step: the common whole-buffer case never compacts. Always a plain Uint8Array
       // (a Node Buffer's slice is a view, and its subarrays are slow to make), so take() really copies.
       this.bytes = new Uint8Array(data);
+      this.lent = false;
       this.start = 0;
       this.end = data.length;
       this.counted = 0;
@@ -66,6 +81,7 @@ export class ReceiveBuffer {
       next.set(this.bytes.subarray(this.start, this.end), 0);
       this.countTo(this.start);
       this.bytes = next;
+      this.lent = false;
       this.start = 0;
       this.end = live;
       this.counted = 0;
@@ -160,6 +176,7 @@ export class ReceiveBuffer {
    */
   take(n: number): Uint8Array {
     const out = this.bytes.subarray(this.start, this.start + n);
+    this.lent = true;
     this.consume(n);
     return out;
   }
@@ -223,14 +240,25 @@ export class ReceiveBuffer {
   }
 }
 
+/** Below this many bytes a loop beats making a subarray for the native search (heads are a few hundred). */
+const NATIVE_SCAN = 1024;
+
 const countLF = (b: Uint8Array, from: number, to: number): number => {
   let n = 0;
+  if (to - from <= NATIVE_SCAN) {
+    for (let i = from; i < to; i++) if (b[i] === LF) n++;
+    return n;
+  }
   const view = b.subarray(from, to);
   for (let i = view.indexOf(LF); i >= 0; i = view.indexOf(LF, i + 1)) n++;
   return n;
 };
 
 const lastLF = (b: Uint8Array, from: number, to: number): number => {
+  if (to - from <= NATIVE_SCAN) {
+    for (let i = to - 1; i >= from; i--) if (b[i] === LF) return i;
+    return -1;
+  }
   const i = b.subarray(from, to).lastIndexOf(LF);
   return i < 0 ? -1 : from + i;
 };

@@ -6,33 +6,59 @@
 import { concatBytes as concat } from '../bytes';
 import { latin1Bytes } from './abnf';
 import { localError } from './codes';
-import { type EndOfMessageEvent, type Header, type InformationalEvent, type RequestEvent, type ResponseEvent, fieldTokens, fieldValues } from './events';
+import { type EndOfMessageEvent, type Header, type InformationalEvent, type RequestEvent, type ResponseEvent, fieldTokens, sameFieldName } from './events';
 import type { BodyFraming } from './framing';
 
 const CRLF = '\r\n';
+/** What an end of message without chunked framing sends: nothing (one shared empty array; it has no bytes to change). */
+const NO_BYTES = new Uint8Array(0);
+
+/** The framings without a length are the same every time: one shared value each. */
+const NONE: BodyFraming = Object.freeze({ kind: 'none' });
+const TUNNEL: BodyFraming = Object.freeze({ kind: 'tunnel' });
+const CLOSE: BodyFraming = Object.freeze({ kind: 'close' });
+const CHUNKED: BodyFraming = Object.freeze({ kind: 'chunked' });
+
+/** 1DIGIT..15DIGIT: a Content-Length this side will send (RFC 9110 §8.6), short enough to stay exact as a number. */
+const isLength = (s: string): boolean => {
+  if (s.length === 0 || s.length > 15) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+};
 
 /** Framing of a message we are about to send, from its own header fields (RFC 9112 §6.3, sender side). */
 export const senderFraming = (head: RequestEvent | ResponseEvent, requestMethod?: string): BodyFraming => {
-  const te = fieldTokens(head.headers, 'transfer-encoding');
-  const cl = fieldValues(head.headers, 'content-length');
-  if (head.type === 'response') {
-    if (requestMethod === 'HEAD' || head.status === 204 || head.status === 304) return { kind: 'none' };
-    if (requestMethod === 'CONNECT' && head.status < 300) return { kind: 'tunnel' };
+  // One pass finds both fields; the tokens are split out only when Transfer-Encoding is there at all.
+  let hasTE = false;
+  let cl: string | undefined;
+  let clLines = 0;
+  for (const h of head.headers) {
+    if (sameFieldName(h.name, 'content-length')) {
+      cl = h.value;
+      clLines++;
+    } else if (!hasTE && sameFieldName(h.name, 'transfer-encoding')) hasTE = true;
   }
-  if (head.version === '0.9') return head.type === 'response' ? { kind: 'close' } : { kind: 'none' };
-  if (te.length > 0 && cl.length > 0) throw localError('ambiguous-framing', 'Send Transfer-Encoding or Content-Length, never both (RFC 9112 §6.2).');
+  const te = hasTE ? fieldTokens(head.headers, 'transfer-encoding') : [];
+  if (head.type === 'response') {
+    if (requestMethod === 'HEAD' || head.status === 204 || head.status === 304) return NONE;
+    if (requestMethod === 'CONNECT' && head.status < 300) return TUNNEL;
+  }
+  if (head.version === '0.9') return head.type === 'response' ? CLOSE : NONE;
+  if (te.length > 0 && clLines > 0) throw localError('ambiguous-framing', 'Send Transfer-Encoding or Content-Length, never both (RFC 9112 §6.2).');
   if (te.length > 0) {
     if (head.version === '1.0') throw localError('ambiguous-framing', 'HTTP/1.0 messages cannot use Transfer-Encoding (RFC 9112 §6.1); use Content-Length.');
-    if (te[te.length - 1] === 'chunked') return { kind: 'chunked' };
+    if (te[te.length - 1] === 'chunked') return CHUNKED;
     if (head.type === 'request') throw localError('ambiguous-framing', 'A request with Transfer-Encoding must end it with chunked (RFC 9112 §6.1).');
-    return { kind: 'close' };
+    return CLOSE;
   }
-  if (cl.length > 0) {
-    if (cl.length > 1 || !/^[0-9]{1,15}$/.test(cl[0]!))
-      throw localError('ambiguous-framing', 'Send exactly one Content-Length holding a decimal number (RFC 9110 §8.6).');
-    return { kind: 'content-length', length: Number(cl[0]) };
+  if (cl !== undefined) {
+    if (clLines > 1 || !isLength(cl)) throw localError('ambiguous-framing', 'Send exactly one Content-Length holding a decimal number (RFC 9110 §8.6).');
+    return { kind: 'content-length', length: Number(cl) };
   }
-  return head.type === 'request' ? { kind: 'none' } : { kind: 'close' };
+  return head.type === 'request' ? NONE : CLOSE;
 };
 
 const headerBytes = (headers: readonly Header[]): number => {
@@ -114,7 +140,7 @@ const ascii = (s: string): Uint8Array => {
 export class Http1Writer {
   constructor(private readonly allocate: ByteAllocator = newBytes) {}
 
-  private framing: BodyFraming = { kind: 'none' };
+  private framing: BodyFraming = NONE;
   private remaining = 0;
 
   /** The framing of the message being written (for the connection's keep-alive decision). */
@@ -162,7 +188,7 @@ export class Http1Writer {
     if (this.framing.kind === 'content-length' && this.remaining !== 0) {
       throw localError('content-length-mismatch', `The body ended ${this.remaining} bytes short of its Content-Length; send the rest or fix the header.`);
     }
-    if (this.framing.kind !== 'chunked') return new Uint8Array(0);
+    if (this.framing.kind !== 'chunked') return NO_BYTES;
     const out = new Uint8Array(3 + headerBytes(ev.trailers) + 2);
     out.set([0x30, 0x0d, 0x0a]);
     let at = writeHeaders(out, 3, ev.trailers);

@@ -37,24 +37,28 @@ export type Outcome =
   /** Answer nothing: close (FIN) or reset (RST) the connection instead. */
   | { readonly kind: 'drop'; readonly how: 'reset' | 'close' };
 
-export type Dispatch = (request: WireRequest) => Promise<Outcome>;
+/**
+ * What to do with one request. An outcome decided at once is returned as it is, not wrapped in a promise:
+ * a session awaits only an answer that is really pending (a handler that awaits something).
+ */
+export type Dispatch = (request: WireRequest) => Outcome | Promise<Outcome>;
 
 /** The dispatcher for a MockServer; `origin` is what handlers see in request.url when Host is missing. */
 export const mockDispatch = (server: MockServer, origin: string): Dispatch => {
   // Handlers here get lazy Requests; `new Request(request)` and `fetch(request)` must take them (lazy-request.ts).
   installLazyRequestSupport();
   const config = { routes: server.routes, store: server.store, origin, bufferResponses: true, lazyRequests: true };
-  // Not an async function: a reply decided at once becomes the outcome in the same turn (one resolved
-  // promise for the caller to await), instead of an async function's promise and the turns of awaiting another.
+  // Not an async function: a reply decided at once becomes the outcome in the same turn, instead of an
+  // async function's promise and the turns of awaiting another.
   return (request) => {
     const fault = server.faults.take();
-    if (fault?.kind === 'drop') return Promise.resolve({ kind: 'drop', how: fault.how });
-    if (fault?.kind === 'status') return Promise.resolve(outcome(server, faultReply(fault), {}));
+    if (fault?.kind === 'drop') return { kind: 'drop', how: fault.how };
+    if (fault?.kind === 'status') return outcome(server, faultReply(fault), {});
     let decided: ServerReply | Promise<ServerReply>;
     try {
       decided = serverDecide(request, config);
     } catch (error) {
-      return Promise.resolve(outcome(server, failed(request, error), {}));
+      return outcome(server, failed(request, error), {});
     }
     if (decided instanceof Promise) {
       return decided.then(
@@ -62,7 +66,7 @@ export const mockDispatch = (server: MockServer, origin: string): Dispatch => {
         (error: unknown) => outcome(server, failed(request, error), {}),
       );
     }
-    return Promise.resolve(outcome(server, decided, decided.options));
+    return outcome(server, decided, decided.options);
   };
 };
 

@@ -291,7 +291,7 @@ export class H2cServerSession {
     if (this.#peerLeaving && this.#answering.size === 0 && this.#incoming.size === 0) this.#goAway();
   }
 
-  async #answer(streamId: number, request: WireRequest, pending: Promise<Outcome>): Promise<void> {
+  async #answer(streamId: number, request: WireRequest, pending: Outcome | Promise<Outcome>): Promise<void> {
     const outcome = await pending;
     const conn = this.#link.conn;
     if (outcome.kind === 'drop') {

@@ -47,4 +47,45 @@ describe('Http1ServerSession', () => {
     expect(session.connection.takeTransitions()).toEqual([]);
     expect(session.connection.states).toEqual({ client: 'CLOSED', server: 'MUST_CLOSE' });
   });
+
+  it('stops reading pipelined requests while the peer is not taking the answers, and goes on when it does', async () => {
+    // A peer that pipelines 400 requests for a 1 KiB resource and reads nothing: the socket never takes
+    // what is queued, so the backlog only grows, until the session waits for a write to be taken.
+    const requests = Array.from({ length: 400 }, () => 'GET /kib HTTP/1.1\r\nHost: a\r\n\r\n');
+    let reads = 0;
+    let backlog = 0;
+    let release: () => void = () => {};
+    const taken = new Promise<void>((resolve) => (release = resolve));
+    const base = memoryTransport(requests);
+    const transport: Transport = {
+      ...base,
+      readInterruptible: () => {
+        reads++;
+        return base.readInterruptible!();
+      },
+      get backlog() {
+        return backlog;
+      },
+      send(bytes) {
+        backlog += bytes.length;
+      },
+      write(bytes) {
+        backlog += bytes.length;
+        return taken.then(() => {
+          backlog = 0;
+        });
+      },
+    };
+    const mock = createServer({ resources: { '/kib': 'k'.repeat(1024) } });
+    const session = new Http1ServerSession(transport, mockDispatch(mock, 'http://a'), env, { keepAlive: { timeout: 5000, max: Infinity } });
+    const done = session.run();
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    // About 64 KiB of answers (some 1.2 KiB each) were queued, then the session waited.
+    expect(reads).toBeGreaterThan(40);
+    expect(reads).toBeLessThan(70);
+    expect(backlog).toBeLessThan(72 * 1024);
+    release();
+    await done;
+    expect(reads).toBe(401);
+  });
 });

@@ -34,6 +34,7 @@ import {
   http1Informational,
   http1Response,
   decodeHttp1TransferCodings,
+  sameHttp1FieldName as sameName,
 } from '../http1/index';
 import type { WireRequest } from '../net/index';
 import type { Dispatch, Outcome, Reply } from './dispatch';
@@ -62,6 +63,14 @@ type ReadResult =
   | { readonly kind: 'error'; readonly error: WireError };
 
 const EMPTY = new Uint8Array(0);
+/** #parse's answer when the request is not whole yet. */
+const NEED_DATA = Symbol('need-data');
+const CLOSED: ReadResult = { kind: 'closed' };
+/**
+ * Output the socket has not taken yet, above which the session waits for it before reading the next request.
+ * Below it, an answer is queued and the next request read at once (the write callback is a turn later).
+ */
+const WRITE_HIGH_WATER = 64 * 1024;
 /** The end of a message without trailers: an event is immutable, so every response can send the same one. */
 const END = http1EndOfMessage();
 /** The deadlines' clock: monotonic ms (env.now is the wall clock for the Date header, and tests pin it). */
@@ -85,7 +94,6 @@ const httpDate = (now: number): string => {
   return dateText;
 };
 
-/** The comma-separated elements of every field named `name` (lowercase), trimmed and lowercased. */
 /**
  * Small answers are joined into views of a shared slab, as Node's Buffer pool does: a fresh typed array
  * per response (its own backing store) cost more than the copy. Only for bytes handed to the socket,
@@ -102,7 +110,8 @@ const fromSlab = (n: number): Uint8Array => {
     slab = new Uint8Array(SLAB_BYTES);
     slabUsed = 0;
   }
-  const out = slab.subarray(slabUsed, slabUsed + n);
+  // A view made from the buffer, not subarray(): subarray looks up the species constructor on every call.
+  const out = new Uint8Array(slab.buffer, slabUsed, n);
   // Keep pieces 8-byte aligned, as Node's pool does.
   slabUsed += (n + 7) & ~7;
   return out;
@@ -120,19 +129,21 @@ const joinForSocket = (chunks: readonly Uint8Array[]): Uint8Array => {
   return out;
 };
 
-const tokens = (headers: readonly Http1Header[], name: string): string[] => {
+/** The comma-separated elements of every field named `name` (lowercase), trimmed and lowercased. */
+const tokens = (headers: readonly Http1Header[], name: string): readonly string[] => {
   // Loops, not filter/flatMap/map: this runs on every request, and the field is usually absent.
-  const out: string[] = [];
+  let out: string[] | undefined;
   for (const h of headers) {
-    if (h.name.length !== name.length || h.name.toLowerCase() !== name) continue;
-    for (const t of h.value.split(',')) out.push(t.trim().toLowerCase());
+    if (!sameName(h.name, name)) continue;
+    for (const t of h.value.split(',')) (out ??= []).push(t.trim().toLowerCase());
   }
-  return out;
+  return out ?? NO_TOKENS;
 };
+const NO_TOKENS: readonly string[] = [];
 
 /** Whether a field named `name` (lowercase) is present at all. */
 const has = (headers: readonly Http1Header[], name: string): boolean => {
-  for (const h of headers) if (h.name.length === name.length && h.name.toLowerCase() === name) return true;
+  for (const h of headers) if (sameName(h.name, name)) return true;
   return false;
 };
 
@@ -169,6 +180,10 @@ export class Http1ServerSession {
   #timerAt = Infinity;
   #waitUntil = Infinity;
   #waiting = false;
+  /** The request being read: its head, body pieces and transfer codings, kept across waits for bytes. */
+  #head: Http1RequestEvent | undefined;
+  #body: Uint8Array[] = [];
+  #codings: readonly string[] | undefined;
 
   constructor(transport: Transport, dispatch: Dispatch, env: ProtocolEnv, options: Http1ServerOptions = {}) {
     // The keep-alive timeout is the engine's idle deadline unless the engine options set one.
@@ -199,19 +214,34 @@ export class Http1ServerSession {
   async #serve(): Promise<void> {
     try {
       for (;;) {
-        const next = await this.#readRequest();
+        // Each step below answers at once when it can, and only a wait for bytes (or a delayed answer, a
+        // body to decode, a slow handler) costs a promise: awaiting what is already known still took a
+        // turn of the microtask queue, and a request passed through five of them.
+        let next = this.#parse();
+        while (next === NEED_DATA) next = await this.#moreBytes();
+        if (next instanceof Promise) next = await next;
         if (next.kind === 'closed') break;
         if (next.kind === 'error') {
           await this.#refuse(next.error);
           break;
         }
-        const outcome = await this.#dispatch(next.request);
+        const decided = this.#dispatch(next.request);
+        const outcome = decided instanceof Promise ? await decided : decided;
         if (outcome.kind === 'drop') {
           if (outcome.how === 'reset') this.#transport.reset();
           else this.#transport.end();
           return;
         }
-        await this.#answer(next.request, outcome);
+        if (outcome.delayMs > 0 || outcome.slow) await this.#answerLater(next.request, outcome);
+        else {
+          const bytes = this.#answerBytes(next.request, outcome.reply);
+          // Backpressure: the next request is read only once a peer that is not reading has let the
+          // socket take what we sent, so a client pipelining without reading cannot fill our memory.
+          // Below the mark the answer is only queued: no promise, and no callback from the socket.
+          const transport = this.#transport;
+          if (transport.send !== undefined && (transport.backlog ?? Infinity) + bytes.length <= WRITE_HIGH_WATER) transport.send(bytes);
+          else await transport.write(bytes);
+        }
         // The engine's settle rules decide persistence from what was sent and received (RFC 9112 §9.3).
         if (this.#conn.ourState !== 'IDLE' && this.#conn.ourState !== 'SEND_RESPONSE') break;
       }
@@ -223,59 +253,69 @@ export class Http1ServerSession {
     }
   }
 
-  /** Reads one whole request. */
-  async #readRequest(): Promise<ReadResult> {
-    let head: Http1RequestEvent | undefined;
-    const body: Uint8Array[] = [];
-    let codings: readonly string[] | undefined;
+  /** Waits for bytes (or a deadline, or the end), feeds them to the engine, and parses on. */
+  async #moreBytes(): Promise<ReadResult | typeof NEED_DATA | Promise<ReadResult>> {
+    if (this.#eof) return CLOSED;
+    const bytes = await this.#receive();
+    this.#waiting = false;
+    if (bytes === 'timeout' || bytes === 'interrupted') {
+      const expired = this.#conn.expire(monotonic());
+      if (expired !== null && expired !== 'idle' && expired.type === 'error') return { kind: 'error', error: expired.error };
+      // Idle too long, or stalled inside a body: close without an answer (RFC 9112 §9.5).
+      if (expired === 'idle' || this.#conn.deadline(monotonic()) === null) return CLOSED;
+      return NEED_DATA;
+    }
+    if (bytes === null) {
+      this.#eof = true;
+      this.#conn.receiveEof();
+    } else this.#conn.receiveData(bytes);
+    return this.#parse();
+  }
+
+  /**
+   * Reads events from what the engine holds: the whole request once its end is there, NEED_DATA when more
+   * bytes must come first (what was read so far is kept), or a promise when its body must be decoded.
+   */
+  #parse(): ReadResult | typeof NEED_DATA | Promise<ReadResult> {
     for (;;) {
       const step = this.#conn.nextEvent();
       switch (step.type) {
-        case 'need-data': {
-          if (this.#eof) return { kind: 'closed' };
-          const bytes = await this.#receive();
-          this.#waiting = false;
-          if (bytes === 'timeout' || bytes === 'interrupted') {
-            const expired = this.#conn.expire(monotonic());
-            if (expired !== null && expired !== 'idle' && expired.type === 'error') return { kind: 'error', error: expired.error };
-            // Idle too long, or stalled inside a body: close without an answer (RFC 9112 §9.5).
-            if (expired === 'idle' || this.#conn.deadline(monotonic()) === null) return { kind: 'closed' };
-            break;
-          }
-          if (bytes === null) {
-            this.#eof = true;
-            this.#conn.receiveEof();
-          } else this.#conn.receiveData(bytes);
-          break;
-        }
+        case 'need-data':
+          return NEED_DATA;
         case 'request':
-          head = step;
-          if (expectsContinue(step)) await this.#transport.write(this.#conn.send(http1Informational({ status: 100, reason: 'Continue' })));
+          this.#head = step;
+          // The 100 is queued ahead of the answer; the request is read on without waiting for the socket.
+          if (expectsContinue(step)) void this.#transport.write(this.#conn.send(http1Informational({ status: 100, reason: 'Continue' })));
           break;
         case 'data':
-          body.push(step.data);
-          codings ??= step.codings;
+          this.#body.push(step.data);
+          this.#codings ??= step.codings;
           break;
         case 'end-of-message': {
-          const h = head!;
-          let content = body.length === 0 ? EMPTY : concat(body);
+          const h = this.#head!;
+          const body = this.#body;
+          const codings = this.#codings;
+          this.#head = undefined;
+          this.#codings = undefined;
+          if (body.length > 0) this.#body = [];
+          const content = body.length === 0 ? EMPTY : concat(body);
+          const request = (content: Uint8Array): ReadResult => ({
+            kind: 'request',
+            request: { method: h.method, target: h.target, version: h.version, headers: h.headers, body: content },
+          });
           // Transfer-Encoding: gzip, chunked: the engine removed chunked; the handler gets the content, never the coded bytes (RFC 9112 §6.1).
-          if (codings !== undefined && codings.length > 0) {
-            try {
-              content = await decodeHttp1TransferCodings(content, codings);
-            } catch (error) {
-              if (error instanceof WireError) return { kind: 'error', error };
-              throw error;
-            }
-          }
-          return { kind: 'request', request: { method: h.method, target: h.target, version: h.version, headers: h.headers, body: content } };
+          if (codings === undefined || codings.length === 0) return request(content);
+          return decodeHttp1TransferCodings(content, codings).then(request, (error: unknown) => {
+            if (error instanceof WireError) return { kind: 'error', error } as const;
+            throw error;
+          });
         }
         case 'error':
           return { kind: 'error', error: step.error };
         // 'paused' means the client proposed a switch we did not take, or sent after its last request;
         // 'connection-closed' is the client's FIN between requests. Either way this connection is done.
         default:
-          return { kind: 'closed' };
+          return CLOSED;
       }
     }
   }
@@ -328,20 +368,32 @@ export class Http1ServerSession {
     }
   }
 
-  #answer(request: WireRequest, outcome: Extract<Outcome, { kind: 'reply' }>): Promise<void> {
-    if (outcome.delayMs > 0 || outcome.slow) return this.#answerLater(request, outcome);
-    return this.#answerNow(request, outcome.reply);
-  }
-
   /** The whole answer at once: head, body and end leave in one buffer, so one write (one system call). */
   #answerNow(request: WireRequest, reply: Reply): Promise<void> {
+    return this.#transport.write(this.#answerBytes(request, reply));
+  }
+
+  /** The bytes of a whole answer: head, body and end, in one buffer. */
+  #answerBytes(request: WireRequest, reply: Reply): Uint8Array {
     this.#served++;
+    const events = this.#responseEvents(request, reply);
+    // The usual answer, head + body + end without trailers, joined without a list of pieces.
+    if (events.length === 3 && events[1]!.type === 'data' && events[2] === END) {
+      const head = this.#conn.send(events[0]!);
+      const body = this.#conn.send(events[1]!);
+      const end = this.#conn.send(END);
+      const out = fromSlab(head.length + body.length + end.length);
+      out.set(head, 0);
+      out.set(body, head.length);
+      if (end.length > 0) out.set(end, head.length + body.length);
+      return out;
+    }
     const bytes: Uint8Array[] = [];
-    for (const ev of this.#responseEvents(request, reply)) {
+    for (const ev of events) {
       const b = this.#conn.send(ev);
       if (b.length > 0) bytes.push(b);
     }
-    return this.#transport.write(bytes.length === 0 ? EMPTY : joinForSocket(bytes));
+    return bytes.length === 0 ? EMPTY : joinForSocket(bytes);
   }
 
   /** An answer held back by latency, or trickled out slowly. */

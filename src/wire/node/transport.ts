@@ -34,6 +34,11 @@ export interface Transport {
   unread(bytes: Uint8Array): void;
   /** Writes bytes; resolves once the socket has taken them (so a slow peer slows the writer down). */
   write(bytes: Uint8Array): Promise<void>;
+  /**
+   * Queues bytes like write(), in the same order, for a writer that does not wait for them: it watches
+   * `backlog` instead. Optional; without it, write().
+   */
+  send?(bytes: Uint8Array): void;
   /** Orderly close: FIN after what is queued, then keep reading until the peer closes or the linger ends. */
   end(): void;
   /** Abortive close (RST): the peer may lose bytes still in flight. */
@@ -225,14 +230,23 @@ export class SocketTransport implements Transport {
   write(bytes: Uint8Array): Promise<void> {
     if (this.#closed || this.#socket.writableEnded) return Promise.resolve();
     const { promise, resolve } = Promise.withResolvers<void>();
+    this.#queue(bytes);
+    this.#outDone.push(resolve);
+    return promise;
+  }
+
+  send(bytes: Uint8Array): void {
+    if (this.#closed || this.#socket.writableEnded) return;
+    this.#queue(bytes);
+  }
+
+  #queue(bytes: Uint8Array): void {
     this.#out.push(bytes);
     this.#outBytes += bytes.length;
-    this.#outDone.push(resolve);
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(this.#flushLater);
     }
-    return promise;
   }
 
   /** #flush as a callback made once, not a closure per turn. */
@@ -245,21 +259,24 @@ export class SocketTransport implements Transport {
     const total = this.#outBytes;
     if (chunks.length === 0) return;
     this.#out = [];
-    this.#outDone = [];
+    if (done.length > 0) this.#outDone = [];
     this.#outBytes = 0;
     if (this.#closed || this.#socket.writableEnded || this.#socket.destroyed) {
       for (const resolve of done) resolve();
       return;
     }
-    // Errors surface through the 'error' event and the next read(); the writers just move on.
-    this.#writing.push(done);
+    // Errors surface through the 'error' event and the next read(); the writers just move on. A batch
+    // nobody waits for (only send()) asks the socket for no callback, which spares it a tick per write;
+    // the callbacks that are asked for come in order, so #writing stays in step with them.
+    const written = done.length > 0 ? this.#written : undefined;
+    if (written) this.#writing.push(done);
     if (chunks.length === 1 || total <= JOIN_LIMIT) {
-      this.#socket.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), this.#written);
+      this.#socket.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), written);
       return;
     }
     this.#socket.cork();
     for (let i = 0; i < chunks.length - 1; i++) this.#socket.write(chunks[i]!);
-    this.#socket.write(chunks[chunks.length - 1]!, this.#written);
+    this.#socket.write(chunks[chunks.length - 1]!, written);
     this.#socket.uncork();
   }
 

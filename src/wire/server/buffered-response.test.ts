@@ -146,6 +146,13 @@ describe('BufferedResponse: what a handler sees is a Response', () => {
     expect(BufferedResponse.held(new RealResponse('x'))?.body).toBeUndefined();
   });
 
+  it('keeps every body it handed out as it was while later bodies are encoded, long and short', () => {
+    const texts = Array.from({ length: 3000 }, (_, i) => (i % 50 === 0 ? 'ü'.repeat(5000) : `{"n":${i},"s":"${'é'.repeat(i % 40)}"}`));
+    const bodies = texts.map((t) => BufferedResponse.held(withBufferedResponses(() => new Response(t)))!.body);
+    const decoder = new TextDecoder();
+    expect(bodies.every((b, i) => decoder.decode(b) === texts[i])).toBe(true);
+  });
+
   it('puts the real Response back when the call throws, and leaves a nested window alone', () => {
     expect(() =>
       withBufferedResponses(() => {

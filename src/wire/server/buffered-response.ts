@@ -22,14 +22,30 @@ const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
 type Held = string | Uint8Array;
 
-/** Room for any string of up to 1,365 UTF-16 units (3 bytes each at most). */
-const scratch = new Uint8Array(4096);
+/**
+ * Small bodies are encoded into views of a shared pool, as Node's Buffer.from(string) does: a typed array
+ * with a backing store of its own costs several times the encoding of a short JSON text. A view is never
+ * written again once handed out (the pool only moves forward, and a full pool is dropped, not reused), so
+ * a body kept by whoever holds it stays as it was.
+ */
+const POOL_BYTES = 64 * 1024;
+const POOL_MAX_TEXT = 4096;
+let pool = new Uint8Array(POOL_BYTES);
+let poolUsed = 0;
 
-/** UTF-8 bytes of `text`: encodeInto a scratch buffer and one copy is about 3x cheaper than encode() on V8. */
+/** UTF-8 bytes of `text`: encodeInto the pool, about 3x cheaper than encode() on V8 for short texts. */
 function utf8(text: string): Uint8Array {
-  if (text.length * 3 > scratch.length) return encoder.encode(text);
-  const { written } = encoder.encodeInto(text, scratch);
-  return scratch.slice(0, written);
+  if (text.length > POOL_MAX_TEXT) return encoder.encode(text);
+  // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+  if (poolUsed + text.length * 3 > POOL_BYTES) {
+    pool = new Uint8Array(POOL_BYTES);
+    poolUsed = 0;
+  }
+  const { written } = encoder.encodeInto(text, pool.subarray(poolUsed));
+  const out = pool.subarray(poolUsed, poolUsed + written);
+  // Keep views 8-byte aligned, as Node's pool does.
+  poolUsed += (written + 7) & ~7;
+  return out;
 }
 
 /** The body a handler gave, in the form kept: a string, or a copy of its bytes (Fetch copies a BufferSource). */
