@@ -7,12 +7,15 @@
  * sends, so only the servers differ. A third HTTP/1.1 peer, node:http + Fetch, is node:http calling a
  * Fetch-style handler as a plain adapter would (a Request with the request's fields, the handler's Response
  * read back with bytes()): what the mock server's route API (handlers take a Request, return a Response)
- * costs any server on Node that does not take the shortcuts ours does (buffered Responses). For each: requests per second and the median (p50) request time from
- * h2load's per-request log, then the ratios ours / Node.
+ * costs any server on Node that does not take the shortcuts ours does (buffered Responses). For each:
+ * requests per second and the median (p50) request time from h2load's per-request log, then the ratios
+ * ours / Node.
  *
- * One server runs at a time (the machine has few cores); each gets a warm-up second, then `--duration`
- * seconds of measurement, in `--rounds` rounds, then the same again paced at `--paced-rps` requests per
- * second in all, for CPU time per request at equal load: about rounds x 8 x (duration + 1) seconds a path.
+ * Each server runs in a process of its own (scripts/bench-serve-peer.mjs), so none shares garbage
+ * collection, compiled code or an event loop with another. One server is loaded at a time (the machine has
+ * few cores); each gets a warm-up second, then `--duration` seconds of measurement, in `--rounds` rounds,
+ * then the same again paced at `--paced-rps` requests per second in all, for CPU time per request at equal
+ * load: about rounds x 10 x (duration + 1) seconds a path.
  * A round measures ours and Node back to back, so the two share whatever else loads the machine then; the
  * ratio reported is the median of the rounds' own ratios (a paired comparison), with each round's beside it.
  * The default paths are both kinds a reader's request meets: `/hello`, a stored resource (no route handler
@@ -20,14 +23,12 @@
  * Request and builds a Response), which adds the Fetch API's cost to ours and not to Node's minimal servers.
  * Each `--path` replaces the defaults. Needs `h2load` (apt-get install nghttp2-client). Loopback only.
  */
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
-import { createServer as createH2Server } from 'node:http2';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createDemoServer, h2cProtocol, serveTcp } from '../src/wire/node/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -48,7 +49,6 @@ const paths = values.path;
 // per request is compared at equal batching: flat out, a server starved of CPU by other work handles more
 // requests per wake-up and looks cheaper per request than it is.
 const pacedRps = Math.min(20_000, Math.max(100, Number(values['paced-rps'])));
-const HOST = '127.0.0.1';
 
 /** Runs h2load against a URL; resolves with req/s, p50 and the count of non-2xx answers. */
 function h2load(url, { h1, rps }) {
@@ -100,47 +100,46 @@ function h2load(url, { h1, rps }) {
   });
 }
 
-const listen = (server) => new Promise((resolve) => server.listen(0, HOST, () => resolve(`http://${HOST}:${server.address().port}`)));
-const closeServer = (server) => new Promise((resolve) => server.close(() => resolve()));
+/** A server of `kind` in a process of its own (scripts/bench-serve-peer.mjs): its URL, CPU time and count. */
+async function peer(kind) {
+  const child = fork(fileURLToPath(new URL('./bench-serve-peer.mjs', import.meta.url)), [kind], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiting = new Map();
+  let asked = 0;
+  const url = await new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the ${kind} server exited (${code}) before it listened`)));
+    child.on('message', (m) => {
+      if (m.url) resolve(m.url);
+      if (m.stats !== undefined) {
+        waiting.get(m.stats)?.(m);
+        waiting.delete(m.stats);
+      }
+    });
+  });
+  return {
+    url,
+    /** This server's CPU µs so far (user + system) and the requests it answered. */
+    stats: () =>
+      new Promise((resolve) => {
+        const id = ++asked;
+        waiting.set(id, resolve);
+        child.send({ stats: id });
+      }),
+    answer: (body, type) => child.send({ answer: { body: body.toString('base64'), type } }),
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.disconnect();
+      }),
+  };
+}
 
 // Ours first: for each path, its answer (body and type) is what the Node servers send back.
-const ours = await serveTcp(createDemoServer(), { host: HOST, port: 0, protocols: [h2cProtocol()] });
-let current = { body: Buffer.alloc(0), type: 'application/octet-stream' };
-
-// Requests each Node server answered, for CPU time per request (ours counts in serveTcp: `requests`).
-const nodeCount = { http: 0, h2: 0 };
-const answer = (_req, res) => {
-  nodeCount.http++;
-  res.writeHead(200, { 'content-type': current.type, 'content-length': current.body.length });
-  res.end(current.body);
-};
-const nodeHttp = createHttpServer(answer);
-// node:http in front of a Fetch-style handler, as a Fetch adapter on Node does it (a Request per request with
-// the request's header fields, the handler's Response read back as bytes): the floor the Fetch API sets for
-// any Node server whose handlers take a Request and return a Response, as the mock server's routes do.
-const nodeCountFetch = { http: 0 };
-const fetchHandler = () => new Response(current.body, { headers: { 'content-type': current.type } });
-const nodeHttpFetch = createHttpServer(async (req, res) => {
-  nodeCountFetch.http++;
-  const request = new Request(`http://${req.headers.host ?? HOST}${req.url}`, req.method === 'GET' ? undefined : { method: req.method });
-  for (let i = 0; i < req.rawHeaders.length; i += 2) request.headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  const response = await fetchHandler(request);
-  const body = await response.bytes();
-  const headers = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
-  headers['content-length'] = body.length;
-  res.writeHead(response.status, headers);
-  res.end(body);
-});
-const nodeH2 = createH2Server();
-nodeH2.on('stream', (stream) => {
-  nodeCount.h2++;
-  stream.respond({ ':status': 200, 'content-type': current.type, 'content-length': current.body.length });
-  stream.end(current.body);
-});
-const nodeHttpUrl = await listen(nodeHttp);
-const nodeHttpFetchUrl = await listen(nodeHttpFetch);
-const nodeH2Url = await listen(nodeH2);
+const ours = await peer('ours');
+const nodeHttp = await peer('node-http');
+const nodeHttpFetch = await peer('node-http-fetch');
+const nodeH2 = await peer('node-h2');
+const peers = [ours, nodeHttp, nodeHttpFetch, nodeH2];
 
 const load = () =>
   loadavg()
@@ -149,35 +148,34 @@ const load = () =>
 /** One path: every server measured side by side, the table printed; returns the ratio lines. */
 async function benchPath(path) {
   const sample = await fetch(`${ours.url}${path}`);
-  current = { body: Buffer.from(await sample.arrayBuffer()), type: sample.headers.get('content-type') ?? 'application/octet-stream' };
-  const body = current.body;
-  const type = current.type;
+  const body = Buffer.from(await sample.arrayBuffer());
+  const type = sample.headers.get('content-type') ?? 'application/octet-stream';
+  for (const p of [nodeHttp, nodeHttpFetch, nodeH2]) p.answer(body, type);
   const targets = [
-    { name: 'ours h2c', url: `${ours.url}${path}`, h1: false, served: () => ours.requests },
-    { name: 'node:http2 h2c', url: `${nodeH2Url}${path}`, h1: false, served: () => nodeCount.h2 },
-    { name: 'ours http/1.1', url: `${ours.url}${path}`, h1: true, served: () => ours.requests },
-    { name: 'node:http http/1.1', url: `${nodeHttpUrl}${path}`, h1: true, served: () => nodeCount.http },
-    { name: 'node:http+Fetch 1.1', url: `${nodeHttpFetchUrl}${path}`, h1: true, served: () => nodeCountFetch.http },
+    { name: 'ours h2c', url: `${ours.url}${path}`, h1: false, server: ours },
+    { name: 'node:http2 h2c', url: `${nodeH2.url}${path}`, h1: false, server: nodeH2 },
+    { name: 'ours http/1.1', url: `${ours.url}${path}`, h1: true, server: ours },
+    { name: 'node:http http/1.1', url: `${nodeHttp.url}${path}`, h1: true, server: nodeHttp },
+    { name: 'node:http+Fetch 1.1', url: `${nodeHttpFetch.url}${path}`, h1: true, server: nodeHttpFetch },
   ];
   console.log(
     `GET ${path}: ${sample.status}, ${body.length} bytes of ${type}; ${clients} connections, HTTP/2 ${streams} streams each; ` +
       `${rounds} paired rounds of ${duration} s per server after 1 s warm-up; medians\n`,
   );
 
-  // The servers share this process but only one is loaded at a time. Rounds alternate the order. Each
+  // Each server has a process of its own and only one is loaded at a time. Rounds alternate the order. Each
   // round's ours / Node ratio compares two runs made seconds apart, under the same other load; the median
   // of those ratios is the figure, as a single lucky or unlucky run moves it least. CPU time per request is
-  // this process's user + system time over a run (the server's work; h2load is a child process of its
-  // own) divided by the requests that server answered in the run, warm-up included.
+  // the server process's user + system time over a run divided by the requests it answered in the run,
+  // warm-up included (h2load is a process of its own).
   /** Per target name: one entry per round. */
   const runs = Object.fromEntries(targets.map((t) => [t.name, []]));
-  /** One h2load run; returns its result and this process's CPU µs per request the server answered. */
+  /** One h2load run; returns its result and the server's CPU µs per request it answered. */
   const measure = async (t, rps) => {
-    const before = process.cpuUsage();
-    const servedBefore = t.served();
+    const before = await t.server.stats();
     const r = await h2load(t.url, { h1: t.h1, rps });
-    const cpu = process.cpuUsage(before);
-    return { r, cpuUs: (cpu.user + cpu.system) / Math.max(1, t.served() - servedBefore) };
+    const after = await t.server.stats();
+    return { r, cpuUs: (after.cpuUs - before.cpuUs) / Math.max(1, after.served - before.served) };
   };
   for (let round = 0; round < rounds; round++) {
     for (const t of round % 2 === 0 ? targets : [...targets].reverse()) {
@@ -228,12 +226,7 @@ async function benchPath(path) {
 console.log(`load average (1, 5, 15 min) at start: ${load()}`);
 const summary = [];
 for (const path of paths) summary.push(...(await benchPath(path)));
-await ours.close();
-nodeHttp.closeAllConnections();
-nodeHttpFetch.closeAllConnections();
-await closeServer(nodeHttp);
-await closeServer(nodeHttpFetch);
-await closeServer(nodeH2);
+for (const p of peers) await p.close();
 console.log(summary.join('\n'));
 console.log('Goal (medians of paired rounds): HTTP/1.1 >= 0.80x req/s on every path, p50 <= 2.00x.');
 console.log(`load average (1, 5, 15 min) at end: ${load()}`);
