@@ -102,7 +102,11 @@ function h2load(url, { h1, rps }) {
 
 /** A server of `kind` in a process of its own (scripts/bench-serve-peer.mjs): its URL, CPU time and count. */
 async function peer(kind) {
-  const child = fork(fileURLToPath(new URL('./bench-serve-peer.mjs', import.meta.url)), [kind], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./bench-serve-peer.mjs', import.meta.url)), [kind], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Ours runs under tsx, as `npm run serve` runs it; the Node servers on plain node.
+    execArgv: kind === 'ours' ? process.execArgv : [],
+  });
   const waiting = new Map();
   let asked = 0;
   const url = await new Promise((resolve, reject) => {

@@ -245,12 +245,28 @@ export class SocketTransport implements Transport {
     this.#outBytes += bytes.length;
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
-      setImmediate(this.#flushLater);
+      SocketTransport.#due.push(this);
+      if (SocketTransport.#due.length === 1) setImmediate(SocketTransport.#flushDue);
     }
   }
 
-  /** #flush as a callback made once, not a closure per turn. */
-  readonly #flushLater = (): void => this.#flush();
+  /**
+   * Transports with output queued this turn, in the order they queued it. One setImmediate flushes them
+   * all: with many connections busy, an Immediate per connection per turn was a cost of its own.
+   */
+  static #due: SocketTransport[] = [];
+  static readonly #flushDue = (): void => {
+    const due = SocketTransport.#due;
+    SocketTransport.#due = [];
+    for (const t of due) {
+      // One connection's failure must not leave the others' output unsent: it fails that connection only.
+      try {
+        t.#flush();
+      } catch (e) {
+        t.#socket.destroy(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+  };
 
   #flush(): void {
     this.#flushScheduled = false;
