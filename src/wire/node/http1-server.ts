@@ -218,7 +218,7 @@ export class Http1ServerSession {
         // body to decode, a slow handler) costs a promise: awaiting what is already known still took a
         // turn of the microtask queue, and a request passed through five of them.
         let next = this.#parse();
-        while (next === NEED_DATA) next = await this.#moreBytes();
+        while (next === NEED_DATA) next = this.#eof ? CLOSED : this.#fed(await this.#receive());
         if (next instanceof Promise) next = await next;
         if (next.kind === 'closed') break;
         if (next.kind === 'error') {
@@ -253,10 +253,8 @@ export class Http1ServerSession {
     }
   }
 
-  /** Waits for bytes (or a deadline, or the end), feeds them to the engine, and parses on. */
-  async #moreBytes(): Promise<ReadResult | typeof NEED_DATA | Promise<ReadResult>> {
-    if (this.#eof) return CLOSED;
-    const bytes = await this.#receive();
+  /** What a wait for bytes brought (bytes, the end, a deadline), fed to the engine, and parsed on. */
+  #fed(bytes: Uint8Array | null | 'interrupted' | 'timeout'): ReadResult | typeof NEED_DATA | Promise<ReadResult> {
     this.#waiting = false;
     if (bytes === 'timeout' || bytes === 'interrupted') {
       const expired = this.#conn.expire(monotonic());
