@@ -332,7 +332,9 @@ export class Http1Connection {
   private apply(event: Http1Event, by: Http1Role, row: EventTransition = this.rowFor(event, by)): void {
     switch (event.type) {
       case 'request': {
-        const req = requestFacts(event);
+        // A request we read was judged while its fields were parsed; one we send is judged here.
+        const parsed = by === this.ourRole ? undefined : this.reader.meta?.request;
+        const req = parsed ? { method: event.method, version: event.version, ...parsed } : requestFacts(event);
         this.outstanding.push(req);
         this.lastRequest = req;
         if (!req.persistent) this.closeAfterRequest = true;

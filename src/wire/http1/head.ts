@@ -10,7 +10,7 @@ import { FIELD_CHAR, REASON_CHAR, TARGET_CHAR, TCHAR, latin1 } from './abnf';
 import { checkContentLengthLine } from './framing';
 import { scanLF } from './receive-buffer';
 import type { ParseContext } from './codes';
-import type { Header, Http1Version } from './events';
+import { type Header, type Http1Version, sameFieldName } from './events';
 
 const CR = 0x0d;
 const SP = 0x20;
@@ -407,7 +407,7 @@ export const parseFields = (
 /** Records the fields framing and routing need; most names are never lowercased (see SPECIAL_BY_LENGTH). */
 const noteSpecial = (facts: MutableFacts, name: string, value: string, offset: number, ctx: ParseContext): void => {
   const special = SPECIAL_BY_LENGTH[name.length];
-  if (special === undefined || name.toLowerCase() !== special) return;
+  if (special === undefined || !sameFieldName(name, special)) return;
   if (special === 'content-length') {
     // Strict mode judges each Content-Length line as it arrives, so a bad or second length fails at its own
     // line, however the bytes were split (lenient mode reads whole sections and may still repair obs-fold).

@@ -86,9 +86,19 @@ export interface HeadMeta {
   readonly persistent: boolean;
   /** A request that asks to leave HTTP/1 (CONNECT, or Upgrade): the connection must wait for the answer. */
   readonly proposesSwitch: boolean;
+  /**
+   * A request's own say, from its version and Connection options alone (RFC 9112 §9.3), and whether it
+   * carries Upgrade: what the connection records for it, read while the fields were parsed rather than
+   * looked up again. `persistent` may be false where this is true (an HTTP/1.0 request with
+   * Transfer-Encoding, whose framing is faulty).
+   */
+  readonly request?: { readonly persistent: boolean; readonly upgrade: boolean };
   /** Stream offset where the message started. */
   readonly offset: number;
 }
+
+/** An HTTP/0.9 request never persists and cannot ask to upgrade. */
+const HTTP09_REQUEST = Object.freeze({ persistent: false, upgrade: false });
 
 type Phase = 'head' | 'body' | 'switched' | 'closed' | 'error';
 
@@ -270,7 +280,7 @@ export class Http1Reader {
       if (line.version === '0.9') {
         buf.consume(lf - start + 1);
         const req = line as RequestLine;
-        this.beginBody({ kind: 'none' }, { framing: { kind: 'none' }, persistent: false, proposesSwitch: false, offset: start });
+        this.beginBody({ kind: 'none' }, { framing: { kind: 'none' }, persistent: false, proposesSwitch: false, offset: start, request: HTTP09_REQUEST });
         return { type: 'request', method: req.method, target: req.target, version: '0.9', headers: [] };
       }
       this.pendingStart = { line, end: lf, next: lf + 1, scanned: lf + 1, facts: noFacts() };
@@ -309,7 +319,8 @@ export class Http1Reader {
       const framing = requestFraming({ version, facts, offset: start }, this.ctx);
       const proposesSwitch = line.method === 'CONNECT' || facts.upgrade;
       buf.consume(end - start);
-      this.beginBody(framing, { framing, persistent: persistentBy(version, facts.connection) && !faultyTE, proposesSwitch, offset: start });
+      const persistent = persistentBy(version, facts.connection);
+      this.beginBody(framing, { framing, persistent: persistent && !faultyTE, proposesSwitch, offset: start, request: { persistent, upgrade: facts.upgrade } });
       return { type: 'request', method: line.method, target: line.target, version, headers: frozen };
     }
     const framing = responseFraming({ version, facts, offset: start, status: line.status }, response.method, this.ctx);
