@@ -237,6 +237,21 @@ export const HEADER_FIELDS: readonly HeaderInfo[] = Object.freeze([
 
 const byLower = new Map(HEADER_FIELDS.map((x) => [x.name.toLowerCase(), x]));
 
+/**
+ * Whether field name `name` is `lower` (already lowercase) ignoring ASCII case (RFC 9110 §5.1), without
+ * making a lowercased copy: engines and the server ask this of every field of every message, and most
+ * names they meet have the length of the one wanted without being it (User-Agent and Connection, say).
+ */
+export const sameFieldName = (name: string, lower: string): boolean => {
+  if (name.length !== lower.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    let c = name.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    if (c !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+};
+
 /** Case-insensitive lookup (RFC 9110 §5.1). */
 export const headerInfo = (name: string): HeaderInfo | undefined => byLower.get(name.toLowerCase());
 

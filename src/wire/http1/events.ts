@@ -4,6 +4,7 @@
  * `end-of-message`; informational (1xx) responses are complete on their own. Builders validate what a
  * sender may put on the wire, so a bad event is refused before any byte is produced.
  */
+import { sameFieldName } from '../data/headers';
 import { isFieldValue, isToken } from './abnf';
 import { localError } from './codes';
 
@@ -165,20 +166,7 @@ export const endOfMessageEvent = (trailers: readonly Header[] = []): EndOfMessag
 export const connectionClosedEvent = (): ConnectionClosedEvent => CLOSED;
 const CLOSED: ConnectionClosedEvent = Object.freeze({ type: 'connection-closed' });
 
-/**
- * Whether field name `name` is `lower` (already lowercase) ignoring ASCII case (RFC 9110 §5.1), without
- * making a lowercased copy: the engine asks this of every field of every message, and most names it meets
- * have the length of the one it wants without being it (User-Agent and Connection, say).
- */
-export const sameFieldName = (name: string, lower: string): boolean => {
-  if (name.length !== lower.length) return false;
-  for (let i = 0; i < name.length; i++) {
-    let c = name.charCodeAt(i);
-    if (c >= 0x41 && c <= 0x5a) c += 0x20;
-    if (c !== lower.charCodeAt(i)) return false;
-  }
-  return true;
-};
+export { sameFieldName };
 
 /** What fieldValues and fieldTokens answer for a field that is absent: one shared empty list. */
 const NONE: readonly string[] = Object.freeze([]);

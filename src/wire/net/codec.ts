@@ -11,6 +11,7 @@
  * responses have no status line at all) and whether the connection has closed (a response without
  * Content-Length or chunked coding ends at close, RFC 9112 §6.3 rule 8).
  */
+import { sameFieldName } from '../data/headers';
 import type { WireError } from '../errors';
 
 export interface HeaderField {
@@ -78,11 +79,8 @@ export function header(headers: readonly HeaderField[], name: string): string | 
   return value;
 }
 
-/**
- * Field names compare case-insensitively (RFC 9110 §5.1). They are tokens, ASCII only (§5.6.2), so
- * lower-casing keeps their length, and the length check spares most of the lower-casing.
- */
-const sameName = (name: string, lower: string): boolean => name.length === lower.length && name.toLowerCase() === lower;
+/** Field names compare case-insensitively (RFC 9110 §5.1), without lowercased copies. */
+const sameName = sameFieldName;
 
 /** Lowercased comma-separated tokens of every field line with this name (e.g. Connection options). */
 export function headerTokens(headers: readonly HeaderField[], name: string): string[] {

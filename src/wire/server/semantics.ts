@@ -30,7 +30,7 @@ import type { ResourceStore } from './store';
 export interface Reply {
   readonly status: number;
   readonly reason: string;
-  readonly headers: HeaderField[];
+  readonly headers: readonly HeaderField[];
   readonly body: Uint8Array;
   /** What answered: a route pattern or 'builtin:...'. */
   readonly route: string;
@@ -228,10 +228,19 @@ function replyFrom(route: Route, response: unknown): Reply | Promise<Reply> {
   }
   const held = BufferedResponse.held(response);
   if (!held) return readResponse(route, response);
-  const headers: HeaderField[] = [];
-  for (const [name, value] of held.fields) headers.push({ name: displayName(name), value });
+  let headers = sharedHeaders.get(held.fields);
+  if (headers === undefined) {
+    const made: HeaderField[] = [];
+    for (const [name, value] of held.fields) made.push({ name: displayName(name), value });
+    headers = made;
+    // A shared list (a Response made without init) gives the same fields every time: keep them, frozen.
+    if (Object.isFrozen(held.fields)) sharedHeaders.set(held.fields, (headers = Object.freeze(made)));
+  }
   return { status: held.status, reason: held.statusText || reasonPhrase(held.status), headers, body: held.body, route: route.path, options: route };
 }
+
+/** The reply fields made from each shared, frozen list of a buffered Response's fields. */
+const sharedHeaders = new WeakMap<object, readonly HeaderField[]>();
 
 async function readResponse(route: Route, response: Response): Promise<Reply> {
   const body = await response.bytes();
