@@ -9,6 +9,7 @@
  */
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createH2Server } from 'node:http2';
+import { bundle } from './bundle.mjs';
 
 const HOST = '127.0.0.1';
 const kind = process.argv[2];
@@ -20,9 +21,9 @@ const listen = (server) => new Promise((resolve) => server.listen(0, HOST, () =>
 /** Starts the server of this kind; returns its URL and a count of the requests it answered. */
 async function start() {
   if (kind === 'ours') {
-    // Only this kind loads our TypeScript (the parent starts it under tsx, as `npm run serve` runs); the
-    // Node servers run on plain node, with nothing of ours loaded.
-    const { createDemoServer, h2cProtocol, serveTcp } = await import('../src/wire/node/index.ts');
+    // Our server bundled into one ES module and run on plain node, as `npm run serve` runs it, and as the
+    // project's benchmarks measure its libraries (src/testing/bench-build.ts).
+    const { createDemoServer, h2cProtocol, serveTcp } = await import(await bundle('src/wire/node/index.ts'));
     const ours = await serveTcp(createDemoServer(), { host: HOST, port: 0, protocols: [h2cProtocol()] });
     return { url: ours.url, count: () => ours.requests };
   }

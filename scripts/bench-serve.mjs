@@ -12,7 +12,8 @@
  * ours / Node.
  *
  * Each server runs in a process of its own (scripts/bench-serve-peer.mjs), so none shares garbage
- * collection, compiled code or an event loop with another. One server is loaded at a time (the machine has
+ * collection, compiled code or an event loop with another; ours is bundled first, as `npm run bench`
+ * measures the project's libraries. One server is loaded at a time (the machine has
  * few cores); each gets a warm-up second, then `--duration` seconds of measurement, in `--rounds` rounds,
  * then the same again paced at `--paced-rps` requests per second in all, for CPU time per request at equal
  * load: about rounds x 10 x (duration + 1) seconds a path.
@@ -104,8 +105,8 @@ function h2load(url, { h1, rps }) {
 async function peer(kind) {
   const child = fork(fileURLToPath(new URL('./bench-serve-peer.mjs', import.meta.url)), [kind], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    // Ours runs under tsx, as `npm run serve` runs it; the Node servers on plain node.
-    execArgv: kind === 'ours' ? process.execArgv : [],
+    // Every server on plain node: ours bundles itself first (bench-serve-peer.mjs).
+    execArgv: [],
   });
   const waiting = new Map();
   let asked = 0;
