@@ -9,7 +9,7 @@
  */
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createH2Server } from 'node:http2';
-import { bundle } from './bundle.mjs';
+import { bundle } from '../src/testing/bundle.mjs';
 
 const HOST = '127.0.0.1';
 const kind = process.argv[2];

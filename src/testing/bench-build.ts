@@ -8,32 +8,13 @@
  * time and belongs to the runner, not to the code. Bundling removes it for us the same way the peers never had
  * it, so the ratios compare libraries, and nobody is tempted to contort the sources for the runner.
  *
- * The bundle is written under node_modules/.cache so the runner loads it natively (it does not transform
- * files in node_modules). `process.env.NODE_ENV` is left as it is, exactly as for the peers.
+ * The bundle (bundle.mjs) is written under node_modules/.cache so the runner loads it natively (it does not
+ * transform files in node_modules). `process.env.NODE_ENV` is left as it is, exactly as for the peers.
  */
-import { build } from 'esbuild';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const OUT_DIR = resolve(REPO_ROOT, 'node_modules', '.cache', 'roundtrip-bench');
+import { bundle } from './bundle.mjs';
 
 /** Bundles `entry` (a path from the repository root, e.g. 'src/query/index.ts') and imports the result. */
 export async function importBundled<T>(entry: string): Promise<T> {
-  mkdirSync(OUT_DIR, { recursive: true });
-  const outfile = resolve(OUT_DIR, `${entry.replace(/[^a-z0-9]+/gi, '-')}.mjs`);
-  await build({
-    entryPoints: [resolve(REPO_ROOT, entry)],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    // Readable output: the peers' dist files are not minified either.
-    minify: false,
-    logLevel: 'error',
-  });
   // A query string defeats the module cache if a second bench file bundles the same entry.
-  return (await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)) as T;
+  return (await import(`${await bundle(entry)}?t=${Date.now()}`)) as T;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldTokens, fieldValues, responseEvent, sameFieldName } from './events';
+import { sameFieldName } from '../data/headers';
+import { fieldTokens, fieldValues, responseEvent } from './events';
 
 describe('event builders check every field, whatever they saw before', () => {
   it('refuses a bad value under a name, and a bad name with a value, each already seen valid', () => {

@@ -166,8 +166,6 @@ export const endOfMessageEvent = (trailers: readonly Header[] = []): EndOfMessag
 export const connectionClosedEvent = (): ConnectionClosedEvent => CLOSED;
 const CLOSED: ConnectionClosedEvent = Object.freeze({ type: 'connection-closed' });
 
-export { sameFieldName };
-
 /** What fieldValues and fieldTokens answer for a field that is absent: one shared empty list. */
 const NONE: readonly string[] = Object.freeze([]);
 

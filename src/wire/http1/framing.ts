@@ -23,10 +23,11 @@ export type BodyFraming =
   /** No HTTP body: after this head the connection carries another protocol (2xx to CONNECT, 101). */
   | { readonly kind: 'tunnel' };
 
-const NONE: BodyFraming = Object.freeze({ kind: 'none' });
-const CHUNKED: BodyFraming = Object.freeze({ kind: 'chunked' });
-const CLOSE: BodyFraming = Object.freeze({ kind: 'close' });
-const TUNNEL: BodyFraming = Object.freeze({ kind: 'tunnel' });
+/** The framings without a length or codings are the same every time: one shared value each (the writer's too). */
+export const NONE: BodyFraming = Object.freeze({ kind: 'none' });
+export const CHUNKED: BodyFraming = Object.freeze({ kind: 'chunked' });
+export const CLOSE: BodyFraming = Object.freeze({ kind: 'close' });
+export const TUNNEL: BodyFraming = Object.freeze({ kind: 'tunnel' });
 
 /**
  * Transfer codings a request may use here: chunked, and those decodeTransferCodings can undo with the
@@ -36,7 +37,7 @@ const TUNNEL: BodyFraming = Object.freeze({ kind: 'tunnel' });
 const REQUEST_CODINGS = new Set(['chunked', ...DECODABLE_TRANSFER_CODINGS]);
 
 /** Largest Content-Length we accept: Number.MAX_SAFE_INTEGER has 16 digits; anything longer cannot be exact. */
-const MAX_CL_DIGITS = 15;
+export const MAX_CL_DIGITS = 15;
 
 export interface FramingInput {
   readonly version: Http1Version;

@@ -10,7 +10,8 @@ import { FIELD_CHAR, REASON_CHAR, TARGET_CHAR, TCHAR, latin1 } from './abnf';
 import { checkContentLengthLine } from './framing';
 import { scanLF } from './receive-buffer';
 import type { ParseContext } from './codes';
-import { type Header, type Http1Version, sameFieldName } from './events';
+import { sameFieldName } from '../data/headers';
+import type { Header, Http1Version } from './events';
 
 const CR = 0x0d;
 const SP = 0x20;

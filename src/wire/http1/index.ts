@@ -38,7 +38,6 @@ export {
   dataEvent as http1Data,
   endOfMessageEvent as http1EndOfMessage,
   connectionClosedEvent as http1ConnectionClosed,
-  sameFieldName as sameHttp1FieldName,
   HTTP1_EVENT_TYPES,
 } from './events';
 export type {

@@ -6,22 +6,17 @@
 import { concatBytes as concat } from '../bytes';
 import { latin1Bytes } from './abnf';
 import { localError } from './codes';
-import { type EndOfMessageEvent, type Header, type InformationalEvent, type RequestEvent, type ResponseEvent, fieldTokens, sameFieldName } from './events';
-import type { BodyFraming } from './framing';
+import { sameFieldName } from '../data/headers';
+import { type EndOfMessageEvent, type Header, type InformationalEvent, type RequestEvent, type ResponseEvent, fieldTokens } from './events';
+import { type BodyFraming, CHUNKED, CLOSE, MAX_CL_DIGITS, NONE, TUNNEL } from './framing';
 
 const CRLF = '\r\n';
 /** What an end of message without chunked framing sends: nothing (one shared empty array; it has no bytes to change). */
 const NO_BYTES = new Uint8Array(0);
 
-/** The framings without a length are the same every time: one shared value each. */
-const NONE: BodyFraming = Object.freeze({ kind: 'none' });
-const TUNNEL: BodyFraming = Object.freeze({ kind: 'tunnel' });
-const CLOSE: BodyFraming = Object.freeze({ kind: 'close' });
-const CHUNKED: BodyFraming = Object.freeze({ kind: 'chunked' });
-
-/** 1DIGIT..15DIGIT: a Content-Length this side will send (RFC 9110 §8.6), short enough to stay exact as a number. */
+/** 1*DIGIT, at most MAX_CL_DIGITS: a Content-Length this side will send (RFC 9110 §8.6), exact as a number. */
 const isLength = (s: string): boolean => {
-  if (s.length === 0 || s.length > 15) return false;
+  if (s.length === 0 || s.length > MAX_CL_DIGITS) return false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x30 || c > 0x39) return false;

@@ -62,7 +62,7 @@ export interface MessageCodec {
 export function headerValues(headers: readonly HeaderField[], name: string): string[] {
   const lower = name.toLowerCase();
   const out: string[] = [];
-  for (const h of headers) if (sameName(h.name, lower)) out.push(h.value);
+  for (const h of headers) if (sameFieldName(h.name, lower)) out.push(h.value);
   return out;
 }
 
@@ -74,13 +74,10 @@ export function header(headers: readonly HeaderField[], name: string): string | 
   const lower = name.toLowerCase();
   let value: string | undefined;
   for (const h of headers) {
-    if (sameName(h.name, lower)) value = value === undefined ? h.value : `${value}, ${h.value}`;
+    if (sameFieldName(h.name, lower)) value = value === undefined ? h.value : `${value}, ${h.value}`;
   }
   return value;
 }
-
-/** Field names compare case-insensitively (RFC 9110 §5.1), without lowercased copies. */
-const sameName = sameFieldName;
 
 /** Lowercased comma-separated tokens of every field line with this name (e.g. Connection options). */
 export function headerTokens(headers: readonly HeaderField[], name: string): string[] {

@@ -22,6 +22,7 @@
  */
 import { joinBytes as concat } from '../bytes';
 import { reasonPhrase } from '../data/index';
+import { sameFieldName as sameName } from '../data/headers';
 import { WireError } from '../errors';
 import {
   Http1Connection,
@@ -34,7 +35,6 @@ import {
   http1Informational,
   http1Response,
   decodeHttp1TransferCodings,
-  sameHttp1FieldName as sameName,
 } from '../http1/index';
 import type { WireRequest } from '../net/index';
 import type { Dispatch, Outcome, Reply } from './dispatch';
@@ -374,20 +374,8 @@ export class Http1ServerSession {
   /** The bytes of a whole answer: head, body and end, in one buffer. */
   #answerBytes(request: WireRequest, reply: Reply): Uint8Array {
     this.#served++;
-    const events = this.#responseEvents(request, reply);
-    // The usual answer, head + body + end without trailers, joined without a list of pieces.
-    if (events.length === 3 && events[1]!.type === 'data' && events[2] === END) {
-      const head = this.#conn.send(events[0]!);
-      const body = this.#conn.send(events[1]!);
-      const end = this.#conn.send(END);
-      const out = fromSlab(head.length + body.length + end.length);
-      out.set(head, 0);
-      out.set(body, head.length);
-      if (end.length > 0) out.set(end, head.length + body.length);
-      return out;
-    }
     const bytes: Uint8Array[] = [];
-    for (const ev of events) {
+    for (const ev of this.#responseEvents(request, reply)) {
       const b = this.#conn.send(ev);
       if (b.length > 0) bytes.push(b);
     }

@@ -64,26 +64,10 @@ const materialized = Symbol('materialized');
 let jsonType: string | undefined;
 
 /** What the server reads from a buffered Response whose body nobody touched. */
-/**
- * The fields of a Response made without init: none, or only the type Fetch gives its body. Shared and frozen,
- * one list per type (there are two), so whoever turns them into a reply can remember the result.
- */
-const NO_FIELDS: ReadonlyArray<readonly [string, string]> = Object.freeze([]);
-const fieldsByType = new Map<string, ReadonlyArray<readonly [string, string]>>();
-function typeFields(type: string | undefined): ReadonlyArray<readonly [string, string]> {
-  if (type === undefined) return NO_FIELDS;
-  let fields = fieldsByType.get(type);
-  if (fields === undefined) fieldsByType.set(type, (fields = Object.freeze([Object.freeze(['content-type', type] as const)])));
-  return fields;
-}
-
 export interface HeldReply {
   readonly status: number;
   readonly statusText: string;
-  /**
-   * Lower-case names in Headers' iteration order, as `response.headers.forEach` gives them. A frozen list is
-   * shared between replies (a Response made without init): it is the same every time.
-   */
+  /** Lower-case names in Headers' iteration order, as `response.headers.forEach` gives them. */
   readonly fields: ReadonlyArray<readonly [string, string]>;
   readonly body: Uint8Array;
 }
@@ -204,7 +188,7 @@ export class BufferedResponse {
     if (r.#full) return undefined;
     const body = r.#body === null ? new Uint8Array(0) : typeof r.#body === 'string' ? utf8(r.#body) : r.#body;
     const head = r.#headMade;
-    if (!head) return { status: 200, statusText: '', fields: typeFields(r.#bodyType), body };
+    if (!head) return { status: 200, statusText: '', fields: r.#bodyType === undefined ? [] : [['content-type', r.#bodyType]], body };
     const fields: Array<readonly [string, string]> = [];
     head.headers.forEach((value, name) => fields.push([name, value]));
     return { status: head.status, statusText: head.statusText, fields, body };

@@ -153,22 +153,6 @@ function compiledFor(routes: readonly Route[]): CompiledRoutes {
   return fresh;
 }
 
-/**
- * ':id' -> 'id', made once per pattern segment: a name sliced afresh on every match is a new string each
- * time, and storing a property under it makes the engine look the name up in its string table first.
- */
-const paramNames = new Map<string, string>();
-const paramName = (segment: string): string => {
-  let name = paramNames.get(segment);
-  if (name === undefined) {
-    name = segment.slice(1);
-    // Bounded, as patterns come from route tables a reader may keep rewriting in the playground.
-    if (paramNames.size >= 1024) paramNames.clear();
-    paramNames.set(segment, name);
-  }
-  return name;
-};
-
 /** matchPath for a pattern already split into segments (undefined: the pattern '*'). */
 function matchSegments(want: readonly string[] | undefined, path: string, have: readonly string[]): Record<string, string> | undefined {
   if (want === undefined) return { '*': path };
@@ -185,7 +169,7 @@ function matchSegments(want: readonly string[] | undefined, path: string, have: 
       if (h === '') return undefined;
       const value = decodePercent(h);
       if (value === undefined) return undefined;
-      params[paramName(w)] = value;
+      params[w.slice(1)] = value;
     } else if (w !== h) {
       return undefined;
     }

@@ -228,19 +228,10 @@ function replyFrom(route: Route, response: unknown): Reply | Promise<Reply> {
   }
   const held = BufferedResponse.held(response);
   if (!held) return readResponse(route, response);
-  let headers = sharedHeaders.get(held.fields);
-  if (headers === undefined) {
-    const made: HeaderField[] = [];
-    for (const [name, value] of held.fields) made.push({ name: displayName(name), value });
-    headers = made;
-    // A shared list (a Response made without init) gives the same fields every time: keep them, frozen.
-    if (Object.isFrozen(held.fields)) sharedHeaders.set(held.fields, (headers = Object.freeze(made)));
-  }
+  const headers: HeaderField[] = [];
+  for (const [name, value] of held.fields) headers.push({ name: displayName(name), value });
   return { status: held.status, reason: held.statusText || reasonPhrase(held.status), headers, body: held.body, route: route.path, options: route };
 }
-
-/** The reply fields made from each shared, frozen list of a buffered Response's fields. */
-const sharedHeaders = new WeakMap<object, readonly HeaderField[]>();
 
 async function readResponse(route: Route, response: Response): Promise<Reply> {
   const body = await response.bytes();
